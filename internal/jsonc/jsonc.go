@@ -1,0 +1,674 @@
+package jsonc
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The JSON kinds.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Array:
+		return "array"
+	case Object:
+		return "object"
+	}
+	return "unknown"
+}
+
+// Pos is a position in the source: a byte offset and a 1-based line and column.
+// Columns count Unicode code points, so they match what editors show for
+// non-ASCII text (SARIF columnKind "unicodeCodePoints").
+type Pos struct {
+	Offset int
+	Line   int
+	Col    int
+}
+
+// Value is one parsed JSON value.
+type Value struct {
+	Kind    Kind
+	Pos     Pos      // position of the first byte of the value
+	End     int      // byte offset just past the value
+	Str     string   // decoded string, or the literal text of a number
+	Bool    bool     // for Bool
+	Elems   []*Value // for Array
+	Members []Member // for Object, in source order of each key's first occurrence
+}
+
+// Member is one object member. When a key occurs more than once, the last value
+// wins and keeps the position of the first occurrence, as JSON.parse does;
+// Dups records the positions of the later occurrences.
+type Member struct {
+	Key    string
+	KeyPos Pos
+	Value  *Value
+	Dups   []Pos
+}
+
+// Get returns the value of the member with exactly this key, or nil. Matching is
+// exact and case-sensitive.
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for i := range v.Members {
+		if v.Members[i].Key == key {
+			return v.Members[i].Value
+		}
+	}
+	return nil
+}
+
+// Member returns the member with exactly this key, or nil.
+func (v *Value) Member(key string) *Member {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for i := range v.Members {
+		if v.Members[i].Key == key {
+			return &v.Members[i]
+		}
+	}
+	return nil
+}
+
+// IsString reports whether v is a JSON string.
+func (v *Value) IsString() bool { return v != nil && v.Kind == String }
+
+// StringSlice returns the elements of an array of strings. ok is false when v is
+// not an array or holds anything but strings.
+func (v *Value) StringSlice() (out []string, ok bool) {
+	if v == nil || v.Kind != Array {
+		return nil, false
+	}
+	out = make([]string, 0, len(v.Elems))
+	for _, e := range v.Elems {
+		if e.Kind != String {
+			return nil, false
+		}
+		out = append(out, e.Str)
+	}
+	return out, true
+}
+
+// Interface converts v into the shapes encoding/json produces (map[string]any,
+// []any, string, float64 via json.Number text kept as string is avoided: numbers
+// become float64 when they fit, else their literal text).
+func (v *Value) Interface() any {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case Null:
+		return nil
+	case Bool:
+		return v.Bool
+	case Number:
+		if f, err := strconv.ParseFloat(v.Str, 64); err == nil {
+			return f
+		}
+		return v.Str
+	case String:
+		return v.Str
+	case Array:
+		out := make([]any, len(v.Elems))
+		for i, e := range v.Elems {
+			out[i] = e.Interface()
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.Members))
+		for _, m := range v.Members {
+			out[m.Key] = m.Value.Interface()
+		}
+		return out
+	}
+	return nil
+}
+
+// Options selects the dialect.
+type Options struct {
+	// JSONC allows // and /* */ comments and trailing commas in objects and
+	// arrays, as VS Code, Zed and Cursor do.
+	JSONC bool
+	// MaxDepth caps nesting; 0 means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// DefaultMaxDepth bounds nesting so that hostile input cannot exhaust the stack.
+const DefaultMaxDepth = 512
+
+// SyntaxError is a positioned parse error.
+type SyntaxError struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
+
+// Warning is a problem that does not stop parsing, such as invalid UTF-8 (which
+// is decoded to U+FFFD, as Node.js does when it reads the file).
+type Warning struct {
+	Pos Pos
+	Msg string
+}
+
+// Parse parses one JSON document. It never panics; malformed input gives a
+// *SyntaxError. A leading UTF-8 byte order mark is skipped.
+func Parse(data []byte, opts Options) (*Value, []Warning, error) {
+	p := &parser{data: data, opts: opts, line: 1, lineStart: 0}
+	if p.opts.MaxDepth <= 0 {
+		p.opts.MaxDepth = DefaultMaxDepth
+	}
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		p.off = 3
+		p.lineStart = 3
+	}
+	v, err := p.document()
+	return v, p.warnings, err
+}
+
+type parser struct {
+	data      []byte
+	opts      Options
+	off       int
+	line      int
+	lineStart int // offset of the first byte of the current line
+	depth     int
+	warnings  []Warning
+
+	// Column cache: the rune count of the current line up to colOff, so that
+	// positions on a single huge line (minified JSON) cost O(n) in total.
+	colOff   int
+	colRunes int
+}
+
+// pos returns the position of byte offset off, which must be on the current line.
+func (p *parser) posAt(off int) Pos {
+	if p.colOff < p.lineStart || p.colOff > off {
+		p.colOff, p.colRunes = p.lineStart, 0
+	}
+	p.colRunes += utf8.RuneCount(p.data[p.colOff:off])
+	p.colOff = off
+	return Pos{Offset: off, Line: p.line, Col: 1 + p.colRunes}
+}
+
+func (p *parser) pos() Pos { return p.posAt(p.off) }
+
+func (p *parser) errorf(format string, args ...any) error {
+	return &SyntaxError{Pos: p.pos(), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) document() (*Value, error) {
+	if err := p.space(); err != nil {
+		return nil, err
+	}
+	if p.off >= len(p.data) {
+		return nil, p.errorf("unexpected end of input: the file is empty")
+	}
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.space(); err != nil {
+		return nil, err
+	}
+	if p.off < len(p.data) {
+		return nil, p.errorf("unexpected %s after the top-level value", p.describe())
+	}
+	return v, nil
+}
+
+// describe names the byte at the current offset for error messages.
+func (p *parser) describe() string {
+	if p.off >= len(p.data) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.data[p.off:])
+	if r == utf8.RuneError {
+		return fmt.Sprintf("byte 0x%02x", p.data[p.off])
+	}
+	return strconv.QuoteRune(r)
+}
+
+// space skips whitespace and, in JSONC mode, comments, tracking lines.
+func (p *parser) space() error {
+	for p.off < len(p.data) {
+		switch c := p.data[p.off]; c {
+		case ' ', '\t', '\r':
+			p.off++
+		case '\n':
+			p.off++
+			p.line++
+			p.lineStart = p.off
+		case '/':
+			if !p.opts.JSONC || p.off+1 >= len(p.data) {
+				return p.errorf("unexpected %s", p.describe())
+			}
+			switch p.data[p.off+1] {
+			case '/':
+				for p.off < len(p.data) && p.data[p.off] != '\n' {
+					p.off++
+				}
+			case '*':
+				start := p.pos()
+				p.off += 2
+				for {
+					if p.off+1 >= len(p.data) {
+						return &SyntaxError{Pos: start, Msg: "unterminated block comment"}
+					}
+					if p.data[p.off] == '*' && p.data[p.off+1] == '/' {
+						p.off += 2
+						break
+					}
+					if p.data[p.off] == '\n' {
+						p.line++
+						p.lineStart = p.off + 1
+					}
+					p.off++
+				}
+			default:
+				return p.errorf("unexpected %s", p.describe())
+			}
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func (p *parser) value() (*Value, error) {
+	if p.off >= len(p.data) {
+		return nil, p.errorf("unexpected end of input, expected a value")
+	}
+	start := p.pos()
+	switch c := p.data[p.off]; {
+	case c == '{':
+		return p.object(start)
+	case c == '[':
+		return p.array(start)
+	case c == '"':
+		s, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		return &Value{Kind: String, Pos: start, End: p.off, Str: s}, nil
+	case c == '-' || '0' <= c && c <= '9':
+		return p.number(start)
+	case c == 't':
+		return p.literal(start, "true", &Value{Kind: Bool, Bool: true})
+	case c == 'f':
+		return p.literal(start, "false", &Value{Kind: Bool})
+	case c == 'n':
+		return p.literal(start, "null", &Value{Kind: Null})
+	}
+	return nil, p.errorf("unexpected %s, expected a value", p.describe())
+}
+
+func (p *parser) literal(start Pos, word string, v *Value) (*Value, error) {
+	if !strings.HasPrefix(string(p.data[p.off:min(len(p.data), p.off+len(word))]), word) {
+		return nil, p.errorf("invalid literal, expected %q", word)
+	}
+	p.off += len(word)
+	v.Pos, v.End = start, p.off
+	return v, nil
+}
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > p.opts.MaxDepth {
+		return p.errorf("nesting deeper than %d levels", p.opts.MaxDepth)
+	}
+	return nil
+}
+
+func (p *parser) object(start Pos) (*Value, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	p.off++ // {
+	v := &Value{Kind: Object, Pos: start}
+	var index map[string]int // built lazily: most objects are small
+	for first := true; ; first = false {
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.off >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in object starting at %d:%d", start.Line, start.Col)
+		}
+		if p.data[p.off] == '}' && (first || p.opts.JSONC) {
+			p.off++
+			v.End = p.off
+			return v, nil
+		}
+		if p.data[p.off] != '"' {
+			return nil, p.errorf("unexpected %s, expected a string key", p.describe())
+		}
+		keyPos := p.pos()
+		key, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.off >= len(p.data) || p.data[p.off] != ':' {
+			return nil, p.errorf("unexpected %s, expected ':' after key %q", p.describe(), key)
+		}
+		p.off++
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		val, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		if index == nil && len(v.Members) >= 8 {
+			index = make(map[string]int, 16)
+			for i, m := range v.Members {
+				index[m.Key] = i
+			}
+		}
+		dup := -1
+		if index != nil {
+			if i, ok := index[key]; ok {
+				dup = i
+			}
+		} else {
+			for i := range v.Members {
+				if v.Members[i].Key == key {
+					dup = i
+					break
+				}
+			}
+		}
+		if dup >= 0 {
+			v.Members[dup].Value = val
+			v.Members[dup].Dups = append(v.Members[dup].Dups, keyPos)
+		} else {
+			if index != nil {
+				index[key] = len(v.Members)
+			}
+			v.Members = append(v.Members, Member{Key: key, KeyPos: keyPos, Value: val})
+		}
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.off >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in object starting at %d:%d", start.Line, start.Col)
+		}
+		switch p.data[p.off] {
+		case ',':
+			p.off++
+			if err := p.space(); err != nil {
+				return nil, err
+			}
+			if p.off < len(p.data) && p.data[p.off] == '}' && !p.opts.JSONC {
+				return nil, p.errorf("trailing comma before '}'")
+			}
+		case '}':
+			p.off++
+			v.End = p.off
+			return v, nil
+		default:
+			return nil, p.errorf("unexpected %s, expected ',' or '}'", p.describe())
+		}
+	}
+}
+
+func (p *parser) array(start Pos) (*Value, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	p.off++ // [
+	v := &Value{Kind: Array, Pos: start}
+	for first := true; ; first = false {
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.off >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in array starting at %d:%d", start.Line, start.Col)
+		}
+		if p.data[p.off] == ']' && (first || p.opts.JSONC) {
+			p.off++
+			v.End = p.off
+			return v, nil
+		}
+		e, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		v.Elems = append(v.Elems, e)
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.off >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in array starting at %d:%d", start.Line, start.Col)
+		}
+		switch p.data[p.off] {
+		case ',':
+			p.off++
+			if err := p.space(); err != nil {
+				return nil, err
+			}
+			if p.off < len(p.data) && p.data[p.off] == ']' && !p.opts.JSONC {
+				return nil, p.errorf("trailing comma before ']'")
+			}
+		case ']':
+			p.off++
+			v.End = p.off
+			return v, nil
+		default:
+			return nil, p.errorf("unexpected %s, expected ',' or ']'", p.describe())
+		}
+	}
+}
+
+func (p *parser) number(start Pos) (*Value, error) {
+	i := p.off
+	if p.data[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(p.data) && '0' <= p.data[i] && p.data[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(p.data) && p.data[i] == '0':
+		i++
+	case digits() == 0:
+		p.off = i
+		return nil, p.errorf("invalid number")
+	}
+	if i < len(p.data) && p.data[i] == '.' {
+		i++
+		if digits() == 0 {
+			p.off = i
+			return nil, p.errorf("invalid number: digits expected after '.'")
+		}
+	}
+	if i < len(p.data) && (p.data[i] == 'e' || p.data[i] == 'E') {
+		i++
+		if i < len(p.data) && (p.data[i] == '+' || p.data[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			p.off = i
+			return nil, p.errorf("invalid number: digits expected in exponent")
+		}
+	}
+	v := &Value{Kind: Number, Pos: start, Str: string(p.data[p.off:i])}
+	p.off = i
+	v.End = i
+	return v, nil
+}
+
+var errUnterminated = errors.New("unterminated string")
+
+// string decodes a JSON string starting at the opening quote. Invalid UTF-8 is
+// replaced by U+FFFD with a warning; lone surrogate escapes become U+FFFD.
+func (p *parser) string() (string, error) {
+	start := p.pos()
+	p.off++ // opening quote
+	i := p.off
+	// Fast path: no escapes and valid ASCII.
+	for i < len(p.data) {
+		c := p.data[i]
+		if c == '"' {
+			s := string(p.data[p.off:i])
+			p.off = i + 1
+			return s, nil
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+		i++
+	}
+	var b strings.Builder
+	b.Write(p.data[p.off:i])
+	p.off = i
+	for {
+		if p.off >= len(p.data) {
+			return "", &SyntaxError{Pos: start, Msg: errUnterminated.Error()}
+		}
+		c := p.data[p.off]
+		switch {
+		case c == '"':
+			p.off++
+			return b.String(), nil
+		case c == '\\':
+			if err := p.escape(&b); err != nil {
+				return "", err
+			}
+		case c == '\n':
+			return "", &SyntaxError{Pos: start, Msg: "unterminated string (newline inside a string)"}
+		case c < 0x20:
+			return "", p.errorf("control character U+%04X inside a string must be escaped", c)
+		case c < 0x80:
+			b.WriteByte(c)
+			p.off++
+		default:
+			r, size := utf8.DecodeRune(p.data[p.off:])
+			if r == utf8.RuneError && size == 1 {
+				p.warnings = append(p.warnings, Warning{Pos: p.pos(), Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", c)})
+			}
+			b.WriteRune(r)
+			p.off += size
+		}
+	}
+}
+
+func (p *parser) escape(b *strings.Builder) error {
+	if p.off+1 >= len(p.data) {
+		return p.errorf("unterminated escape sequence")
+	}
+	c := p.data[p.off+1]
+	switch c {
+	case '"', '\\', '/':
+		b.WriteByte(c)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'u':
+		r, ok := p.hex4(p.off + 2)
+		if !ok {
+			return p.errorf("invalid \\u escape")
+		}
+		p.off += 6
+		if utf16.IsSurrogate(r) {
+			if r < 0xDC00 && p.off+6 <= len(p.data) && p.data[p.off] == '\\' && p.data[p.off+1] == 'u' {
+				if r2, ok := p.hex4(p.off + 2); ok {
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						b.WriteRune(dec)
+						p.off += 6
+						return nil
+					}
+				}
+			}
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+		return nil
+	default:
+		return p.errorf("invalid escape sequence \\%c", c)
+	}
+	p.off += 2
+	return nil
+}
+
+func (p *parser) hex4(i int) (rune, bool) {
+	if i+4 > len(p.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[i : i+4] {
+		r <<= 4
+		switch {
+		case '0' <= c && c <= '9':
+			r |= rune(c - '0')
+		case 'a' <= c && c <= 'f':
+			r |= rune(c-'a') + 10
+		case 'A' <= c && c <= 'F':
+			r |= rune(c-'A') + 10
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// PointerToken escapes one reference token of an RFC 6901 JSON pointer.
+func PointerToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// Pointer joins reference tokens into an RFC 6901 JSON pointer.
+func Pointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(PointerToken(t))
+	}
+	return b.String()
+}
