@@ -1,0 +1,120 @@
+package managed
+
+import (
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+)
+
+// BoolTrue reports whether any of docs sets key to exactly true, and returns
+// the first document and member that does.
+func BoolTrue(docs []*Document, key string) (bool, *Document, *jsonc.Member) {
+	for _, d := range docs {
+		if m := d.Get(key); m != nil && m.Value.Kind == jsonc.Bool && m.Value.Bool {
+			return true, d, m
+		}
+	}
+	return false, nil, nil
+}
+
+// LastBool returns the value of key from the last document of docs that sets it
+// to a boolean ("a later document wins", §4.2).
+func LastBool(docs []*Document, key string) (value, set bool) {
+	for _, d := range docs {
+		if m := d.Get(key); m != nil && m.Value.Kind == jsonc.Bool {
+			value, set = m.Value.Bool, true
+		}
+	}
+	return value, set
+}
+
+// Strings returns the string elements of key's array in doc; non-string
+// elements are skipped. ok is false when the key is absent or not an array.
+func (d *Document) Strings(key string) (list []string, m *jsonc.Member, ok bool) {
+	m = d.Get(key)
+	if m == nil || m.Value.Kind != jsonc.Array {
+		return nil, m, false
+	}
+	for _, e := range m.Value.Elems {
+		if e.Kind == jsonc.String {
+			list = append(list, e.Str)
+		}
+	}
+	return list, m, true
+}
+
+// StrictPluginOnlyMCP reports whether strictPluginOnlyCustomization covers MCP in
+// any managed document: true, or an array containing "mcp" (§4.5).
+func StrictPluginOnlyMCP(docs []*Document) (bool, *Document, *jsonc.Member) {
+	for _, d := range docs {
+		m := d.Get("strictPluginOnlyCustomization")
+		if m == nil {
+			continue
+		}
+		switch m.Value.Kind {
+		case jsonc.Bool:
+			if m.Value.Bool {
+				return true, d, m
+			}
+		case jsonc.Array:
+			for _, e := range m.Value.Elems {
+				if e.Kind == jsonc.String && e.Str == "mcp" {
+					return true, d, m
+				}
+			}
+		}
+	}
+	return false, nil, nil
+}
+
+// NamedEntry is one entry of an object of named entries (managedMcpServers).
+type NamedEntry struct {
+	Doc    *Document
+	Name   string
+	Member *jsonc.Member
+}
+
+// MergeNamed merges an object-valued key across docs name by name: a later
+// document wins a clash and the name keeps the position of its first
+// appearance, as JavaScript's object spread does. Documents whose value is not
+// an object are skipped.
+func MergeNamed(docs []*Document, key string) []NamedEntry {
+	var out []NamedEntry
+	index := map[string]int{}
+	for _, d := range docs {
+		m := d.Get(key)
+		if m == nil || m.Value.Kind != jsonc.Object {
+			continue
+		}
+		for i := range m.Value.Members {
+			e := NamedEntry{Doc: d, Name: m.Value.Members[i].Key, Member: &m.Value.Members[i]}
+			if j, ok := index[e.Name]; ok {
+				out[j] = e
+				continue
+			}
+			index[e.Name] = len(out)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Env merges the string values of the env objects of docs, later documents
+// winning (§4.2).
+func Env(docs []*Document) map[string]string {
+	var env map[string]string
+	for _, d := range docs {
+		m := d.Get("env")
+		if m == nil || m.Value.Kind != jsonc.Object {
+			continue
+		}
+		for _, e := range m.Value.Members {
+			if e.Value.Kind != jsonc.String {
+				continue
+			}
+			if env == nil {
+				env = map[string]string{}
+			}
+			env[e.Key] = e.Value.Str
+		}
+	}
+	return env
+}

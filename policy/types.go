@@ -1,0 +1,164 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// Severity is a finding's level. The order error > warning > note drives
+// --fail-on and exit codes.
+type Severity string
+
+// The severities of SPEC §6.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityNote    Severity = "note"
+)
+
+// Rank orders severities: error 3, warning 2, note 1, anything else 0.
+func (s Severity) Rank() int {
+	switch s {
+	case SeverityError:
+		return 3
+	case SeverityWarning:
+		return 2
+	case SeverityNote:
+		return 1
+	}
+	return 0
+}
+
+// ParseSeverity reads a --fail-on value. "never" is rank 4 (nothing reaches it).
+func ParseSeverity(s string) (rank int, err error) {
+	switch s {
+	case "error", "warning", "note":
+		return Severity(s).Rank(), nil
+	case "never":
+		return 4, nil
+	}
+	return 0, fmt.Errorf("invalid severity %q (want error, warning, note or never)", s)
+}
+
+// Location points into a source file. Pointer is an RFC 6901 JSON pointer (for
+// TOML and YAML files, the pointer of the equivalent JSON document).
+type Location struct {
+	Path    string `json:"path"`
+	Pointer string `json:"pointer"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+}
+
+// String renders the location as path:line:col.
+func (l Location) String() string {
+	if l.Line == 0 {
+		return l.Path
+	}
+	return fmt.Sprintf("%s:%d:%d", l.Path, l.Line, l.Column)
+}
+
+// Decision is the verdict on one server: whether it may run and the machine
+// codes that explain why (SPEC §5).
+type Decision struct {
+	Allowed bool     `json:"allowed"`
+	Reasons []string `json:"reasons"`
+}
+
+// Decision reason codes (SPEC §5, docs/report-schema.md).
+const (
+	ReasonAllowed          = "ALLOWED"
+	ReasonDeniedName       = "DENIED_NAME"
+	ReasonDeniedCommand    = "DENIED_COMMAND"
+	ReasonDeniedURL        = "DENIED_URL"
+	ReasonNotAllowlisted   = "NOT_ALLOWLISTED"
+	ReasonEmptyAllowlist   = "EMPTY_ALLOWLIST"
+	ReasonExclusiveManaged = "EXCLUSIVE_MANAGED"
+	ReasonPluginOnly       = "PLUGIN_ONLY"
+	ReasonReservedName     = "RESERVED_NAME"
+	ReasonDuplicate        = "DUPLICATE_ENDPOINT"
+	ReasonClientDisabled   = "CLIENT_DISABLED"
+	ReasonClientBlocked    = "CLIENT_BLOCKED"
+	ReasonInvalid          = "INVALID_ENTRY"
+	ReasonShadowed         = "SHADOWED"
+)
+
+// Finding is one problem found in a configuration, a policy or a tool list.
+type Finding struct {
+	ID       string         `json:"id"`
+	Rule     string         `json:"rule"`
+	Severity Severity       `json:"severity"`
+	Category string         `json:"category"`
+	Message  string         `json:"message"`
+	ServerID string         `json:"server_id,omitempty"`
+	Location Location       `json:"location"`
+	Evidence map[string]any `json:"evidence,omitempty"`
+}
+
+// FileError is an input that could not be read or parsed: a report errors[]
+// entry. Its Error method gives the path:line:col: message form users see.
+type FileError struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func (e *FileError) Error() string {
+	if e.Line == 0 {
+		return e.Path + ": " + e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Message)
+}
+
+// Fingerprint returns a stable 16-hex-digit id for the given parts: the same
+// parts always give the same id, so baselines and fleet merges can match
+// findings and servers across runs.
+func Fingerprint(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// NewFinding builds a finding for rule id with its catalog severity and
+// category, and a fingerprint over the rule, location and discriminator (e.g. the
+// offending key), so that two findings of one rule at one place stay distinct.
+func NewFinding(rule string, loc Location, serverID, message string, discriminator ...string) Finding {
+	r, _ := LookupRule(rule)
+	parts := append([]string{rule, loc.Path, loc.Pointer, serverID}, discriminator...)
+	return Finding{
+		ID:       "f-" + Fingerprint(parts...),
+		Rule:     rule,
+		Severity: r.Severity,
+		Category: r.Category,
+		Message:  message,
+		ServerID: serverID,
+		Location: loc,
+	}
+}
+
+// MaxSeverityRank returns the highest severity rank among findings.
+func MaxSeverityRank(findings []Finding) int {
+	max := 0
+	for _, f := range findings {
+		if r := f.Severity.Rank(); r > max {
+			max = r
+		}
+	}
+	return max
+}
+
+// TrimMessage shortens s to at most n runes for messages that quote input.
+func TrimMessage(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// JoinReasons renders reasons for people.
+func JoinReasons(r []string) string { return strings.Join(r, ", ") }
