@@ -1,0 +1,510 @@
+package scanner
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/managed"
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// Claude Code's own scope labels, kept in Server.Details["claude_scope"].
+const (
+	claudeScopeUser       = "user"
+	claudeScopeLocal      = "local"
+	claudeScopeProject    = "project"
+	claudeScopeEnterprise = "enterprise" // managed-mcp.json
+	claudeScopeManaged    = "managed"    // managedMcpServers
+	claudeScopePlugin     = "plugin"
+	claudeScopeDynamic    = "dynamic" // the IDE server
+)
+
+// reservedNames are skipped by Claude Code with "is a reserved MCP server name"
+// (§2.3).
+var reservedNames = map[string]bool{
+	"__proto__": true, "computer-use": true, "claude-in-chrome": true,
+	"workspace": true, "Claude Preview": true, "Claude Browser": true,
+}
+
+// claudeWorld holds the machine-wide Claude Code inputs.
+type claudeWorld struct {
+	configDir      string // ~/.claude, or $CLAUDE_CONFIG_DIR
+	claudeJSONPath string
+	claudeJSON     *jsonc.Value // nil when absent or unparseable
+	managed        *managed.Dir
+	managedDocs    []*managed.Document // the managed documents in effect
+	userSettings   *managed.Document   // ~/.claude/settings.json
+	// serverEnv expands server configs: process env < user settings env <
+	// managed settings env (§3.3).
+	serverEnv interp.Lookup
+}
+
+// claudeProject holds one project's Claude Code inputs.
+type claudeProject struct {
+	dir             string
+	local           *jsonc.Value // projects[dir] in ~/.claude.json
+	projectSettings *managed.Document
+	localSettings   *managed.Document
+	mcpFiles        []mcpFile // .mcp.json files, farthest first
+}
+
+type mcpFile struct {
+	path string
+	root *jsonc.Value
+}
+
+// approval is a project server's approval state (§5.2).
+type approval int
+
+const (
+	approved approval = iota
+	pending
+	rejected
+)
+
+func (a approval) String() string {
+	return [...]string{"approved", "pending", "rejected"}[a]
+}
+
+// settingsDocs returns the settings documents of a project in the order
+// managed, user, project, local.
+func (w *claudeWorld) settingsDocs(p *claudeProject) (all []*managed.Document) {
+	all = append(all, w.managedDocs...)
+	for _, d := range []*managed.Document{w.userSettings, p.projectSettings, p.localSettings} {
+		if d != nil {
+			all = append(all, d)
+		}
+	}
+	return all
+}
+
+// trusted reports whether the project folder's trust dialog was accepted: only
+// the exact key counts, never a parent (§5.1).
+func (p *claudeProject) trusted() bool {
+	v := p.local.Get("hasTrustDialogAccepted")
+	return v != nil && v.Kind == jsonc.Bool && v.Bool
+}
+
+// normName replaces every character outside [A-Za-z0-9_-] by "_", counting
+// UTF-16 code units as JavaScript does (a non-BMP character becomes "__").
+func normName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9':
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("__")
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// approvalOf decides the approval state of project server name (§5.2).
+func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, string) {
+	docs := w.settingsDocs(p)
+	for _, d := range docs {
+		list, _, _ := d.Strings("disabledMcpjsonServers")
+		for _, x := range list {
+			if x == name || normName(x) == normName(name) {
+				return rejected, "disabledMcpjsonServers in " + d.Path
+			}
+		}
+	}
+	if p.trusted() {
+		for _, d := range docs {
+			list, _, _ := d.Strings("enabledMcpjsonServers")
+			if contains(list, name) {
+				return approved, "enabledMcpjsonServers in " + d.Path
+			}
+		}
+		if v := p.local.Get("enabledMcpjsonServers"); v != nil {
+			if list, ok := v.StringSlice(); ok && contains(list, name) {
+				return approved, "legacy enabledMcpjsonServers in " + w.claudeJSONPath
+			}
+		}
+		// Precedence user < project < local < managed; within managed, later wins.
+		order := []*managed.Document{w.userSettings, p.projectSettings, p.localSettings}
+		order = append(order, w.managedDocs...)
+		val, set, from := false, false, ""
+		for _, d := range order {
+			if m := d.Get("enableAllProjectMcpServers"); m != nil && m.Value.Kind == jsonc.Bool {
+				val, set, from = m.Value.Bool, true, d.Path
+			}
+		}
+		if !set {
+			if v := p.local.Get("enableAllProjectMcpServers"); v != nil && v.Kind == jsonc.Bool {
+				val, set, from = v.Bool, true, "legacy key in "+w.claudeJSONPath
+			}
+		}
+		if set && val {
+			return approved, "enableAllProjectMcpServers in " + from
+		}
+		return pending, ""
+	}
+	untrustedDocs := append([]*managed.Document{}, w.managedDocs...)
+	if w.userSettings != nil {
+		untrustedDocs = append(untrustedDocs, w.userSettings)
+	}
+	for _, d := range untrustedDocs {
+		list, _, _ := d.Strings("enabledMcpjsonServers")
+		if contains(list, name) {
+			return approved, "enabledMcpjsonServers in " + d.Path
+		}
+	}
+	if ok, d, _ := managed.BoolTrue(untrustedDocs, "enableAllProjectMcpServers"); ok {
+		return approved, "enableAllProjectMcpServers in " + d.Path
+	}
+	return pending, ""
+}
+
+// isArrayIndex reports whether a property name is an integer-like key that
+// JavaScript enumerates first (canonical decimal below 2^32-1).
+func isArrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || n > 1<<32-2 {
+		return 0, false
+	}
+	return n, true
+}
+
+// jsOrder sorts names, given in order of first appearance, into JavaScript
+// property order: integer-like keys first in ascending order, then the rest as
+// they appeared (§2.3, §6.3).
+func jsOrder(names []string) []string {
+	var ints, rest []string
+	for _, n := range names {
+		if _, ok := isArrayIndex(n); ok {
+			ints = append(ints, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	sort.SliceStable(ints, func(i, j int) bool {
+		a, _ := isArrayIndex(ints[i])
+		b, _ := isArrayIndex(ints[j])
+		return a < b
+	})
+	return append(ints, rest...)
+}
+
+// claudeResolution is the outcome for one project: every definition with its
+// status, winners in `mcp list` order.
+type claudeResolution struct {
+	defs    []*Server // every definition, in scope order
+	winners []*Server // merged winners in JavaScript property order
+}
+
+// resolveClaude applies docs/claude-code.md §6–§7 to one project.
+func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolution {
+	res := &claudeResolution{}
+	add := func(s *Server, scope, ccScope string, project string) {
+		s.Scope, s.Project = scope, project
+		s.detail("claude_scope", ccScope)
+		s.ID = serverID(s)
+		res.defs = append(res.defs, s)
+	}
+
+	// 1. Collect and validate each scope (§6.1).
+	valid := func(list []*Server) []*Server {
+		var out []*Server
+		for _, s := range list {
+			if s.Status == "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	var user, local, projectDefs, managedS, enterprise []*Server
+	if w.claudeJSON != nil {
+		for _, s := range sc.claudeEntries(w.claudeJSONPath, w.claudeJSON, "/mcpServers") {
+			add(s, ScopeUser, claudeScopeUser, "")
+			user = append(user, s)
+		}
+	}
+	if p.local != nil {
+		base := jsonc.Pointer("projects", p.dir) + "/mcpServers"
+		for _, s := range sc.claudeEntries(w.claudeJSONPath, p.local, base) {
+			add(s, ScopeLocal, claudeScopeLocal, p.dir)
+			local = append(local, s)
+		}
+	}
+	for _, f := range p.mcpFiles {
+		for _, s := range sc.claudeEntries(f.path, f.root, "/mcpServers") {
+			add(s, ScopeProject, claudeScopeProject, p.dir)
+			projectDefs = append(projectDefs, s)
+		}
+	}
+	for _, e := range managed.MergeNamed(w.managedDocs, "managedMcpServers") {
+		s := sc.managedMcpServer(e)
+		add(s, ScopeManaged, claudeScopeManaged, "")
+		managedS = append(managedS, s)
+	}
+	exclusive := w.managed.MCP != nil
+	if exclusive && w.managed.MCP.Root != nil {
+		for _, s := range sc.claudeEntries(w.managed.MCP.Path, w.managed.MCP.Root, "/mcpServers") {
+			add(s, ScopeManaged, claudeScopeEnterprise, "")
+			enterprise = append(enterprise, s)
+		}
+	}
+
+	// Closer .mcp.json files override farther ones by name (§1.4).
+	project := map[string]*Server{}
+	var projectOrder []string
+	for _, s := range valid(projectDefs) {
+		if prev, ok := project[s.Name]; ok {
+			shadow(prev, s, "a closer .mcp.json defines the same name")
+		} else {
+			projectOrder = append(projectOrder, s.Name)
+		}
+		project[s.Name] = s
+	}
+
+	// Approval of project servers (§5.2).
+	approvals := map[string]approval{}
+	for _, n := range projectOrder {
+		a, why := w.approvalOf(p, n)
+		approvals[n] = a
+		project[n].detail("approval", a.String())
+		if why != "" {
+			project[n].detail("approval_source", why)
+		}
+		project[n].detail("trusted", p.trusted())
+	}
+
+	// 2. Merge (§6.2). merged maps a name to its winner; order records first
+	// appearance across the assigned objects.
+	merged := map[string]*Server{}
+	var order []string
+	assign := func(list []*Server) {
+		for _, s := range list {
+			if prev, ok := merged[s.Name]; ok {
+				shadow(prev, s, "")
+			} else {
+				order = append(order, s.Name)
+			}
+			merged[s.Name] = s
+		}
+	}
+	suppress := func(list []*Server, reason, why string) {
+		for _, s := range list {
+			s.Status = StatusSuppressed
+			s.Decision = policy.Decision{Reasons: []string{reason}}
+			s.detail("suppressed_by", why)
+		}
+	}
+	projectList := make([]*Server, 0, len(projectOrder))
+	for _, n := range projectOrder {
+		projectList = append(projectList, project[n])
+	}
+	if exclusive {
+		suppress(valid(user), policy.ReasonExclusiveManaged, w.managed.MCP.Path)
+		suppress(valid(local), policy.ReasonExclusiveManaged, w.managed.MCP.Path)
+		suppress(projectList, policy.ReasonExclusiveManaged, w.managed.MCP.Path)
+		assign(valid(managedS))
+		assign(valid(enterprise))
+	} else {
+		if on, d, _ := managed.StrictPluginOnlyMCP(w.managedDocs); on {
+			suppress(valid(user), policy.ReasonPluginOnly, d.Path)
+			suppress(valid(local), policy.ReasonPluginOnly, d.Path)
+			suppress(projectList, policy.ReasonPluginOnly, d.Path)
+			user, local, projectList = nil, nil, nil
+		}
+		names := func(list []*Server) map[string]bool {
+			m := map[string]bool{}
+			for _, s := range valid(list) {
+				m[s.Name] = true
+			}
+			return m
+		}
+		userN, localN, managedN := names(user), names(local), names(managedS)
+		var kept []*Server
+		for _, s := range projectList {
+			if a := approvals[s.Name]; a != approved && (userN[s.Name] || localN[s.Name] || managedN[s.Name]) {
+				// An unapproved project server never shadows another scope.
+				s.Status = StatusShadowed
+				s.detail("shadowed_because", "the project server is "+a.String()+" and yields to another scope")
+				continue
+			}
+			kept = append(kept, s)
+		}
+		assign(valid(user))
+		assign(kept)
+		assign(valid(local))
+		assign(valid(managedS))
+	}
+
+	// 3. Judge each winner and set its status (§7.5).
+	disabled, _ := p.local.Get("disabledMcpServers").StringSlice()
+	for _, n := range jsOrder(order) {
+		s := merged[n]
+		res.winners = append(res.winners, s)
+		s.Expanded = expandClaude(s, w.serverEnv)
+		s.Decision = sc.judge(s)
+		switch {
+		case !s.Decision.Allowed:
+			s.Status = StatusBlocked
+		case s.Scope == ScopeProject && approvals[n] == rejected:
+			s.Status = StatusRejected
+		case s.Scope == ScopeProject && approvals[n] == pending:
+			s.Status = StatusPendingApproval
+		case contains(disabled, n):
+			s.Status = StatusDisabled
+		default:
+			s.Status = StatusActive
+		}
+		if len(s.Expanded.Missing) > 0 {
+			sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, which %s no value and no default; Claude Code keeps the literal text",
+				s.Name, strings.Join(quoteAll(s.Expanded.Missing, "${", "}"), ", "), plural(len(s.Expanded.Missing), "has", "have")),
+				map[string]any{"variables": s.Expanded.Missing}, s.Expanded.Missing...)
+		}
+	}
+	// Definitions that never became winners or were suppressed are shadowed.
+	for _, s := range res.defs {
+		if s.Status == "" {
+			s.Status = StatusShadowed
+		}
+		if s.Status == StatusShadowed {
+			if win := merged[s.Name]; win != nil && win != s {
+				s.detail("shadowed_by", win.Scope)
+				if win.Status == StatusBlocked {
+					s.detail("shadowed_because", "the winning definition is blocked by policy; Claude Code does not fall back to this one")
+				}
+			}
+		}
+	}
+	return res
+}
+
+// shadow marks prev as shadowed by next.
+func shadow(prev, next *Server, why string) {
+	prev.Status = StatusShadowed
+	if why != "" {
+		prev.detail("shadowed_because", why)
+	}
+}
+
+// claudeEntries parses the object at container[key] of a Claude Code file.
+// Invalid entries and reserved names get their status and a C006 finding.
+func (sc *scan) claudeEntries(path string, container *jsonc.Value, pointer string) []*Server {
+	key := pointer[strings.LastIndexByte(pointer, '/')+1:]
+	m := container.Member(key)
+	if m == nil {
+		return nil
+	}
+	if m.Value.Kind != jsonc.Object {
+		sc.fileFinding("MCPG-C006", cfgfile.Loc(path, pointer, m.KeyPos),
+			fmt.Sprintf("%q must be an object of named servers, not %s; Claude Code loads nothing from it", key, m.Value.Kind), key)
+		return nil
+	}
+	var out []*Server
+	for i := range m.Value.Members {
+		mem := &m.Value.Members[i]
+		s, invalid := parseClaudeEntry(path, pointer+"/"+jsonc.PointerToken(mem.Key), mem)
+		switch {
+		case invalid != "":
+			s.Status = StatusInvalid
+			s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
+			s.detail("invalid", invalid)
+			sc.finding(s, "MCPG-C006", fmt.Sprintf("Claude Code skips server %q: %s", s.Name, invalid), map[string]any{"problem": invalid})
+		case reservedNames[s.Name]:
+			s.Status = StatusSuppressed
+			s.Decision = policy.Decision{Reasons: []string{policy.ReasonReservedName}}
+			sc.finding(s, "MCPG-C006", fmt.Sprintf("%q is a reserved MCP server name; Claude Code does not load it", s.Name), map[string]any{"problem": "reserved name"})
+		case s.Type == "sse-ide" || s.Type == "ws-ide":
+			sc.finding(s, "MCPG-C006", fmt.Sprintf("server %q has the internal type %q, which Claude Code only creates from IDE lock files; in a user-editable file it is suspicious", s.Name, s.Type), map[string]any{"problem": "internal IDE type"})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// managedMcpServer parses one managedMcpServers entry (§4.4): only http and sse
+// entries without ${ in the url or a header value are accepted.
+func (sc *scan) managedMcpServer(e managed.NamedEntry) *Server {
+	pointer := "/managedMcpServers/" + jsonc.PointerToken(e.Name)
+	s, invalid := parseClaudeEntry(e.Doc.Path, pointer, e.Member)
+	if invalid == "" {
+		switch {
+		case s.Transport != TransportHTTP && s.Transport != TransportSSE:
+			invalid = "managedMcpServers accepts only http and sse servers"
+		case strings.Contains(s.URL, "${"):
+			invalid = "managedMcpServers entries are never expanded; a url with ${ is dropped"
+		case !validPolicyName(s.Name):
+			invalid = "managedMcpServers names must match [A-Za-z0-9_-]"
+		case strings.HasPrefix(strings.ToLower(s.URL), "http://"):
+			invalid = "managedMcpServers refuses http:// URLs"
+		}
+		for _, k := range s.HeaderKeys {
+			if invalid == "" && strings.Contains(s.Headers[k], "${") {
+				invalid = "managedMcpServers entries are never expanded; a header value with ${ is dropped"
+			}
+		}
+	}
+	if invalid != "" {
+		s.Status = StatusInvalid
+		s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
+		s.detail("invalid", invalid)
+		sc.finding(s, "MCPG-C006", fmt.Sprintf("Claude Code drops managedMcpServers entry %q: %s", s.Name, invalid), map[string]any{"problem": invalid})
+	}
+	return s
+}
+
+// validPolicyName matches ^[a-zA-Z0-9_-]+$.
+func validPolicyName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteAll(list []string, pre, post string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = pre + s + post
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// mcpJSONChain lists the .mcp.json files Claude Code reads for a project: the
+// project folder and every parent up to, but not including, the filesystem
+// root (§1.4), farthest first.
+func mcpJSONChain(dir string) []string {
+	var chain []string
+	for d := filepath.Clean(dir); ; {
+		parent := filepath.Dir(d)
+		if parent == d { // d is the root: never read
+			break
+		}
+		chain = append(chain, filepath.Join(d, ".mcp.json"))
+		d = parent
+	}
+	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+		chain[i], chain[j] = chain[j], chain[i]
+	}
+	return chain
+}

@@ -1,0 +1,160 @@
+package scanner
+
+import (
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+)
+
+// claudeTransports maps Claude Code's entry types to transports (§2.1).
+var claudeTransports = map[string]string{
+	"":                TransportStdio,
+	"stdio":           TransportStdio,
+	"http":            TransportHTTP,
+	"streamable-http": TransportHTTP,
+	"sse":             TransportSSE,
+	"ws":              TransportWS,
+	"sse-ide":         TransportSSE,
+	"ws-ide":          TransportWS,
+	"sdk":             TransportOther,
+	"claudeai-proxy":  TransportHTTP,
+}
+
+// parseClaudeEntry reads one server entry of ~/.claude.json, .mcp.json or
+// managed-mcp.json. invalid is non-empty when Claude Code skips the entry at
+// load time (§2.2); the server is still returned so that it can be reported.
+func parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Server, invalid string) {
+	s = &Server{
+		Name:    m.Key,
+		Client:  ClientClaudeCode,
+		Source:  cfgfile.Loc(path, pointer, m.KeyPos),
+		Dialect: interp.Claude,
+		Raw:     m.Value.Interface(),
+	}
+	if m.Value.Kind != jsonc.Object {
+		s.Transport = TransportOther
+		return s, "server config must be an object, got " + m.Value.Kind.String()
+	}
+	f := &fieldReader{v: m.Value}
+	typ, hasType := f.str("type")
+	s.Type = typ
+	transport, known := claudeTransports[typ]
+	if hasType && len(f.problems) > 0 {
+		s.Transport = TransportOther
+		return s, f.problems[0]
+	}
+	if !known {
+		s.Transport = TransportOther
+		return s, `unknown server type "` + typ + `"`
+	}
+	s.Transport = transport
+	switch transport {
+	case TransportStdio:
+		cmd, hasCmd := f.str("command")
+		s.Command = cmd
+		s.Args, _ = f.strs("args")
+		s.Env, s.EnvKeys, _ = f.strMap("env")
+		if !hasType && !hasCmd {
+			if url, ok := f.str("url"); ok {
+				s.URL = url
+				s.Transport = TransportHTTP
+				return s, `has a "url" but no "type"; add "type": "http" (or "sse", "ws")`
+			}
+		}
+		if !hasCmd {
+			return s, "command: required"
+		}
+		if cmd == "" && len(f.problems) == 0 {
+			return s, "command: Command cannot be empty"
+		}
+	default:
+		url, hasURL := f.str("url")
+		s.URL = url
+		s.Headers, s.HeaderKeys, _ = f.strMap("headers")
+		if h, ok := f.str("headersHelper"); ok {
+			s.detail("headers_helper", h)
+		}
+		if m.Value.Get("oauth") != nil {
+			s.detail("oauth", true)
+		}
+		if !hasURL && typ != "sdk" {
+			return s, "url: required"
+		}
+		switch typ {
+		case "sse-ide", "ws-ide":
+			if _, ok := f.str("ideName"); !ok {
+				return s, "ideName: required"
+			}
+		case "sdk":
+			if _, ok := f.str("name"); !ok {
+				return s, "name: required"
+			}
+		}
+	}
+	if len(f.problems) > 0 {
+		return s, f.problems[0]
+	}
+	return s, ""
+}
+
+// expandClaude expands a winner's command, args, url and header values with the
+// server-config environment (§3.2, §3.3).
+func expandClaude(s *Server, lookup interp.Lookup) *Expanded {
+	e := &Expanded{}
+	addMissing := func(names []string) {
+		for _, n := range names {
+			if !contains(e.Missing, n) {
+				e.Missing = append(e.Missing, n)
+			}
+		}
+	}
+	expand := func(v string) string {
+		if interp.HasRef(interp.Claude, v) {
+			e.HasVar = true
+		}
+		out, missing := interp.ExpandClaude(v, lookup)
+		addMissing(missing)
+		return out
+	}
+	e.Command = expand(s.Command)
+	if len(s.Args) > 0 {
+		e.Args = make([]string, len(s.Args))
+		for i, a := range s.Args {
+			e.Args[i] = expand(a)
+		}
+	}
+	e.URL = expand(s.URL)
+	if len(s.Headers) > 0 {
+		e.Headers = make(map[string]string, len(s.Headers))
+		for _, k := range s.HeaderKeys {
+			e.Headers[k] = expand(s.Headers[k])
+		}
+	}
+	// env values are expanded too but never take part in matching; only their
+	// missing variables are reported.
+	for _, k := range s.EnvKeys {
+		_, missing := interp.ExpandClaude(s.Env[k], lookup)
+		addMissing(missing)
+	}
+	return e
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// endpoint is how Claude Code's diagnostics name a server: its command line or
+// URL, unexpanded.
+func endpoint(s *Server) string {
+	if s.Transport == TransportStdio {
+		return strings.TrimSpace(strings.Join(s.Argv(), " "))
+	}
+	return s.URL
+}

@@ -1,0 +1,253 @@
+package scanner
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/managed"
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// claudeConfigDir returns ~/.claude, or $CLAUDE_CONFIG_DIR when it is set
+// (§1.4).
+func (sc *scan) claudeConfigDir() string {
+	if d := sc.opts.ClaudeConfigDir; d != "" {
+		return d
+	}
+	if sc.opts.Home == "" {
+		return ""
+	}
+	return filepath.Join(sc.opts.Home, ".claude")
+}
+
+// claudeJSONPath returns the file that holds user and local servers: ~/.claude.json,
+// or .claude.json (.claude-custom-oauth.json with a custom OAuth URL) inside
+// $CLAUDE_CONFIG_DIR, where a legacy .config.json takes precedence (§1.4).
+func (sc *scan) claudeJSONPath() string {
+	if d := sc.opts.ClaudeConfigDir; d != "" {
+		if _, exists, _ := cfgfile.Read(filepath.Join(d, ".config.json")); exists {
+			return filepath.Join(d, ".config.json")
+		}
+		if v, ok := sc.opts.LookupEnv("CLAUDE_CODE_CUSTOM_OAUTH_URL"); ok && v != "" {
+			return filepath.Join(d, ".claude-custom-oauth.json")
+		}
+		return filepath.Join(d, ".claude.json")
+	}
+	if sc.opts.Home == "" {
+		return ""
+	}
+	return filepath.Join(sc.opts.Home, ".claude.json")
+}
+
+// loadClaudeWorld reads the machine-wide Claude Code files.
+func (sc *scan) loadClaudeWorld() *claudeWorld {
+	w := &claudeWorld{configDir: sc.claudeConfigDir(), claudeJSONPath: sc.claudeJSONPath()}
+	w.managed = managed.LoadDir(sc.opts.ManagedDir)
+	sc.fileError(w.managed.Errors...)
+	w.managedDocs = w.managed.Documents
+	for _, d := range w.managed.Documents {
+		sc.source(Source{Path: d.Path, Client: ClientClaudeCode, Kind: d.Kind, Scope: ScopeManaged})
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: d.Path, Kind: d.Kind, Active: true})
+	}
+	for _, b := range w.managed.Broken {
+		sc.source(Source{Path: b.Path, Client: ClientClaudeCode, Kind: managed.KindManaged, Scope: ScopeManaged, Error: b.Error.Message})
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: b.Path, Kind: managed.KindManaged, Active: false, Error: b.Error.Error()})
+		sc.fileFindingEvidence("MCPG-P003", policy.Location{Path: b.Path, Line: b.Error.Line, Column: b.Error.Column},
+			"managed settings document is not a JSON object: every claude command exits 1 until it is fixed or removed, "+
+				"and developers may delete it to get working (statuses below are computed without it)",
+			map[string]any{"effect": "fatal", "error": b.Error.Message})
+	}
+	for _, p := range w.managed.Ignored {
+		sc.source(Source{Path: p, Client: ClientClaudeCode, Kind: "ignored-drop-in", Scope: ScopeManaged,
+			Error: "Claude Code reads only *.json drop-ins whose name does not start with a dot"})
+	}
+	if mf := w.managed.MCP; mf != nil {
+		src := Source{Path: mf.Path, Client: ClientClaudeCode, Kind: managed.KindManagedMCP, Scope: ScopeManaged}
+		if mf.Error != nil {
+			src.Error = mf.Error.Message
+		}
+		sc.source(src)
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: mf.Path, Kind: managed.KindManagedMCP, Active: true, Error: src.Error})
+		switch {
+		case mf.Root == nil:
+			loc := policy.Location{Path: mf.Path}
+			if mf.Error != nil {
+				loc.Line, loc.Column = mf.Error.Line, mf.Error.Column
+			}
+			sc.fileFindingEvidence("MCPG-P003", loc,
+				"managed-mcp.json does not parse, yet it keeps exclusive control while it exists: no organisation server loads and "+
+					"every user, local and project server is suppressed (silent lockdown); clients older than 2.1.154 treat it as absent and fail open",
+				map[string]any{"effect": "fail-closed", "older_clients": "fail-open"})
+		case mf.Root.Get("mcpServers") == nil:
+			sc.fileFindingEvidence("MCPG-P003", cfgfile.Loc(mf.Path, "", mf.Root.Pos),
+				"managed-mcp.json has no \"mcpServers\" key: Claude Code 2.1.329 still gives it exclusive control with zero servers, "+
+					"while older clients treated such a file as absent and loaded every user and project server (fail-open)",
+				map[string]any{"effect": "fail-closed", "older_clients": "fail-open"})
+		}
+	}
+	if w.configDir != "" {
+		remote := filepath.Join(w.configDir, "remote-settings.json")
+		if _, exists, _ := cfgfile.Read(remote); exists {
+			// Observed offline: the CLI does not apply this cache without an eligible
+			// claude.ai account, so it is recorded but not used.
+			sc.source(Source{Path: remote, Client: ClientClaudeCode, Kind: managed.KindRemote, Scope: ScopeManaged})
+			sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: remote, Kind: managed.KindRemote, Active: false,
+				Error: "server-managed settings cache: applies only to eligible claude.ai accounts, which mcpguard cannot see"})
+		}
+		w.userSettings = sc.loadSettings(filepath.Join(w.configDir, "settings.json"), managed.KindUser, ScopeUser)
+	}
+	if w.claudeJSONPath != "" {
+		data, exists, ferr := cfgfile.Read(w.claudeJSONPath)
+		switch {
+		case ferr != nil:
+			sc.fileError(*ferr)
+			sc.source(Source{Path: w.claudeJSONPath, Client: ClientClaudeCode, Kind: "claude-json", Error: ferr.Message})
+		case exists:
+			root, errs := cfgfile.ParseJSON(w.claudeJSONPath, data, false)
+			sc.fileError(errs...)
+			src := Source{Path: w.claudeJSONPath, Client: ClientClaudeCode, Kind: "claude-json", Scope: ScopeUser}
+			if root != nil && root.Kind != jsonc.Object {
+				fe := policy.FileError{Path: w.claudeJSONPath, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()}
+				sc.fileError(fe)
+				root = nil
+			}
+			if root == nil {
+				src.Error = "unparseable"
+			}
+			sc.source(src)
+			w.claudeJSON = root
+		}
+	}
+	var envLayers []map[string]string
+	if w.userSettings != nil {
+		envLayers = append(envLayers, managed.Env([]*managed.Document{w.userSettings}))
+	}
+	envLayers = append(envLayers, managed.Env(w.managedDocs))
+	w.serverEnv = envLookup(sc.opts.LookupEnv, envLayers...)
+	return w
+}
+
+// loadSettings reads a Claude Code settings document and reports keys that
+// have no effect there (C006). A broken document is an error and is ignored.
+func (sc *scan) loadSettings(path, kind, scope string) *managed.Document {
+	doc, broken, exists, errs := managed.LoadSettings(path, kind)
+	if !exists {
+		return nil
+	}
+	sc.fileError(errs...)
+	src := Source{Path: path, Client: ClientClaudeCode, Kind: kind, Scope: scope}
+	if broken != nil {
+		src.Error = broken.Error.Message
+		sc.source(src)
+		return nil
+	}
+	sc.source(src)
+	if m := doc.Get("mcpServers"); m != nil {
+		sc.fileFindingEvidence("MCPG-C006", doc.Loc(m),
+			"\"mcpServers\" inside a settings file is never read by Claude Code; define servers in .mcp.json or ~/.claude.json",
+			map[string]any{"problem": "inert key", "key": "mcpServers"}, "mcpServers")
+	}
+	for _, key := range []string{"allowManagedMcpServersOnly", "managedMcpServers", "strictPluginOnlyCustomization"} {
+		if m := doc.Get(key); m != nil {
+			sc.fileFindingEvidence("MCPG-C006", doc.Loc(m),
+				fmt.Sprintf("%q is honoured only in managed settings; here it has no effect", key),
+				map[string]any{"problem": "inert key", "key": key}, key)
+		}
+	}
+	return doc
+}
+
+// loadClaudeProject reads one project's Claude Code files. chain selects the
+// .mcp.json files (the project and its parents in machine mode; only the given
+// file in path mode).
+func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, settings bool) *claudeProject {
+	p := &claudeProject{dir: dir}
+	if projects := w.claudeJSON.Get("projects"); projects != nil {
+		if v := projects.Get(dir); v != nil && v.Kind == jsonc.Object {
+			p.local = v
+		}
+	}
+	if settings {
+		p.projectSettings = sc.loadSettings(filepath.Join(dir, ".claude", "settings.json"), managed.KindProject, ScopeProject)
+		p.localSettings = sc.loadSettings(filepath.Join(dir, ".claude", "settings.local.json"), managed.KindLocal, ScopeLocal)
+	}
+	for _, path := range chain {
+		data, exists, ferr := cfgfile.Read(path)
+		if !exists {
+			continue
+		}
+		src := Source{Path: path, Client: ClientClaudeCode, Kind: "mcp-config", Scope: ScopeProject}
+		if ferr != nil {
+			sc.fileError(*ferr)
+			src.Error = ferr.Message
+			sc.source(src)
+			continue
+		}
+		root, errs := cfgfile.ParseJSON(path, data, false)
+		sc.fileError(errs...)
+		if root != nil && root.Kind != jsonc.Object {
+			sc.fileError(policy.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
+			root = nil
+		}
+		if root == nil {
+			src.Error = "unparseable"
+			sc.source(src)
+			continue
+		}
+		sc.source(src)
+		p.mcpFiles = append(p.mcpFiles, mcpFile{path: path, root: root})
+	}
+	return p
+}
+
+// knownProjects lists the project keys of ~/.claude.json that are absolute
+// paths on this machine, in file order.
+func knownProjects(w *claudeWorld) []string {
+	projects := w.claudeJSON.Get("projects")
+	if projects == nil || projects.Kind != jsonc.Object {
+		return nil
+	}
+	var out []string
+	for _, m := range projects.Members {
+		if filepath.IsAbs(m.Key) && m.Key == filepath.Clean(m.Key) && !strings.ContainsRune(m.Key, 0) {
+			out = append(out, m.Key)
+		}
+	}
+	return out
+}
+
+// scanClaudeMachine resolves the main project and every other known project.
+func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
+	projects := []string{}
+	if sc.opts.Project != "" {
+		projects = append(projects, sc.opts.Project)
+	}
+	for _, p := range knownProjects(w) {
+		if !contains(projects, p) {
+			projects = append(projects, p)
+		}
+	}
+	for i, dir := range projects {
+		if sc.ctx.Err() != nil {
+			return projects
+		}
+		p := sc.loadClaudeProject(w, dir, mcpJSONChain(dir), true)
+		res := sc.resolveClaude(w, p)
+		for _, s := range res.defs {
+			// The main project's resolution decides user and managed servers;
+			// other projects contribute their own local and project servers.
+			if i == 0 || s.Project == dir {
+				sc.keep(s)
+			}
+		}
+	}
+	if len(projects) == 0 {
+		// No project at all: user and managed servers in an empty context.
+		res := sc.resolveClaude(w, &claudeProject{})
+		sc.keep(res.defs...)
+	}
+	return projects
+}

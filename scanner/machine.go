@@ -1,0 +1,258 @@
+package scanner
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// scanMachine scans the whole machine: every client's per-user files under the
+// home directory, the managed directory and system files, and every project
+// that ~/.claude.json knows plus the current one (SPEC §4).
+func (sc *scan) scanMachine() {
+	sc.machine = true
+	w := sc.loadClaudeWorld()
+	projects := sc.scanClaudeMachine(w)
+	if sc.opts.Home != "" {
+		for _, l := range userLocations() {
+			for _, p := range l.expand(sc.opts.Home) {
+				l.handler(sc, p, ScopeUser, "")
+			}
+		}
+		sc.scanClaudeExtras(w, projects)
+	}
+	for _, l := range systemLocations(sc.opts.GOOS) {
+		for _, p := range l.expand("/") {
+			l.handler(sc, p, ScopeSystem, "")
+		}
+	}
+	for _, dir := range projects {
+		if sc.ctx.Err() != nil {
+			return
+		}
+		for _, l := range projectLocations() {
+			for _, p := range l.expand(dir) {
+				l.handler(sc, p, ScopeProject, dir)
+			}
+		}
+	}
+}
+
+// scanPaths scans only the given files and directories: the pre-commit mode.
+// A directory means the MCP configuration files it holds at their usual
+// places; a file is recognised by its name and folder.
+func (sc *scan) scanPaths() {
+	type claudeFiles struct {
+		mcp      []string
+		settings [2]string // .claude/settings.json, .claude/settings.local.json
+	}
+	claude := map[string]*claudeFiles{}
+	var claudeDirs []string
+	claudeFor := func(dir string) *claudeFiles {
+		if c, ok := claude[dir]; ok {
+			return c
+		}
+		c := &claudeFiles{}
+		claude[dir] = c
+		claudeDirs = append(claudeDirs, dir)
+		return c
+	}
+	for _, raw := range sc.opts.Paths {
+		p := absPath(raw)
+		fi, err := os.Stat(p)
+		if err != nil {
+			sc.fileError(statError(raw, err))
+			continue
+		}
+		if fi.IsDir() {
+			if _, err := os.ReadDir(p); err != nil {
+				sc.fileError(statError(raw, err))
+				continue
+			}
+			c := claudeFor(p)
+			if exists(filepath.Join(p, ".mcp.json")) {
+				c.mcp = append(c.mcp, filepath.Join(p, ".mcp.json"))
+			}
+			for i, name := range []string{"settings.json", "settings.local.json"} {
+				if f := filepath.Join(p, ".claude", name); exists(f) {
+					c.settings[i] = f
+				}
+			}
+			for _, l := range projectLocations() {
+				for _, f := range l.expand(p) {
+					if exists(f) {
+						l.handler(sc, f, ScopeProject, p)
+					}
+				}
+			}
+			continue
+		}
+		kind, l, dir := classifyFile(p)
+		switch kind {
+		case "claude-mcp":
+			c := claudeFor(dir)
+			c.mcp = append(c.mcp, p)
+		case "claude-settings":
+			c := claudeFor(dir)
+			c.settings[0] = p
+		case "claude-local-settings":
+			c := claudeFor(dir)
+			c.settings[1] = p
+		case "client":
+			l.handler(sc, p, scopeOfFile(p), dir)
+		default:
+			sniffFile(sc, p)
+		}
+	}
+	if len(claudeDirs) == 0 {
+		return
+	}
+	w := sc.loadClaudeWorld()
+	for _, dir := range claudeDirs {
+		c := claude[dir]
+		p := &claudeProject{dir: dir}
+		if projects := w.claudeJSON.Get("projects"); projects != nil {
+			if v := projects.Get(dir); v != nil {
+				p.local = v
+			}
+		}
+		pp := sc.loadClaudeProject(w, dir, c.mcp, false)
+		p.mcpFiles = pp.mcpFiles
+		if c.settings[0] != "" {
+			p.projectSettings = sc.loadSettings(c.settings[0], "project-settings", ScopeProject)
+		}
+		if c.settings[1] != "" {
+			p.localSettings = sc.loadSettings(c.settings[1], "local-settings", ScopeLocal)
+		}
+		res := sc.resolveClaude(w, p)
+		for _, s := range res.defs {
+			if s.Scope == ScopeProject || s.Project == dir || sc.opts.Home != "" || sc.opts.ManagedDir != "" {
+				sc.keep(s)
+			}
+		}
+	}
+}
+
+// classifyFile recognises a configuration file by its name and folder. kind is
+// "claude-mcp", "claude-settings", "claude-local-settings", "client" (l is the
+// location) or "" when the file is not recognised; dir is the project folder.
+func classifyFile(p string) (kind string, l location, dir string) {
+	base := filepath.Base(p)
+	parent := filepath.Dir(p)
+	switch {
+	case base == ".mcp.json":
+		return "claude-mcp", l, parent
+	case filepath.Base(parent) == ".claude" && base == "settings.json":
+		return "claude-settings", l, filepath.Dir(parent)
+	case filepath.Base(parent) == ".claude" && base == "settings.local.json":
+		return "claude-local-settings", l, filepath.Dir(parent)
+	}
+	slash := filepath.ToSlash(p)
+	for _, set := range [][]location{projectLocations(), userLocations()} {
+		for _, loc := range set {
+			if matchSuffix(slash, loc.rel) {
+				d := strings.TrimSuffix(slash, "/"+loc.rel)
+				if strings.ContainsAny(loc.rel, "*") {
+					d = filepath.ToSlash(filepath.Dir(filepath.Dir(p)))
+				}
+				return "client", loc, filepath.FromSlash(d)
+			}
+		}
+	}
+	// Files known by name alone, wherever they are.
+	byName := map[string]location{}
+	for _, loc := range userLocations() {
+		name := loc.rel[strings.LastIndexByte(loc.rel, '/')+1:]
+		switch name {
+		case "claude_desktop_config.json", "mcp_config.json", "cline_mcp_settings.json", "mcp_settings.json", "mcp-config.json":
+			if _, ok := byName[name]; !ok {
+				byName[name] = loc
+			}
+		}
+	}
+	if loc, ok := byName[base]; ok {
+		return "client", loc, parent
+	}
+	return "", l, parent
+}
+
+// matchSuffix reports whether the slash path p ends with the location rel,
+// which may contain one glob segment.
+func matchSuffix(p, rel string) bool {
+	if !strings.ContainsAny(rel, "*?[") {
+		return strings.HasSuffix(p, "/"+rel)
+	}
+	segs := strings.Split(rel, "/")
+	ps := strings.Split(p, "/")
+	if len(ps) < len(segs) {
+		return false
+	}
+	tail := ps[len(ps)-len(segs):]
+	for i, s := range segs {
+		if ok, _ := filepath.Match(s, tail[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// scopeOfFile guesses the scope of an explicitly named file: files under a
+// project's dot-folders are project files; the rest are per-user files.
+func scopeOfFile(p string) string {
+	base := filepath.Base(p)
+	switch base {
+	case "claude_desktop_config.json", "mcp_config.json", "cline_mcp_settings.json", "mcp_settings.json", "mcp-config.json":
+		return ScopeUser
+	}
+	return ScopeProject
+}
+
+// sniffFile reads an unrecognised file given on the command line and parses it
+// as the client whose root key it uses.
+func sniffFile(sc *scan, p string) {
+	root := sc.readJSON(p, "", "mcp-config", ScopeProject, true)
+	if root == nil {
+		if exists(p) && !sc.hasError(p) {
+			sc.fileError(unknownFileError(p))
+		}
+		return
+	}
+	dir := filepath.Dir(p)
+	switch {
+	case root.Get("mcpServers") != nil:
+		spec := *specClaudeDesktop
+		spec.client, spec.remoteNeedsType, spec.types = "generic", false, stdTypes
+		sc.keep(sc.serversAt(&spec, p, root, ScopeProject, dir, "mcpServers")...)
+	case root.Get("servers") != nil:
+		sc.keep(sc.serversAt(specVSCode, p, root, ScopeProject, dir, "servers")...)
+	case root.Get("context_servers") != nil:
+		zedSettings(sc, p, ScopeProject, dir)
+	default:
+		sc.fileError(unknownFileError(p))
+	}
+}
+
+func (sc *scan) hasError(p string) bool {
+	for _, e := range sc.res.Errors {
+		if e.Path == p {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,173 @@
+package scanner
+
+import (
+	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// Client identifiers (SPEC §5).
+const (
+	ClientClaudeCode    = "claude-code"
+	ClientClaudeDesktop = "claude-desktop"
+	ClientCursor        = "cursor"
+	ClientVSCode        = "vscode"
+	ClientWindsurf      = "windsurf"
+	ClientGemini        = "gemini-cli"
+	ClientAntigravity   = "antigravity"
+	ClientCodex         = "codex"
+	ClientZed           = "zed"
+	ClientCline         = "cline"
+	ClientRoo           = "roo-code"
+	ClientKilo          = "kilo-code"
+	ClientContinue      = "continue"
+	ClientJunie         = "junie"
+	ClientKiro          = "kiro"
+	ClientCopilotCLI    = "copilot-cli"
+	ClientOpenCode      = "opencode"
+)
+
+// Scopes. Claude Code uses managed, local, project, user, plugin and ide; other
+// clients user, project or system.
+const (
+	ScopeManaged = "managed"
+	ScopeLocal   = "local"
+	ScopeProject = "project"
+	ScopeUser    = "user"
+	ScopePlugin  = "plugin"
+	ScopeIDE     = "ide"
+	ScopeSystem  = "system"
+)
+
+// Transports (docs/clients.md §7).
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+	TransportSSE   = "sse"
+	TransportWS    = "ws"
+	TransportOther = "other"
+)
+
+// Status is where a server stands after resolution (SPEC §5).
+type Status string
+
+// The statuses.
+const (
+	StatusActive          Status = "active"
+	StatusPendingApproval Status = "pending-approval"
+	StatusBlocked         Status = "blocked"
+	StatusShadowed        Status = "shadowed"
+	StatusRejected        Status = "rejected"
+	StatusDisabled        Status = "disabled"
+	StatusSuppressed      Status = "suppressed"
+	StatusInvalid         Status = "invalid"
+)
+
+// Loaded reports whether the client starts a server with this status: active and
+// pending-approval servers (pending ones load without a prompt in headless runs,
+// docs/claude-code.md §5.3).
+func (s Status) Loaded() bool { return s == StatusActive || s == StatusPendingApproval }
+
+// Server is one server entry of one client configuration file.
+type Server struct {
+	ID         string
+	Name       string
+	Client     string
+	Scope      string
+	Project    string // absolute project directory for local- and project-scope servers
+	Transport  string
+	Type       string // the entry's "type" as written, "" when absent
+	Command    string
+	Args       []string
+	URL        string
+	Cwd        string
+	Env        map[string]string // values never leave memory
+	EnvKeys    []string          // env names, in source order (includes variables forwarded by name)
+	Headers    map[string]string // values never leave memory
+	HeaderKeys []string
+	Source     policy.Location
+	Status     Status
+	Decision   policy.Decision
+	// FindingIDs lists the ids of the findings about this server.
+	FindingIDs []string
+	// Dialect is the client's variable syntax, for C007 and policy matching.
+	Dialect interp.Dialect
+	// Details holds client-specific facts that are safe to print: Claude Code's own
+	// scope label, trust, disabled flags, tool filters, approval state.
+	Details map[string]any
+	// Raw is the entry as parsed (JSON-compatible), for pins and custom policies.
+	Raw any
+	// Expanded is the Claude Code view after ${VAR} expansion, used for policy
+	// matching; nil for other clients.
+	Expanded *Expanded
+
+	pendingFindings []pendingFinding
+}
+
+// Expanded is a Claude Code server entry after variable expansion
+// (docs/claude-code.md §3).
+type Expanded struct {
+	Command string
+	Args    []string
+	URL     string
+	Headers map[string]string
+	// Missing lists referenced variables that are unset and have no default.
+	Missing []string
+	// HasVar is true when command, args, url or a header value holds a reference;
+	// env references do not count (§7.2 hasVar).
+	HasVar bool
+}
+
+// Argv returns [command, args...].
+func (s *Server) Argv() []string { return append([]string{s.Command}, s.Args...) }
+
+// Remote reports whether the server is reached over the network.
+func (s *Server) Remote() bool {
+	switch s.Transport {
+	case TransportHTTP, TransportSSE, TransportWS:
+		return true
+	}
+	return false
+}
+
+func (s *Server) detail(key string, v any) {
+	if s.Details == nil {
+		s.Details = map[string]any{}
+	}
+	s.Details[key] = v
+}
+
+// Result is everything one scan produced.
+type Result struct {
+	Servers  []*Server
+	Findings []policy.Finding
+	Errors   []policy.FileError
+	// Sources lists every configuration file that was read or looked for and
+	// found, with its role, so reports can show coverage.
+	Sources []Source
+	// Policy describes the policy sources in effect (managed settings and the
+	// like); filled by the resolution and the policy engine.
+	Policy PolicyInfo
+}
+
+// Source is one file the scanner read.
+type Source struct {
+	Path   string `json:"path"`
+	Client string `json:"client"`
+	Kind   string `json:"kind"` // e.g. "mcp-config", "settings", "managed-settings", "ide-lock"
+	Scope  string `json:"scope,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// PolicySource is one policy input (SPEC §5 policy.sources[]).
+type PolicySource struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	Active bool   `json:"active"`
+	Error  string `json:"error,omitempty"`
+}
+
+// PolicyInfo is the report's policy block.
+type PolicyInfo struct {
+	Sources  []PolicySource `json:"sources"`
+	Revision string         `json:"revision"`
+}

@@ -1,0 +1,268 @@
+package scanner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// Options configure a scan. Zero values mean: nothing under a home, no managed
+// directory, no project — the command layer fills in the defaults of SPEC §4.
+type Options struct {
+	// Home is the user's home directory; every per-user location is found
+	// under it (--home rebases them). Empty skips per-user files.
+	Home string
+	// ManagedDir is Claude Code's managed directory. Empty skips it.
+	ManagedDir string
+	// ClaudeConfigDir relocates ~/.claude and ~/.claude.json, as
+	// CLAUDE_CONFIG_DIR does. Empty means Home/.claude.
+	ClaudeConfigDir string
+	// Project is the absolute directory whose Claude Code view is resolved.
+	Project string
+	// Paths, when set, restricts the scan to these files and directories (the
+	// pre-commit mode of `mcpguard scan PATH...`).
+	Paths []string
+	// LookupEnv reads the environment Claude Code would start with
+	// (CLAUDE_CONFIG_DIR, ${VAR} values). Nil means an empty environment.
+	LookupEnv func(string) (string, bool)
+	// GOOS selects OS-specific locations (managed directory, system files);
+	// empty means runtime.GOOS.
+	GOOS string
+	// Judge decides whether a loaded server is allowed. Nil allows every server
+	// (the policy engine plugs in here).
+	Judge func(*Server) policy.Decision
+}
+
+// scan is the state of one Scan call.
+type scan struct {
+	ctx     context.Context
+	opts    Options
+	res     *Result
+	secrets *secrets.Detector
+	// seenFindings de-duplicates file-level findings that several project
+	// resolutions would otherwise emit twice.
+	seenFindings map[string]bool
+	seenSources  map[string]bool
+	kept         map[*Server]bool
+	// machine is true for a whole-machine scan; path mode skips checks that
+	// depend on the machine's environment (C007).
+	machine bool
+}
+
+// Scan finds, parses and resolves every MCP configuration the options select.
+// It returns an error only for a cancelled context; unreadable or malformed
+// files become Result.Errors and the scan goes on.
+func Scan(ctx context.Context, opts Options) (*Result, error) {
+	if opts.GOOS == "" {
+		opts.GOOS = runtime.GOOS
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = func(string) (string, bool) { return "", false }
+	}
+	sc := &scan{
+		ctx:          ctx,
+		opts:         opts,
+		res:          &Result{},
+		secrets:      secrets.NewDetector(),
+		seenFindings: map[string]bool{},
+		seenSources:  map[string]bool{},
+		kept:         map[*Server]bool{},
+	}
+	if len(opts.Paths) > 0 {
+		sc.scanPaths()
+	} else {
+		sc.scanMachine()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sc.finalize()
+	return sc.res, nil
+}
+
+// judge returns the policy decision for a loaded server.
+func (sc *scan) judge(s *Server) policy.Decision {
+	if sc.opts.Judge != nil {
+		return sc.opts.Judge(s)
+	}
+	return policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}
+}
+
+// keep adds servers to the result.
+func (sc *scan) keep(list ...*Server) {
+	for _, s := range list {
+		if !sc.kept[s] {
+			sc.kept[s] = true
+			sc.res.Servers = append(sc.res.Servers, s)
+		}
+	}
+}
+
+// pendingFinding is a finding about a server, materialised once the server is
+// kept (its id depends on its final scope and project).
+type pendingFinding struct {
+	rule     string
+	message  string
+	evidence map[string]any
+	disc     []string
+}
+
+// finding records a finding about server s.
+func (sc *scan) finding(s *Server, rule, msg string, evidence map[string]any, disc ...string) {
+	s.pendingFindings = append(s.pendingFindings, pendingFinding{rule, msg, evidence, disc})
+}
+
+// fileFinding records a finding that is not about one server.
+func (sc *scan) fileFinding(rule string, loc policy.Location, msg string, disc ...string) *policy.Finding {
+	return sc.fileFindingEvidence(rule, loc, msg, nil, disc...)
+}
+
+func (sc *scan) fileFindingEvidence(rule string, loc policy.Location, msg string, evidence map[string]any, disc ...string) *policy.Finding {
+	f := policy.NewFinding(rule, loc, "", msg, disc...)
+	f.Evidence = evidence
+	if sc.seenFindings[f.ID] {
+		return nil
+	}
+	sc.seenFindings[f.ID] = true
+	sc.res.Findings = append(sc.res.Findings, f)
+	return &sc.res.Findings[len(sc.res.Findings)-1]
+}
+
+// fileError records an errors[] entry once.
+func (sc *scan) fileError(errs ...policy.FileError) {
+	for _, e := range errs {
+		key := e.Error()
+		if sc.seenFindings["err:"+key] {
+			continue
+		}
+		sc.seenFindings["err:"+key] = true
+		sc.res.Errors = append(sc.res.Errors, e)
+	}
+}
+
+// source records a file that was read.
+func (sc *scan) source(s Source) {
+	key := s.Path + "\x00" + s.Client + "\x00" + s.Kind
+	if sc.seenSources[key] {
+		return
+	}
+	sc.seenSources[key] = true
+	sc.res.Sources = append(sc.res.Sources, s)
+}
+
+// finalize turns pending findings of kept servers into findings and orders
+// everything deterministically.
+func (sc *scan) finalize() {
+	for _, s := range sc.res.Servers {
+		if s.ID == "" {
+			s.ID = serverID(s)
+		}
+		if s.Decision.Reasons == nil {
+			s.Decision.Reasons = []string{}
+		}
+		for _, p := range s.pendingFindings {
+			f := policy.NewFinding(p.rule, s.Source, s.ID, p.message, p.disc...)
+			f.Evidence = p.evidence
+			if sc.seenFindings[f.ID] {
+				continue
+			}
+			sc.seenFindings[f.ID] = true
+			sc.res.Findings = append(sc.res.Findings, f)
+			s.FindingIDs = append(s.FindingIDs, f.ID)
+		}
+		s.pendingFindings = nil
+	}
+	sc.res.Policy.Revision = policyRevision(sc.res.Policy.Sources)
+	sort.SliceStable(sc.res.Findings, func(i, j int) bool {
+		a, b := sc.res.Findings[i], sc.res.Findings[j]
+		if a.Location.Path != b.Location.Path {
+			return a.Location.Path < b.Location.Path
+		}
+		if a.Location.Line != b.Location.Line {
+			return a.Location.Line < b.Location.Line
+		}
+		if a.Location.Column != b.Location.Column {
+			return a.Location.Column < b.Location.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.ID < b.ID
+	})
+	sort.SliceStable(sc.res.Errors, func(i, j int) bool {
+		a, b := sc.res.Errors[i], sc.res.Errors[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// serverID is the stable fingerprint of a server definition.
+func serverID(s *Server) string {
+	return "s-" + policy.Fingerprint(s.Client, s.Scope, s.Project, s.Source.Path, s.Source.Pointer)
+}
+
+// envLookup layers maps over a base lookup; later maps win.
+func envLookup(base interp.Lookup, layers ...map[string]string) interp.Lookup {
+	return func(name string) (string, bool) {
+		for i := len(layers) - 1; i >= 0; i-- {
+			if v, ok := layers[i][name]; ok {
+				return v, true
+			}
+		}
+		return base(name)
+	}
+}
+
+// absPath cleans p and makes it absolute against the working directory.
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// isDir reports whether p is an existing directory.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// statError describes a path given on the command line that cannot be read.
+func statError(path string, err error) policy.FileError {
+	msg := err.Error()
+	if pe, ok := err.(*os.PathError); ok {
+		msg = pe.Err.Error()
+	}
+	return policy.FileError{Path: path, Message: msg}
+}
+
+// unknownFileError is the error for a file that is no known MCP configuration.
+func unknownFileError(path string) policy.FileError {
+	return policy.FileError{Path: path, Message: "not a recognised MCP configuration file (no mcpServers, servers or context_servers key)"}
+}
+
+// policyRevision fingerprints the policy inputs' contents, so that two reports
+// with the same revision were judged by the same policy.
+func policyRevision(sources []PolicySource) string {
+	parts := make([]string, 0, 3*len(sources))
+	for _, src := range sources {
+		data, _, _ := cfgfile.Read(src.Path)
+		parts = append(parts, src.Kind, src.Path, policy.Fingerprint(string(data)))
+	}
+	return policy.Fingerprint(parts...)
+}
