@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"os/user"
+	"runtime"
+	"runtime/debug"
+	"time"
+)
+
+// environment is what commands learn from the process, injected for tests so
+// that goldens do not depend on the machine.
+type environment struct {
+	lookupEnv func(string) (string, bool)
+	getwd     func() (string, error)
+	home      func() (string, error)
+	hostname  func() (string, error)
+	username  func() string
+	now       func() time.Time
+	goos      string
+	version   string
+	isTTY     func(any) bool
+}
+
+func defaultEnv() environment {
+	return environment{
+		lookupEnv: os.LookupEnv,
+		getwd:     os.Getwd,
+		home:      os.UserHomeDir,
+		hostname:  os.Hostname,
+		username: func() string {
+			if u, err := user.Current(); err == nil {
+				return u.Username
+			}
+			return os.Getenv("USER")
+		},
+		now:     time.Now,
+		goos:    runtime.GOOS,
+		version: buildVersion(),
+		isTTY: func(w any) bool {
+			f, ok := w.(*os.File)
+			if !ok {
+				return false
+			}
+			fi, err := f.Stat()
+			return err == nil && fi.Mode()&os.ModeCharDevice != 0
+		},
+	}
+}
+
+// buildVersion returns the module version, or "dev+<revision>" for a build
+// from a checkout.
+func buildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev+" + s.Value[:12]
+		}
+	}
+	return "dev"
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes (SPEC §4).
+const (
+	exitOK       = 0 // nothing at or above --fail-on
+	exitFindings = 1 // findings at or above --fail-on
+	exitError    = 2 // usage error, unreadable or malformed input, invalid policy
+)
+
+// exitCodeError carries a process exit code from a command to run.
+type exitCodeError struct {
+	code int
+	err  error // nil when the command already reported everything
+}
+
+func (e *exitCodeError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitCodeError) Unwrap() error { return e.err }
+
+// streams are the process's standard streams, injected for tests.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// run builds the command tree, executes it and maps the outcome to an exit
+// code. It is the only place that decides exit codes.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runContext(ctx, args, streams{in: stdin, out: stdout, err: stderr}, defaultEnv())
+}
+
+func runContext(ctx context.Context, args []string, s streams, env environment) int {
+	root := newRootCmd(s, env)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	var ec *exitCodeError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ec):
+		if ec.err != nil {
+			fmt.Fprintf(s.err, "mcpguard: %v\n", ec.err)
+		}
+		return ec.code
+	default:
+		// Flag and argument errors from cobra, and anything unexpected.
+		fmt.Fprintf(s.err, "mcpguard: %v\n", err)
+		return exitError
+	}
+}
+
+const rootLong = `mcpguard finds every MCP server configuration on a machine, evaluates it
+against Claude Code's enterprise allow/deny semantics and organisation rules,
+and reports what Claude Code does not.
+
+Exit codes:
+  0  nothing at or above --fail-on
+  1  findings at or above --fail-on
+  2  usage error, unreadable or malformed input, invalid policy`
+
+func newRootCmd(s streams, env environment) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "mcpguard",
+		Short:         "Govern MCP server configurations",
+		Long:          rootLong,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.in)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitCodeError{code: exitError, err: err}
+	})
+	root.AddCommand(newScanCmd(env), newVersionCmd(env))
+	return root
+}
+
+// newLogger logs to stderr, never stdout (stdout belongs to reports and, in
+// proxy mode, to the protocol).
+func newLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}

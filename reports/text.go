@@ -1,0 +1,147 @@
+package reports
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// WriteText renders the report as tables for people.
+func WriteText(w io.Writer, r *Report, opts Options) error {
+	bw := bufio.NewWriter(w)
+	c := colorizer(opts.Color)
+	s := r.Summary
+	fmt.Fprintf(bw, "%s %d servers (%d allowed, %d blocked); findings: %s, %s, %s; errors: %d\n",
+		c.bold("mcpguard:"), s.Servers, s.Allowed, s.Blocked,
+		c.sev(policy.SeverityError, plural(s.Findings.Error, "error")),
+		c.sev(policy.SeverityWarning, plural(s.Findings.Warning, "warning")),
+		c.sev(policy.SeverityNote, plural(s.Findings.Note, "note")), s.Errors)
+
+	if len(r.Servers) > 0 {
+		servers := append([]Server(nil), r.Servers...)
+		SortServers(servers)
+		rows := [][]string{{"CLIENT", "SCOPE", "NAME", "STATUS", "TRANSPORT", "TARGET", "SOURCE"}}
+		for _, sv := range servers {
+			target := sv.URL
+			if sv.Transport == "stdio" {
+				target = strings.Join(append([]string{sv.Command}, sv.Args...), " ")
+			}
+			rows = append(rows, []string{sv.Client, sv.Scope, sv.Name, sv.Status, sv.Transport,
+				clip(oneLine(target), 60), sv.Source.String()})
+		}
+		fmt.Fprintln(bw)
+		writeTable(bw, rows, func(col int, cell string) string {
+			if col == 3 {
+				return c.status(cell)
+			}
+			return cell
+		})
+	}
+	if len(r.Findings) > 0 {
+		fmt.Fprintf(bw, "\n%s\n", c.bold("FINDINGS"))
+		for _, f := range r.Findings {
+			fmt.Fprintf(bw, "%s %s %s: %s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), f.Rule, f.Location.String(), oneLine(f.Message))
+		}
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(bw, "\n%s\n", c.bold("ERRORS"))
+		for _, e := range r.Errors {
+			fmt.Fprintf(bw, "%s\n", e.Error())
+		}
+	}
+	return bw.Flush()
+}
+
+// writeTable aligns columns; style may colour a cell after its width is known.
+func writeTable(w io.Writer, rows [][]string, style func(col int, cell string) string) {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, cell := range row {
+			if n := utf8.RuneCountInString(cell); n > widths[i] {
+				widths[i] = n
+			}
+		}
+	}
+	for r, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			pad := widths[i] - utf8.RuneCountInString(cell)
+			if r > 0 {
+				cell = style(i, cell)
+			}
+			b.WriteString(cell)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", pad+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// oneLine makes a value safe for a terminal line: control characters (which
+// could carry escape sequences from a hostile config) become visible escapes.
+func oneLine(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+type colorizer bool
+
+func (c colorizer) wrap(code, s string) string {
+	if !c {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (c colorizer) bold(s string) string { return c.wrap("1", s) }
+
+func (c colorizer) sev(sev policy.Severity, s string) string {
+	switch sev {
+	case policy.SeverityError:
+		return c.wrap("31", s)
+	case policy.SeverityWarning:
+		return c.wrap("33", s)
+	}
+	return c.wrap("36", s)
+}
+
+func (c colorizer) status(s string) string {
+	switch s {
+	case "active":
+		return c.wrap("32", s)
+	case "blocked", "invalid":
+		return c.wrap("31", s)
+	case "pending-approval", "suppressed":
+		return c.wrap("33", s)
+	}
+	return s
+}
