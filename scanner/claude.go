@@ -212,7 +212,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolutio
 	add := func(s *Server, scope, ccScope string, project string) {
 		s.Scope, s.Project = scope, project
 		s.detail("claude_scope", ccScope)
-		s.ID = serverID(s)
+		s.ID = sc.serverID(s)
 		res.defs = append(res.defs, s)
 	}
 

@@ -103,7 +103,7 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 			}
 		}
 		s.Raw = map[string]any{"type": s.Type, "url": s.URL, "ideName": ideName}
-		s.ID = serverID(s)
+		s.ID = sc.serverID(s)
 		s.Decision = sc.judge(s)
 		if !s.Decision.Allowed {
 			s.Status = StatusBlocked

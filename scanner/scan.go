@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
-	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/policy"
 )
 
@@ -26,6 +26,8 @@ type Options struct {
 	ClaudeConfigDir string
 	// Project is the absolute directory whose Claude Code view is resolved.
 	Project string
+	// WorkDir is the directory mcpguard runs in; ids use paths relative to it.
+	WorkDir string
 	// Paths, when set, restricts the scan to these files and directories (the
 	// pre-commit mode of `mcpguard scan PATH...`).
 	Paths []string
@@ -42,10 +44,9 @@ type Options struct {
 
 // scan is the state of one Scan call.
 type scan struct {
-	ctx     context.Context
-	opts    Options
-	res     *Result
-	secrets *secrets.Detector
+	ctx  context.Context
+	opts Options
+	res  *Result
 	// seenFindings de-duplicates file-level findings that several project
 	// resolutions would otherwise emit twice.
 	seenFindings map[string]bool
@@ -70,7 +71,6 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		ctx:          ctx,
 		opts:         opts,
 		res:          &Result{},
-		secrets:      secrets.NewDetector(),
 		seenFindings: map[string]bool{},
 		seenSources:  map[string]bool{},
 		kept:         map[*Server]bool{},
@@ -125,7 +125,7 @@ func (sc *scan) fileFinding(rule string, loc policy.Location, msg string, disc .
 }
 
 func (sc *scan) fileFindingEvidence(rule string, loc policy.Location, msg string, evidence map[string]any, disc ...string) *policy.Finding {
-	f := policy.NewFinding(rule, loc, "", msg, disc...)
+	f := sc.newFinding(rule, loc, "", msg, disc...)
 	f.Evidence = evidence
 	if sc.seenFindings[f.ID] {
 		return nil
@@ -133,6 +133,16 @@ func (sc *scan) fileFindingEvidence(rule string, loc policy.Location, msg string
 	sc.seenFindings[f.ID] = true
 	sc.res.Findings = append(sc.res.Findings, f)
 	return &sc.res.Findings[len(sc.res.Findings)-1]
+}
+
+// newFinding builds a finding whose id uses the stable form of its path (see
+// stablePath), so that finding ids survive a move of the scanned tree.
+func (sc *scan) newFinding(rule string, loc policy.Location, serverID, msg string, disc ...string) policy.Finding {
+	idLoc := loc
+	idLoc.Path = sc.stablePath(loc.Path)
+	f := policy.NewFinding(rule, idLoc, serverID, msg, disc...)
+	f.Location = loc
+	return f
 }
 
 // fileError records an errors[] entry once.
@@ -162,13 +172,13 @@ func (sc *scan) source(s Source) {
 func (sc *scan) finalize() {
 	for _, s := range sc.res.Servers {
 		if s.ID == "" {
-			s.ID = serverID(s)
+			s.ID = sc.serverID(s)
 		}
 		if s.Decision.Reasons == nil {
 			s.Decision.Reasons = []string{}
 		}
 		for _, p := range s.pendingFindings {
-			f := policy.NewFinding(p.rule, s.Source, s.ID, p.message, p.disc...)
+			f := sc.newFinding(p.rule, s.Source, s.ID, p.message, p.disc...)
 			f.Evidence = p.evidence
 			if sc.seenFindings[f.ID] {
 				continue
@@ -179,7 +189,7 @@ func (sc *scan) finalize() {
 		}
 		s.pendingFindings = nil
 	}
-	sc.res.Policy.Revision = policyRevision(sc.res.Policy.Sources)
+	sc.res.Policy.Revision = sc.policyRevision()
 	sort.SliceStable(sc.res.Findings, func(i, j int) bool {
 		a, b := sc.res.Findings[i], sc.res.Findings[j]
 		if a.Location.Path != b.Location.Path {
@@ -208,9 +218,32 @@ func (sc *scan) finalize() {
 	})
 }
 
-// serverID is the stable fingerprint of a server definition.
-func serverID(s *Server) string {
-	return "s-" + policy.Fingerprint(s.Client, s.Scope, s.Project, s.Source.Path, s.Source.Pointer)
+// serverID is the stable fingerprint of a server definition. Paths enter it
+// relative to the working directory, the home or the managed directory, so that
+// a project scanned in CI and on a laptop, or a home on two machines, gives the
+// same ids (baselines and fleet merges depend on it).
+func (sc *scan) serverID(s *Server) string {
+	return "s-" + policy.Fingerprint(s.Client, s.Scope, sc.stablePath(s.Project), sc.stablePath(s.Source.Path), s.Source.Pointer)
+}
+
+// stablePath rewrites an absolute path relative to the first anchor that holds
+// it: "./" for the working directory, "~/" for the home, "managed:/" for the
+// managed directory.
+func (sc *scan) stablePath(p string) string {
+	if p == "" {
+		return ""
+	}
+	for _, a := range []struct{ dir, prefix string }{
+		{sc.opts.WorkDir, "./"}, {sc.opts.Home, "~/"}, {sc.opts.ManagedDir, "managed:/"},
+	} {
+		if a.dir == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(a.dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return a.prefix + filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(p)
 }
 
 // envLookup layers maps over a base lookup; later maps win.
@@ -258,11 +291,12 @@ func unknownFileError(path string) policy.FileError {
 
 // policyRevision fingerprints the policy inputs' contents, so that two reports
 // with the same revision were judged by the same policy.
-func policyRevision(sources []PolicySource) string {
+func (sc *scan) policyRevision() string {
+	sources := sc.res.Policy.Sources
 	parts := make([]string, 0, 3*len(sources))
 	for _, src := range sources {
 		data, _, _ := cfgfile.Read(src.Path)
-		parts = append(parts, src.Kind, src.Path, policy.Fingerprint(string(data)))
+		parts = append(parts, src.Kind, sc.stablePath(src.Path), policy.Fingerprint(string(data)))
 	}
 	return policy.Fingerprint(parts...)
 }

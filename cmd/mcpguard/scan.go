@@ -91,7 +91,9 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 	if err != nil {
 		return &exitCodeError{code: exitError, err: fmt.Errorf("--fail-on: %w", err)}
 	}
+	cwd, _ := env.getwd()
 	sopts := scanner.Options{
+		WorkDir:    cwd,
 		Home:       opts.Home,
 		ManagedDir: absOrEmpty(opts.ManagedDir),
 		Project:    absOrEmpty(opts.Project),

@@ -22,8 +22,8 @@ type tokenFormat struct {
 func tokenFormats() []tokenFormat {
 	mk := func(kind, re string) tokenFormat { return tokenFormat{kind, regexp.MustCompile(re)} }
 	return []tokenFormat{
-		mk("github-token", `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b`),
-		mk("github-fine-grained-token", `\bgithub_pat_[A-Za-z0-9_]{22,255}\b`),
+		mk("github-token", `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`),
+		mk("github-fine-grained-token", `\bgithub_pat_[A-Za-z0-9_]{22,}\b`),
 		mk("gitlab-token", `\bglpat-[A-Za-z0-9_\-]{20,}\b`),
 		mk("aws-access-key-id", `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
 		mk("slack-token", `\bxox[abposr]-[A-Za-z0-9-]{10,}\b`),

@@ -1,0 +1,71 @@
+// Package benchdata writes synthetic machines for benchmarks: a home with
+// Claude Code user and local scopes, several projects and other clients' files,
+// sized like the SPEC §7 targets (200 servers in 30 files).
+package benchdata
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WriteMachine writes a realistic machine with about n servers spread over 30
+// files: ~/.claude.json with user and local scopes for several projects, each
+// project's .mcp.json and settings, and the other clients' user files.
+func WriteMachine(root string, n int) (home, managedDir, project string, err error) {
+	home = filepath.Join(root, "home")
+	managedDir = filepath.Join(root, "managed")
+	files := map[string]string{}
+	entry := func(i int) string {
+		switch i % 4 {
+		case 0:
+			return fmt.Sprintf(`{"command": "npx", "args": ["-y", "@acme/server-%d@1.2.%d", "--root", "/srv/data/%d"], "env": {"LOG_LEVEL": "info", "TOKEN": "${ACME_TOKEN_%d}"}}`, i, i, i, i)
+		case 1:
+			return fmt.Sprintf(`{"type": "http", "url": "https://mcp%d.acme.example/mcp", "headers": {"Authorization": "Bearer ${ACME_TOKEN}"}}`, i)
+		case 2:
+			return fmt.Sprintf(`{"command": "uvx", "args": ["acme-tool-%d==0.%d.0"]}`, i, i)
+		}
+		return fmt.Sprintf(`{"type": "sse", "url": "https://sse%d.acme.example/sse"}`, i)
+	}
+	servers := func(from, count int) string {
+		var parts []string
+		for i := from; i < from+count; i++ {
+			parts = append(parts, fmt.Sprintf("    %q: %s", fmt.Sprintf("srv-%d", i), entry(i)))
+		}
+		return "{\n" + strings.Join(parts, ",\n") + "\n  }"
+	}
+	// 30 files: .claude.json, 8 projects x (.mcp.json + settings.json + settings.local.json)
+	// = 24, plus 5 other clients.
+	const projects = 8
+	per := n / 20 // .claude.json user + 8 locals + 8 .mcp.json + 5 clients ~= 20 blocks
+	var locals []string
+	next := 0
+	take := func() int { from := next; next += per; return from }
+	userFrom := take()
+	for p := 0; p < projects; p++ {
+		dir := filepath.Join(root, "src", fmt.Sprintf("app%d", p))
+		if p == 0 {
+			project = dir
+		}
+		locals = append(locals, fmt.Sprintf("    %q: {\"hasTrustDialogAccepted\": %v, \"mcpServers\": %s}", dir, p%2 == 0, servers(take(), per)))
+		files[filepath.Join(dir, ".mcp.json")] = "{\n  \"mcpServers\": " + servers(take(), per) + "\n}\n"
+		files[filepath.Join(dir, ".claude", "settings.json")] = `{"enabledMcpjsonServers": ["srv-1", "srv-2"], "permissions": {"allow": ["Bash(ls:*)"]}}`
+		files[filepath.Join(dir, ".claude", "settings.local.json")] = `{"enableAllProjectMcpServers": true}`
+	}
+	files[filepath.Join(home, ".claude.json")] = "{\n  \"numStartups\": 100,\n  \"mcpServers\": " + servers(userFrom, per) +
+		",\n  \"projects\": {\n" + strings.Join(locals, ",\n") + "\n  }\n}\n"
+	for _, rel := range []string{".cursor/mcp.json", ".codeium/windsurf/mcp_config.json", ".config/Claude/claude_desktop_config.json", ".gemini/settings.json", ".kiro/settings/mcp.json"} {
+		files[filepath.Join(home, rel)] = "{\n  \"mcpServers\": " + servers(take(), per) + "\n}\n"
+	}
+	files[filepath.Join(managedDir, "managed-settings.json")] = `{"deniedMcpServers": [{"serverName": "srv-3"}]}`
+	for p, content := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", "", "", err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return "", "", "", err
+		}
+	}
+	return home, managedDir, project, nil
+}

@@ -1,0 +1,9 @@
+package secrets
+
+import "testing"
+
+func BenchmarkNewDetector(b *testing.B) {
+	for b.Loop() {
+		NewDetector()
+	}
+}

@@ -1,0 +1,7 @@
+//go:build unix
+
+package scanner_test
+
+import "syscall"
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
