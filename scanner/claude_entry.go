@@ -1,8 +1,6 @@
 package scanner
 
 import (
-	"strings"
-
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -148,13 +146,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// endpoint is how Claude Code's diagnostics name a server: its command line or
-// URL, unexpanded.
-func endpoint(s *Server) string {
-	if s.Transport == TransportStdio {
-		return strings.TrimSpace(strings.Join(s.Argv(), " "))
-	}
-	return s.URL
 }

@@ -1,6 +1,10 @@
 package scanner
 
 import (
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
@@ -15,8 +19,10 @@ var (
 		extra: editorExtras}
 	specWindsurf = &entrySpec{client: ClientWindsurf, dialect: interp.Windsurf,
 		urlKeys: []urlKey{{"serverUrl", TransportHTTP}, {"url", TransportHTTP}}, types: stdTypes, disabledKey: "disabled"}
-	specGemini = &entrySpec{client: ClientGemini, dialect: interp.Shell,
-		urlKeys: []urlKey{{"httpUrl", TransportHTTP}, {"url", TransportSSE}}, extra: geminiExtras}
+	// Gemini CLI: httpUrl is streamable HTTP, url is SSE, tcp (host:port) a
+	// WebSocket.
+	specGemini = &entrySpec{client: ClientGemini, dialect: interp.Shell, remoteDocumented: true,
+		urlKeys: []urlKey{{"httpUrl", TransportHTTP}, {"url", TransportSSE}, {"tcp", TransportWS}}, extra: geminiExtras}
 	specAntigravity = &entrySpec{client: ClientAntigravity, dialect: interp.None, urlKeys: []urlKey{{"serverUrl", TransportHTTP}, {"url", TransportHTTP}}, disabledKey: "disabled"}
 	specCline       = &entrySpec{client: ClientCline, dialect: interp.None, urlKeys: urlHTTP, types: stdTypes, disabledKey: "disabled", extra: autoApproveExtras}
 	specRoo         = &entrySpec{client: ClientRoo, dialect: interp.None, urlKeys: urlHTTP, types: stdTypes, disabledKey: "disabled", extra: autoApproveExtras}
@@ -27,15 +33,24 @@ var (
 		types: map[string]string{"local": TransportStdio, "stdio": TransportStdio, "http": TransportHTTP, "sse": TransportSSE}}
 	specZed = &entrySpec{client: ClientZed, dialect: interp.None, urlKeys: urlHTTP, enabledKey: "enabled"}
 	// specContinueJSON reads Claude/Cursor/Cline-shaped JSON dropped into
-	// .continue/mcpServers/.
-	specContinueJSON = &entrySpec{client: ClientContinue, dialect: interp.Continue, urlKeys: urlHTTP, types: stdTypes}
+	// .continue/mcpServers/; Continue accepts the types stdio, sse and http
+	// (packages/config-yaml/src/schemas/mcp/json.ts) and turns ${VAR} in env
+	// into ${{ secrets.VAR }}.
+	specContinueJSON = &entrySpec{client: ClientContinue, dialect: interp.Continue, urlKeys: urlHTTP,
+		types: map[string]string{"stdio": TransportStdio, "sse": TransportSSE, "http": TransportHTTP}}
 )
 
 // editorExtras records Cursor and VS Code fields that matter to a reviewer.
-func editorExtras(_ *scan, s *Server, f *fieldReader) {
+func editorExtras(sc *scan, s *Server, f *fieldReader) {
 	if v, ok := f.str("envFile"); ok {
-		// A file of secrets: its values are never read, the path is reported.
+		// A file of secrets: the path is reported and its variable names
+		// become env keys; its values are never kept.
 		s.detail("env_file", v)
+		for _, k := range sc.envFileKeys(s, v) {
+			if !contains(s.EnvKeys, k) {
+				s.EnvKeys = append(s.EnvKeys, k)
+			}
+		}
 	}
 	if auth := f.v.Get("auth"); auth != nil && auth.Kind == jsonc.Object {
 		var keys []string
@@ -72,4 +87,46 @@ func autoApproveExtras(_ *scan, s *Server, f *fieldReader) {
 			s.detail("auto_approve", v)
 		}
 	}
+}
+
+// envFileKeys returns the variable names an envFile defines, in file order.
+// ${workspaceFolder} resolves to the server's project and ${userHome} to the
+// home directory; a file that cannot be located or read gives no names.
+func (sc *scan) envFileKeys(s *Server, ref string) []string {
+	p := ref
+	for _, r := range interp.Refs(s.Dialect, ref) {
+		var val string
+		switch {
+		case r.Kind == interp.KindPredefined && (r.Name == "workspaceFolder" || r.Name == "workspaceRoot") && s.Project != "":
+			val = s.Project
+		case r.Kind == interp.KindPredefined && r.Name == "userHome" && sc.opts.Home != "":
+			val = sc.opts.Home
+		default:
+			return nil
+		}
+		p = strings.Replace(p, r.Text, val, 1)
+	}
+	if !filepath.IsAbs(p) {
+		if s.Project == "" {
+			return nil
+		}
+		p = filepath.Join(s.Project, p)
+	}
+	data, exists, ferr := cfgfile.Read(p)
+	if !exists || ferr != nil {
+		return nil
+	}
+	var keys []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "export "))
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if k, _, ok := strings.Cut(line, "="); ok {
+			if k = strings.TrimSpace(k); k != "" && !strings.ContainsAny(k, " \t\"'") {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
 }

@@ -24,6 +24,12 @@ type entrySpec struct {
 	// remoteNeedsType marks clients whose remote entries without "type" are of an
 	// unknown shape (C006), e.g. Claude Desktop.
 	remoteNeedsType bool
+	// remoteDocumented marks clients whose URL fields name their transport
+	// (Codex url = streamable HTTP, Gemini httpUrl / url): a remote entry without
+	// "type" is then not "transport_inferred" (docs/clients.md §7).
+	remoteDocumented bool
+	// headersKey is the field that holds HTTP headers; "" means "headers".
+	headersKey string
 	// disabledKey / enabledKey: a boolean that turns a server off.
 	disabledKey string
 	enabledKey  string
@@ -69,7 +75,7 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 		Dialect: spec.dialect,
 		Raw:     v.Interface(),
 	}
-	s.ID = serverID(s)
+	s.ID = sc.serverID(s)
 	if v.Kind != jsonc.Object {
 		s.Transport = TransportOther
 		sc.invalid(s, "server entry must be an object, got "+v.Kind.String())
@@ -93,7 +99,11 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 		}
 	}
 	if s.URL != "" || urlTransport != "" {
-		s.Headers, s.HeaderKeys, _ = f.strMap("headers")
+		hk := spec.headersKey
+		if hk == "" {
+			hk = "headers"
+		}
+		s.Headers, s.HeaderKeys, _ = f.strMap(hk)
 	}
 	switch {
 	case hasType && spec.types != nil:
@@ -111,7 +121,7 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 		s.Transport = TransportStdio
 	case urlTransport != "":
 		s.Transport = urlTransport
-		if spec.types != nil {
+		if !spec.remoteDocumented {
 			s.detail("transport_inferred", true)
 		}
 		if spec.remoteNeedsType {
@@ -157,12 +167,28 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 	return s
 }
 
+// geminiVars are the names Gemini CLI substitutes itself in extension and
+// settings files (${extensionPath}, ${workspacePath}, ${/}): not environment
+// variables.
+var geminiVars = map[string]bool{"extensionPath": true, "workspacePath": true, "pathSeparator": true}
+
 // invalid marks a server as invalid with a C006 finding.
 func (sc *scan) invalid(s *Server, why string) {
 	s.Status = StatusInvalid
 	s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
 	s.detail("invalid", why)
 	sc.finding(s, "MCPG-C006", fmt.Sprintf("%s server %q is not usable: %s", s.Client, s.Name, why), map[string]any{"problem": why}, why)
+}
+
+// needsApproval marks a loaded server whose file the client reads only after
+// the user trusts or approves it (Codex and Gemini CLI project files): an
+// active server becomes st (pending-approval or rejected) and keeps its policy
+// decision; disabled, invalid and blocked servers keep their status.
+func (sc *scan) needsApproval(s *Server, st Status, why string) {
+	s.detail("approval", why)
+	if s.Status == StatusActive {
+		s.Status = st
+	}
 }
 
 // clientStatus sets a status the client itself decides (disabled flags,
@@ -184,7 +210,7 @@ func (sc *scan) checkVars(s *Server) {
 	var missing []string
 	check := func(v string) {
 		for _, r := range interp.Refs(s.Dialect, v) {
-			if r.Kind != interp.KindEnv {
+			if r.Kind != interp.KindEnv || s.Client == ClientGemini && geminiVars[r.Name] {
 				continue
 			}
 			if _, ok := sc.opts.LookupEnv(r.Name); !ok && !contains(missing, r.Name) {

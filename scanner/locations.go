@@ -1,12 +1,14 @@
 package scanner
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/policy"
 )
@@ -46,11 +48,11 @@ func userLocations() []location {
 		{"AppData/Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json", ClientClaudeDesktop, jsonServers(specClaudeDesktop, false, "mcpServers")},
 		{".config/Claude/claude_desktop_config.json", ClientClaudeDesktop, jsonServers(specClaudeDesktop, false, "mcpServers")},
 		{".cursor/mcp.json", ClientCursor, jsonServers(specCursor, true, "mcpServers")},
-		{".vscode/mcp.json", ClientVSCode, jsonServers(specVSCode, true, "servers")},
+		{".vscode/mcp.json", ClientVSCode, vscodeMCP},
 		{".codeium/windsurf/mcp_config.json", ClientWindsurf, jsonServers(specWindsurf, true, "mcpServers")},
 		{".codeium/mcp_config.json", ClientWindsurf, jsonServers(specWindsurf, true, "mcpServers")},
 		{".gemini/settings.json", ClientGemini, geminiSettings},
-		{".gemini/extensions/*/gemini-extension.json", ClientGemini, jsonServers(specGemini, true, "mcpServers")},
+		{".gemini/extensions/*/gemini-extension.json", ClientGemini, geminiExtension},
 		{".gemini/antigravity/mcp_config.json", ClientAntigravity, jsonServers(specAntigravity, true, "mcpServers")},
 		{".gemini/config/mcp_config.json", ClientAntigravity, jsonServers(specAntigravity, true, "mcpServers")},
 		{".config/zed/settings.json", ClientZed, zedSettings},
@@ -60,13 +62,13 @@ func userLocations() []location {
 		{".kilocode/cli/global/settings/mcp_settings.json", ClientKilo, jsonServers(specKilo, true, "mcpServers")},
 		{".junie/mcp/mcp.json", ClientJunie, jsonServers(specJunie, true, "mcpServers")},
 		{".kiro/settings/mcp.json", ClientKiro, jsonServers(specKiro, true, "mcpServers")},
-		{".copilot/mcp-config.json", ClientCopilotCLI, jsonServers(specCopilotCLI, true, "mcpServers")},
+		{".copilot/mcp-config.json", ClientCopilotCLI, relocated(jsonServers(specCopilotCLI, true, "mcpServers"), "COPILOT_HOME", "mcp-config.json")},
 		{".config/opencode/opencode.json", ClientOpenCode, opencodeConfig},
 		{".config/opencode/opencode.jsonc", ClientOpenCode, opencodeConfig},
 	}
 	for _, d := range codeUserDirs {
 		locs = append(locs,
-			location{d + "/mcp.json", ClientVSCode, jsonServers(specVSCode, true, "servers")},
+			location{d + "/mcp.json", ClientVSCode, vscodeMCP},
 			location{d + "/settings.json", ClientVSCode, vscodeSettings},
 		)
 	}
@@ -85,7 +87,7 @@ func userLocations() []location {
 func projectLocations() []location {
 	locs := []location{
 		{".cursor/mcp.json", ClientCursor, jsonServers(specCursor, true, "mcpServers")},
-		{".vscode/mcp.json", ClientVSCode, jsonServers(specVSCode, true, "servers")},
+		{".vscode/mcp.json", ClientVSCode, vscodeMCP},
 		{".vscode/settings.json", ClientVSCode, vscodeSettings},
 		{".gemini/settings.json", ClientGemini, geminiSettings},
 		{".zed/settings.json", ClientZed, zedSettings},
@@ -97,7 +99,47 @@ func projectLocations() []location {
 		{"opencode.json", ClientOpenCode, opencodeConfig},
 		{"opencode.jsonc", ClientOpenCode, opencodeConfig},
 	}
-	return append(locs, extraProjectLocations()...)
+	locs = append(locs, extraProjectLocations()...)
+	user := map[string]bool{}
+	for _, l := range userLocations() {
+		user[l.rel] = true
+	}
+	for i := range locs {
+		if user[locs[i].rel] {
+			locs[i].handler = notHomeTwice(locs[i].handler)
+		}
+	}
+	return locs
+}
+
+// notHomeTwice wraps the handler of a project file that is also a per-user
+// file (".cursor/mcp.json", ".gemini/settings.json", ...): when the project is
+// the home directory, the file is the user's own, which the client reads once.
+// A machine scan has read it already; a path scan reads it as a user file.
+func notHomeTwice(h fileHandler) fileHandler {
+	return func(sc *scan, path, scope, project string) {
+		if sc.opts.Home != "" && project != "" && samePath(project, sc.opts.Home) {
+			if sc.machine {
+				return
+			}
+			scope, project = ScopeUser, ""
+		}
+		h(sc, path, scope, project)
+	}
+}
+
+// relocated returns a handler that, in a machine scan, reads the file from
+// $env/elem... when the environment variable is set (CODEX_HOME, COPILOT_HOME,
+// ProgramData), as the client does. Explicit paths are read as given.
+func relocated(h fileHandler, env string, elem ...string) fileHandler {
+	return func(sc *scan, path, scope, project string) {
+		if sc.machine {
+			if v, ok := sc.opts.LookupEnv(env); ok && v != "" {
+				path = filepath.Join(append([]string{v}, elem...)...)
+			}
+		}
+		h(sc, path, scope, project)
+	}
 }
 
 // expand resolves a location's glob under base; most locations are plain paths.
@@ -166,37 +208,265 @@ func (sc *scan) serversAt(spec *entrySpec, path string, root *jsonc.Value, scope
 	return sc.parseEntries(spec, path, m, jsonc.Pointer(keys...), scope, project)
 }
 
-// vscodeSettings reads the legacy "mcp": {"servers": ...} block of a VS Code
-// settings.json (JSONC).
+// vscodeMCP reads a VS Code mcp.json: "servers" plus the "inputs" that
+// ${input:id} references name.
+func vscodeMCP(sc *scan, path, scope, project string) {
+	root := sc.readJSON(path, ClientVSCode, "mcp-config", scope, true)
+	if root == nil {
+		return
+	}
+	servers := sc.serversAt(specVSCode, path, root, scope, project, "servers")
+	sc.vscodeRules(path, servers, root.Get("inputs"))
+	sc.keep(servers...)
+}
+
+// vscodeSettings reads the legacy "mcp": {"servers": ..., "inputs": ...} block
+// of a VS Code settings.json (JSONC).
 func vscodeSettings(sc *scan, path, scope, project string) {
 	root := sc.readJSON(path, ClientVSCode, "settings", scope, true)
 	if root == nil {
 		return
 	}
 	servers := sc.serversAt(specVSCode, path, root, scope, project, "mcp", "servers")
-	if access := root.Get("chat.mcp.access"); access != nil && access.Kind == jsonc.String && access.Str == "none" {
-		for _, s := range servers {
-			s.detail("client_policy", "chat.mcp.access: none")
-			sc.clientStatus(s, StatusBlocked, policy.ReasonClientBlocked)
-		}
-	}
+	sc.vscodeRules(path, servers, root.Get("mcp").Get("inputs"))
 	sc.keep(servers...)
 }
 
+// vscodeRules records the prompted inputs each server uses (ids only: the
+// values are typed by the user) and applies chat.mcp.access.
+func (sc *scan) vscodeRules(path string, servers []*Server, inputs *jsonc.Value) {
+	declared := map[string]bool{}
+	if inputs != nil && inputs.Kind == jsonc.Array {
+		for _, in := range inputs.Elems {
+			if id := in.Get("id"); id.IsString() {
+				declared[id.Str] = true
+			}
+		}
+	}
+	access, from := sc.vscodeAccess(path)
+	for _, s := range servers {
+		used := map[string]bool{}
+		check := func(v string) {
+			for _, r := range interp.Refs(interp.VSCode, v) {
+				if r.Kind == interp.KindInput {
+					used[r.Name] = true
+				}
+			}
+		}
+		check(s.Command)
+		for _, a := range s.Args {
+			check(a)
+		}
+		check(s.URL)
+		for _, k := range s.EnvKeys {
+			check(s.Env[k])
+		}
+		for _, k := range s.HeaderKeys {
+			check(s.Headers[k])
+		}
+		if len(used) > 0 {
+			ids := sortedStrings(used)
+			s.detail("inputs", ids)
+			var undefined []string
+			for _, id := range ids {
+				if !declared[id] {
+					undefined = append(undefined, id)
+				}
+			}
+			if len(undefined) > 0 {
+				sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, which no entry of \"inputs\" defines; VS Code cannot resolve it",
+					s.Name, strings.Join(quoteAll(undefined, "${input:", "}"), ", ")),
+					map[string]any{"inputs": undefined, "dialect": string(interp.VSCode)}, undefined...)
+			}
+		}
+		if access == "none" || access == "registry" {
+			s.detail("client_policy", "chat.mcp.access: "+access+" ("+from+")")
+			sc.clientStatus(s, StatusBlocked, policy.ReasonClientBlocked)
+		}
+	}
+}
+
+// vscodeAccess returns the most restrictive chat.mcp.access ("none",
+// "registry" or "all"; chat.mcp.enabled: false counts as "none") of the VS
+// Code user settings that govern a file: those of its own user directory, or
+// for workspace files those of every stable VS Code user directory present
+// under the home. It is an application-scope setting: workspace settings
+// cannot change it.
+func (sc *scan) vscodeAccess(path string) (access, from string) {
+	if sc.opts.Home == "" {
+		return "", ""
+	}
+	var candidates []string
+	for _, d := range codeUserDirs {
+		dir := filepath.Join(sc.opts.Home, filepath.FromSlash(d))
+		if filepath.Dir(path) == dir {
+			candidates = []string{filepath.Join(dir, "settings.json")}
+			break
+		}
+		if !strings.Contains(d, "Insiders") {
+			candidates = append(candidates, filepath.Join(dir, "settings.json"))
+		}
+	}
+	rank := map[string]int{"": 0, "all": 0, "registry": 1, "none": 2}
+	for _, c := range candidates {
+		root := quietJSON(c)
+		v := ""
+		if a := root.Get("chat.mcp.access"); a.IsString() {
+			v = a.Str
+		}
+		if e := root.Get("chat.mcp.enabled"); e != nil && e.Kind == jsonc.Bool && !e.Bool {
+			v = "none"
+		}
+		if r, ok := rank[v]; ok && r > rank[access] {
+			access, from = v, c
+		}
+	}
+	return access, from
+}
+
+// quietJSON parses a JSONC file for a lookup (trust, allowlists, access)
+// without recording anything: the file's own handler reports its errors.
+func quietJSON(path string) *jsonc.Value {
+	data, exists, ferr := cfgfile.Read(path)
+	if !exists || ferr != nil {
+		return nil
+	}
+	root, _ := cfgfile.ParseJSON(path, data, true)
+	if root == nil || root.Kind != jsonc.Object {
+		return nil
+	}
+	return root
+}
+
 // geminiSettings reads Gemini CLI settings: mcpServers plus the name-only
-// mcp.allowed / mcp.excluded lists that Gemini enforces itself.
+// mcp.allowed / mcp.excluded lists that Gemini enforces itself. Gemini merges
+// the lists of every settings layer (system defaults, user, trusted workspace,
+// system), so each server is judged against all of them; a workspace's
+// settings load only in a trusted folder.
 func geminiSettings(sc *scan, path, scope, project string) {
 	root := sc.readJSON(path, ClientGemini, "settings", scope, true)
 	if root == nil {
 		return
 	}
 	servers := sc.serversAt(specGemini, path, root, scope, project, "mcpServers")
-	allowed, hasAllowed := root.Get("mcp").Get("allowed").StringSlice()
-	if !hasAllowed {
-		allowed, hasAllowed = root.Get("allowMCPServers").StringSlice()
+	if scope == ScopeProject && project != "" {
+		trusted, known, why := sc.geminiTrust(project)
+		for _, s := range servers {
+			switch {
+			case !known:
+				s.detail("approval", why)
+			case trusted:
+				s.detail("approval", "trusted: "+why)
+			default:
+				sc.needsApproval(s, StatusPendingApproval, "pending: "+why+"; Gemini CLI ignores this file until the folder is trusted (headless runs load it)")
+			}
+		}
 	}
-	excluded, _ := root.Get("mcp").Get("excluded").StringSlice()
-	if x, ok := root.Get("excludeMCPServers").StringSlice(); ok {
+	sc.geminiLists(servers, path, root)
+	sc.keep(servers...)
+}
+
+// geminiExtension reads an extension's gemini-extension.json; the settings
+// allowlists apply to its servers too.
+func geminiExtension(sc *scan, path, scope, project string) {
+	root := sc.readJSON(path, ClientGemini, "extension", scope, true)
+	if root == nil {
+		return
+	}
+	servers := sc.serversAt(specGemini, path, root, scope, project, "mcpServers")
+	for _, s := range servers {
+		s.detail("extension", filepath.Base(filepath.Dir(path)))
+	}
+	sc.geminiLists(servers, "", nil)
+	sc.keep(servers...)
+}
+
+// geminiSystemFile handles the system settings ("settings") or system defaults
+// ("system-defaults") file wherever Gemini CLI reads it.
+func geminiSystemFile(which string) fileHandler {
+	return func(sc *scan, path, _, _ string) {
+		if sc.machine {
+			settings, defaults := sc.geminiSystemPaths()
+			path = settings
+			if which == "system-defaults" {
+				path = defaults
+			}
+		}
+		geminiSettings(sc, path, ScopeSystem, "")
+	}
+}
+
+// geminiSystemPaths returns Gemini CLI's system settings and system defaults
+// files: GEMINI_CLI_SYSTEM_SETTINGS_PATH / GEMINI_CLI_SYSTEM_DEFAULTS_PATH, or
+// the OS location (C:\ProgramData\gemini-cli follows %ProgramData%).
+func (sc *scan) geminiSystemPaths() (settings, defaults string) {
+	root := string(filepath.Separator)
+	switch sc.opts.GOOS {
+	case "darwin":
+		settings = filepath.Join(root, "Library", "Application Support", "GeminiCli", "settings.json")
+	case "windows":
+		base := filepath.Join(root, "ProgramData")
+		if v, ok := sc.opts.LookupEnv("ProgramData"); ok && v != "" {
+			base = v
+		}
+		settings = filepath.Join(base, "gemini-cli", "settings.json")
+	default:
+		settings = filepath.Join(root, "etc", "gemini-cli", "settings.json")
+	}
+	if v, ok := sc.opts.LookupEnv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); ok && v != "" {
+		settings = v
+	}
+	defaults = filepath.Join(filepath.Dir(settings), "system-defaults.json")
+	if v, ok := sc.opts.LookupEnv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); ok && v != "" {
+		defaults = v
+	}
+	return settings, defaults
+}
+
+// geminiLayers returns the settings documents that apply to every Gemini
+// server, lowest precedence first: system defaults, user, system. System
+// files count in machine scans only.
+func (sc *scan) geminiLayers() (defaults, user, system *jsonc.Value) {
+	if sc.machine {
+		s, d := sc.geminiSystemPaths()
+		defaults, system = quietJSON(d), quietJSON(s)
+	}
+	if sc.opts.Home != "" {
+		user = quietJSON(filepath.Join(sc.opts.Home, ".gemini", "settings.json"))
+	}
+	return defaults, user, system
+}
+
+// geminiLists blocks the servers that the merged mcp.allowed / mcp.excluded
+// lists (older allowMCPServers / excludeMCPServers) exclude. own is the file
+// the servers come from, already parsed.
+func (sc *scan) geminiLists(servers []*Server, ownPath string, own *jsonc.Value) {
+	if len(servers) == 0 {
+		return
+	}
+	d, u, sys := sc.geminiLayers()
+	layers := []*jsonc.Value{d, u, sys}
+	if own != nil && (sc.opts.Home == "" || ownPath != filepath.Join(sc.opts.Home, ".gemini", "settings.json")) {
+		layers = append(layers, own)
+	}
+	var allowed, excluded []string
+	hasAllowed := false
+	seen := map[*jsonc.Value]bool{}
+	for _, l := range layers {
+		if l == nil || seen[l] {
+			continue
+		}
+		seen[l] = true
+		a, ok := l.Get("mcp").Get("allowed").StringSlice()
+		if !ok {
+			a, ok = l.Get("allowMCPServers").StringSlice()
+		}
+		if ok {
+			allowed, hasAllowed = append(allowed, a...), true
+		}
+		x, _ := l.Get("mcp").Get("excluded").StringSlice()
+		excluded = append(excluded, x...)
+		x, _ = l.Get("excludeMCPServers").StringSlice()
 		excluded = append(excluded, x...)
 	}
 	for _, s := range servers {
@@ -209,7 +479,61 @@ func geminiSettings(sc *scan, path, scope, project string) {
 			sc.clientStatus(s, StatusBlocked, policy.ReasonClientBlocked)
 		}
 	}
-	sc.keep(servers...)
+}
+
+// geminiTrust decides whether Gemini CLI loads the workspace settings of dir
+// (packages/cli/src/config/trustedFolders.ts): folder trust on (the default)
+// and the longest matching rule of trustedFolders.json is TRUST_FOLDER or
+// TRUST_PARENT (which trusts the rule's parent). known is false when there is
+// no trust file location to read.
+func (sc *scan) geminiTrust(dir string) (trusted, known bool, why string) {
+	d, u, sys := sc.geminiLayers()
+	enabled := true
+	for _, l := range []*jsonc.Value{d, u, sys} {
+		if v := l.Get("security").Get("folderTrust").Get("enabled"); v != nil && v.Kind == jsonc.Bool {
+			enabled = v.Bool
+		}
+	}
+	if !enabled {
+		return true, true, "folder trust is disabled (security.folderTrust.enabled: false)"
+	}
+	file := ""
+	if v, ok := sc.opts.LookupEnv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); ok && v != "" {
+		file = v
+	} else if sc.opts.Home != "" {
+		file = filepath.Join(sc.opts.Home, ".gemini", "trustedFolders.json")
+	}
+	if file == "" {
+		return false, false, "unknown: no Gemini trustedFolders.json to read"
+	}
+	loc := realPath(dir)
+	best, level := -1, ""
+	if rules := quietJSON(file); rules != nil {
+		for _, m := range rules.Members {
+			if !m.Value.IsString() {
+				continue
+			}
+			eff := m.Key
+			if m.Value.Str == "TRUST_PARENT" {
+				eff = filepath.Dir(m.Key)
+			}
+			eff = realPath(eff)
+			rel, err := filepath.Rel(eff, loc)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+				continue
+			}
+			if len(m.Key) > best {
+				best, level = len(m.Key), m.Value.Str
+			}
+		}
+	}
+	switch level {
+	case "TRUST_FOLDER", "TRUST_PARENT":
+		return true, true, level + " in " + file
+	case "DO_NOT_TRUST":
+		return false, true, "DO_NOT_TRUST in " + file
+	}
+	return false, true, "no rule for the folder in " + file
 }
 
 // zedSettings reads Zed's context_servers, including the legacy
@@ -241,6 +565,7 @@ func zedSettings(sc *scan, path, scope, project string) {
 			s.Transport, s.Status = TransportOther, StatusActive
 			s.Decision = sc.judge(s)
 			s.detail("source", "extension")
+			delete(s.Details, "invalid")
 			s.pendingFindings = nil // an extension server has no command of its own to check
 		}
 		sc.keep(s)

@@ -2,8 +2,8 @@ package scanner
 
 import (
 	"os"
+	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -101,6 +101,8 @@ func (sc *scan) scanPaths() {
 			c.settings[1] = p
 		case "client":
 			l.handler(sc, p, scopeOfFile(p), dir)
+		case "system":
+			l.handler(sc, p, ScopeSystem, "")
 		default:
 			sniffFile(sc, p)
 		}
@@ -152,11 +154,21 @@ func classifyFile(p string) (kind string, l location, dir string) {
 	for _, set := range [][]location{projectLocations(), userLocations()} {
 		for _, loc := range set {
 			if matchSuffix(slash, loc.rel) {
-				d := strings.TrimSuffix(slash, "/"+loc.rel)
-				if strings.ContainsAny(loc.rel, "*") {
-					d = filepath.ToSlash(filepath.Dir(filepath.Dir(p)))
+				// The project is the path less as many segments as rel has
+				// (".continue/mcpServers/*.yaml" strips three).
+				d := slash
+				for range strings.Split(loc.rel, "/") {
+					d = path.Dir(d)
 				}
 				return "client", loc, filepath.FromSlash(d)
+			}
+		}
+	}
+	// Machine-wide files of any OS layout.
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		for _, loc := range systemLocations(goos) {
+			if matchSuffix(slash, loc.rel) {
+				return "system", loc, ""
 			}
 		}
 	}
@@ -245,14 +257,4 @@ func (sc *scan) hasError(p string) bool {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -269,12 +269,6 @@ func absPath(p string) string {
 	return filepath.Clean(p)
 }
 
-// isDir reports whether p is an existing directory.
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
 // statError describes a path given on the command line that cannot be read.
 func statError(path string, err error) policy.FileError {
 	msg := err.Error()

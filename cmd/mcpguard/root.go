@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -94,10 +93,4 @@ func newRootCmd(s streams, env environment) *cobra.Command {
 	})
 	root.AddCommand(newScanCmd(env), newVersionCmd(env))
 	return root
-}
-
-// newLogger logs to stderr, never stdout (stdout belongs to reports and, in
-// proxy mode, to the protocol).
-func newLogger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
