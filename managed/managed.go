@@ -170,6 +170,10 @@ func LoadSettings(path, kind string) (doc *Document, broken *Broken, exists bool
 	if ferr != nil {
 		return nil, &Broken{Path: path, Error: *ferr}, true, []policy.FileError{*ferr}
 	}
+	if len(data) == 0 {
+		// Observed: Claude Code reads a zero-byte settings document as {}.
+		return &Document{Path: path, Kind: kind, Root: &jsonc.Value{Kind: jsonc.Object, Pos: jsonc.Pos{Line: 1, Col: 1}}}, nil, true, nil
+	}
 	root, errs := cfgfile.ParseJSON(path, data, false)
 	if root == nil {
 		return nil, &Broken{Path: path, Error: errs[len(errs)-1]}, true, errs

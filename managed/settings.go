@@ -41,28 +41,32 @@ func (d *Document) Strings(key string) (list []string, m *jsonc.Member, ok bool)
 	return list, m, true
 }
 
-// StrictPluginOnlyMCP reports whether strictPluginOnlyCustomization covers MCP in
-// any managed document: true, or an array containing "mcp" (§4.5).
-func StrictPluginOnlyMCP(docs []*Document) (bool, *Document, *jsonc.Member) {
+// StrictPluginOnlyMCP reports whether strictPluginOnlyCustomization covers MCP.
+// Observed with the CLI (§4.5 says otherwise): the last managed document that
+// sets the key decides; false, null and an array without "mcp" (matched
+// case-sensitively) are off, every other value — "yes", "false", "", 0 — is on.
+func StrictPluginOnlyMCP(docs []*Document) (on bool, doc *Document, m *jsonc.Member) {
 	for _, d := range docs {
-		m := d.Get("strictPluginOnlyCustomization")
-		if m == nil {
+		mm := d.Get("strictPluginOnlyCustomization")
+		if mm == nil {
 			continue
 		}
-		switch m.Value.Kind {
+		doc, m, on = d, mm, true
+		switch mm.Value.Kind {
+		case jsonc.Null:
+			on = false
 		case jsonc.Bool:
-			if m.Value.Bool {
-				return true, d, m
-			}
+			on = mm.Value.Bool
 		case jsonc.Array:
-			for _, e := range m.Value.Elems {
+			on = false
+			for _, e := range mm.Value.Elems {
 				if e.Kind == jsonc.String && e.Str == "mcp" {
-					return true, d, m
+					on = true
 				}
 			}
 		}
 	}
-	return false, nil, nil
+	return on, doc, m
 }
 
 // NamedEntry is one entry of an object of named entries (managedMcpServers).

@@ -25,12 +25,23 @@ const (
 	claudeScopeDynamic    = "dynamic" // the IDE server
 )
 
-// reservedNames are skipped by Claude Code with "is a reserved MCP server name"
-// (§2.3).
+// reservedNames are skipped by Claude Code with "is a reserved MCP server
+// name" (§2.3). Observed with the CLI: a name is compared after normName and
+// case-sensitively, so "Claude.Preview" and "claude.ai" are reserved while
+// "Claude  Browser" (two spaces) and "computer_use" are not. The keys here are
+// already normalised.
 var reservedNames = map[string]bool{
-	"__proto__": true, "computer-use": true, "claude-in-chrome": true,
-	"workspace": true, "Claude Preview": true, "Claude Browser": true,
+	"__proto__": true, "__defineGetter__": true, "__defineSetter__": true,
+	"__lookupGetter__": true, "__lookupSetter__": true,
+	"computer-use": true, "claude-in-chrome": true, "Claude_in_Chrome": true,
+	"workspace": true, "Claude_Preview": true, "Claude_Browser": true,
+	"claude-device": true, "hearthbot": true, "remote-devices": true, "ccr-email": true,
+	"webagent": true, "claude-code-remote": true,
+	"claude_ai": true, "Slack_sign-in__Claude_Code_tag_": true,
 }
+
+// isReserved reports whether Claude Code refuses a server name.
+func isReserved(name string) bool { return reservedNames[normName(name)] }
 
 // claudeWorld holds the machine-wide Claude Code inputs.
 type claudeWorld struct {
@@ -48,9 +59,14 @@ type claudeWorld struct {
 // claudeProject holds one project's Claude Code inputs.
 type claudeProject struct {
 	dir             string
-	local           *jsonc.Value // projects[dir] in ~/.claude.json
+	// local is projects[localKey] in ~/.claude.json: the git root's key inside a
+	// repository, the exact folder otherwise (observed with the CLI).
+	local           *jsonc.Value
+	localKey        string
 	projectSettings *managed.Document
-	localSettings   *managed.Document
+	// localSettings are .claude/settings.local.json at the git root and in the
+	// folder itself (both are read), in that order.
+	localSettings []*managed.Document
 	mcpFiles        []mcpFile // .mcp.json files, farthest first
 }
 
@@ -76,7 +92,7 @@ func (a approval) String() string {
 // managed, user, project, local.
 func (w *claudeWorld) settingsDocs(p *claudeProject) (all []*managed.Document) {
 	all = append(all, w.managedDocs...)
-	for _, d := range []*managed.Document{w.userSettings, p.projectSettings, p.localSettings} {
+	for _, d := range append([]*managed.Document{w.userSettings, p.projectSettings}, p.localSettings...) {
 		if d != nil {
 			all = append(all, d)
 		}
@@ -111,13 +127,27 @@ func normName(s string) string {
 // approvalOf decides the approval state of project server name (§5.2).
 func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, string) {
 	docs := w.settingsDocs(p)
-	for _, d := range docs {
-		list, _, _ := d.Strings("disabledMcpjsonServers")
+	legacy := func(key string) []string {
+		list, _ := p.local.Get(key).StringSlice()
+		return list
+	}
+	rejectedBy := func(list []string) bool {
 		for _, x := range list {
 			if x == name || normName(x) == normName(name) {
-				return rejected, "disabledMcpjsonServers in " + d.Path
+				return true
 			}
 		}
+		return false
+	}
+	for _, d := range docs {
+		if list, _, _ := d.Strings("disabledMcpjsonServers"); rejectedBy(list) {
+			return rejected, "disabledMcpjsonServers in " + d.Path
+		}
+	}
+	// Claude Code migrates the legacy keys of projects[root] into
+	// .claude/settings.local.json on startup, so they count as local settings.
+	if rejectedBy(legacy("disabledMcpjsonServers")) {
+		return rejected, "legacy disabledMcpjsonServers in " + w.claudeJSONPath
 	}
 	if p.trusted() {
 		for _, d := range docs {
@@ -126,24 +156,23 @@ func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, strin
 				return approved, "enabledMcpjsonServers in " + d.Path
 			}
 		}
-		if v := p.local.Get("enabledMcpjsonServers"); v != nil {
-			if list, ok := v.StringSlice(); ok && contains(list, name) {
-				return approved, "legacy enabledMcpjsonServers in " + w.claudeJSONPath
-			}
+		if contains(legacy("enabledMcpjsonServers"), name) {
+			return approved, "legacy enabledMcpjsonServers in " + w.claudeJSONPath
 		}
-		// Precedence user < project < local < managed; within managed, later wins.
-		order := []*managed.Document{w.userSettings, p.projectSettings, p.localSettings}
-		order = append(order, w.managedDocs...)
+		// Precedence user < project < local < managed, later documents winning
+		// within a tier; the legacy key ranks with local settings, below the
+		// settings.local.json files themselves.
 		val, set, from := false, false, ""
-		for _, d := range order {
-			if m := d.Get("enableAllProjectMcpServers"); m != nil && m.Value.Kind == jsonc.Bool {
-				val, set, from = m.Value.Bool, true, d.Path
+		take := func(v *jsonc.Value, src string) {
+			if v != nil && v.Kind == jsonc.Bool {
+				val, set, from = v.Bool, true, src
 			}
 		}
-		if !set {
-			if v := p.local.Get("enableAllProjectMcpServers"); v != nil && v.Kind == jsonc.Bool {
-				val, set, from = v.Bool, true, "legacy key in "+w.claudeJSONPath
-			}
+		take(memberValue(w.userSettings.Get("enableAllProjectMcpServers")), pathOf(w.userSettings))
+		take(memberValue(p.projectSettings.Get("enableAllProjectMcpServers")), pathOf(p.projectSettings))
+		take(p.local.Get("enableAllProjectMcpServers"), "legacy key in "+w.claudeJSONPath)
+		for _, d := range append(append([]*managed.Document{}, p.localSettings...), w.managedDocs...) {
+			take(memberValue(d.Get("enableAllProjectMcpServers")), d.Path)
 		}
 		if set && val {
 			return approved, "enableAllProjectMcpServers in " + from
@@ -164,6 +193,22 @@ func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, strin
 		return approved, "enableAllProjectMcpServers in " + d.Path
 	}
 	return pending, ""
+}
+
+// memberValue returns a member's value, or nil for a nil member.
+func memberValue(m *jsonc.Member) *jsonc.Value {
+	if m == nil {
+		return nil
+	}
+	return m.Value
+}
+
+// pathOf returns a document's path, or "" for nil.
+func pathOf(d *managed.Document) string {
+	if d == nil {
+		return ""
+	}
+	return d.Path
 }
 
 // isArrayIndex reports whether a property name is an integer-like key that
@@ -234,7 +279,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolutio
 		}
 	}
 	if p.local != nil {
-		base := jsonc.Pointer("projects", p.dir) + "/mcpServers"
+		base := jsonc.Pointer("projects", p.localKey) + "/mcpServers"
 		for _, s := range sc.claudeEntries(w.claudeJSONPath, p.local, base) {
 			add(s, ScopeLocal, claudeScopeLocal, p.dir)
 			local = append(local, s)
@@ -401,6 +446,7 @@ func (sc *scan) claudeEntries(path string, container *jsonc.Value, pointer strin
 	key := pointer[strings.LastIndexByte(pointer, '/')+1:]
 	m := container.Member(key)
 	if m == nil {
+		sc.missingServersKey(path, container, pointer, key)
 		return nil
 	}
 	if m.Value.Kind != jsonc.Object {
@@ -418,16 +464,39 @@ func (sc *scan) claudeEntries(path string, container *jsonc.Value, pointer strin
 			s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
 			s.detail("invalid", invalid)
 			sc.finding(s, "MCPG-C006", fmt.Sprintf("Claude Code skips server %q: %s", s.Name, invalid), map[string]any{"problem": invalid})
-		case reservedNames[s.Name]:
+		case isReserved(s.Name):
 			s.Status = StatusSuppressed
 			s.Decision = policy.Decision{Reasons: []string{policy.ReasonReservedName}}
 			sc.finding(s, "MCPG-C006", fmt.Sprintf("%q is a reserved MCP server name; Claude Code does not load it", s.Name), map[string]any{"problem": "reserved name"})
-		case s.Type == "sse-ide" || s.Type == "ws-ide":
-			sc.finding(s, "MCPG-C006", fmt.Sprintf("server %q has the internal type %q, which Claude Code only creates from IDE lock files; in a user-editable file it is suspicious", s.Name, s.Type), map[string]any{"problem": "internal IDE type"})
+		case s.warning != "":
+			sc.finding(s, "MCPG-C006", fmt.Sprintf("server %q: %s", s.Name, s.warning), map[string]any{"problem": s.warning})
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// missingServersKey reports a Claude Code file whose server key is absent:
+// a .mcp.json (or managed-mcp.json) without "mcpServers" is an error in Claude
+// Code's diagnostics, and a near-miss spelling such as "servers" or
+// "MCPSERVERS" is a common mistake anywhere.
+func (sc *scan) missingServersKey(path string, container *jsonc.Value, pointer, key string) {
+	if pointer != "/"+key || container.Kind != jsonc.Object {
+		return // local-scope objects and settings need no server key
+	}
+	for _, m := range container.Members {
+		if m.Key != key && (strings.EqualFold(m.Key, key) || m.Key == "servers" || m.Key == "context_servers") {
+			sc.fileFindingEvidence("MCPG-C006", cfgfile.Loc(path, jsonc.Pointer(m.Key), m.KeyPos),
+				fmt.Sprintf("%q is not read: Claude Code only reads %q (keys are case-sensitive)", m.Key, key),
+				map[string]any{"problem": "misspelled key", "key": m.Key}, m.Key)
+			return
+		}
+	}
+	if filepath.Base(path) != ".claude.json" {
+		sc.fileFindingEvidence("MCPG-C006", cfgfile.Loc(path, "", container.Pos),
+			fmt.Sprintf("no %q key: Claude Code reports the file as invalid and loads nothing from it", key),
+			map[string]any{"problem": "missing key", "key": key}, key)
+	}
 }
 
 // managedMcpServer parses one managedMcpServers entry (§4.4): only http and sse

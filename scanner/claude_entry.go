@@ -1,12 +1,17 @@
 package scanner
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
 
-// claudeTransports maps Claude Code's entry types to transports (§2.1).
+// claudeTransports maps the entry types Claude Code accepts in config files to
+// transports (§2.1). Observed with the CLI: the internal types sse-ide, ws-ide,
+// sdk and claudeai-proxy are skipped when they appear in a file.
 var claudeTransports = map[string]string{
 	"":                TransportStdio,
 	"stdio":           TransportStdio,
@@ -14,10 +19,15 @@ var claudeTransports = map[string]string{
 	"streamable-http": TransportHTTP,
 	"sse":             TransportSSE,
 	"ws":              TransportWS,
-	"sse-ide":         TransportSSE,
-	"ws-ide":          TransportWS,
-	"sdk":             TransportOther,
-	"claudeai-proxy":  TransportHTTP,
+}
+
+// internalTypes are entry types Claude Code creates at run time and refuses in
+// files.
+var internalTypes = map[string]string{
+	"sse-ide":        "the IDE integration (from lock files)",
+	"ws-ide":         "the IDE integration (from lock files)",
+	"sdk":            "in-process SDK servers",
+	"claudeai-proxy": "claude.ai connectors",
 }
 
 // parseClaudeEntry reads one server entry of ~/.claude.json, .mcp.json or
@@ -45,6 +55,12 @@ func parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Server, invalid
 	}
 	if !known {
 		s.Transport = TransportOther
+		if what, ok := internalTypes[typ]; ok {
+			if u, ok := f.str("url"); ok {
+				s.URL = u
+			}
+			return s, fmt.Sprintf("type %q is internal to %s; Claude Code skips it in a config file", typ, what)
+		}
 		return s, `unknown server type "` + typ + `"`
 	}
 	s.Transport = transport
@@ -67,6 +83,9 @@ func parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Server, invalid
 		if cmd == "" && len(f.problems) == 0 {
 			return s, "command: Command cannot be empty"
 		}
+		if len(f.problems) == 0 && strings.TrimSpace(cmd) != cmd {
+			s.warning = "leading or trailing whitespace in the command; Claude Code runs it as written"
+		}
 	default:
 		url, hasURL := f.str("url")
 		s.URL = url
@@ -77,18 +96,8 @@ func parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Server, invalid
 		if m.Value.Get("oauth") != nil {
 			s.detail("oauth", true)
 		}
-		if !hasURL && typ != "sdk" {
+		if !hasURL {
 			return s, "url: required"
-		}
-		switch typ {
-		case "sse-ide", "ws-ide":
-			if _, ok := f.str("ideName"); !ok {
-				return s, "ideName: required"
-			}
-		case "sdk":
-			if _, ok := f.str("name"); !ok {
-				return s, "name: required"
-			}
 		}
 	}
 	if len(f.problems) > 0 {

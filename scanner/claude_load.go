@@ -2,6 +2,7 @@ package scanner
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -164,15 +165,22 @@ func (sc *scan) loadSettings(path, kind, scope string) *managed.Document {
 // .mcp.json files (the project and its parents in machine mode; only the given
 // file in path mode).
 func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, settings bool) *claudeProject {
-	p := &claudeProject{dir: dir}
+	p := &claudeProject{dir: dir, localKey: dir}
+	root := gitRoot(dir)
+	if root != "" {
+		p.localKey = root
+	}
 	if projects := w.claudeJSON.Get("projects"); projects != nil {
-		if v := projects.Get(dir); v != nil && v.Kind == jsonc.Object {
+		if v := projects.Get(p.localKey); v != nil && v.Kind == jsonc.Object {
 			p.local = v
 		}
 	}
 	if settings {
 		p.projectSettings = sc.loadSettings(filepath.Join(dir, ".claude", "settings.json"), managed.KindProject, ScopeProject)
-		p.localSettings = sc.loadSettings(filepath.Join(dir, ".claude", "settings.local.json"), managed.KindLocal, ScopeLocal)
+		if root != "" && root != dir {
+			p.localSettings = appendDoc(p.localSettings, sc.loadSettings(filepath.Join(root, ".claude", "settings.local.json"), managed.KindLocal, ScopeLocal))
+		}
+		p.localSettings = appendDoc(p.localSettings, sc.loadSettings(filepath.Join(dir, ".claude", "settings.local.json"), managed.KindLocal, ScopeLocal))
 	}
 	for _, path := range chain {
 		data, exists, ferr := cfgfile.Read(path)
@@ -201,6 +209,45 @@ func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, se
 		p.mcpFiles = append(p.mcpFiles, mcpFile{path: path, root: root})
 	}
 	return p
+}
+
+func appendDoc(list []*managed.Document, d *managed.Document) []*managed.Document {
+	if d == nil {
+		return list
+	}
+	return append(list, d)
+}
+
+// gitRoot returns the work tree root of the git repository holding dir: the
+// nearest folder at or above dir with a .git entry. A linked worktree (.git
+// file pointing into <main>/.git/worktrees/) resolves to its main checkout, as
+// Claude Code documents; "" when dir is in no repository.
+func gitRoot(dir string) string {
+	for d := filepath.Clean(dir); ; {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(g); err == nil {
+			if fi.Mode().IsRegular() {
+				if data, _, ferr := cfgfile.Read(g); ferr == nil {
+					line := strings.TrimSpace(string(data))
+					if gitdir, ok := strings.CutPrefix(line, "gitdir:"); ok {
+						gitdir = strings.TrimSpace(gitdir)
+						if !filepath.IsAbs(gitdir) {
+							gitdir = filepath.Join(d, gitdir)
+						}
+						if i := strings.Index(filepath.ToSlash(gitdir), "/.git/worktrees/"); i >= 0 {
+							return filepath.FromSlash(filepath.ToSlash(gitdir)[:i])
+						}
+					}
+				}
+			}
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
 }
 
 // knownProjects lists the project keys of ~/.claude.json that are absolute
@@ -236,6 +283,10 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 		}
 		p := sc.loadClaudeProject(w, dir, mcpJSONChain(dir), true)
 		res := sc.resolveClaude(w, p)
+		if i == 0 {
+			// Winners first, in `claude mcp list` order.
+			sc.keep(res.winners...)
+		}
 		for _, s := range res.defs {
 			// The main project's resolution decides user and managed servers;
 			// other projects contribute their own local and project servers.

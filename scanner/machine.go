@@ -125,7 +125,7 @@ func (sc *scan) scanPaths() {
 			p.projectSettings = sc.loadSettings(c.settings[0], "project-settings", ScopeProject)
 		}
 		if c.settings[1] != "" {
-			p.localSettings = sc.loadSettings(c.settings[1], "local-settings", ScopeLocal)
+			p.localSettings = appendDoc(nil, sc.loadSettings(c.settings[1], "local-settings", ScopeLocal))
 		}
 		res := sc.resolveClaude(w, p)
 		for _, s := range res.defs {

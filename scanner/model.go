@@ -101,6 +101,9 @@ type Server struct {
 	Expanded *Expanded
 
 	pendingFindings []pendingFinding
+	// warning is a load-time warning Claude Code prints for an entry it still
+	// loads (C006).
+	warning string
 }
 
 // Expanded is a Claude Code server entry after variable expansion
