@@ -58,7 +58,7 @@ type claudeWorld struct {
 
 // claudeProject holds one project's Claude Code inputs.
 type claudeProject struct {
-	dir             string
+	dir string
 	// local is projects[localKey] in ~/.claude.json: the git root's key inside a
 	// repository, the exact folder otherwise (observed with the CLI).
 	local           *jsonc.Value
@@ -67,7 +67,7 @@ type claudeProject struct {
 	// localSettings are .claude/settings.local.json at the git root and in the
 	// folder itself (both are read), in that order.
 	localSettings []*managed.Document
-	mcpFiles        []mcpFile // .mcp.json files, farthest first
+	mcpFiles      []mcpFile // .mcp.json files, farthest first
 }
 
 type mcpFile struct {
