@@ -1,0 +1,71 @@
+package urlmatch
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse checks that Parse never panics and that Href is a fixed point:
+// parsing it again gives the same URL.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"https://mcp.acme.example/x", "HTTPS://MCP.ACME.EXAMPLE:443/a?b=1#frag", "http://0x7f.1/",
+		"http://[::FFFF:127.0.0.1]/", "https://bücher.example/", "https://evil.test\\@mcp/", "foo:/.//p",
+		"file:///C|/x/..", "a: b ?c", "https://h/%2e%2e/x", "zzwildcard0zz://h:443/",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := Parse(s)
+		if err != nil {
+			return
+		}
+		href := u.Href()
+		v, err := Parse(href)
+		if err != nil {
+			t.Fatalf("Parse(%q) = %q, which does not parse", s, href)
+		}
+		if *v != *u {
+			t.Fatalf("Parse(%q) = %+v\nParse(%q) = %+v", s, *u, href, *v)
+		}
+	})
+}
+
+// FuzzMatch checks that the matcher and its helpers never panic, that Compile
+// agrees with Match, and that a URL without "*" matches itself.
+func FuzzMatch(f *testing.F) {
+	for _, c := range [][2]string{
+		{"https://*.acme.example/*", "https://a.b.acme.example:9000/x?y"},
+		{"https://mcp.acme.example*", "https://mcp.acme.example.evil.test/"},
+		{"*://mcp.acme.example:443/*", "https://mcp.acme.example/"},
+		{"https://mcp.acme.example:*/mcp", "https://mcp.acme.example/mcp"},
+		{"https://[*]:9/x", "https://[::1]:9/x"},
+		{"https://xn--*.example/*", "https://xn--bcher-kva.example/"},
+		{"mcp.acme.example/*", "https://mcp.acme.example/x"},
+		{"https://${HOST}/*", "https://evil.test/x?/y"},
+		{"*", "ws://h/"},
+	} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, url string) {
+		got := Match(pattern, url)
+		if c := Compile(pattern).Match(url); c != got {
+			t.Fatalf("Match(%q, %q) = %v, Compile().Match = %v", pattern, url, got, c)
+		}
+		_ = Unparseable(pattern)
+		_ = NeverMatches(pattern)
+		_ = LegacyMatch(pattern, url)
+		for _, w := range Weaknesses(pattern) {
+			if w.Example != "" && w.Kind != LegacyBypass && !Match(pattern, w.Example) {
+				t.Fatalf("Weaknesses(%q): example %q of %s does not match", pattern, w.Example, w.Kind)
+			}
+		}
+		_, _ = UnsafeAllowEntry(pattern, func(name string) (string, bool) { return url, name != "UNSET" })
+		if u, err := Parse(url); err == nil {
+			href := u.Href()
+			if !strings.Contains(href, "*") && !Match(href, url) {
+				t.Fatalf("Match(%q, %q) = false: a URL must match its own serialisation", href, url)
+			}
+		}
+	})
+}
