@@ -4,17 +4,6 @@ import (
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
 
-// BoolTrue reports whether any of docs sets key to exactly true, and returns
-// the first document and member that does.
-func BoolTrue(docs []*Document, key string) (bool, *Document, *jsonc.Member) {
-	for _, d := range docs {
-		if m := d.Get(key); m != nil && m.Value.Kind == jsonc.Bool && m.Value.Bool {
-			return true, d, m
-		}
-	}
-	return false, nil, nil
-}
-
 // LastBool returns the value of key from the last document of docs that sets it
 // to a boolean ("a later document wins", §4.2).
 func LastBool(docs []*Document, key string) (value, set bool) {
@@ -121,4 +110,52 @@ func Env(docs []*Document) map[string]string {
 		}
 	}
 	return env
+}
+
+// settingsTypes are the value types Claude Code's settings schema checks for
+// keys that bear on MCP. Observed: in user, project and local settings a
+// wrongly typed "permissions" or "enableAllProjectMcpServers" makes Claude Code
+// reject the whole file (its deny list then does nothing), while a bad "hooks"
+// value is tolerated and managed documents are never rejected this way.
+var settingsTypes = map[string]jsonc.Kind{
+	"permissions":                jsonc.Object,
+	"enableAllProjectMcpServers": jsonc.Bool,
+	"enabledMcpjsonServers":      jsonc.Array,
+	"disabledMcpjsonServers":     jsonc.Array,
+	"env":                        jsonc.Object,
+	"enabledPlugins":             jsonc.Object,
+}
+
+// SchemaProblem returns why Claude Code rejects a user, project or local
+// settings document as a whole, or "" when it accepts it. (Policy lists are
+// validated entry by entry instead, see ParseList.)
+func SchemaProblem(d *Document) (string, *jsonc.Member) {
+	for i := range d.Root.Members {
+		m := &d.Root.Members[i]
+		want, ok := settingsTypes[m.Key]
+		if !ok || m.Value.Kind == want {
+			continue
+		}
+		return m.Key + " must be " + kindName(want) + ", not " + m.Value.Kind.String(), m
+	}
+	for _, key := range []string{"enabledMcpjsonServers", "disabledMcpjsonServers"} {
+		if m := d.Get(key); m != nil {
+			if _, ok := m.Value.StringSlice(); !ok {
+				return key + " must be an array of strings", m
+			}
+		}
+	}
+	return "", nil
+}
+
+func kindName(k jsonc.Kind) string {
+	switch k {
+	case jsonc.Object:
+		return "an object"
+	case jsonc.Array:
+		return "an array"
+	case jsonc.Bool:
+		return "a boolean"
+	}
+	return "a " + k.String()
 }

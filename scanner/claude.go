@@ -170,7 +170,10 @@ func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, strin
 		}
 		take(memberValue(w.userSettings.Get("enableAllProjectMcpServers")), pathOf(w.userSettings))
 		take(memberValue(p.projectSettings.Get("enableAllProjectMcpServers")), pathOf(p.projectSettings))
-		take(p.local.Get("enableAllProjectMcpServers"), "legacy key in "+w.claudeJSONPath)
+		// The migration only carries a legacy true into settings.local.json.
+		if v := p.local.Get("enableAllProjectMcpServers"); v != nil && v.Kind == jsonc.Bool && v.Bool {
+			take(v, "legacy key in "+w.claudeJSONPath)
+		}
 		for _, d := range append(append([]*managed.Document{}, p.localSettings...), w.managedDocs...) {
 			take(memberValue(d.Get("enableAllProjectMcpServers")), d.Path)
 		}
@@ -189,8 +192,13 @@ func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, strin
 			return approved, "enabledMcpjsonServers in " + d.Path
 		}
 	}
-	if ok, d, _ := managed.BoolTrue(untrustedDocs, "enableAllProjectMcpServers"); ok {
-		return approved, "enableAllProjectMcpServers in " + d.Path
+	// Managed documents merge into one value (a later document wins); it or the
+	// user's own true approves.
+	if v, set := managed.LastBool(w.managedDocs, "enableAllProjectMcpServers"); set && v {
+		return approved, "enableAllProjectMcpServers in managed settings"
+	}
+	if v := memberValue(w.userSettings.Get("enableAllProjectMcpServers")); v != nil && v.Kind == jsonc.Bool && v.Bool {
+		return approved, "enableAllProjectMcpServers in " + w.userSettings.Path
 	}
 	return pending, ""
 }
@@ -249,6 +257,7 @@ func jsOrder(names []string) []string {
 type claudeResolution struct {
 	defs    []*Server // every definition, in scope order
 	winners []*Server // merged winners in JavaScript property order
+	context *policyContext
 }
 
 // resolveClaude applies docs/claude-code.md §6–§7 to one project.
@@ -258,6 +267,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolutio
 		s.Scope, s.Project = scope, project
 		s.detail("claude_scope", ccScope)
 		s.ID = sc.serverID(s)
+		s.judged = true // the resolution decides every definition
 		res.defs = append(res.defs, s)
 	}
 
@@ -391,12 +401,14 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolutio
 	}
 
 	// 3. Judge each winner and set its status (§7.5).
+	res.context = sc.claudeContext(w, p)
 	disabled, _ := p.local.Get("disabledMcpServers").StringSlice()
 	for _, n := range jsOrder(order) {
 		s := merged[n]
 		res.winners = append(res.winners, s)
 		s.Expanded = expandClaude(s, w.serverEnv)
-		s.Decision = sc.judge(s)
+		s.Decision = sc.applyPolicy(s, res.context)
+		s.judged = true
 		switch {
 		case !s.Decision.Allowed:
 			s.Status = StatusBlocked
@@ -514,6 +526,8 @@ func (sc *scan) managedMcpServer(e managed.NamedEntry) *Server {
 			invalid = "managedMcpServers names must match [A-Za-z0-9_-]"
 		case strings.HasPrefix(strings.ToLower(s.URL), "http://"):
 			invalid = "managedMcpServers refuses http:// URLs"
+		case e.Member.Value.Get("command") != nil, e.Member.Value.Get("headersHelper") != nil:
+			invalid = "managedMcpServers entries take no command or headersHelper"
 		}
 		for _, k := range s.HeaderKeys {
 			if invalid == "" && strings.Contains(s.Headers[k], "${") {

@@ -139,6 +139,20 @@ func expandClaude(s *Server, lookup interp.Lookup) *Expanded {
 			e.Headers[k] = expand(s.Headers[k])
 		}
 	}
+	argv := append([]string{e.Command}, e.Args...)
+	e.ArgvForms, e.URLForms = [][]string{argv}, []string{e.URL}
+	again := make([]string, len(argv))
+	changed := false
+	for i, a := range argv {
+		again[i], _ = interp.ExpandClaude(a, lookup)
+		changed = changed || again[i] != a
+	}
+	if changed {
+		e.ArgvForms = append(e.ArgvForms, again)
+	}
+	if u, _ := interp.ExpandClaude(e.URL, lookup); u != e.URL {
+		e.URLForms = append(e.URLForms, u)
+	}
 	// env values are expanded too but never take part in matching; only their
 	// missing variables are reported.
 	for _, k := range s.EnvKeys {

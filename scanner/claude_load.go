@@ -56,10 +56,6 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 	for _, b := range w.managed.Broken {
 		sc.source(Source{Path: b.Path, Client: ClientClaudeCode, Kind: managed.KindManaged, Scope: ScopeManaged, Error: b.Error.Message})
 		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: b.Path, Kind: managed.KindManaged, Active: false, Error: b.Error.Error()})
-		sc.fileFindingEvidence("MCPG-P003", policy.Location{Path: b.Path, Line: b.Error.Line, Column: b.Error.Column},
-			"managed settings document is not a JSON object: every claude command exits 1 until it is fixed or removed, "+
-				"and developers may delete it to get working (statuses below are computed without it)",
-			map[string]any{"effect": "fatal", "error": b.Error.Message})
 	}
 	for _, p := range w.managed.Ignored {
 		sc.source(Source{Path: p, Client: ClientClaudeCode, Kind: "ignored-drop-in", Scope: ScopeManaged,
@@ -72,22 +68,6 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 		}
 		sc.source(src)
 		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: mf.Path, Kind: managed.KindManagedMCP, Active: true, Error: src.Error})
-		switch {
-		case mf.Root == nil:
-			loc := policy.Location{Path: mf.Path}
-			if mf.Error != nil {
-				loc.Line, loc.Column = mf.Error.Line, mf.Error.Column
-			}
-			sc.fileFindingEvidence("MCPG-P003", loc,
-				"managed-mcp.json does not parse, yet it keeps exclusive control while it exists: no organisation server loads and "+
-					"every user, local and project server is suppressed (silent lockdown); clients older than 2.1.154 treat it as absent and fail open",
-				map[string]any{"effect": "fail-closed", "older_clients": "fail-open"})
-		case mf.Root.Get("mcpServers") == nil:
-			sc.fileFindingEvidence("MCPG-P003", cfgfile.Loc(mf.Path, "", mf.Root.Pos),
-				"managed-mcp.json has no \"mcpServers\" key: Claude Code 2.1.329 still gives it exclusive control with zero servers, "+
-					"while older clients treated such a file as absent and loaded every user and project server (fail-open)",
-				map[string]any{"effect": "fail-closed", "older_clients": "fail-open"})
-		}
 	}
 	if w.configDir != "" {
 		remote := filepath.Join(w.configDir, "remote-settings.json")
@@ -146,6 +126,12 @@ func (sc *scan) loadSettings(path, kind, scope string) *managed.Document {
 		return nil
 	}
 	sc.source(src)
+	if why, m := managed.SchemaProblem(doc); why != "" {
+		sc.fileFindingEvidence("MCPG-C006", doc.Loc(m),
+			fmt.Sprintf("Claude Code rejects this whole settings file (%s): none of its settings apply, its deny list included", why),
+			map[string]any{"problem": "settings file rejected", "key": m.Key}, "schema")
+		return nil
+	}
 	if m := doc.Get("mcpServers"); m != nil {
 		sc.fileFindingEvidence("MCPG-C006", doc.Loc(m),
 			"\"mcpServers\" inside a settings file is never read by Claude Code; define servers in .mcp.json or ~/.claude.json",
@@ -286,6 +272,7 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 		if i == 0 {
 			// Winners first, in `claude mcp list` order.
 			sc.keep(res.winners...)
+			sc.mainCtx = res.context
 		}
 		for _, s := range res.defs {
 			// The main project's resolution decides user and managed servers;
@@ -298,7 +285,9 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 	if len(projects) == 0 {
 		// No project at all: user and managed servers in an empty context.
 		res := sc.resolveClaude(w, &claudeProject{})
+		sc.keep(res.winners...)
 		sc.keep(res.defs...)
+		sc.mainCtx = res.context
 	}
 	return projects
 }

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
@@ -131,3 +133,19 @@ func diffLines(want, got string) string {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+var (
+	engineOnce sync.Once
+	engine     *policy.Engine
+	engineErr  error
+)
+
+// testEngine compiles the shipped policies once per test binary.
+func testEngine(t testing.TB) *policy.Engine {
+	t.Helper()
+	engineOnce.Do(func() { engine, engineErr = policy.NewEngine(context.Background(), policy.EngineOptions{}) })
+	if engineErr != nil {
+		t.Fatal(engineErr)
+	}
+	return engine
+}

@@ -13,6 +13,7 @@ import (
 func (sc *scan) scanMachine() {
 	sc.machine = true
 	w := sc.loadClaudeWorld()
+	sc.orgCtx = sc.orgContext(w)
 	projects := sc.scanClaudeMachine(w)
 	if sc.opts.Home != "" {
 		for _, l := range userLocations() {
@@ -43,6 +44,8 @@ func (sc *scan) scanMachine() {
 // A directory means the MCP configuration files it holds at their usual
 // places; a file is recognised by its name and folder.
 func (sc *scan) scanPaths() {
+	w := sc.loadClaudeWorld()
+	sc.orgCtx = sc.orgContext(w)
 	type claudeFiles struct {
 		mcp      []string
 		settings [2]string // .claude/settings.json, .claude/settings.local.json
@@ -107,11 +110,7 @@ func (sc *scan) scanPaths() {
 			sniffFile(sc, p)
 		}
 	}
-	if len(claudeDirs) == 0 {
-		return
-	}
-	w := sc.loadClaudeWorld()
-	for _, dir := range claudeDirs {
+	for i, dir := range claudeDirs {
 		c := claude[dir]
 		p := &claudeProject{dir: dir}
 		if projects := w.claudeJSON.Get("projects"); projects != nil {
@@ -128,6 +127,9 @@ func (sc *scan) scanPaths() {
 			p.localSettings = appendDoc(nil, sc.loadSettings(c.settings[1], "local-settings", ScopeLocal))
 		}
 		res := sc.resolveClaude(w, p)
+		if i == 0 {
+			sc.mainCtx = res.context
+		}
 		for _, s := range res.defs {
 			if s.Scope == ScopeProject || s.Project == dir || sc.opts.Home != "" || sc.opts.ManagedDir != "" {
 				sc.keep(s)

@@ -104,6 +104,8 @@ type Server struct {
 	// warning is a load-time warning Claude Code prints for an entry it still
 	// loads (C006).
 	warning string
+	// judged is set once the policy has decided this server.
+	judged bool
 }
 
 // Expanded is a Claude Code server entry after variable expansion
@@ -113,6 +115,12 @@ type Expanded struct {
 	Args    []string
 	URL     string
 	Headers map[string]string
+	// Forms are the command lines (argv) and URLs policy matching sees: the
+	// single-pass expansion and, when it still holds a reference, that text
+	// expanded once more. Observed with the CLI: a deny entry that matches any
+	// form blocks; an allow entry admits only when it matches every form.
+	ArgvForms [][]string
+	URLForms  []string
 	// Missing lists referenced variables that are unset and have no default.
 	Missing []string
 	// HasVar is true when command, args, url or a header value holds a reference;

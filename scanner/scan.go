@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
 )
 
@@ -37,9 +39,14 @@ type Options struct {
 	// GOOS selects OS-specific locations (managed directory, system files);
 	// empty means runtime.GOOS.
 	GOOS string
-	// Judge decides whether a loaded server is allowed. Nil allows every server
-	// (the policy engine plugs in here).
-	Judge func(*Server) policy.Decision
+	// Policy is the compiled policy engine. Nil skips policy evaluation: every
+	// loaded server is allowed and no policy rule runs.
+	Policy *policy.Engine
+	// PolicyFiles are JSON files shaped like managed-settings.json (--policy)
+	// that govern every client: they join the managed documents for clients
+	// other than Claude Code, and for Claude Code servers a verdict of theirs
+	// that Claude Code would not reach itself is reported as a finding.
+	PolicyFiles []string
 }
 
 // scan is the state of one Scan call.
@@ -52,6 +59,11 @@ type scan struct {
 	seenFindings map[string]bool
 	seenSources  map[string]bool
 	kept         map[*Server]bool
+	secrets      *secrets.Detector
+	policyFiles  []*managed.Document
+	// mainCtx is the main project's Claude Code policy context; orgCtx the
+	// organisation's (managed settings and --policy files) for other clients.
+	mainCtx, orgCtx *policyContext
 	// machine is true for a whole-machine scan; path mode skips checks that
 	// depend on the machine's environment (C007).
 	machine bool
@@ -75,11 +87,13 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		seenSources:  map[string]bool{},
 		kept:         map[*Server]bool{},
 	}
+	sc.loadPolicyFiles()
 	if len(opts.Paths) > 0 {
 		sc.scanPaths()
 	} else {
 		sc.scanMachine()
 	}
+	sc.judgeOthers()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -87,12 +101,41 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 	return sc.res, nil
 }
 
-// judge returns the policy decision for a loaded server.
-func (sc *scan) judge(s *Server) policy.Decision {
-	if sc.opts.Judge != nil {
-		return sc.opts.Judge(s)
-	}
+// judge returns the provisional decision of a loaded server of a client other
+// than Claude Code; judgeOthers replaces it with the policy's once every file
+// is read.
+func (sc *scan) judge(*Server) policy.Decision {
 	return policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}
+}
+
+// judgeOthers evaluates the policy for every server that Claude Code's own
+// resolution did not judge: other clients' servers against the organisation's
+// lists, the IDE server against the main project's Claude Code lists.
+func (sc *scan) judgeOthers() {
+	if sc.opts.Policy == nil {
+		return
+	}
+	for _, s := range sc.res.Servers {
+		if s.judged || s.Status == StatusInvalid {
+			continue
+		}
+		pc := sc.orgCtx
+		if s.Client == ClientClaudeCode {
+			pc = sc.mainCtx
+		}
+		if pc == nil {
+			continue
+		}
+		d := sc.applyPolicy(s, pc)
+		s.judged = true
+		switch {
+		case s.Client == ClientClaudeCode && !d.Allowed:
+			s.Status, s.Decision = StatusBlocked, d
+		case s.Status == StatusActive || s.Status == StatusPendingApproval || s.Status == StatusDisabled:
+			// The client decides its own status; the decision is mcpguard's verdict.
+			s.Decision = d
+		}
+	}
 }
 
 // keep adds servers to the result.
@@ -112,11 +155,13 @@ type pendingFinding struct {
 	message  string
 	evidence map[string]any
 	disc     []string
+	severity policy.Severity  // "" means the catalog's
+	loc      *policy.Location // nil means the server's source
 }
 
 // finding records a finding about server s.
 func (sc *scan) finding(s *Server, rule, msg string, evidence map[string]any, disc ...string) {
-	s.pendingFindings = append(s.pendingFindings, pendingFinding{rule, msg, evidence, disc})
+	s.pendingFindings = append(s.pendingFindings, pendingFinding{rule: rule, message: msg, evidence: evidence, disc: disc})
 }
 
 // fileFinding records a finding that is not about one server.
@@ -178,8 +223,15 @@ func (sc *scan) finalize() {
 			s.Decision.Reasons = []string{}
 		}
 		for _, p := range s.pendingFindings {
-			f := sc.newFinding(p.rule, s.Source, s.ID, p.message, p.disc...)
+			loc := s.Source
+			if p.loc != nil {
+				loc = *p.loc
+			}
+			f := sc.newFinding(p.rule, loc, s.ID, p.message, p.disc...)
 			f.Evidence = p.evidence
+			if p.severity != "" {
+				f.Severity = p.severity
+			}
 			if sc.seenFindings[f.ID] {
 				continue
 			}

@@ -1,0 +1,108 @@
+package policy
+
+import (
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/tester"
+	"github.com/open-policy-agent/opa/v1/types"
+
+	"github.com/mcpguard/mcpguard/internal/urlmatch"
+)
+
+// builtin is one custom Rego function: its declaration and its option for
+// rego.New. The same table feeds the engine and the Rego test runner, so a
+// policy that type-checks in one does in the other.
+type builtin struct {
+	decl *rego.Function
+	opt  func(*rego.Rego)
+}
+
+// builtins returns mcpguard's Rego functions. They are per-instance (never
+// registered globally) and deterministic.
+func builtins() []builtin {
+	var patterns sync.Map // pattern -> *urlmatch.Pattern: patterns repeat for every server
+	compile := func(p string) *urlmatch.Pattern {
+		if c, ok := patterns.Load(p); ok {
+			return c.(*urlmatch.Pattern)
+		}
+		c := urlmatch.Compile(p)
+		patterns.Store(p, c)
+		return c
+	}
+	str := func(t *ast.Term) (string, bool) {
+		s, ok := t.Value.(ast.String)
+		return string(s), ok
+	}
+
+	urlMatch := &rego.Function{
+		Name:        "mcpguard.url_match",
+		Description: "Claude Code's serverUrl matcher (docs/claude-code.md §8): whether pattern matches url.",
+		Decl:        types.NewFunction(types.Args(types.Named("pattern", types.S), types.Named("url", types.S)), types.Named("match", types.B)),
+	}
+	weaknesses := &rego.Function{
+		Name:        "mcpguard.url_weaknesses",
+		Description: "The ways a serverUrl pattern admits more than it seems to (MCPG-P005): [{kind, detail, example}].",
+		Decl: types.NewFunction(types.Args(types.Named("pattern", types.S)),
+			types.Named("weaknesses", types.NewArray(nil, types.NewObject(nil, types.NewDynamicProperty(types.S, types.S))))),
+	}
+	never := &rego.Function{
+		Name:        "mcpguard.url_never_matches",
+		Description: "Whether no URL can match a serverUrl pattern (a deny entry that does nothing, MCPG-P003).",
+		Decl:        types.NewFunction(types.Args(types.Named("pattern", types.S)), types.Named("never", types.B)),
+	}
+	return []builtin{
+		{urlMatch, rego.Function2(urlMatch, func(_ rego.BuiltinContext, p, u *ast.Term) (*ast.Term, error) {
+			ps, ok1 := str(p)
+			us, ok2 := str(u)
+			if !ok1 || !ok2 {
+				return nil, nil
+			}
+			return ast.BooleanTerm(compile(ps).Match(us)), nil
+		})},
+		{weaknesses, rego.Function1(weaknesses, func(_ rego.BuiltinContext, p *ast.Term) (*ast.Term, error) {
+			ps, ok := str(p)
+			if !ok {
+				return nil, nil
+			}
+			var out []*ast.Term
+			for _, w := range urlmatch.Weaknesses(ps) {
+				out = append(out, ast.ObjectTerm(
+					ast.Item(ast.StringTerm("kind"), ast.StringTerm(string(w.Kind))),
+					ast.Item(ast.StringTerm("detail"), ast.StringTerm(w.Detail)),
+					ast.Item(ast.StringTerm("example"), ast.StringTerm(w.Example)),
+				))
+			}
+			return ast.ArrayTerm(out...), nil
+		})},
+		{never, rego.Function1(never, func(_ rego.BuiltinContext, p *ast.Term) (*ast.Term, error) {
+			ps, ok := str(p)
+			if !ok {
+				return nil, nil
+			}
+			return ast.BooleanTerm(urlmatch.NeverMatches(ps)), nil
+		})},
+	}
+}
+
+// regoOptions returns the builtins as rego.New options.
+func regoOptions(bs []builtin) []func(*rego.Rego) {
+	out := make([]func(*rego.Rego), len(bs))
+	for i, b := range bs {
+		out[i] = b.opt
+	}
+	return out
+}
+
+// testerBuiltins returns the builtins for the Rego test runner.
+func testerBuiltins(bs []builtin) []*tester.Builtin {
+	out := make([]*tester.Builtin, len(bs))
+	for i, b := range bs {
+		out[i] = &tester.Builtin{
+			Decl: &ast.Builtin{Name: b.decl.Name, Description: b.decl.Description, Decl: b.decl.Decl},
+			Func: b.opt,
+		}
+	}
+	return out
+}

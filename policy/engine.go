@@ -1,0 +1,290 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown/print"
+
+	bundled "github.com/mcpguard/mcpguard/rego"
+)
+
+// CustomPrefix is the package every organisation rule must live under.
+const CustomPrefix = "mcpguard.custom"
+
+// unsafeBuiltins are refused in every policy: a policy must not reach the
+// network or read the process environment (which would leak secrets into
+// findings).
+var unsafeBuiltins = []string{"http.send", "net.lookup_ip_addr", "net.cidr_expand", "opa.runtime", "rego.parse_module", "trace"}
+
+// CompileError is a policy that does not load or compile. Each diagnostic
+// names path:line:col.
+type CompileError struct {
+	Diagnostics []FileError
+}
+
+func (e *CompileError) Error() string {
+	msgs := make([]string, len(e.Diagnostics))
+	for i, d := range e.Diagnostics {
+		msgs[i] = d.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// EngineOptions configure NewEngine.
+type EngineOptions struct {
+	// Paths are custom .rego files or directories (searched recursively;
+	// *_test.rego files are left to the test runner).
+	Paths []string
+	// Print receives the output of print() calls in policies; nil discards it.
+	// It must never be stdout, which belongs to reports and the proxy protocol.
+	Print io.Writer
+}
+
+// Engine holds the compiled policies: the shipped ones and any custom ones.
+// Compile once with NewEngine, then evaluate many times; an Engine is safe for
+// concurrent use.
+type Engine struct {
+	server  rego.PreparedEvalQuery
+	context rego.PreparedEvalQuery
+	// Custom lists the custom packages, e.g. "mcpguard.custom.acme".
+	Custom []string
+	// Sources are the custom policy files.
+	Sources []string
+}
+
+// Query entrypoints of the shipped mcpguard/main package.
+const (
+	serverQuery  = "data.mcpguard.main.server"
+	contextQuery = "data.mcpguard.main.context"
+)
+
+// NewEngine loads and compiles the shipped and custom policies. A syntax or
+// compile error, or a custom module outside mcpguard.custom, is a
+// *CompileError.
+func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
+	modules, err := shippedModules(false)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{}
+	custom, sources, err := customModules(opts.Paths, false)
+	if err != nil {
+		return nil, err
+	}
+	e.Sources = sources
+	var diags []FileError
+	for name, m := range custom {
+		pkg := strings.TrimPrefix(m.Package.Path.String(), "data.")
+		if pkg != CustomPrefix && !strings.HasPrefix(pkg, CustomPrefix+".") {
+			diags = append(diags, FileError{Path: name, Line: m.Package.Location.Row, Column: m.Package.Location.Col,
+				Message: fmt.Sprintf("package %s: custom policies must be under package %s (for example %s.acme)", pkg, CustomPrefix, CustomPrefix)})
+			continue
+		}
+		modules[name] = m
+		if !contains(e.Custom, pkg) {
+			e.Custom = append(e.Custom, pkg)
+		}
+	}
+	if len(diags) > 0 {
+		return nil, &CompileError{Diagnostics: diags}
+	}
+	sort.Strings(e.Custom)
+	gen, err := ast.ParseModuleWithOpts("mcpguard/generated/custom.rego", customIndex(e.Custom), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err != nil {
+		return nil, fmt.Errorf("generate custom index: %w", err)
+	}
+	modules["mcpguard/generated/custom.rego"] = gen
+
+	bs := builtins()
+	base := []func(*rego.Rego){
+		rego.StrictBuiltinErrors(true),
+		rego.UnsafeBuiltins(toSet(unsafeBuiltins)),
+		rego.EnablePrintStatements(opts.Print != nil),
+	}
+	if opts.Print != nil {
+		base = append(base, rego.PrintHook(printHook{opts.Print}))
+	}
+	base = append(base, regoOptions(bs)...)
+	for _, m := range modules {
+		base = append(base, rego.ParsedModule(m))
+	}
+	prepare := func(query string) (rego.PreparedEvalQuery, error) {
+		opts := append([]func(*rego.Rego){rego.Query(query)}, base...)
+		pq, err := rego.New(opts...).PrepareForEval(ctx)
+		if err != nil {
+			return pq, compileError(err)
+		}
+		return pq, nil
+	}
+	if e.server, err = prepare(serverQuery); err != nil {
+		return nil, err
+	}
+	if e.context, err = prepare(contextQuery); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// customIndex generates the module that gathers every custom package's deny
+// and warn rules, so that the entrypoints need not know the package names.
+func customIndex(pkgs []string) string {
+	var b strings.Builder
+	b.WriteString("package mcpguard.generated\n\n")
+	for _, kind := range []string{"deny", "warn"} {
+		// One array per package, concatenated: a package without the rule
+		// contributes an empty array.
+		parts := []string{"[]"}
+		for _, p := range pkgs {
+			parts = append(parts, fmt.Sprintf("[{\"package\": %q, \"result\": r} | some r in data.%s.%s]", p, p, kind))
+		}
+		expr := parts[len(parts)-1]
+		for i := len(parts) - 2; i >= 0; i-- {
+			expr = fmt.Sprintf("array.concat(%s, %s)", parts[i], expr)
+		}
+		fmt.Fprintf(&b, "%s := %s\n\n", kind, expr)
+	}
+	return b.String()
+}
+
+// shippedModules parses the embedded policies; tests selects *_test.rego
+// files instead of the policies.
+func shippedModules(tests bool) (map[string]*ast.Module, error) {
+	fsys := bundled.FS()
+	out := map[string]*ast.Module{}
+	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".rego") {
+			return err
+		}
+		if strings.HasSuffix(path, "_test.rego") != tests {
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, path)
+		if err != nil {
+			return err
+		}
+		m, err := ast.ParseModuleWithOpts(path, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true})
+		if err != nil {
+			return compileError(err)
+		}
+		out[path] = m
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load shipped policies: %w", err)
+	}
+	return out, nil
+}
+
+// customModules loads .rego files from paths. tests selects *_test.rego files
+// only; otherwise they are skipped.
+func customModules(paths []string, tests bool) (map[string]*ast.Module, []string, error) {
+	if len(paths) == 0 {
+		return map[string]*ast.Module{}, nil, nil
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, nil, &CompileError{Diagnostics: []FileError{{Path: p, Message: describeOSError(err)}}}
+		}
+	}
+	res, err := loader.NewFileLoader().
+		WithRegoVersion(ast.RegoV1).
+		WithProcessAnnotation(true).
+		Filtered(paths, func(abspath string, info fs.FileInfo, _ int) bool {
+			if info.IsDir() {
+				return false
+			}
+			if !strings.HasSuffix(abspath, ".rego") {
+				return true
+			}
+			return strings.HasSuffix(abspath, "_test.rego") != tests
+		})
+	if err != nil {
+		return nil, nil, compileError(err)
+	}
+	mods := map[string]*ast.Module{}
+	var sources []string
+	for name, m := range res.ParsedModules() {
+		mods[name] = m
+		sources = append(sources, name)
+	}
+	sort.Strings(sources)
+	return mods, sources, nil
+}
+
+// compileError turns OPA's errors into positioned diagnostics.
+func compileError(err error) error {
+	var astErrs ast.Errors
+	if errors.As(err, &astErrs) {
+		ce := &CompileError{}
+		for _, e := range astErrs {
+			d := FileError{Message: e.Message}
+			if e.Location != nil {
+				d.Path, d.Line, d.Column = e.Location.File, e.Location.Row, e.Location.Col
+			}
+			ce.Diagnostics = append(ce.Diagnostics, d)
+		}
+		return ce
+	}
+	var le loader.Errors
+	if errors.As(err, &le) {
+		ce := &CompileError{}
+		for _, e := range le {
+			var astErr *ast.Error
+			if errors.As(e, &astErr) && astErr.Location != nil {
+				ce.Diagnostics = append(ce.Diagnostics, FileError{Path: astErr.Location.File, Line: astErr.Location.Row, Column: astErr.Location.Col, Message: astErr.Message})
+				continue
+			}
+			ce.Diagnostics = append(ce.Diagnostics, FileError{Message: e.Error()})
+		}
+		return ce
+	}
+	return err
+}
+
+func describeOSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func toSet(list []string) map[string]struct{} {
+	m := make(map[string]struct{}, len(list))
+	for _, s := range list {
+		m[s] = struct{}{}
+	}
+	return m
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// printHook sends print() output of policies to a writer (stderr).
+type printHook struct{ w io.Writer }
+
+func (h printHook) Print(ctx print.Context, msg string) error {
+	loc := ""
+	if ctx.Location != nil {
+		loc = fmt.Sprintf("%s:%d: ", filepath.ToSlash(ctx.Location.File), ctx.Location.Row)
+	}
+	_, err := fmt.Fprintf(h.w, "%s%s\n", loc, msg)
+	return err
+}

@@ -1,0 +1,178 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// RuleResult is one finding a policy rule produced, before the caller attaches
+// it to a server and a location.
+type RuleResult struct {
+	Rule     string
+	Severity Severity
+	Message  string
+	Evidence map[string]any
+	// Location, when set, points at what the rule is about (a policy entry, a
+	// settings file) rather than at the server.
+	Location *Location
+	// Package names the custom package of a custom rule.
+	Package string
+}
+
+// ServerResult is the outcome of the policies for one server.
+type ServerResult struct {
+	Decision Decision
+	// Admission says how an allowed server passed Claude Code's lists:
+	// "exempt-org", "exempt-builtin", "no-allowlist", "allowlist",
+	// "allowlist-org"; "" when it did not.
+	Admission string
+	Findings  []RuleResult
+}
+
+// Value is a pre-converted part of an input document. Convert the context
+// once per project and reuse it for every server.
+type Value struct{ v ast.Value }
+
+// NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
+// booleans, nil) for the engine.
+func NewValue(x any) (Value, error) {
+	v, err := ast.InterfaceToValue(x)
+	if err != nil {
+		return Value{}, fmt.Errorf("convert policy input: %w", err)
+	}
+	return Value{v}, nil
+}
+
+func input(server, ctx Value) ast.Value {
+	items := [][2]*ast.Term{{ast.StringTerm("context"), ast.NewTerm(ctx.v)}}
+	if server.v != nil {
+		items = append(items, [2]*ast.Term{ast.StringTerm("server"), ast.NewTerm(server.v)})
+	}
+	return ast.NewObject(items...)
+}
+
+// EvalServer evaluates the per-server policies: the Claude Code verdict, the
+// shipped server rules and the custom deny and warn rules.
+func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
+	rs, err := e.server.Eval(ctx, rego.EvalParsedInput(input(server, pctx)))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate policy: %w", err)
+	}
+	var out struct {
+		Verdict   Decision          `json:"verdict"`
+		Admission string            `json:"admission"`
+		Findings  []json.RawMessage `json:"findings"`
+		Deny      []customResult    `json:"deny"`
+		Warn      []customResult    `json:"warn"`
+	}
+	if err := decodeResult(rs, &out); err != nil {
+		return nil, err
+	}
+	res := &ServerResult{Decision: out.Verdict, Admission: out.Admission}
+	if res.Decision.Reasons == nil {
+		res.Decision.Reasons = []string{}
+	}
+	for _, raw := range out.Findings {
+		f, err := decodeFinding(raw)
+		if err != nil {
+			return nil, err
+		}
+		res.Findings = append(res.Findings, f)
+	}
+	for _, c := range out.Deny {
+		res.Findings = append(res.Findings, c.finding(SeverityError))
+	}
+	for _, c := range out.Warn {
+		res.Findings = append(res.Findings, c.finding(SeverityWarning))
+	}
+	return res, nil
+}
+
+// EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,
+// P006) once per context.
+func (e *Engine) EvalContext(ctx context.Context, pctx Value) ([]RuleResult, error) {
+	rs, err := e.context.Eval(ctx, rego.EvalParsedInput(input(Value{}, pctx)))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate policy: %w", err)
+	}
+	var out struct {
+		Findings []json.RawMessage `json:"findings"`
+	}
+	if err := decodeResult(rs, &out); err != nil {
+		return nil, err
+	}
+	var list []RuleResult
+	for _, raw := range out.Findings {
+		f, err := decodeFinding(raw)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, f)
+	}
+	return list, nil
+}
+
+func decodeResult(rs rego.ResultSet, into any) error {
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return fmt.Errorf("evaluate policy: the entrypoint is undefined")
+	}
+	data, err := json.Marshal(rs[0].Expressions[0].Value)
+	if err != nil {
+		return fmt.Errorf("decode policy result: %w", err)
+	}
+	if err := json.Unmarshal(data, into); err != nil {
+		return fmt.Errorf("decode policy result: %w", err)
+	}
+	return nil
+}
+
+// decodeFinding reads a shipped rule's {"rule", "msg", "evidence", "location"}.
+func decodeFinding(raw json.RawMessage) (RuleResult, error) {
+	var f struct {
+		Rule     string         `json:"rule"`
+		Msg      string         `json:"msg"`
+		Evidence map[string]any `json:"evidence"`
+		Location *Location      `json:"location"`
+		Severity string         `json:"severity"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil || f.Rule == "" || f.Msg == "" {
+		return RuleResult{}, fmt.Errorf("policy produced a malformed finding %s", raw)
+	}
+	r, _ := LookupRule(f.Rule)
+	sev := r.Severity
+	if f.Severity != "" {
+		sev = Severity(f.Severity)
+	}
+	return RuleResult{Rule: f.Rule, Severity: sev, Message: f.Msg, Evidence: f.Evidence, Location: f.Location}, nil
+}
+
+// customResult is one element of a custom deny or warn set. The contract is
+// {"id": ..., "msg": ...}; a bare string is accepted as the message.
+type customResult struct {
+	Package string          `json:"package"`
+	Result  json.RawMessage `json:"result"`
+}
+
+func (c customResult) finding(sev Severity) RuleResult {
+	var obj struct {
+		ID       string         `json:"id"`
+		Msg      string         `json:"msg"`
+		Evidence map[string]any `json:"evidence"`
+	}
+	if err := json.Unmarshal(c.Result, &obj); err != nil || obj.Msg == "" {
+		var s string
+		if json.Unmarshal(c.Result, &s) == nil {
+			obj.Msg = s
+		} else {
+			obj.Msg = string(c.Result)
+		}
+	}
+	if obj.ID == "" {
+		obj.ID = c.Package
+	}
+	return RuleResult{Rule: obj.ID, Severity: sev, Message: obj.Msg, Evidence: obj.Evidence, Package: c.Package}
+}

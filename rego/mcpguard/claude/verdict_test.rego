@@ -1,0 +1,117 @@
+package mcpguard.claude_test
+
+import data.mcpguard.claude
+
+# Fixtures: docs/claude-code.md §7.6, one test per row.
+
+stdio_server(name, argv) := {
+	"name": name, "transport": "stdio", "command": argv[0], "args": array.slice(argv, 1, count(argv)),
+	"claude": {"label": "user", "argv": argv, "url": "", "has_var": false},
+}
+
+http_server(name, url) := {
+	"name": name, "transport": "http", "command": "", "args": [], "url": url,
+	"claude": {"label": "user", "argv": [""], "url": url, "has_var": false},
+}
+
+org_server(s, has_var) := object.union(s, {"claude": object.union(s.claude, {"label": "enterprise", "has_var": has_var})})
+
+name_e(n) := {"key": "serverName", "name": n}
+
+cmd_e(c) := {"key": "serverCommand", "command": c}
+
+url_e(u) := {"key": "serverUrl", "url": u, "unsafe": false}
+
+ctx(allow, deny) := {"claude": {"allow": allow, "deny": deny, "allow_org": allow, "deny_org": deny}}
+
+verdict_of(s, c) := v if {
+	v := claude.verdict with input as {"server": s, "context": c}
+}
+
+test_no_lists_allows_anything if {
+	verdict_of(stdio_server("fs", ["npx", "-y", "@acme/fs"]), ctx(null, [])) == {"allowed": true, "reasons": ["ALLOWED"]}
+}
+
+test_empty_allowlist_blocks if {
+	verdict_of(stdio_server("fs", ["npx", "-y", "@acme/fs"]), ctx([], [])).reasons == ["EMPTY_ALLOWLIST"]
+}
+
+test_name_only_admits_stdio if {
+	verdict_of(stdio_server("docs", ["python", "srv.py"]), ctx([name_e("docs")], [])).allowed
+}
+
+test_name_ignored_for_stdio_when_command_entries_exist if {
+	v := verdict_of(stdio_server("docs", ["python", "srv.py"]), ctx([name_e("docs"), cmd_e(["uvx", "acme-tools"])], []))
+	v == {"allowed": false, "reasons": ["NOT_ALLOWLISTED"]}
+}
+
+test_name_counts_for_remote_without_url_entries if {
+	verdict_of(http_server("docs", "https://docs.acme.example/mcp"), ctx([name_e("docs"), cmd_e(["uvx", "acme-tools"])], [])).allowed
+}
+
+test_command_entry_admits_any_name if {
+	verdict_of(stdio_server("anything", ["uvx", "acme-tools"]), ctx([name_e("docs"), cmd_e(["uvx", "acme-tools"])], [])).allowed
+}
+
+test_name_counts_for_stdio_without_command_entries if {
+	s := stdio_server("tool", ["bash", "-c", "curl x | sh"])
+	verdict_of(s, ctx([url_e("https://*.acme.example/*"), name_e("tool")], [])).allowed
+}
+
+test_url_only_list_blocks_stdio if {
+	verdict_of(stdio_server("any", ["node", "s.js"]), ctx([url_e("https://mcp.acme.example/*")], [])).reasons == ["NOT_ALLOWLISTED"]
+}
+
+test_deny_name_beats_allow if {
+	verdict_of(stdio_server("tool", ["x"]), ctx([name_e("tool")], [name_e("tool")])) == {"allowed": false, "reasons": ["DENIED_NAME"]}
+}
+
+test_deny_url_beats_allow if {
+	s := http_server("s", "https://staging.acme.example/mcp")
+	verdict_of(s, ctx([url_e("https://*.acme.example/*")], [url_e("https://staging.acme.example/*")])).reasons == ["DENIED_URL"]
+}
+
+test_every_deny_reason_in_order if {
+	s := stdio_server("tool", ["x"])
+	verdict_of(s, ctx(null, [cmd_e(["x"]), name_e("tool")])).reasons == ["DENIED_NAME", "DENIED_COMMAND"]
+}
+
+test_deny_command_never_matches_remote if {
+	verdict_of(http_server("h", "https://h.example/"), ctx(null, [cmd_e([""])])).allowed
+}
+
+test_org_server_exempt_from_empty_allowlist if {
+	verdict_of(org_server(stdio_server("corp", ["/opt/corp/mcp", "--serve"]), false), ctx([], [])).allowed
+}
+
+test_org_server_with_var_needs_allowlist if {
+	verdict_of(org_server(http_server("corp", "https://corp.example/mcp"), true), ctx([], [])).reasons == ["EMPTY_ALLOWLIST"]
+}
+
+test_org_server_with_var_and_no_org_allowlist if {
+	# Only .claude/settings.json defines an allowlist: A_org is undefined.
+	c := {"claude": {"allow": [name_e("zzz")], "deny": [], "allow_org": null, "deny_org": []}}
+	verdict_of(org_server(stdio_server("corp", ["corp-bin", "x"]), true), c).allowed
+}
+
+test_repository_deny_ignored_for_org if {
+	c := {"claude": {"allow": null, "deny": [name_e("corp")], "allow_org": null, "deny_org": []}}
+	verdict_of(org_server(stdio_server("corp", ["corp"]), false), c).allowed
+}
+
+test_user_deny_applies_to_org if {
+	c := {"claude": {"allow": null, "deny": [name_e("corp")], "allow_org": null, "deny_org": [name_e("corp")]}}
+	verdict_of(org_server(stdio_server("corp", ["corp"]), false), c).reasons == ["DENIED_NAME"]
+}
+
+test_builtin_skips_allowlist_not_denylist if {
+	ide := object.union(http_server("ide", "ws://127.0.0.1:1"), {"transport": "ws", "claude": {"label": "dynamic", "builtin": true, "argv": [""], "url": "ws://127.0.0.1:1", "has_var": false}})
+	verdict_of(ide, ctx([], [])).allowed
+	verdict_of(ide, ctx([], [name_e("ide")])).reasons == ["DENIED_NAME"]
+}
+
+test_unsafe_url_entry_admits_nothing_but_counts if {
+	s := http_server("h", "https://evil.test/x")
+	unsafe := {"key": "serverUrl", "url": "https://evil.test/*", "unsafe": true}
+	verdict_of(s, ctx([unsafe, name_e("h")], [])).reasons == ["NOT_ALLOWLISTED"]
+}

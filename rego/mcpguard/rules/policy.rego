@@ -1,0 +1,149 @@
+# METADATA
+# title: Policy verdicts and weaknesses
+# description: |
+#   MCPG-P001 and P002 report Claude Code's verdict; P003 to P007 report policies
+#   that are weaker than they look (docs/claude-code.md §11). Server rules read
+#   input.server; context rules read input.context only and run once per policy
+#   context.
+package mcpguard.rules
+
+import data.mcpguard.claude
+
+server := input.server
+
+ctx := input.context.claude
+
+# where renders a source location as path:line:col.
+where(src) := sprintf("%s:%d:%d", [src.path, src.line, src.column])
+
+# describe renders a policy entry for messages.
+describe(e) := sprintf("serverName %q", [e.name]) if e.key == "serverName"
+else := sprintf("serverCommand %s", [json.marshal(e.command)]) if e.key == "serverCommand"
+else := sprintf("serverUrl %q", [e.raw])
+
+# The note every verdict on another client's server carries.
+enforcement := "" if server.enforced
+else := sprintf(" (%s does not enforce this policy itself: only mcpguard reports it)", [server.client])
+
+# Pending project servers still load without a prompt in `claude -p` and SDK
+# runs (docs/claude-code.md §5.3), so their verdicts matter.
+pending_note := " It is pending approval, but loads without a prompt in headless runs (claude -p, the SDK)." if {
+	server.status == "pending-approval"
+} else := ""
+
+# MCPG-P001: a deny entry matches.
+server_findings contains {
+	"rule": "MCPG-P001",
+	"msg": sprintf("server %q is denied by %s%s.%s", [server.name, concat("; ", descs), enforcement, pending_note]),
+	"evidence": {"reasons": claude.deny_reasons, "entries": [e.source | some [e, _] in claude.deny_matches]},
+} if {
+	count(claude.deny_reasons) > 0
+	descs := sort({sprintf("%s at %s", [describe(e), where(e.source)]) | some [e, _] in claude.deny_matches})
+}
+
+# MCPG-P002: the allowlist does not admit the server.
+server_findings contains {
+	"rule": "MCPG-P002",
+	"msg": sprintf("server %q is not on the allowlist: %s%s.%s", [server.name, why, enforcement, pending_note]),
+	"evidence": object.union({"reason": reason, "judging_key": key}, allow_evidence),
+} if {
+	v := claude.verdict
+	not v.allowed
+	count(claude.deny_reasons) == 0
+	reason := v.reasons[0]
+	key := judging_key_or_none
+	why := allow_miss_reason(reason, key)
+}
+
+judging_key_or_none := claude.judging_key(ctx.allow) if ctx.allow != null
+
+else := ""
+
+allow_miss_reason("EMPTY_ALLOWLIST", _) := "allowedMcpServers is [], so only organisation servers may run"
+
+allow_miss_reason("NOT_ALLOWLISTED", "serverCommand") := sprintf(
+	"no serverCommand entry equals %s; name entries are ignored for stdio servers once the allowlist has a serverCommand entry",
+	[json.marshal(server.claude.argv)],
+)
+
+allow_miss_reason("NOT_ALLOWLISTED", "serverUrl") := sprintf(
+	"no serverUrl pattern matches %q; name entries are ignored for remote servers once the allowlist has a serverUrl entry",
+	[server.claude.url],
+)
+
+allow_miss_reason("NOT_ALLOWLISTED", "serverName") := sprintf("no serverName entry is %q%s", [server.name, name_hint])
+
+name_hint := ", and a name with characters outside [A-Za-z0-9_-] can never be allow-listed by name" if {
+	not regex.match(`^[a-zA-Z0-9_-]+$`, server.name)
+} else := ""
+
+allow_evidence := object.union(ignored_name, org_var)
+
+ignored_name := {"ignored_name_entry": true} if {
+	judging_key_or_none != "serverName"
+	some e in ctx.allow
+	e.key == "serverName"
+	e.name == server.name
+} else := {}
+
+org_var := {"org_server_with_var": true} if {
+	claude.org
+	server.claude.has_var
+} else := {}
+
+# MCPG-P004: admitted by name alone, so the command (or URL) is never checked.
+server_findings contains {
+	"rule": "MCPG-P004",
+	"msg": sprintf("%s server %q is admitted by its name only: the allowlist has no %s entries, so its %s is never checked and any config can take the name%s",
+		[kind, server.name, missing, checked, enforcement]),
+	"evidence": {"transport": kind, "admission": claude.admission},
+} if {
+	claude.admission in {"allowlist", "allowlist-org"}
+	list := admitting_list
+	claude.judging_key(list) == "serverName"
+	[kind, missing, checked] := name_only_terms
+}
+
+admitting_list := ctx.allow if claude.admission == "allowlist"
+
+else := ctx.allow_org
+
+name_only_terms := ["stdio", "serverCommand", "command"] if claude.stdio
+
+else := ["remote", "serverUrl", "URL"] if claude.remote
+
+# Variables that change what an allow-listed command does.
+injectable := {
+	"NODE_OPTIONS", "NODE_PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+	"DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE",
+	"RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB", "PERLLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+	"JDK_JAVA_OPTIONS", "CLASSPATH", "BASH_ENV", "ENV", "ZDOTDIR", "PATH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH",
+	"NPM_CONFIG_PREFIX", "UV_INDEX_URL", "PIP_INDEX_URL", "NPM_CONFIG_REGISTRY",
+}
+
+# MCPG-P007: an allow-listed command whose env can inject code: serverCommand
+# compares argv only, never env.
+server_findings contains {
+	"rule": "MCPG-P007",
+	"msg": sprintf("server %q passes policy on its command line, but its env sets %s, which can make that command run other code; policy never compares env%s",
+		[server.name, concat(", ", bad), enforcement]),
+	"evidence": {"keys": bad, "admission": claude.admission},
+} if {
+	claude.stdio
+	claude.admission in {"allowlist", "allowlist-org"}
+	bad := sort([k | some k in server.env_keys; injectable[upper(k)]])
+	count(bad) > 0
+}
+
+# An organisation server keeps its exemption with ${VAR} inside env, and the
+# value then comes from the user's environment or settings.
+server_findings contains {
+	"rule": "MCPG-P007",
+	"msg": sprintf("organisation server %q takes %s from the user's environment (${...} in env keeps its allowlist exemption); the user controls what the command loads",
+		[server.name, concat(", ", bad)]),
+	"evidence": {"keys": bad, "admission": "exempt-org"},
+} if {
+	claude.admission == "exempt-org"
+	bad := sort([k | some k in server.facts.env_var_keys; injectable[upper(k)]])
+	count(bad) > 0
+}

@@ -1,0 +1,475 @@
+package scanner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/internal/urlmatch"
+	"github.com/mcpguard/mcpguard/managed"
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// policyContext is one evaluated policy context: the Claude Code lists of one
+// project (or the organisation's lists for other clients), converted once for
+// the engine.
+type policyContext struct {
+	value policy.Value
+	lists *managed.Lists
+}
+
+// blankedCredentials are environment variables Claude Code blanks when it
+// expands policy entries (observed: ANTHROPIC_API_KEY, NPM_TOKEN, HTTPS_PROXY,
+// AWS_SECRET_ACCESS_KEY and the OTEL_ family; GITHUB_TOKEN is not blanked).
+func blankedCredential(name string) bool {
+	switch name {
+	case "ANTHROPIC_API_KEY", "NPM_TOKEN", "HTTPS_PROXY", "AWS_SECRET_ACCESS_KEY":
+		return true
+	}
+	return strings.HasPrefix(name, "OTEL_")
+}
+
+// policyEnv is the environment policy entries are expanded with (§3.3 as
+// observed): managed settings env over the process environment; deny entries
+// also fall back to ~/.claude/settings.json env for variables set nowhere else.
+// blank replaces the blanked credentials by "".
+func (sc *scan) policyEnv(w *claudeWorld, deny, blank bool) interp.Lookup {
+	managedEnv := managed.Env(w.managedDocs)
+	var userEnv map[string]string
+	if deny && w.userSettings != nil {
+		userEnv = managed.Env([]*managed.Document{w.userSettings})
+	}
+	return func(name string) (string, bool) {
+		if blank && blankedCredential(name) {
+			return "", true
+		}
+		if v, ok := managedEnv[name]; ok {
+			return v, true
+		}
+		if v, ok := sc.opts.LookupEnv(name); ok {
+			return v, true
+		}
+		v, ok := userEnv[name]
+		return v, ok
+	}
+}
+
+// entryInputs expands policy entries for the engine. Deny entries are matched
+// with and without credential blanking, so both forms are kept when they
+// differ; allow serverUrl entries whose variables would change the URL's
+// structure are marked unsafe (§3.4) and match nothing.
+func (sc *scan) entryInputs(w *claudeWorld, entries []managed.Entry, deny bool) []any {
+	out := make([]any, 0, len(entries))
+	lookups := []interp.Lookup{sc.policyEnv(w, deny, true)}
+	if deny {
+		lookups = append(lookups, sc.policyEnv(w, deny, false))
+	}
+	for _, e := range entries {
+		seen := map[string]bool{}
+		for _, lookup := range lookups {
+			m := map[string]any{"key": e.Key, "source": entrySource(e)}
+			switch e.Key {
+			case managed.EntryName:
+				m["name"] = e.Name
+			case managed.EntryCommand:
+				cmd := make([]any, len(e.Command))
+				for i, c := range e.Command {
+					cmd[i], _ = interp.ExpandClaude(c, lookup)
+				}
+				m["command"] = cmd
+				m["raw"] = strings.Join(e.Command, " ")
+			case managed.EntryURL:
+				m["url"] = urlmatch.ExpandEntry(e.URL, lookup)
+				m["raw"] = e.URL
+				m["unsafe"] = false
+				if !deny {
+					if unsafe, why := urlmatch.UnsafeAllowEntry(e.URL, lookup); unsafe {
+						m["unsafe"], m["unsafe_reason"] = true, why
+					}
+				}
+			}
+			key := fmt.Sprint(m["name"], m["command"], m["url"])
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+func entrySource(e managed.Entry) map[string]any {
+	kind := ""
+	if e.Doc != nil {
+		kind = e.Doc.Kind
+	}
+	return map[string]any{"path": e.Loc.Path, "pointer": e.Loc.Pointer, "line": e.Loc.Line, "column": e.Loc.Column, "kind": kind}
+}
+
+func locMap(l policy.Location) map[string]any {
+	return map[string]any{"path": l.Path, "pointer": l.Pointer, "line": l.Line, "column": l.Column}
+}
+
+// claudeContext builds the policy context of one project (§7.1) and evaluates
+// the rules about the policy itself once for it.
+func (sc *scan) claudeContext(w *claudeWorld, p *claudeProject) *policyContext {
+	var local *managed.Document
+	// Every local settings document contributes; BuildLists takes one of each
+	// tier, so fold the git-root copy in first.
+	locals := p.localSettings
+	lists := managed.BuildLists(w.managedDocs, w.userSettings, p.projectSettings, nil)
+	for _, l := range locals {
+		local = l
+		extra := managed.BuildLists(nil, nil, nil, local)
+		lists.Parsed = append(lists.Parsed, extra.Parsed...)
+		if extra.AllowDefined && !lists.ManagedOnly {
+			lists.AllowDefined = true
+			lists.Allow = append(nonNil(lists.Allow), extra.Allow...)
+		}
+		lists.Deny = append(lists.Deny, extra.Deny...)
+	}
+	return sc.buildContext(w, lists, p.dir, w.managedDocs)
+}
+
+func nonNil(e []managed.Entry) []managed.Entry {
+	if e == nil {
+		return []managed.Entry{}
+	}
+	return e
+}
+
+// orgContext is the policy context for clients other than Claude Code: the
+// managed settings and the --policy files, which the organisation writes.
+func (sc *scan) orgContext(w *claudeWorld) *policyContext {
+	docs := append(append([]*managed.Document{}, w.managedDocs...), sc.policyFiles...)
+	lists := managed.BuildLists(docs, nil, nil, nil)
+	return sc.buildContext(w, lists, sc.opts.Project, docs)
+}
+
+func (sc *scan) buildContext(w *claudeWorld, lists *managed.Lists, project string, managedDocs []*managed.Document) *policyContext {
+	listOrNil := func(defined bool, entries []managed.Entry, deny bool) any {
+		if !defined {
+			return nil
+		}
+		return sc.entryInputs(w, entries, deny)
+	}
+	var docs, issues []any
+	seenDoc := map[*managed.Document]bool{}
+	for _, l := range lists.Parsed {
+		if !seenDoc[l.Doc] {
+			seenDoc[l.Doc] = true
+			docs = append(docs, docInput(l.Doc, lists))
+		}
+		for _, is := range l.Issues {
+			m := locMap(is.Loc)
+			m["list"], m["message"], m["effect"], m["kind"] = is.Key, is.Message, is.Effect, l.Doc.Kind
+			issues = append(issues, m)
+		}
+	}
+	var broken []any
+	for _, b := range w.managed.Broken {
+		broken = append(broken, map[string]any{"path": b.Path, "line": b.Error.Line, "column": b.Error.Column, "message": b.Error.Message})
+	}
+	var managedMCP any
+	if mf := w.managed.MCP; mf != nil {
+		servers := mf.Root.Get("mcpServers")
+		m := map[string]any{"path": mf.Path, "parsed": mf.Root != nil, "servers_object": servers != nil && servers.Kind == jsonc.Object,
+			"line": 0, "column": 0, "error": ""}
+		if mf.Error != nil {
+			m["line"], m["column"], m["error"] = mf.Error.Line, mf.Error.Column, mf.Error.Message
+		}
+		managedMCP = m
+	}
+	strict, _, _ := managed.StrictPluginOnlyMCP(managedDocs)
+	managedOnly := map[string]any{"on": lists.ManagedOnly}
+	if lists.ManagedOnlyDoc != nil {
+		if m := lists.ManagedOnlyDoc.Get("allowManagedMcpServersOnly"); m != nil {
+			managedOnly["source"] = locMap(lists.ManagedOnlyDoc.Loc(m))
+		}
+	}
+	ctx := map[string]any{
+		"os":      sc.opts.GOOS,
+		"project": project,
+		"claude": map[string]any{
+			"allow":              listOrNil(lists.AllowDefined, lists.Allow, false),
+			"deny":               sc.entryInputs(w, lists.Deny, true),
+			"allow_org":          listOrNil(lists.AllowOrgDefined, lists.AllowOrg, false),
+			"deny_org":           sc.entryInputs(w, lists.DenyOrg, true),
+			"managed_only":       managedOnly,
+			"documents":          emptyIfNil(docs),
+			"issues":             emptyIfNil(issues),
+			"broken":             emptyIfNil(broken),
+			"managed_mcp":        managedMCP,
+			"strict_plugin_only": strict,
+		},
+	}
+	v, err := policy.NewValue(ctx)
+	if err != nil {
+		// The context is built from parsed JSON; a conversion failure is a bug.
+		panic(fmt.Sprintf("scanner: policy context: %v", err))
+	}
+	pc := &policyContext{value: v, lists: lists}
+	sc.evalContext(pc)
+	return pc
+}
+
+func emptyIfNil(list []any) []any {
+	if list == nil {
+		return []any{}
+	}
+	return list
+}
+
+// docInput describes a settings document's lists for the weakness rules.
+func docInput(d *managed.Document, lists *managed.Lists) map[string]any {
+	m := map[string]any{"path": d.Path, "kind": d.Kind, "managed": d.IsManaged() || d.Kind == managed.KindPolicyFile}
+	for _, l := range lists.Parsed {
+		if l.Doc != d {
+			continue
+		}
+		prefix := "deny"
+		if l.Key == managed.KeyAllowed {
+			prefix = "allow"
+		}
+		m[prefix+"_defined"] = l.Defined
+		counts := map[string]any{managed.EntryName: 0, managed.EntryCommand: 0, managed.EntryURL: 0}
+		for _, e := range l.Entries {
+			counts[e.Key] = counts[e.Key].(int) + 1
+		}
+		m[prefix+"_counts"] = counts
+		if mem := d.Get(l.Key); mem != nil {
+			m[prefix+"_source"] = locMap(d.Loc(mem))
+		}
+	}
+	if mem := d.Get("enabledPlugins"); mem != nil {
+		m["enabled_plugins"] = mem.Value.Interface()
+		m["enabled_plugins_source"] = locMap(d.Loc(mem))
+	}
+	return m
+}
+
+// evalContext runs the policy-level rules once per context.
+func (sc *scan) evalContext(pc *policyContext) {
+	if sc.opts.Policy == nil {
+		return
+	}
+	results, err := sc.opts.Policy.EvalContext(sc.ctx, pc.value)
+	if err != nil {
+		sc.fileError(policy.FileError{Path: "policy", Message: err.Error()})
+		return
+	}
+	for _, r := range results {
+		loc := policy.Location{}
+		if r.Location != nil {
+			loc = *r.Location
+		}
+		f := sc.newFinding(r.Rule, loc, "", r.Message, r.Message)
+		f.Severity = r.Severity
+		f.Evidence = r.Evidence
+		if !sc.seenFindings[f.ID] {
+			sc.seenFindings[f.ID] = true
+			sc.res.Findings = append(sc.res.Findings, f)
+		}
+	}
+}
+
+// serverInput is input.server: the normalised server (never env or header
+// values) plus facts the Go side computes for the rules — detected secrets
+// (kinds and places, not values), the parsed URL, Claude Code's expanded argv.
+func (sc *scan) serverInput(s *Server) map[string]any {
+	args := make([]any, len(s.Args))
+	for i, a := range s.Args {
+		args[i] = a
+	}
+	in := map[string]any{
+		"name": s.Name, "client": s.Client, "scope": s.Scope, "project": s.Project,
+		"transport": s.Transport, "type": s.Type, "command": s.Command, "args": args, "url": s.URL,
+		"env_keys": strs(s.EnvKeys), "header_keys": strs(s.HeaderKeys),
+		"source": locMap(s.Source), "status": string(s.Status),
+		"enforced": s.Client == ClientClaudeCode,
+	}
+	label, _ := s.Details["claude_scope"].(string)
+	claude := map[string]any{"label": label, "argv": strs(s.Argv()), "url": s.URL, "has_var": false, "builtin": s.Scope == ScopeIDE}
+	claude["argvs"] = []any{claude["argv"]}
+	claude["urls"] = []any{s.URL}
+	if s.Expanded != nil {
+		claude["argv"] = strs(append([]string{s.Expanded.Command}, s.Expanded.Args...))
+		claude["url"] = s.Expanded.URL
+		claude["has_var"] = s.Expanded.HasVar
+		var argvs, urls []any
+		for _, f := range s.Expanded.ArgvForms {
+			argvs = append(argvs, strs(f))
+		}
+		for _, u := range s.Expanded.URLForms {
+			urls = append(urls, u)
+		}
+		claude["argvs"], claude["urls"] = argvs, urls
+	}
+	in["claude"] = claude
+	in["facts"] = sc.facts(s)
+	return in
+}
+
+func strs(list []string) []any {
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
+}
+
+// facts computes what the Rego rules need but cannot see: secret kinds (the
+// values stay in Go), the parsed URL, env keys whose values hold references.
+func (sc *scan) facts(s *Server) map[string]any {
+	det := sc.detector()
+	var found []any
+	add := func(field, key string, index int, kind string) {
+		found = append(found, map[string]any{"field": field, "key": key, "index": index, "kind": kind})
+	}
+	for _, k := range s.EnvKeys {
+		if kind, ok := det.Classify(k, s.Env[k]); ok {
+			add("env", k, -1, kind)
+		}
+	}
+	for _, k := range s.HeaderKeys {
+		if kind, ok := det.Classify(k, s.Headers[k]); ok {
+			add("headers", k, -1, kind)
+		}
+	}
+	for i, a := range s.Args {
+		flag := ""
+		if i > 0 && strings.HasPrefix(s.Args[i-1], "-") && !strings.Contains(s.Args[i-1], "=") {
+			flag = strings.TrimLeft(s.Args[i-1], "-")
+		}
+		if name, val, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
+			if kind, ok := det.Classify(strings.TrimLeft(name, "-"), val); ok {
+				add("args", strings.TrimLeft(name, "-"), i, kind)
+				continue
+			}
+		}
+		if kind, ok := det.Classify(flag, a); ok && !strings.HasPrefix(a, "-") {
+			add("args", flag, i, kind)
+		}
+	}
+	if kind, ok := det.Classify("", s.URL); ok {
+		add("url", "", -1, kind)
+	} else if u, err := urlmatch.Parse(s.URL); err == nil {
+		if u.Password != "" && !det.IsPlaceholder(u.Password) {
+			add("url", "userinfo", -1, "url-credentials")
+		}
+		for _, q := range strings.Split(strings.TrimPrefix(u.Search, "?"), "&") {
+			if k, v, ok := strings.Cut(q, "="); ok {
+				if kind, ok := det.Classify(k, v); ok {
+					add("url", k, -1, kind)
+				}
+			}
+		}
+	}
+	facts := map[string]any{"secrets": emptyIfNil(found), "url": urlFacts(s.URL)}
+	var varKeys []any
+	for _, k := range s.EnvKeys {
+		if interp.HasRef(s.Dialect, s.Env[k]) {
+			varKeys = append(varKeys, k)
+		}
+	}
+	facts["env_var_keys"] = emptyIfNil(varKeys)
+	return facts
+}
+
+// urlFacts parses a server URL with the WHATWG parser.
+func urlFacts(raw string) map[string]any {
+	if raw == "" {
+		return map[string]any{"parsed": false}
+	}
+	u, err := urlmatch.Parse(raw)
+	if err != nil {
+		return map[string]any{"parsed": false}
+	}
+	host := strings.Trim(u.Hostname, "[]")
+	return map[string]any{"parsed": true, "scheme": u.Scheme, "host": host, "port": u.Port, "loopback": isLoopback(host)}
+}
+
+// isLoopback reports whether a host names this machine: localhost names and
+// the loopback address ranges.
+func isLoopback(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") || h == "::1" || h == "0:0:0:0:0:0:0:1" {
+		return true
+	}
+	return strings.HasPrefix(h, "127.")
+}
+
+// detector returns the scan's shared secret detector, built on first use.
+func (sc *scan) detector() *secrets.Detector {
+	if sc.secrets == nil {
+		sc.secrets = secrets.NewDetector()
+	}
+	return sc.secrets
+}
+
+// applyPolicy evaluates the server policies for s in context pc and records
+// the decision and the findings. enforced says whether the client applies the
+// verdict itself (Claude Code) or only mcpguard reports it.
+func (sc *scan) applyPolicy(s *Server, pc *policyContext) policy.Decision {
+	if sc.opts.Policy == nil || pc == nil {
+		return policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}
+	}
+	v, err := policy.NewValue(sc.serverInput(s))
+	if err == nil {
+		var res *policy.ServerResult
+		if res, err = sc.opts.Policy.EvalServer(sc.ctx, v, pc.value); err == nil {
+			s.detail("admission", res.Admission)
+			var custom []string
+			for _, r := range res.Findings {
+				sc.findingAt(s, r)
+				if r.Package != "" && r.Severity == policy.SeverityError {
+					custom = append(custom, r.Rule)
+				}
+			}
+			d := res.Decision
+			if len(custom) > 0 {
+				if d.Allowed {
+					d = policy.Decision{Reasons: []string{}}
+				}
+				d.Reasons = append(d.Reasons, custom...)
+			}
+			return d
+		}
+	}
+	// A policy that fails at evaluation time fails closed for this server.
+	sc.fileError(policy.FileError{Path: s.Source.Path, Line: s.Source.Line, Column: s.Source.Column,
+		Message: fmt.Sprintf("policy evaluation failed for server %q: %v", s.Name, err)})
+	return policy.Decision{Allowed: false, Reasons: []string{"POLICY_ERROR"}}
+}
+
+// findingAt records a rule result about s, at the rule's own location when it
+// points elsewhere (a policy entry).
+func (sc *scan) findingAt(s *Server, r policy.RuleResult) {
+	p := pendingFinding{rule: r.Rule, message: r.Message, evidence: r.Evidence, disc: []string{r.Message}, severity: r.Severity}
+	if r.Location != nil && r.Location.Path != "" {
+		loc := *r.Location
+		p.loc = &loc
+	}
+	s.pendingFindings = append(s.pendingFindings, p)
+}
+
+// loadPolicyFiles reads the --policy JSON files: documents shaped like
+// managed-settings.json. A missing or malformed one is an error: a policy
+// that does not load must never mean "allow all".
+func (sc *scan) loadPolicyFiles() {
+	for _, p := range sc.opts.PolicyFiles {
+		doc, broken, exists, errs := managed.LoadSettings(p, managed.KindPolicyFile)
+		sc.fileError(errs...)
+		switch {
+		case !exists:
+			sc.fileError(policy.FileError{Path: p, Message: "policy file does not exist"})
+			continue
+		case broken != nil:
+			continue
+		}
+		sc.policyFiles = append(sc.policyFiles, doc)
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: p, Kind: managed.KindPolicyFile, Active: true})
+	}
+}
