@@ -54,6 +54,8 @@ type claudeWorld struct {
 	// serverEnv expands server configs: process env < user settings env <
 	// managed settings env (§3.3).
 	serverEnv interp.Lookup
+	// plugins are the installed plugins Claude Code can load.
+	plugins []plugin
 }
 
 // claudeProject holds one project's Claude Code inputs.
@@ -427,6 +429,8 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolutio
 				map[string]any{"variables": s.Expanded.Missing}, s.Expanded.Missing...)
 		}
 	}
+	sc.resolvePlugins(w, p, res, exclusive, disabled)
+
 	// Definitions that never became winners or were suppressed are shadowed.
 	for _, s := range res.defs {
 		if s.Status == "" {

@@ -108,6 +108,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 	}
 	envLayers = append(envLayers, managed.Env(w.managedDocs))
 	w.serverEnv = envLookup(sc.opts.LookupEnv, envLayers...)
+	w.plugins = sc.installedPlugins(w)
 	return w
 }
 
