@@ -86,6 +86,16 @@ func builtins() []builtin {
 	}
 }
 
+// declarations returns the builtins' declarations for a compiler built by
+// hand (rego.New only adds per-instance declarations to compilers it creates).
+func declarations(bs []builtin) map[string]*ast.Builtin {
+	out := make(map[string]*ast.Builtin, len(bs))
+	for _, b := range bs {
+		out[b.decl.Name] = &ast.Builtin{Name: b.decl.Name, Description: b.decl.Description, Decl: b.decl.Decl}
+	}
+	return out
+}
+
 // regoOptions returns the builtins as rego.New options.
 func regoOptions(bs []builtin) []func(*rego.Rego) {
 	out := make([]func(*rego.Rego), len(bs))

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
@@ -26,6 +27,16 @@ const CustomPrefix = "mcpguard.custom"
 // network or read the process environment (which would leak secrets into
 // findings).
 var unsafeBuiltins = []string{"http.send", "net.lookup_ip_addr", "net.cidr_expand", "opa.runtime", "rego.parse_module", "trace"}
+
+// verificationStages only check policies; evaluation does not depend on them.
+// The shipped policies use no print(), rego.metadata or template strings, so
+// their rewrite stages have nothing to do either.
+var verificationStages = []ast.StageID{
+	ast.StageCheckUnusedImports, ast.StageCheckDuplicateImports, ast.StageCheckKeywordOverrides,
+	ast.StageCheckTypes, ast.StageCheckDeprecatedBuiltins, ast.StageBuildRequiredCapabilities,
+	ast.StageCheckRecursion, ast.StageCheckRuleConflicts, ast.StageCheckUndefinedFuncs, ast.StageCheckVoidCalls,
+	ast.StageRewritePrintCalls, ast.StageRewriteRegoMetadataCalls, ast.StageRewriteTemplateStrings,
+}
 
 // CompileError is a policy that does not load or compile. Each diagnostic
 // names path:line:col.
@@ -52,38 +63,76 @@ type EngineOptions struct {
 }
 
 // Engine holds the compiled policies: the shipped ones and any custom ones.
-// Compile once with NewEngine, then evaluate many times; an Engine is safe for
-// concurrent use.
+// Compile once with NewEngine (or StartEngine), then evaluate many times; an
+// Engine is safe for concurrent use.
 type Engine struct {
-	server  rego.PreparedEvalQuery
-	context rego.PreparedEvalQuery
+	ready   chan struct{} // closed when compilation has finished
+	err     error
+	server  rego.PreparedEvalQuery // verdict, policy and custom rules
+	hygiene rego.PreparedEvalQuery // hygiene rules
+	context rego.PreparedEvalQuery // weakness rules, once per context
 	// Custom lists the custom packages, e.g. "mcpguard.custom.acme".
 	Custom []string
 	// Sources are the custom policy files.
 	Sources []string
 }
 
-// Query entrypoints of the shipped mcpguard/main package.
+// Query entrypoints of the shipped policies.
 const (
 	serverQuery  = "data.mcpguard.main.server"
-	contextQuery = "data.mcpguard.main.context"
+	hygieneQuery = "data.mcpguard.hygiene.findings"
+	contextQuery = "data.mcpguard.weakness.findings"
 )
 
 // NewEngine loads and compiles the shipped and custom policies. A syntax or
 // compile error, or a custom module outside mcpguard.custom, is a
 // *CompileError.
 func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
-	modules, err := shippedModules(false)
-	if err != nil {
+	e := StartEngine(ctx, opts)
+	if err := e.Err(); err != nil {
 		return nil, err
 	}
-	e := &Engine{}
+	return e, nil
+}
+
+// StartEngine compiles in the background and returns at once, so that a
+// command can read its inputs meanwhile. Every method waits for the
+// compilation; Err reports its failure.
+func StartEngine(ctx context.Context, opts EngineOptions) *Engine {
+	e := &Engine{ready: make(chan struct{})}
+	go func() {
+		defer close(e.ready)
+		e.err = e.compile(ctx, opts)
+	}()
+	return e
+}
+
+// Err waits for the compilation and returns its error, if any.
+func (e *Engine) Err() error {
+	<-e.ready
+	return e.err
+}
+
+func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
+	shipped, err := shippedModules(false)
+	if err != nil {
+		return err
+	}
 	custom, sources, err := customModules(opts.Paths, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	e.Sources = sources
 	var diags []FileError
+	verdictGroup := map[string]*ast.Module{}
+	rulesGroup := map[string]*ast.Module{}
+	for name, m := range shipped {
+		if strings.HasPrefix(name, "mcpguard/hygiene/") || strings.HasPrefix(name, "mcpguard/weakness/") {
+			rulesGroup[name] = m
+		} else {
+			verdictGroup[name] = m
+		}
+	}
 	for name, m := range custom {
 		pkg := strings.TrimPrefix(m.Package.Path.String(), "data.")
 		if pkg != CustomPrefix && !strings.HasPrefix(pkg, CustomPrefix+".") {
@@ -91,49 +140,79 @@ func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
 				Message: fmt.Sprintf("package %s: custom policies must be under package %s (for example %s.acme)", pkg, CustomPrefix, CustomPrefix)})
 			continue
 		}
-		modules[name] = m
+		verdictGroup[name] = m
 		if !contains(e.Custom, pkg) {
 			e.Custom = append(e.Custom, pkg)
 		}
 	}
 	if len(diags) > 0 {
-		return nil, &CompileError{Diagnostics: diags}
+		return &CompileError{Diagnostics: diags}
 	}
 	sort.Strings(e.Custom)
 	gen, err := ast.ParseModuleWithOpts("mcpguard/generated/custom.rego", customIndex(e.Custom), ast.ParserOptions{RegoVersion: ast.RegoV1})
 	if err != nil {
-		return nil, fmt.Errorf("generate custom index: %w", err)
+		return fmt.Errorf("generate custom index: %w", err)
 	}
-	modules["mcpguard/generated/custom.rego"] = gen
+	verdictGroup["mcpguard/generated/custom.rego"] = gen
 
+	// The two groups share nothing and compile in parallel: compiling is most of
+	// a short command's start-up.
 	bs := builtins()
-	base := []func(*rego.Rego){
-		rego.StrictBuiltinErrors(true),
-		rego.UnsafeBuiltins(toSet(unsafeBuiltins)),
-		rego.EnablePrintStatements(opts.Print != nil),
+	build := func(modules map[string]*ast.Module, verify bool) (*ast.Compiler, error) {
+		c := ast.NewCompiler().
+			WithCapabilities(capabilities(bs)).
+			WithEnablePrintStatements(opts.Print != nil).
+			WithDefaultRegoVersion(ast.RegoV1)
+		if !verify {
+			// The shipped policies are type-checked and linted by their own
+			// tests; at run time only the stages evaluation needs run. Any
+			// custom policy gets every stage.
+			c = c.WithSkipStages(verificationStages...)
+		}
+		c.Compile(modules)
+		if c.Failed() {
+			return nil, compileError(c.Errors)
+		}
+		return c, nil
 	}
-	if opts.Print != nil {
-		base = append(base, rego.PrintHook(printHook{opts.Print}))
+	var rulesCompiler *ast.Compiler
+	var rulesErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rulesCompiler, rulesErr = build(rulesGroup, false)
+	}()
+	verdictCompiler, err := build(verdictGroup, len(custom) > 0)
+	<-done
+	if err != nil {
+		return err
 	}
-	base = append(base, regoOptions(bs)...)
-	for _, m := range modules {
-		base = append(base, rego.ParsedModule(m))
+	if rulesErr != nil {
+		return rulesErr
 	}
-	prepare := func(query string) (rego.PreparedEvalQuery, error) {
-		opts := append([]func(*rego.Rego){rego.Query(query)}, base...)
-		pq, err := rego.New(opts...).PrepareForEval(ctx)
+	prepare := func(c *ast.Compiler, query string) (rego.PreparedEvalQuery, error) {
+		ropts := []func(*rego.Rego){rego.Query(query), rego.Compiler(c), rego.StrictBuiltinErrors(true),
+			rego.EnablePrintStatements(opts.Print != nil)}
+		if opts.Print != nil {
+			ropts = append(ropts, rego.PrintHook(printHook{opts.Print}))
+		}
+		ropts = append(ropts, regoOptions(bs)...)
+		pq, err := rego.New(ropts...).PrepareForEval(ctx)
 		if err != nil {
 			return pq, compileError(err)
 		}
 		return pq, nil
 	}
-	if e.server, err = prepare(serverQuery); err != nil {
-		return nil, err
+	if e.server, err = prepare(verdictCompiler, serverQuery); err != nil {
+		return err
 	}
-	if e.context, err = prepare(contextQuery); err != nil {
-		return nil, err
+	if e.hygiene, err = prepare(rulesCompiler, hygieneQuery); err != nil {
+		return err
 	}
-	return e, nil
+	if e.context, err = prepare(rulesCompiler, contextQuery); err != nil {
+		return err
+	}
+	return nil
 }
 
 // customIndex generates the module that gathers every custom package's deny
@@ -159,29 +238,40 @@ func customIndex(pkgs []string) string {
 
 // shippedModules parses the embedded policies; tests selects *_test.rego
 // files instead of the policies.
+// The modules are parsed concurrently: parsing is a quarter of start-up.
 func shippedModules(tests bool) (map[string]*ast.Module, error) {
 	fsys := bundled.FS()
-	out := map[string]*ast.Module{}
+	var paths []string
 	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".rego") {
-			return err
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".rego") && strings.HasSuffix(path, "_test.rego") == tests {
+			paths = append(paths, path)
 		}
-		if strings.HasSuffix(path, "_test.rego") != tests {
-			return nil
-		}
-		src, err := fs.ReadFile(fsys, path)
-		if err != nil {
-			return err
-		}
-		m, err := ast.ParseModuleWithOpts(path, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true})
-		if err != nil {
-			return compileError(err)
-		}
-		out[path] = m
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load shipped policies: %w", err)
+	}
+	mods := make([]*ast.Module, len(paths))
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	for i, path := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			src, err := fs.ReadFile(fsys, path)
+			if err == nil {
+				mods[i], err = ast.ParseModuleWithOpts(path, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: tests})
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	out := make(map[string]*ast.Module, len(paths))
+	for i, path := range paths {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("load shipped policies: %w", compileError(errs[i]))
+		}
+		out[path] = mods[i]
 	}
 	return out, nil
 }
@@ -258,6 +348,23 @@ func describeOSError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// capabilities are OPA's builtins without the unsafe ones, plus mcpguard's.
+func capabilities(bs []builtin) *ast.Capabilities {
+	caps := ast.CapabilitiesForThisVersion()
+	unsafe := toSet(unsafeBuiltins)
+	kept := caps.Builtins[:0]
+	for _, b := range caps.Builtins {
+		if _, bad := unsafe[b.Name]; !bad {
+			kept = append(kept, b)
+		}
+	}
+	for _, d := range declarations(bs) {
+		kept = append(kept, d)
+	}
+	caps.Builtins = kept
+	return caps
 }
 
 func toSet(list []string) map[string]struct{} {

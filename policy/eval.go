@@ -58,7 +58,11 @@ func input(server, ctx Value) ast.Value {
 // EvalServer evaluates the per-server policies: the Claude Code verdict, the
 // shipped server rules and the custom deny and warn rules.
 func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
-	rs, err := e.server.Eval(ctx, rego.EvalParsedInput(input(server, pctx)))
+	if err := e.Err(); err != nil {
+		return nil, err
+	}
+	in := input(server, pctx)
+	rs, err := e.server.Eval(ctx, rego.EvalParsedInput(in))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
@@ -83,6 +87,21 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 		}
 		res.Findings = append(res.Findings, f)
 	}
+	rs, err = e.hygiene.Eval(ctx, rego.EvalParsedInput(in))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate policy: %w", err)
+	}
+	var hygiene []json.RawMessage
+	if err := decodeResult(rs, &hygiene); err != nil {
+		return nil, err
+	}
+	for _, raw := range hygiene {
+		f, err := decodeFinding(raw)
+		if err != nil {
+			return nil, err
+		}
+		res.Findings = append(res.Findings, f)
+	}
 	for _, c := range out.Deny {
 		res.Findings = append(res.Findings, c.finding(SeverityError))
 	}
@@ -95,18 +114,19 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 // EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,
 // P006) once per context.
 func (e *Engine) EvalContext(ctx context.Context, pctx Value) ([]RuleResult, error) {
+	if err := e.Err(); err != nil {
+		return nil, err
+	}
 	rs, err := e.context.Eval(ctx, rego.EvalParsedInput(input(Value{}, pctx)))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
-	var out struct {
-		Findings []json.RawMessage `json:"findings"`
-	}
+	var out []json.RawMessage
 	if err := decodeResult(rs, &out); err != nil {
 		return nil, err
 	}
 	var list []RuleResult
-	for _, raw := range out.Findings {
+	for _, raw := range out {
 		f, err := decodeFinding(raw)
 		if err != nil {
 			return nil, err

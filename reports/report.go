@@ -81,13 +81,18 @@ type Meta struct {
 	Version     string
 	GeneratedAt string // RFC 3339
 	Host        Host
+	// Secrets redacts command lines and URLs; nil builds one.
+	Secrets *secrets.Detector
 }
 
 // Build makes the report of a scan result. It never carries a secret value:
 // env and header values are not in the result's JSON form, and command lines,
 // arguments and URLs are redacted here.
 func Build(res *scanner.Result, meta Meta) *Report {
-	det := secrets.NewDetector()
+	det := meta.Secrets
+	if det == nil {
+		det = secrets.NewDetector()
+	}
 	r := &Report{
 		Schema:      Schema,
 		Tool:        Tool{Name: "mcpguard", Version: meta.Version},

@@ -263,7 +263,11 @@ type claudeResolution struct {
 }
 
 // resolveClaude applies docs/claude-code.md §6–§7 to one project.
-func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolution {
+//
+// ownOnly resolves another project of a machine scan, whose user-level servers
+// the main project's resolution reports: its winners of other scopes are not
+// judged, because nothing keeps their verdicts.
+func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *claudeResolution {
 	res := &claudeResolution{}
 	add := func(s *Server, scope, ccScope string, project string) {
 		s.Scope, s.Project = scope, project
@@ -409,7 +413,20 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolutio
 		s := merged[n]
 		res.winners = append(res.winners, s)
 		s.Expanded = expandClaude(s, w.serverEnv)
-		s.Decision = sc.applyPolicy(s, res.context)
+	}
+	judged := res.winners
+	if ownOnly {
+		judged = nil
+		for _, s := range res.winners {
+			if s.Project == p.dir {
+				judged = append(judged, s)
+			}
+		}
+	}
+	decisions := sc.applyPolicyAll(judged, func(*Server) *policyContext { return res.context })
+	for i, s := range judged {
+		n := s.Name
+		s.Decision = decisions[i]
 		s.judged = true
 		switch {
 		case !s.Decision.Allowed:
@@ -429,7 +446,9 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject) *claudeResolutio
 				map[string]any{"variables": s.Expanded.Missing}, s.Expanded.Missing...)
 		}
 	}
-	sc.resolvePlugins(w, p, res, exclusive, disabled)
+	if !ownOnly {
+		sc.resolvePlugins(w, p, res, exclusive, disabled)
+	}
 
 	// Definitions that never became winners or were suppressed are shadowed.
 	for _, s := range res.defs {

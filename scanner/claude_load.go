@@ -269,7 +269,7 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 			return projects
 		}
 		p := sc.loadClaudeProject(w, dir, mcpJSONChain(dir), true)
-		res := sc.resolveClaude(w, p)
+		res := sc.resolveClaude(w, p, i > 0)
 		if i == 0 {
 			// Winners first, in `claude mcp list` order.
 			sc.keep(res.winners...)
@@ -285,7 +285,7 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 	}
 	if len(projects) == 0 {
 		// No project at all: user and managed servers in an empty context.
-		res := sc.resolveClaude(w, &claudeProject{})
+		res := sc.resolveClaude(w, &claudeProject{}, false)
 		sc.keep(res.winners...)
 		sc.keep(res.defs...)
 		sc.mainCtx = res.context

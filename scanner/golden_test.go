@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpguard/mcpguard/internal/schematest"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -82,7 +83,7 @@ func scanReport(t testing.TB, opts scanner.Options, roots map[string]string) []b
 // -update. Every golden report is also validated against the report schema.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	v, err := reports.NewValidator()
+	v, err := schematest.New("report-v1", reports.SchemaJSON)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,7 +126,7 @@ func (sc *scan) scanPaths() {
 		if c.settings[1] != "" {
 			p.localSettings = appendDoc(nil, sc.loadSettings(c.settings[1], "local-settings", ScopeLocal))
 		}
-		res := sc.resolveClaude(w, p)
+		res := sc.resolveClaude(w, p, false)
 		if i == 0 {
 			sc.mainCtx = res.context
 		}

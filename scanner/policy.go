@@ -2,7 +2,9 @@ package scanner
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -153,7 +155,7 @@ func (sc *scan) buildContext(w *claudeWorld, lists *managed.Lists, project strin
 		if !defined {
 			return nil
 		}
-		return sc.entryInputs(w, entries, deny)
+		return policy.IndexList(sc.entryInputs(w, entries, deny))
 	}
 	var docs, issues []any
 	seenDoc := map[*managed.Document]bool{}
@@ -194,9 +196,9 @@ func (sc *scan) buildContext(w *claudeWorld, lists *managed.Lists, project strin
 		"project": project,
 		"claude": map[string]any{
 			"allow":              listOrNil(lists.AllowDefined, lists.Allow, false),
-			"deny":               sc.entryInputs(w, lists.Deny, true),
+			"deny":               policy.IndexList(sc.entryInputs(w, lists.Deny, true)),
 			"allow_org":          listOrNil(lists.AllowOrgDefined, lists.AllowOrg, false),
-			"deny_org":           sc.entryInputs(w, lists.DenyOrg, true),
+			"deny_org":           policy.IndexList(sc.entryInputs(w, lists.DenyOrg, true)),
 			"managed_only":       managedOnly,
 			"documents":          emptyIfNil(docs),
 			"issues":             emptyIfNil(issues),
@@ -292,20 +294,20 @@ func (sc *scan) serverInput(s *Server) map[string]any {
 	}
 	label, _ := s.Details["claude_scope"].(string)
 	claude := map[string]any{"label": label, "argv": strs(s.Argv()), "url": s.URL, "has_var": false, "builtin": s.Scope == ScopeIDE}
-	claude["argvs"] = []any{claude["argv"]}
+	claude["argv_keys"] = []any{policy.ArgvKey(s.Argv())}
 	claude["urls"] = []any{s.URL}
 	if s.Expanded != nil {
 		claude["argv"] = strs(append([]string{s.Expanded.Command}, s.Expanded.Args...))
 		claude["url"] = s.Expanded.URL
 		claude["has_var"] = s.Expanded.HasVar
-		var argvs, urls []any
+		var keys, urls []any
 		for _, f := range s.Expanded.ArgvForms {
-			argvs = append(argvs, strs(f))
+			keys = append(keys, policy.ArgvKey(f))
 		}
 		for _, u := range s.Expanded.URLForms {
 			urls = append(urls, u)
 		}
-		claude["argvs"], claude["urls"] = argvs, urls
+		claude["argv_keys"], claude["urls"] = keys, urls
 	}
 	in["claude"] = claude
 	in["facts"] = sc.facts(s)
@@ -334,6 +336,9 @@ func (sc *scan) facts(s *Server) map[string]any {
 		}
 	}
 	for _, k := range s.HeaderKeys {
+		if s.Scope == ScopeIDE {
+			break // the lock file's per-session token is Claude Code's own, not configuration
+		}
 		if kind, ok := det.Classify(k, s.Headers[k]); ok {
 			add("headers", k, -1, kind)
 		}
@@ -368,6 +373,7 @@ func (sc *scan) facts(s *Server) map[string]any {
 		}
 	}
 	facts := map[string]any{"secrets": emptyIfNil(found), "url": urlFacts(s.URL)}
+	facts["program"], facts["program_args"] = program(s)
 	var varKeys []any
 	for _, k := range s.EnvKeys {
 		if interp.HasRef(s.Dialect, s.Env[k]) {
@@ -376,6 +382,32 @@ func (sc *scan) facts(s *Server) map[string]any {
 	}
 	facts["env_var_keys"] = emptyIfNil(varKeys)
 	return facts
+}
+
+// program returns what a stdio server runs: the executable's lower-cased base
+// name without .exe/.cmd/.ps1, looking through `cmd /c`, and its arguments.
+func program(s *Server) (string, []any) {
+	if s.Transport != TransportStdio {
+		return "", []any{}
+	}
+	argv := s.Argv()
+	if s.Expanded != nil {
+		argv = append([]string{s.Expanded.Command}, s.Expanded.Args...)
+	}
+	name := func(p string) string {
+		p = strings.ToLower(p[strings.LastIndexAny(p, `/\`)+1:])
+		for _, suffix := range []string{".exe", ".cmd", ".ps1", ".bat"} {
+			p = strings.TrimSuffix(p, suffix)
+		}
+		return p
+	}
+	if len(argv) >= 2 && name(argv[0]) == "cmd" && (strings.EqualFold(argv[1], "/c") || strings.EqualFold(argv[1], "/k")) {
+		argv = argv[2:]
+	}
+	if len(argv) == 0 {
+		return "", []any{}
+	}
+	return name(argv[0]), strs(argv[1:])
 }
 
 // urlFacts parses a server URL with the WHATWG parser.
@@ -472,4 +504,33 @@ func (sc *scan) loadPolicyFiles() {
 		sc.policyFiles = append(sc.policyFiles, doc)
 		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: p, Kind: managed.KindPolicyFile, Active: true})
 	}
+}
+
+// applyPolicyAll evaluates many servers concurrently: the evaluations are
+// independent and the prepared queries are safe for concurrent use, and policy
+// evaluation is most of a scan's time.
+func (sc *scan) applyPolicyAll(servers []*Server, ctxOf func(*Server) *policyContext) []policy.Decision {
+	out := make([]policy.Decision, len(servers))
+	if len(servers) == 0 {
+		return out
+	}
+	sc.detector() // build the shared detector before the workers need it
+	workers := min(runtime.GOMAXPROCS(0), len(servers))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = sc.applyPolicy(servers[i], ctxOf(servers[i]))
+			}
+		}()
+	}
+	for i := range servers {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
@@ -47,6 +48,8 @@ type Options struct {
 	// other than Claude Code, and for Claude Code servers a verdict of theirs
 	// that Claude Code would not reach itself is reported as a finding.
 	PolicyFiles []string
+	// Secrets detects credentials; nil builds one. Share it with reports.Build.
+	Secrets *secrets.Detector
 }
 
 // scan is the state of one Scan call.
@@ -61,6 +64,7 @@ type scan struct {
 	kept         map[*Server]bool
 	secrets      *secrets.Detector
 	policyFiles  []*managed.Document
+	mu           sync.Mutex // guards seenFindings and res.Errors during concurrent policy evaluation
 	// mainCtx is the main project's Claude Code policy context; orgCtx the
 	// organisation's (managed settings and --policy files) for other clients.
 	mainCtx, orgCtx *policyContext
@@ -86,6 +90,7 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		seenFindings: map[string]bool{},
 		seenSources:  map[string]bool{},
 		kept:         map[*Server]bool{},
+		secrets:      opts.Secrets,
 	}
 	sc.loadPolicyFiles()
 	if len(opts.Paths) > 0 {
@@ -115,18 +120,15 @@ func (sc *scan) judgeOthers() {
 	if sc.opts.Policy == nil {
 		return
 	}
+	var todo []*Server
 	for _, s := range sc.res.Servers {
-		if s.judged || s.Status == StatusInvalid {
-			continue
+		if !s.judged && s.Status != StatusInvalid && sc.contextFor(s) != nil {
+			todo = append(todo, s)
 		}
-		pc := sc.orgCtx
-		if s.Client == ClientClaudeCode {
-			pc = sc.mainCtx
-		}
-		if pc == nil {
-			continue
-		}
-		d := sc.applyPolicy(s, pc)
+	}
+	decisions := sc.applyPolicyAll(todo, sc.contextFor)
+	for i, s := range todo {
+		d := decisions[i]
 		s.judged = true
 		switch {
 		case s.Client == ClientClaudeCode && !d.Allowed:
@@ -136,6 +138,15 @@ func (sc *scan) judgeOthers() {
 			s.Decision = d
 		}
 	}
+}
+
+// contextFor returns the policy context that judges a server outside Claude
+// Code's resolution.
+func (sc *scan) contextFor(s *Server) *policyContext {
+	if s.Client == ClientClaudeCode {
+		return sc.mainCtx
+	}
+	return sc.orgCtx
 }
 
 // keep adds servers to the result.
@@ -190,8 +201,11 @@ func (sc *scan) newFinding(rule string, loc policy.Location, serverID, msg strin
 	return f
 }
 
-// fileError records an errors[] entry once.
+// fileError records an errors[] entry once. Policy workers call it
+// concurrently.
 func (sc *scan) fileError(errs ...policy.FileError) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
 	for _, e := range errs {
 		key := e.Error()
 		if sc.seenFindings["err:"+key] {

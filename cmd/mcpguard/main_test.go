@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpguard/mcpguard/internal/schematest"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -80,7 +81,7 @@ func TestScanDemo(t *testing.T) {
 		}
 		out = strings.ReplaceAll(out, root, "$REPO")
 		if format == "json" {
-			v, err := reports.NewValidator()
+			v, err := schematest.New("report-v1", reports.SchemaJSON)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -45,6 +46,7 @@ type streams struct {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tuneGC(args)
 	return runContext(ctx, args, streams{in: stdin, out: stdout, err: stderr}, defaultEnv())
 }
 
@@ -66,6 +68,19 @@ func runContext(ctx context.Context, args []string, s streams, env environment) 
 		fmt.Fprintf(s.err, "mcpguard: %v\n", err)
 		return exitError
 	}
+}
+
+// tuneGC trades memory for time in short-lived commands: compiling the
+// policies allocates heavily, and on a small machine the collector running
+// beside it costs a quarter of a scan. The heap stays bounded by a soft limit,
+// past which the collector runs as usual. Long-running commands keep Go's
+// defaults.
+func tuneGC(args []string) {
+	if len(args) > 0 && (args[0] == "proxy" || args[0] == "daemon") {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(512 << 20)
 }
 
 const rootLong = `mcpguard finds every MCP server configuration on a machine, evaluates it
@@ -91,6 +106,6 @@ func newRootCmd(s streams, env environment) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitCodeError{code: exitError, err: err}
 	})
-	root.AddCommand(newScanCmd(env), newVersionCmd(env))
+	root.AddCommand(newScanCmd(env), newPolicyCmd(env), newVersionCmd(env))
 	return root
 }

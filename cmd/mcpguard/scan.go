@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
@@ -26,6 +27,9 @@ type ScanOptions struct {
 	Format     string
 	Output     string
 	FailOn     string
+	// Policies are --policy paths: .rego files or directories of them, or JSON
+	// files shaped like managed-settings.json.
+	Policies []string
 	// homeSet and managedSet record explicit flags: in path mode the machine's
 	// home and managed directory are read only when asked for.
 	homeSet, managedSet bool
@@ -71,6 +75,7 @@ func newScanCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.Format, "format", "text", "output format: "+formatList())
 	f.StringVarP(&opts.Output, "output", "o", "", "write the report to FILE instead of stdout")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error, warning, note, never")
+	f.StringArrayVar(&opts.Policies, "policy", nil, "organisation policy: a .rego file or directory, or a JSON file shaped like managed-settings.json (repeatable)")
 	return cmd
 }
 
@@ -119,12 +124,29 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 			sopts.ManagedDir = ""
 		}
 	}
+	regoPaths, jsonPaths := splitPolicies(opts.Policies)
+	// Compile the policies while the scan reads the configuration files.
+	engine := policy.StartEngine(cmd.Context(), policy.EngineOptions{Paths: regoPaths, Print: cmd.ErrOrStderr()})
+	if len(regoPaths) > 0 {
+		// A custom policy that does not compile stops here, before any scan.
+		if err := engine.Err(); err != nil {
+			return &exitCodeError{code: exitError, err: fmt.Errorf("load policy: %w", err)}
+		}
+	}
+	det := secrets.NewDetector()
+	sopts.Policy, sopts.PolicyFiles, sopts.Secrets = engine, jsonPaths, det
 	res, err := scanner.Scan(cmd.Context(), sopts)
+	if err == nil {
+		if cerr := engine.Err(); cerr != nil {
+			err = fmt.Errorf("load policy: %w", cerr)
+		}
+	}
 	if err != nil {
 		return &exitCodeError{code: exitError, err: fmt.Errorf("scan: %w", err)}
 	}
 	host, _ := env.hostname()
 	rep := reports.Build(res, reports.Meta{
+		Secrets:     det,
 		Version:     env.version,
 		GeneratedAt: env.now().UTC().Format(time.RFC3339),
 		Host:        reports.Host{Hostname: host, OS: env.goos, User: env.username()},
@@ -167,6 +189,19 @@ func writeReport(stdout io.Writer, env environment, output string, format report
 		return fmt.Errorf("write report: %w", errors.Unwrap(err))
 	}
 	return nil
+}
+
+// splitPolicies sorts --policy paths into Rego sources (files and directories)
+// and JSON policy documents.
+func splitPolicies(paths []string) (rego, jsonFiles []string) {
+	for _, p := range paths {
+		if strings.HasSuffix(strings.ToLower(p), ".json") {
+			jsonFiles = append(jsonFiles, p)
+		} else {
+			rego = append(rego, p)
+		}
+	}
+	return rego, jsonFiles
 }
 
 func noColor(env environment) bool {

@@ -1,9 +1,11 @@
 # METADATA
 # title: mcpguard entrypoints
 # description: |
-#   The two queries the engine prepares once and evaluates many times:
-#   `server` for each server (input.server, input.context) and `context` once per
-#   policy context (input.context).
+#   The verdict query the engine prepares once and evaluates for each server
+#   (input.server, input.context): Claude Code's verdict, the policy rules and
+#   the custom rules. The hygiene and weakness rules are compiled apart
+#   (data.mcpguard.hygiene.findings, data.mcpguard.weakness.findings) so that the
+#   two halves compile in parallel.
 package mcpguard.main
 
 default admission := ""
@@ -13,9 +15,8 @@ admission := data.mcpguard.claude.admission
 server := {
 	"verdict": data.mcpguard.claude.verdict,
 	"admission": admission,
-	"findings": [f | some f in data.mcpguard.rules.server_findings],
+	"findings": [f | some f in data.mcpguard.policy.findings],
 	"deny": data.mcpguard.generated.deny,
 	"warn": data.mcpguard.generated.warn,
 }
 
-context := {"findings": [f | some f in data.mcpguard.rules.context_findings]}

@@ -11,45 +11,44 @@ server := input.server
 
 lists := input.context.claude
 
-stdio if server.transport == "stdio"
+# Lists arrive indexed for O(1) lookups: null for an undefined allowlist, or
+# {count, names: {name: [entry]}, commands: {argv_key: [entry]}, urls: [entry],
+# has_command, has_url, entries}. An argv key is the JSON text of the argv.
 
-remote if server.transport in {"http", "sse", "ws"}
+stdio if input.server.transport == "stdio"
+
+remote if input.server.transport == "http"
+
+remote if input.server.transport == "sse"
+
+remote if input.server.transport == "ws"
 
 # An organisation server: managed-mcp.json ("enterprise") or managedMcpServers
 # ("managed"). Deny entries from project and local settings never apply to it.
-org if server.claude.label in {"enterprise", "managed"}
+org if input.server.claude.label == "enterprise"
 
-deny_list := lists.deny_org if org
+org if input.server.claude.label == "managed"
+
+deny := lists.deny_org if org
 
 else := lists.deny
 
-# The deny entries that match, each with the reason it gives.
-deny_matches contains [e, "DENIED_NAME"] if {
-	some e in deny_list
-	e.key == "serverName"
-	e.name == server.name
-}
-
 # A server's command line and URL can take two forms (the single-pass
 # expansion, and that text expanded again when it still holds a reference):
-# a deny entry blocks when it matches any form.
-argvs := object.get(server.claude, "argvs", [server.claude.argv])
-
-urls := object.get(server.claude, "urls", [server.claude.url])
+# a deny entry blocks when it matches any form, an allow entry admits only when
+# it matches every form.
+deny_matches contains [e, "DENIED_NAME"] if some e in deny.names[input.server.name]
 
 deny_matches contains [e, "DENIED_COMMAND"] if {
 	stdio
-	some e in deny_list
-	e.key == "serverCommand"
-	some argv in argvs
-	e.command == argv
+	some k in input.server.claude.argv_keys
+	some e in deny.commands[k]
 }
 
 deny_matches contains [e, "DENIED_URL"] if {
 	remote
-	some e in deny_list
-	e.key == "serverUrl"
-	some u in urls
+	some e in deny.urls
+	some u in input.server.claude.urls
 	mcpguard.url_match(e.url, u)
 }
 
@@ -61,40 +60,34 @@ deny_reasons := [r |
 	denied_by[r]
 ]
 
-has_key(list, k) if {
-	some e in list
-	e.key == k
-}
-
 # The kind of entry that judges this server under allowlist `list`: the
 # per-transport rule ignores name entries for a stdio server as soon as the list
 # has a serverCommand entry, and for a remote server as soon as it has a
 # serverUrl entry (unsafe ones count, §3.4).
 judging_key(list) := "serverCommand" if {
 	stdio
-	has_key(list, "serverCommand")
+	list.has_command
 } else := "serverUrl" if {
 	remote
-	has_key(list, "serverUrl")
+	list.has_url
 } else := "serverName"
 
-admits(e) if {
-	e.key == "serverName"
-	e.name == server.name
+admitted(list) if {
+	judging_key(list) == "serverName"
+	list.names[input.server.name]
 }
 
-# An allow entry admits only when it matches every form.
-admits(e) if {
-	e.key == "serverCommand"
-	every argv in argvs {
-		e.command == argv
-	}
+admitted(list) if {
+	judging_key(list) == "serverCommand"
+	[k] := input.server.claude.argv_keys
+	list.commands[k]
 }
 
-admits(e) if {
-	e.key == "serverUrl"
+admitted(list) if {
+	judging_key(list) == "serverUrl"
+	some e in list.urls
 	not e.unsafe
-	every u in urls {
+	every u in input.server.claude.urls {
 		mcpguard.url_match(e.url, u)
 	}
 }
@@ -104,12 +97,9 @@ admits(e) if {
 allow_check(list) := "ALLOWED" if {
 	list == null
 } else := "EMPTY_ALLOWLIST" if {
-	count(list) == 0
+	list.count == 0
 } else := "ALLOWED" if {
-	k := judging_key(list)
-	some e in list
-	e.key == k
-	admits(e)
+	admitted(list)
 } else := "NOT_ALLOWLISTED"
 
 allowed := {"allowed": true, "reasons": ["ALLOWED"]}
@@ -119,10 +109,10 @@ allowed := {"allowed": true, "reasons": ["ALLOWED"]}
 admission := pass if count(deny_reasons) == 0
 
 pass := "exempt-builtin" if {
-	server.claude.builtin
+	input.server.claude.builtin
 } else := "exempt-org" if {
 	org
-	not server.claude.has_var
+	not input.server.claude.has_var
 } else := "no-allowlist" if {
 	lists.allow == null
 } else := "allowlist" if {

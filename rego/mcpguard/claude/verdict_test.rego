@@ -6,12 +6,29 @@ import data.mcpguard.claude
 
 stdio_server(name, argv) := {
 	"name": name, "transport": "stdio", "command": argv[0], "args": array.slice(argv, 1, count(argv)),
-	"claude": {"label": "user", "argv": argv, "url": "", "has_var": false},
+	"claude": {"label": "user", "argv": argv, "argv_keys": [json.marshal(argv)], "url": "", "urls": [""], "has_var": false},
 }
 
 http_server(name, url) := {
 	"name": name, "transport": "http", "command": "", "args": [], "url": url,
-	"claude": {"label": "user", "argv": [""], "url": url, "has_var": false},
+	"claude": {"label": "user", "argv": [""], "argv_keys": ["[\"\"]"], "url": url, "urls": [url], "has_var": false},
+}
+
+# index builds the indexed form of a policy list, as the scanner does.
+index(entries) := null if entries == null
+
+else := {
+	"count": count(entries),
+	"names": {n: [e | some e in entries; e.key == "serverName"; e.name == n] | some e0 in entries; e0.key == "serverName"; n := e0.name},
+	"commands": {k: [e | some e in entries; e.key == "serverCommand"; json.marshal(e.command) == k] |
+		some e0 in entries
+		e0.key == "serverCommand"
+		k := json.marshal(e0.command)
+	},
+	"urls": [e | some e in entries; e.key == "serverUrl"],
+	"has_command": count([e | some e in entries; e.key == "serverCommand"]) > 0,
+	"has_url": count([e | some e in entries; e.key == "serverUrl"]) > 0,
+	"entries": entries,
 }
 
 org_server(s, has_var) := object.union(s, {"claude": object.union(s.claude, {"label": "enterprise", "has_var": has_var})})
@@ -22,7 +39,9 @@ cmd_e(c) := {"key": "serverCommand", "command": c}
 
 url_e(u) := {"key": "serverUrl", "url": u, "unsafe": false}
 
-ctx(allow, deny) := {"claude": {"allow": allow, "deny": deny, "allow_org": allow, "deny_org": deny}}
+ctx(allow, deny) := {"claude": {"allow": index(allow), "deny": index(deny), "allow_org": index(allow), "deny_org": index(deny)}}
+
+ctx4(allow, deny, allow_org, deny_org) := {"claude": {"allow": index(allow), "deny": index(deny), "allow_org": index(allow_org), "deny_org": index(deny_org)}}
 
 verdict_of(s, c) := v if {
 	v := claude.verdict with input as {"server": s, "context": c}
@@ -90,22 +109,22 @@ test_org_server_with_var_needs_allowlist if {
 
 test_org_server_with_var_and_no_org_allowlist if {
 	# Only .claude/settings.json defines an allowlist: A_org is undefined.
-	c := {"claude": {"allow": [name_e("zzz")], "deny": [], "allow_org": null, "deny_org": []}}
+	c := ctx4([name_e("zzz")], [], null, [])
 	verdict_of(org_server(stdio_server("corp", ["corp-bin", "x"]), true), c).allowed
 }
 
 test_repository_deny_ignored_for_org if {
-	c := {"claude": {"allow": null, "deny": [name_e("corp")], "allow_org": null, "deny_org": []}}
+	c := ctx4(null, [name_e("corp")], null, [])
 	verdict_of(org_server(stdio_server("corp", ["corp"]), false), c).allowed
 }
 
 test_user_deny_applies_to_org if {
-	c := {"claude": {"allow": null, "deny": [name_e("corp")], "allow_org": null, "deny_org": [name_e("corp")]}}
+	c := ctx4(null, [name_e("corp")], null, [name_e("corp")])
 	verdict_of(org_server(stdio_server("corp", ["corp"]), false), c).reasons == ["DENIED_NAME"]
 }
 
 test_builtin_skips_allowlist_not_denylist if {
-	ide := object.union(http_server("ide", "ws://127.0.0.1:1"), {"transport": "ws", "claude": {"label": "dynamic", "builtin": true, "argv": [""], "url": "ws://127.0.0.1:1", "has_var": false}})
+	ide := object.union(http_server("ide", "ws://127.0.0.1:1"), {"transport": "ws", "claude": {"label": "dynamic", "builtin": true, "argv": [""], "argv_keys": ["[\"\"]"], "url": "ws://127.0.0.1:1", "urls": ["ws://127.0.0.1:1"], "has_var": false}})
 	verdict_of(ide, ctx([], [])).allowed
 	verdict_of(ide, ctx([], [name_e("ide")])).reasons == ["DENIED_NAME"]
 }

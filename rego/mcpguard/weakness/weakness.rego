@@ -1,15 +1,16 @@
-# Weaknesses of the policy itself
-#
-# Context rules (input.context only): managed files that fail open, fail
-# closed or stop Claude Code (P003), URL patterns broader than they look
-# (P005), allowlists a non-managed file can widen (P006).
-package mcpguard.rules
+# METADATA
+# title: Weaknesses of the policy itself
+# description: |
+#   Context rules (input.context only): managed files that fail open, fail
+#   closed or stop Claude Code (P003), URL patterns broader than they look
+#   (P005), allowlists a non-managed file can widen (P006).
+package mcpguard.weakness
 
 loc(src) := {"path": src.path, "pointer": object.get(src, "pointer", ""), "line": src.line, "column": src.column}
 
 # MCPG-P003: a managed settings document that is not a JSON object stops every
 # claude command.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P003",
 	"msg": sprintf("managed settings document is not a JSON object (%s): every claude command exits 1 until it is fixed or removed, and developers may delete it to get working; mcpguard computes the statuses without it", [b.message]),
 	"location": loc(b),
@@ -17,7 +18,7 @@ context_findings contains {
 } if some b in input.context.claude.broken
 
 # managed-mcp.json keeps exclusive control whenever it exists.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P003",
 	"msg": msg,
 	"location": {"path": f.path, "pointer": "", "line": f.line, "column": f.column},
@@ -37,7 +38,7 @@ managed_mcp_problem(f) := sprintf("managed-mcp.json cannot be used (%s), yet it 
 # A policy list Claude Code silently repairs: a non-array allow list becomes []
 # (fail closed), a non-array deny list is dropped (fail open), invalid entries
 # are dropped one by one.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P003",
 	"msg": sprintf("%s in a managed settings file is silently repaired by Claude Code and %s: %s", [i.list, effect_text[i.effect], i.message]),
 	"location": loc(i),
@@ -53,7 +54,7 @@ effect_text := {"fail-open": "fails open (less is blocked than intended)", "fail
 
 # Policy-list problems in user, project and local settings: the user's own
 # lists, reported as inert entries.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-C006",
 	"msg": sprintf("%s: %s", [i.list, i.message]),
 	"location": loc(i),
@@ -63,17 +64,17 @@ context_findings contains {
 	not i.kind in managed_kinds
 }
 
-all_entries contains [e, "allow"] if some e in input.context.claude.allow
+all_entries contains [e, "allow"] if some e in input.context.claude.allow.entries
 
-all_entries contains [e, "allow"] if some e in input.context.claude.allow_org
+all_entries contains [e, "allow"] if some e in input.context.claude.allow_org.entries
 
-all_entries contains [e, "deny"] if some e in input.context.claude.deny
+all_entries contains [e, "deny"] if some e in input.context.claude.deny.entries
 
-all_entries contains [e, "deny"] if some e in input.context.claude.deny_org
+all_entries contains [e, "deny"] if some e in input.context.claude.deny_org.entries
 
 # A serverUrl pattern that can never match: a deny entry that does nothing, an
 # allow entry that admits nothing.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P003",
 	"msg": sprintf("serverUrl %q in %s can never match (it does not parse as a URL with a scheme); it %s", [e.raw, e.source.path, never_effect[list]]),
 	"location": loc(e.source),
@@ -91,7 +92,7 @@ never_kind := {"deny": "fail-open", "allow": "fail-closed"}
 
 # An allow serverUrl entry whose ${VAR} values would change the URL's structure
 # is skipped with only a log warning (§3.4).
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P003",
 	"msg": sprintf("allow serverUrl %q is skipped by Claude Code: the values of its variables change the URL's structure (%s); it admits nothing", [e.raw, e.unsafe_reason]),
 	"location": loc(e.source),
@@ -102,9 +103,9 @@ context_findings contains {
 }
 
 # MCPG-P005: an allow pattern broader than it looks.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P005",
-	"msg": sprintf("allow serverUrl %q %s (for example %s); prefer https://*.example.com:443/path/* with a literal registrable domain, an explicit port and a path", [e.raw, w.detail, w.example]),
+	"msg": sprintf("allow serverUrl %q is broader than it looks: %s (it admits %s)", [e.raw, w.detail, w.example]),
 	"location": loc(e.source),
 	"evidence": {"kind": w.kind, "example": w.example},
 } if {
@@ -125,7 +126,7 @@ managed_only := input.context.claude.managed_only.on
 
 # MCPG-P006: without allowManagedMcpServersOnly, user, project and local lists
 # are concatenated into the managed one, even in an untrusted folder.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P006",
 	"msg": sprintf("allowedMcpServers in this %s widens the organisation's allowlist: without allowManagedMcpServersOnly, Claude Code adds its entries to the managed list (even in an untrusted folder); set allowManagedMcpServersOnly: true in managed settings", [kind_text[d.kind]]),
 	"location": loc(d.allow_source),
@@ -142,7 +143,7 @@ context_findings contains {
 kind_text := {"user-settings": "user settings file", "project-settings": "repository settings file", "local-settings": "local settings file"}
 
 # allowManagedMcpServersOnly with no managed allowlist: no allowlist at all.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P006",
 	"msg": "allowManagedMcpServersOnly is on but no managed settings define allowedMcpServers: Claude Code then applies no allowlist at all and discards the user's own list too",
 	"location": loc(input.context.claude.managed_only.source),
@@ -154,7 +155,7 @@ context_findings contains {
 
 # A repository serverCommand entry turns every serverName entry off for stdio
 # servers, so servers the administrator allowed by name are blocked.
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P006",
 	"msg": "a serverCommand entry in this repository file makes Claude Code ignore every serverName allow entry for stdio servers, including the administrator's: servers allowed by name are blocked",
 	"location": loc(d.allow_source),
@@ -171,7 +172,7 @@ context_findings contains {
 
 # A repository's enabledPlugins turns on plugins the user installed, even in an
 # untrusted folder (observed).
-context_findings contains {
+findings contains {
 	"rule": "MCPG-P006",
 	"msg": sprintf("this repository settings file enables plugins (%s); Claude Code honours it even in an untrusted folder, so a cloned repository can switch on any MCP server a user-installed plugin ships", [concat(", ", on)]),
 	"location": loc(d.enabled_plugins_source),

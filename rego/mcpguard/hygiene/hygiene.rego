@@ -1,15 +1,18 @@
-# Configuration hygiene
-#
-# MCPG-C001 to C005 on every server of every client. Secret detection runs in
-# Go (values never reach a policy); these rules decide what to report.
-package mcpguard.rules
+# METADATA
+# title: Configuration hygiene
+# description: |
+#   MCPG-C001 to C005 on every server of every client. Secret detection runs in
+#   Go (values never reach a policy); these rules decide what to report.
+package mcpguard.hygiene
+
+server := input.server
 
 # MCPG-C001: a plaintext secret.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-C001",
 	"msg": sprintf("server %q has a plaintext %s in %s; reference it instead (${VAR}, an env file, a secret store)", [server.name, s.kind, place(s)]),
 	"evidence": {"field": s.field, "key": s.key, "kind": s.kind},
-} if some s in server.facts.secrets
+} if some s in input.server.facts.secrets
 
 place(s) := sprintf("env %s", [s.key]) if s.field == "env"
 else := sprintf("header %s", [s.key]) if s.field == "headers"
@@ -19,31 +22,25 @@ else := sprintf("argument %d", [s.index + 1]) if {
 } else := sprintf("argument %d (%s)", [s.index + 1, s.key]) if s.field == "args"
 else := "the URL"
 
-# The program a stdio server runs, looking through `cmd /c` and `npx.cmd`.
-argv := array.slice(server.claude.argv, 2, count(server.claude.argv)) if {
-	lower(base(server.claude.argv[0])) == "cmd"
-	lower(server.claude.argv[1]) in {"/c", "/k"}
-} else := server.claude.argv
+# facts.program is the program a stdio server runs, lower-cased, without its
+# directory and .exe/.cmd suffix, looking through `cmd /c`; facts.program_args
+# are its arguments.
+program := input.server.facts.program
 
-base(p) := b if {
-	parts := split(replace(p, "\\", "/"), "/")
-	b := trim_suffix(trim_suffix(trim_suffix(parts[count(parts) - 1], ".cmd"), ".exe"), ".ps1")
-}
-
-program := lower(base(argv[0]))
-
-rest := array.slice(argv, 1, count(argv))
+rest := input.server.facts.program_args
 
 # MCPG-C002: a package launcher without a pinned version runs whatever the
 # registry serves today.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-C002",
 	"msg": sprintf("server %q runs %s via %s without a pinned version: every start can fetch different code; pin %s", [server.name, spec, program, hint]),
 	"evidence": {"launcher": program, "package": spec},
 } if {
-	server.transport == "stdio"
+	launchers[input.server.facts.program]
 	[spec, hint] := unpinned
 }
+
+launchers := {"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "docker", "podman", "nerdctl"}
 
 # npx, bunx, pnpm dlx, yarn dlx: pkg@version (scoped: @scope/pkg@version).
 js_launcher := rest if program in {"npx", "bunx"}
@@ -56,14 +53,12 @@ else := array.slice(rest, 1, count(rest)) if {
 	rest[0] in {"exec", "x"}
 }
 
-js_package := v if {
-	some i, a in js_launcher
-	a in {"-p", "--package"}
-	v := js_launcher[i + 1]
-} else := v if {
-	some a in js_launcher
-	startswith(a, "--package=")
-	v := substring(a, count("--package="), -1)
+js_package := js_launcher[flags[0] + 1] if {
+	flags := [i | some i, a in js_launcher; a in {"-p", "--package"}; i + 1 < count(js_launcher)]
+	count(flags) > 0
+} else := substring(js_launcher[flags[0]], count("--package="), -1) if {
+	flags := [i | some i, a in js_launcher; startswith(a, "--package=")]
+	count(flags) > 0
 } else := first_operand(js_launcher)
 
 # first_operand is the first argument that is not a flag.
@@ -120,10 +115,9 @@ else := array.slice(rest, 1, count(rest)) if program == "pipx"
 
 else := rest
 
-py_package := v if {
-	some i, a in py_args
-	a in {"--from", "--spec"}
-	v := py_args[i + 1]
+py_package := py_args[flags[0] + 1] if {
+	flags := [i | some i, a in py_args; a in {"--from", "--spec"}; i + 1 < count(py_args)]
+	count(flags) > 0
 } else := first_operand(py_args)
 
 local_path(s) if startswith(s, ".")
@@ -175,14 +169,13 @@ docker_tag(image) := t if {
 } else := ""
 
 # MCPG-C003: cleartext transport to another machine.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-C003",
 	"msg": sprintf("server %q talks %s:// to %s, which is not this machine: traffic and credentials cross the network in clear text", [server.name, u.scheme, u.host]),
 	"evidence": {"scheme": u.scheme, "host": u.host},
 } if {
-	server.transport in {"http", "sse", "ws"}
-	u := server.facts.url
-	u.parsed
+	input.server.facts.url.parsed
+	u := input.server.facts.url
 	u.scheme in {"http", "ws"}
 	not u.loopback
 }
@@ -192,29 +185,28 @@ shells := {"sh", "bash", "zsh", "dash", "ksh", "fish", "cmd", "powershell", "pws
 shell_flags := {"-c", "-lc", "-ic", "-cl", "/c", "/k", "-command", "-c:", "-encodedcommand", "-e"}
 
 # MCPG-C004: the command is a shell script, or downloads code and runs it.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-C004",
 	"msg": msg,
-	"evidence": {"shell": lower(base(server.claude.argv[0])), "download_and_execute": dl},
+	"evidence": {"shell": program, "download_and_execute": dl},
 } if {
-	server.transport == "stdio"
+	input.server.transport == "stdio"
 	script := shell_script
 	dl := download_execute(script)
 	msg := c004_message(dl)
 }
 
 shell_script := s if {
-	shells[lower(base(server.claude.argv[0]))]
-	some i, a in server.claude.argv
-	i > 0
-	shell_flags[lower(a)]
-	s := concat(" ", array.slice(server.claude.argv, i + 1, count(server.claude.argv)))
+	shells[input.server.facts.program]
+	flags := [i | some i, a in rest; shell_flags[lower(a)]]
+	count(flags) > 0
+	s := concat(" ", array.slice(rest, flags[0] + 1, count(rest)))
 }
 
 # A command written as one string with a pipeline in it.
-shell_script := server.claude.argv[0] if {
-	count(server.claude.argv) == 1
-	contains(server.claude.argv[0], "|")
+shell_script := input.server.command if {
+	count(input.server.args) == 0
+	contains(input.server.command, "|")
 }
 
 download_execute(s) if regex.match(`(?i)(curl|wget|fetch|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^|]*\|\s*(sudo\s+)?(sh|bash|zsh|dash|python\d?|node|perl|ruby|iex|invoke-expression|pwsh|powershell)\b`, s)
@@ -227,11 +219,11 @@ default download_execute(_) := false
 
 c004_message(true) := sprintf("server %q downloads code and executes it on every start: whoever controls that URL runs code on this machine", [server.name])
 
-c004_message(false) := sprintf("server %q runs a shell script (%s): the command an allowlist sees is only the shell, and the script can do anything", [server.name, lower(base(server.claude.argv[0]))])
+c004_message(false) := sprintf("server %q runs a shell script (%s): the command an allowlist sees is only the shell, and the script can do anything", [server.name, program])
 
 # MCPG-C005: the deprecated SSE transport.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-C005",
 	"msg": sprintf("server %q uses the deprecated SSE transport; move to streamable HTTP (\"type\": \"http\") when the server supports it", [server.name]),
 	"evidence": {"transport": "sse"},
-} if server.transport == "sse"
+} if input.server.transport == "sse"

@@ -5,7 +5,7 @@
 #   that are weaker than they look (docs/claude-code.md §11). Server rules read
 #   input.server; context rules read input.context only and run once per policy
 #   context.
-package mcpguard.rules
+package mcpguard.policy
 
 import data.mcpguard.claude
 
@@ -32,7 +32,7 @@ pending_note := " It is pending approval, but loads without a prompt in headless
 } else := ""
 
 # MCPG-P001: a deny entry matches.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-P001",
 	"msg": sprintf("server %q is denied by %s%s.%s", [server.name, concat("; ", descs), enforcement, pending_note]),
 	"evidence": {"reasons": claude.deny_reasons, "entries": [e.source | some [e, _] in claude.deny_matches]},
@@ -42,7 +42,7 @@ server_findings contains {
 }
 
 # MCPG-P002: the allowlist does not admit the server.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-P002",
 	"msg": sprintf("server %q is not on the allowlist: %s%s.%s", [server.name, why, enforcement, pending_note]),
 	"evidence": object.union({"reason": reason, "judging_key": key}, allow_evidence),
@@ -81,9 +81,7 @@ allow_evidence := object.union(ignored_name, org_var)
 
 ignored_name := {"ignored_name_entry": true} if {
 	judging_key_or_none != "serverName"
-	some e in ctx.allow
-	e.key == "serverName"
-	e.name == server.name
+	ctx.allow.names[input.server.name]
 } else := {}
 
 org_var := {"org_server_with_var": true} if {
@@ -92,7 +90,7 @@ org_var := {"org_server_with_var": true} if {
 } else := {}
 
 # MCPG-P004: admitted by name alone, so the command (or URL) is never checked.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-P004",
 	"msg": sprintf("%s server %q is admitted by its name only: the allowlist has no %s entries, so its %s is never checked and any config can take the name%s",
 		[kind, server.name, missing, checked, enforcement]),
@@ -123,27 +121,29 @@ injectable := {
 
 # MCPG-P007: an allow-listed command whose env can inject code: serverCommand
 # compares argv only, never env.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-P007",
 	"msg": sprintf("server %q passes policy on its command line, but its env sets %s, which can make that command run other code; policy never compares env%s",
 		[server.name, concat(", ", bad), enforcement]),
 	"evidence": {"keys": bad, "admission": claude.admission},
 } if {
-	claude.stdio
+	input.server.transport == "stdio"
+	count(input.server.env_keys) > 0
 	claude.admission in {"allowlist", "allowlist-org"}
-	bad := sort([k | some k in server.env_keys; injectable[upper(k)]])
+	bad := sort([k | some k in input.server.env_keys; injectable[upper(k)]])
 	count(bad) > 0
 }
 
 # An organisation server keeps its exemption with ${VAR} inside env, and the
 # value then comes from the user's environment or settings.
-server_findings contains {
+findings contains {
 	"rule": "MCPG-P007",
 	"msg": sprintf("organisation server %q takes %s from the user's environment (${...} in env keeps its allowlist exemption); the user controls what the command loads",
 		[server.name, concat(", ", bad)]),
 	"evidence": {"keys": bad, "admission": "exempt-org"},
 } if {
+	count(input.server.facts.env_var_keys) > 0
 	claude.admission == "exempt-org"
-	bad := sort([k | some k in server.facts.env_var_keys; injectable[upper(k)]])
+	bad := sort([k | some k in input.server.facts.env_var_keys; injectable[upper(k)]])
 	count(bad) > 0
 }
