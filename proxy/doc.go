@@ -1,0 +1,11 @@
+// Package proxy sits between an MCP client and an MCP server and applies
+// mcpguard's tool checks to live traffic: it sanitizes tools/list results,
+// withholds tools that must not reach the model, pins tool definitions, and
+// refuses calls to withheld tools — over stdio (newline-delimited JSON-RPC to a
+// child process) and over Streamable HTTP.
+//
+// The proxy forwards the original bytes of every message it does not change,
+// decodes only what it must inspect (responses to tools/list, tools/call
+// requests, notifications/tools/list_changed), and never reorders, drops or
+// corrupts a message. Nothing but protocol is written to the client's side.
+package proxy

@@ -1,0 +1,127 @@
+package proxy
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestFrameReaderLongLinesAndPartialReads(t *testing.T) {
+	big := strings.Repeat("x", 3<<20) // longer than the 64 KiB buffer many times over
+	input := "a\n" + big + "\n\r\nlast-without-newline"
+	// OneByteReader and HalfReader simulate a peer that writes in pieces.
+	for name, r := range map[string]io.Reader{
+		"whole":    strings.NewReader(input),
+		"one-byte": iotest.OneByteReader(strings.NewReader(input[:1<<16] + input[1<<16:])),
+		"half":     iotest.HalfReader(strings.NewReader(input)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if name == "one-byte" && testing.Short() {
+				t.Skip("slow")
+			}
+			f := newFrameReader(r, 0)
+			var got []string
+			for {
+				b, err := f.next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, string(b))
+			}
+			want := []string{"a\n", big + "\n", "\r\n", "last-without-newline"}
+			if len(got) != len(want) {
+				t.Fatalf("got %d frames, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("frame %d: %d bytes, want %d", i, len(got[i]), len(want[i]))
+				}
+			}
+		})
+	}
+}
+
+func TestFrameReaderLimit(t *testing.T) {
+	f := newFrameReader(strings.NewReader(strings.Repeat("y", 200<<10)+"\n"), 100<<10)
+	if _, err := f.next(); !errors.Is(err, errFrameTooLarge) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestParseEnvelope(t *testing.T) {
+	tests := []struct {
+		in                        string
+		ok                        bool
+		id, method, params, result string
+		hasErr                    bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`, true, `1`, "tools/list", `{}`, "", false},
+		{` {"id" : "a\"b" , "result" : {"tools":[{"name":"x"}]} } `, true, `"a\"b"`, "", "", `{"tools":[{"name":"x"}]}`, false},
+		{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, true, "", "notifications/tools/list_changed", "", "", false},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"x"}}`, true, "7", "", "", "", true},
+		{`{"id":null,"method":"m"}`, true, "", "m", "", "", false},
+		{`{"id":1,"result":{"a":1},"result":{"b":2}}`, true, "1", "", "", `{"b":2}`, false}, // last wins, as in JS and Go
+		{`{"method":"\u0074ools/call","id":2,"params":{"name":"t"}}`, true, "2", "tools/call", `{"name":"t"}`, "", false},
+		{`[{"id":1}]`, false, "", "", "", "", false},
+		{`{"id":1,`, false, "", "", "", "", false},
+		{`{"id":1} trailing`, false, "", "", "", "", false},
+		{strings.Repeat("[", 20000), false, "", "", "", "", false},
+		{`not json`, false, "", "", "", "", false},
+	}
+	for _, tc := range tests {
+		env, ok := parseEnvelope([]byte(tc.in))
+		if ok != tc.ok {
+			t.Errorf("%q: ok = %v", tc.in, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if string(env.id) != tc.id || env.method != tc.method || string(env.params) != tc.params || string(env.result) != tc.result || env.hasError != tc.hasErr {
+			t.Errorf("%q: got id=%s method=%q params=%s result=%s err=%v", tc.in, env.id, env.method, env.params, env.result, env.hasError)
+		}
+	}
+}
+
+func TestIDKey(t *testing.T) {
+	for _, pair := range [][2]string{{`1`, `1.0`}, {`1`, ` 1 `}, {`"1"`, `"1"`}} {
+		a, b := idKey([]byte(pair[0])), idKey([]byte(pair[1]))
+		if pair[0] == `1` && pair[1] == `1.0` {
+			// 1 and 1.0 are different JSON texts; clients echo ids verbatim.
+			if a == b {
+				t.Errorf("idKey(%s) == idKey(%s)", pair[0], pair[1])
+			}
+			continue
+		}
+		if a != b {
+			t.Errorf("idKey(%s) = %q, idKey(%s) = %q", pair[0], a, pair[1], b)
+		}
+	}
+	if idKey([]byte(`1`)) == idKey([]byte(`"1"`)) {
+		t.Error("number and string ids must differ")
+	}
+}
+
+func FuzzParseEnvelope(f *testing.F) {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"id":"x","result":{"tools":[]}}`, `[1,2]`, `{"a":[{"b":"\"}"}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		env, ok := parseEnvelope(b)
+		if !ok {
+			return
+		}
+		// Every slice the scanner returns lies inside the frame.
+		for _, part := range [][]byte{env.id, env.params, env.result} {
+			if part != nil && !bytes.Contains(b, part) {
+				t.Fatalf("slice %q not in frame", part)
+			}
+		}
+	})
+}
