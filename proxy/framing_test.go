@@ -56,10 +56,10 @@ func TestFrameReaderLimit(t *testing.T) {
 
 func TestParseEnvelope(t *testing.T) {
 	tests := []struct {
-		in                        string
-		ok                        bool
+		in                         string
+		ok                         bool
 		id, method, params, result string
-		hasErr                    bool
+		hasErr                     bool
 	}{
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`, true, `1`, "tools/list", `{}`, "", false},
 		{` {"id" : "a\"b" , "result" : {"tools":[{"name":"x"}]} } `, true, `"a\"b"`, "", "", `{"tools":[{"name":"x"}]}`, false},
