@@ -1,0 +1,98 @@
+package proxy
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as a fake MCP server: TestMain runs serve when
+// MCPGUARD_FAKE_SERVER names a behaviour.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("MCPGUARD_FAKE_SERVER"); mode != "" {
+		os.Exit(serve(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeServer returns the argv that runs the fake server in mode.
+func fakeServer(t *testing.T, mode string) []string {
+	t.Helper()
+	t.Setenv("MCPGUARD_FAKE_SERVER", mode)
+	return []string{os.Args[0], "-test.run=^$"}
+}
+
+// serve answers requests: tools/list with the tools in MCPGUARD_FAKE_TOOLS,
+// "echo" with its params, anything else with an empty result. Modes:
+// "normal", "exit-7" (exits 7 at EOF), "crash-mid" (writes half a response to
+// the first request and dies), "ignore-eof" (keeps running after stdin
+// closes), "ignore-term" (also ignores SIGTERM), "big" (answers echo with a
+// 32 MiB string), "announce" (sends list_changed and a server-to-client
+// request first).
+func serve(mode string) int {
+	if mode == "ignore-term" {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	if mode == "announce" {
+		fmt.Fprintln(out, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+		fmt.Fprintln(out, `{"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{"x":1}}`)
+		out.Flush()
+	}
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	for {
+		line, err := in.ReadString('\n')
+		if err != nil {
+			break
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal([]byte(line), &req) != nil || req.ID == nil {
+			continue // notifications and junk get no answer
+		}
+		if mode == "crash-mid" {
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"half`, req.ID)
+			out.Flush()
+			os.Exit(3)
+		}
+		var result string
+		switch req.Method {
+		case "tools/list":
+			result = os.Getenv("MCPGUARD_FAKE_TOOLS")
+			if result == "" {
+				result = `{"tools":[]}`
+			}
+		case "echo":
+			if mode == "big" {
+				result = `{"s":"` + strings.Repeat("b", 32<<20) + `"}`
+			} else {
+				result = string(req.Params)
+			}
+		default:
+			result = `{}`
+		}
+		fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n", req.ID, result)
+		out.Flush()
+	}
+	switch mode {
+	case "ignore-eof", "ignore-term":
+		time.Sleep(time.Hour) // hang until signalled
+	case "exit-7":
+		return 7
+	}
+	if code, err := strconv.Atoi(os.Getenv("MCPGUARD_FAKE_EXIT")); err == nil {
+		return code
+	}
+	return 0
+}

@@ -1,0 +1,371 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// Inspector applies mcpguard's checks to the messages the proxy decodes. The
+// proxy calls it from one goroutine at a time per direction.
+type Inspector interface {
+	// ToolsList inspects the result of a tools/list response (raw JSON). It
+	// returns the result to forward — the same slice when nothing changes — and
+	// the tools it withheld, each with the finding that withheld it.
+	ToolsList(result []byte) (out []byte, withheld map[string]Withheld)
+	// ListChanged is told that the server announced a changed tool list.
+	ListChanged()
+}
+
+// Withheld explains why a tool was withheld from the client.
+type Withheld struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+// passThrough inspects nothing.
+type passThrough struct{}
+
+func (passThrough) ToolsList(r []byte) ([]byte, map[string]Withheld) { return r, nil }
+func (passThrough) ListChanged()                                     {}
+
+// CodeWithheld is the JSON-RPC error code of a call to a withheld tool
+// (implementation-defined server error range).
+const CodeWithheld = -32001
+
+// Options configure a proxy.
+type Options struct {
+	// Inspector checks tool lists; nil forwards everything (monitor without
+	// checks).
+	Inspector Inspector
+	// Enforce refuses calls to withheld tools; off, the proxy only reports.
+	Enforce bool
+	// Events receives one event per finding and enforcement action.
+	Events func(Event)
+	// Grace is how long shutdown waits at each step (default 5s).
+	Grace time.Duration
+	// MaxMessage caps one message in bytes; 0 means no cap.
+	MaxMessage int
+}
+
+// Event is one thing the proxy saw or did (docs/events.md).
+type Event struct {
+	Time    time.Time      `json:"time"`
+	Kind    string         `json:"kind"`
+	Tool    string         `json:"tool,omitempty"`
+	Rule    string         `json:"rule,omitempty"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// relay moves messages between a client and a server.
+type relay struct {
+	opts Options
+
+	wmu    sync.Mutex // serializes writes to the client
+	client io.Writer
+
+	mu       sync.Mutex
+	pending  map[string]string // request id -> method, for responses to inspect
+	withheld map[string]Withheld
+}
+
+func newRelay(client io.Writer, opts Options) *relay {
+	if opts.Inspector == nil {
+		opts.Inspector = passThrough{}
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = 5 * time.Second
+	}
+	return &relay{opts: opts, client: client, pending: map[string]string{}, withheld: map[string]Withheld{}}
+}
+
+func (r *relay) event(e Event) {
+	if r.opts.Events != nil {
+		e.Time = time.Now().UTC()
+		r.opts.Events(e)
+	}
+}
+
+// toClient writes one frame to the client.
+func (r *relay) toClient(frame []byte) error {
+	r.wmu.Lock()
+	defer r.wmu.Unlock()
+	_, err := r.client.Write(frame)
+	return err
+}
+
+// fromClient decides about one client frame: forward returns the bytes to
+// send to the server (nil: not forwarded), and reply what to answer the
+// client directly.
+func (r *relay) fromClient(frame []byte) (forward, reply []byte) {
+	if isBatch(frame) {
+		return r.fromClientBatch(frame)
+	}
+	env, ok := parseEnvelope(frame)
+	if !ok {
+		return frame, nil
+	}
+	if denied := r.request(&env); denied != nil {
+		return nil, append(denied, '\n')
+	}
+	return frame, nil
+}
+
+// request records a request the proxy will inspect the response to and
+// returns an error response when the request must not reach the server.
+func (r *relay) request(env *envelope) []byte {
+	if !env.isRequest() {
+		return nil
+	}
+	switch env.method {
+	case "tools/list":
+		r.mu.Lock()
+		r.pending[idKey(env.id)] = env.method
+		r.mu.Unlock()
+	case "tools/call":
+		var p struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(env.params, &p) != nil {
+			return nil
+		}
+		r.mu.Lock()
+		w, withheld := r.withheld[p.Name]
+		r.mu.Unlock()
+		if !withheld {
+			return nil
+		}
+		if !r.opts.Enforce {
+			r.event(Event{Kind: "call-allowed-monitor", Tool: p.Name, Rule: w.Rule, Message: "monitor mode: forwarded a call to a tool enforce mode withholds"})
+			return nil
+		}
+		r.event(Event{Kind: "call-refused", Tool: p.Name, Rule: w.Rule, Message: w.Message})
+		return errorResponse(env.id, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", p.Name, w.Message),
+			map[string]any{"tool": p.Name, "rule": w.Rule})
+	}
+	return nil
+}
+
+// fromClientBatch handles a JSON-RPC batch: it is forwarded as one frame
+// unless an element must be refused, in which case the refused elements are
+// answered and the rest forwarded as a batch.
+func (r *relay) fromClientBatch(frame []byte) (forward, reply []byte) {
+	var elems []json.RawMessage
+	if json.Unmarshal(frame, &elems) != nil {
+		return frame, nil
+	}
+	var keep, replies []json.RawMessage
+	for _, e := range elems {
+		env, ok := parseEnvelope(e)
+		if !ok {
+			keep = append(keep, e)
+			continue
+		}
+		if denied := r.request(&env); denied != nil {
+			replies = append(replies, denied)
+			continue
+		}
+		keep = append(keep, e)
+	}
+	if len(replies) == 0 {
+		return frame, nil
+	}
+	if len(keep) > 0 {
+		forward = batch(keep)
+	}
+	return forward, batch(replies)
+}
+
+func batch(elems []json.RawMessage) []byte {
+	b, _ := json.Marshal(elems)
+	return append(b, '\n')
+}
+
+// fromServer decides about one server frame and returns the bytes to send to
+// the client: the original frame unless a tools/list result was changed.
+func (r *relay) fromServer(frame []byte) []byte {
+	if isBatch(frame) {
+		var elems []json.RawMessage
+		if json.Unmarshal(frame, &elems) != nil {
+			return frame
+		}
+		changed := false
+		for i, e := range elems {
+			if out, ok := r.serverMessage(e); ok {
+				elems[i], changed = out, true
+			}
+		}
+		if !changed {
+			return frame
+		}
+		return batch(elems)
+	}
+	if out, ok := r.serverMessage(trimFrame(frame)); ok {
+		return append(out, '\n')
+	}
+	return frame
+}
+
+// serverMessage inspects one server message; ok is true when it was rewritten.
+func (r *relay) serverMessage(msg []byte) ([]byte, bool) {
+	env, ok := parseEnvelope(msg)
+	if !ok {
+		return nil, false
+	}
+	if env.isNotification() && env.method == "notifications/tools/list_changed" {
+		r.opts.Inspector.ListChanged()
+		r.event(Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
+		return nil, false
+	}
+	if env.id == nil || env.result == nil {
+		return nil, false
+	}
+	key := idKey(env.id)
+	r.mu.Lock()
+	method, pending := r.pending[key]
+	delete(r.pending, key)
+	r.mu.Unlock()
+	if !pending || method != "tools/list" {
+		return nil, false
+	}
+	out, withheld := r.opts.Inspector.ToolsList(env.result)
+	r.mu.Lock()
+	for name, w := range withheld {
+		r.withheld[name] = w
+	}
+	r.mu.Unlock()
+	if !r.opts.Enforce || bytes.Equal(out, env.result) {
+		return nil, false
+	}
+	rewritten, err := replaceResult(msg, out)
+	if err != nil {
+		return nil, false
+	}
+	return rewritten, true
+}
+
+// replaceResult rebuilds a response with a new result, keeping every other
+// top-level member (jsonrpc, id and any extension fields) as it was.
+func replaceResult(msg, result []byte) ([]byte, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(msg, &members); err != nil {
+		return nil, err
+	}
+	members["result"] = result
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(members); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// errorResponse builds a JSON-RPC error response with the request's id.
+func errorResponse(id []byte, code int, msg string, data any) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+			Data    any    `json:"data,omitempty"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data,omitempty"`
+	}{code, msg, data}})
+	return b
+}
+
+// RunStdio starts the server argv and relays newline-delimited JSON-RPC
+// between the client (in, out) and it until the client closes its input or
+// the server exits. It returns the server's exit status.
+func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (int, error) {
+	c, err := startChild(argv, environ(), stderr)
+	if err != nil {
+		return 0, err
+	}
+	r := newRelay(out, opts)
+
+	serverDone := make(chan error, 1)
+	go func() { serverDone <- r.pumpServer(c.stdout) }()
+
+	clientDone := make(chan error, 1)
+	go func() { clientDone <- r.pumpClient(in, c.stdin) }()
+
+	// drain waits for the server's remaining output to reach the client, but
+	// not forever: a client that stopped reading must not hang the proxy.
+	drain := func() {
+		t := time.NewTimer(r.opts.Grace)
+		defer t.Stop()
+		select {
+		case <-serverDone:
+		case <-t.C:
+		}
+	}
+	select {
+	case <-clientDone:
+		// Client EOF: the spec's shutdown, then the server's last words.
+		c.shutdown(r.opts.Grace)
+		drain()
+	case <-serverDone:
+		// The server closed its output: it is exiting.
+		if !c.waitFor(r.opts.Grace) {
+			c.shutdown(r.opts.Grace)
+		}
+	case <-ctx.Done():
+		c.shutdown(r.opts.Grace)
+		drain()
+	}
+	return c.exitCode(), nil
+}
+
+// pumpClient forwards client frames to the server until the client's EOF.
+func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
+	fr := newFrameReader(in, r.opts.MaxMessage)
+	for {
+		frame, err := fr.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		forward, reply := r.fromClient(frame)
+		if reply != nil {
+			if err := r.toClient(reply); err != nil {
+				return err
+			}
+		}
+		if forward != nil {
+			if _, err := server.Write(forward); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// pumpServer forwards server frames to the client until the server's EOF.
+func (r *relay) pumpServer(server io.Reader) error {
+	fr := newFrameReader(server, r.opts.MaxMessage)
+	for {
+		frame, err := fr.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if err := r.toClient(r.fromServer(frame)); err != nil {
+			return err
+		}
+	}
+}
