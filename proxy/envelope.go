@@ -19,9 +19,6 @@ type envelope struct {
 // kind classifies a message.
 func (e *envelope) isRequest() bool      { return e.method != "" && e.id != nil }
 func (e *envelope) isNotification() bool { return e.method != "" && e.id == nil }
-func (e *envelope) isResponse() bool {
-	return e.method == "" && e.id != nil && (e.result != nil || e.hasError)
-}
 
 // idKey is the canonical form of an id for the pending-request table: the raw
 // JSON with insignificant whitespace removed (ids are strings or numbers).
