@@ -103,15 +103,18 @@ func (r *relay) toClient(frame []byte) error {
 // fromClient decides about one client frame: forward returns the bytes to
 // send to the server (nil: not forwarded), and reply what to answer the
 // client directly.
-func (r *relay) fromClient(frame []byte) (forward, reply []byte) {
+//
+// session separates request ids of different clients (HTTP sessions); stdio
+// has one, "".
+func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte) {
 	if isBatch(frame) {
-		return r.fromClientBatch(frame)
+		return r.fromClientBatch(session, frame)
 	}
 	env, ok := parseEnvelope(frame)
 	if !ok {
 		return frame, nil
 	}
-	if denied := r.request(&env); denied != nil {
+	if denied := r.request(session, &env); denied != nil {
 		return nil, append(denied, '\n')
 	}
 	return frame, nil
@@ -119,14 +122,14 @@ func (r *relay) fromClient(frame []byte) (forward, reply []byte) {
 
 // request records a request the proxy will inspect the response to and
 // returns an error response when the request must not reach the server.
-func (r *relay) request(env *envelope) []byte {
+func (r *relay) request(session string, env *envelope) []byte {
 	if !env.isRequest() {
 		return nil
 	}
 	switch env.method {
 	case "tools/list":
 		r.mu.Lock()
-		r.pending[idKey(env.id)] = env.method
+		r.pending[session+"\x00"+idKey(env.id)] = env.method
 		r.mu.Unlock()
 	case "tools/call":
 		var p struct {
@@ -155,7 +158,7 @@ func (r *relay) request(env *envelope) []byte {
 // fromClientBatch handles a JSON-RPC batch: it is forwarded as one frame
 // unless an element must be refused, in which case the refused elements are
 // answered and the rest forwarded as a batch.
-func (r *relay) fromClientBatch(frame []byte) (forward, reply []byte) {
+func (r *relay) fromClientBatch(session string, frame []byte) (forward, reply []byte) {
 	var elems []json.RawMessage
 	if json.Unmarshal(frame, &elems) != nil {
 		return frame, nil
@@ -167,7 +170,7 @@ func (r *relay) fromClientBatch(frame []byte) (forward, reply []byte) {
 			keep = append(keep, e)
 			continue
 		}
-		if denied := r.request(&env); denied != nil {
+		if denied := r.request(session, &env); denied != nil {
 			replies = append(replies, denied)
 			continue
 		}
@@ -189,7 +192,7 @@ func batch(elems []json.RawMessage) []byte {
 
 // fromServer decides about one server frame and returns the bytes to send to
 // the client: the original frame unless a tools/list result was changed.
-func (r *relay) fromServer(frame []byte) []byte {
+func (r *relay) fromServer(session string, frame []byte) []byte {
 	if isBatch(frame) {
 		var elems []json.RawMessage
 		if json.Unmarshal(frame, &elems) != nil {
@@ -197,7 +200,7 @@ func (r *relay) fromServer(frame []byte) []byte {
 		}
 		changed := false
 		for i, e := range elems {
-			if out, ok := r.serverMessage(e); ok {
+			if out, ok := r.serverMessage(session, e); ok {
 				elems[i], changed = out, true
 			}
 		}
@@ -206,14 +209,14 @@ func (r *relay) fromServer(frame []byte) []byte {
 		}
 		return batch(elems)
 	}
-	if out, ok := r.serverMessage(trimFrame(frame)); ok {
+	if out, ok := r.serverMessage(session, trimFrame(frame)); ok {
 		return append(out, '\n')
 	}
 	return frame
 }
 
 // serverMessage inspects one server message; ok is true when it was rewritten.
-func (r *relay) serverMessage(msg []byte) ([]byte, bool) {
+func (r *relay) serverMessage(session string, msg []byte) ([]byte, bool) {
 	env, ok := parseEnvelope(msg)
 	if !ok {
 		return nil, false
@@ -226,7 +229,7 @@ func (r *relay) serverMessage(msg []byte) ([]byte, bool) {
 	if env.id == nil || env.result == nil {
 		return nil, false
 	}
-	key := idKey(env.id)
+	key := session + "\x00" + idKey(env.id)
 	r.mu.Lock()
 	method, pending := r.pending[key]
 	delete(r.pending, key)
@@ -339,7 +342,7 @@ func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
 			}
 			return err
 		}
-		forward, reply := r.fromClient(frame)
+		forward, reply := r.fromClient("", frame)
 		if reply != nil {
 			if err := r.toClient(reply); err != nil {
 				return err
@@ -364,7 +367,7 @@ func (r *relay) pumpServer(server io.Reader) error {
 			}
 			return err
 		}
-		if err := r.toClient(r.fromServer(frame)); err != nil {
+		if err := r.toClient(r.fromServer("", frame)); err != nil {
 			return err
 		}
 	}
