@@ -134,3 +134,122 @@ test_unsafe_url_entry_admits_nothing_but_counts if {
 	unsafe := {"key": "serverUrl", "url": "https://evil.test/*", "unsafe": true}
 	verdict_of(s, ctx([unsafe, name_e("h")], [])).reasons == ["NOT_ALLOWLISTED"]
 }
+
+# §7.6 rows and §7.2 notes not covered above.
+
+remote_server(name, transport, url) := object.union(http_server(name, url), {"transport": transport})
+
+test_command_entry_ignores_env if {
+	# §7.6: allowed by command, env never compared (P007)
+	s := object.union(stdio_server("srv", ["npx", "-y", "pkg@1.2.3"]), {"env_keys": ["NODE_OPTIONS"]})
+	verdict_of(s, ctx([cmd_e(["npx", "-y", "pkg@1.2.3"])], [])).allowed
+}
+
+test_org_var_only_in_env_keeps_exemption if {
+	# §7.6: ${CORP_TOKEN} only in env; has_var counts command, args, url and headers only
+	s := object.union(org_server(stdio_server("corp", ["/opt/corp/mcp"]), false), {"facts": {"env_var_keys": ["CORP_TOKEN"]}})
+	verdict_of(s, ctx([], [])).allowed
+	claude.admission == "exempt-org" with input as {"server": s, "context": ctx([], [])}
+}
+
+test_org_var_admitted_by_repository_command_entry if {
+	# §7.6: managed [zzz] + .claude/settings.json [corp-bin x], CORP_BIN=corp-bin: step 3
+	c := ctx4([name_e("zzz"), cmd_e(["corp-bin", "x"])], [], [name_e("zzz")], [])
+	s := org_server(stdio_server("corp", ["corp-bin", "x"]), true)
+	verdict_of(s, c).allowed
+	claude.admission == "allowlist" with input as {"server": s, "context": c}
+}
+
+test_org_var_user_allowlist_keeps_out if {
+	# 0702-13: A_org holds the user's list
+	c := ctx4([name_e("zzz")], [], [name_e("zzz")], [])
+	verdict_of(org_server(stdio_server("corp", ["corp-bin", "x"]), true), c) == {"allowed": false, "reasons": ["NOT_ALLOWLISTED"]}
+}
+
+test_org_var_admitted_by_org_list_only if {
+	# step 4: a repository serverCommand entry makes A judge by command; A_org still admits by name
+	c := ctx4([name_e("corp"), cmd_e(["other"])], [], [name_e("corp")], [])
+	s := org_server(stdio_server("corp", ["corp-bin"]), true)
+	verdict_of(s, c).allowed
+	claude.admission == "allowlist-org" with input as {"server": s, "context": c}
+}
+
+test_managed_mcp_servers_are_org if {
+	# managedMcpServers entries (label "managed") are exempt, and take deny_org
+	s := object.union(http_server("search", "https://search.acme.example/mcp"), {"claude": {"label": "managed"}})
+	verdict_of(s, ctx([], [])).allowed
+	verdict_of(s, ctx4([], [name_e("search")], [], [])).allowed
+	verdict_of(s, ctx4([], [name_e("search")], [], [name_e("search")])).reasons == ["DENIED_NAME"]
+}
+
+test_org_deny_command if {
+	# 0702-09: deny entries apply to org servers
+	c := ctx([], [cmd_e(["/opt/corp/mcp", "--serve"])])
+	verdict_of(org_server(stdio_server("corp", ["/opt/corp/mcp", "--serve"]), false), c).reasons == ["DENIED_COMMAND"]
+}
+
+test_lone_star_allow_url_admits_every_remote_never_stdio if {
+	# 0702-03, with the real matcher
+	c := ctx([url_e("*")], [])
+	verdict_of(remote_server("h", "http", "https://h.invalid/"), c).allowed
+	verdict_of(remote_server("e", "sse", "https://e.invalid/"), c).allowed
+	verdict_of(remote_server("w", "ws", "ws://w.invalid/"), c).allowed
+	verdict_of(stdio_server("s", ["true"]), c).reasons == ["NOT_ALLOWLISTED"]
+}
+
+test_lone_star_deny_url_blocks_remote_only if {
+	# 0702-04
+	c := ctx(null, [url_e("*")])
+	verdict_of(remote_server("h", "http", "https://h.invalid/"), c).reasons == ["DENIED_URL"]
+	verdict_of(stdio_server("s", ["true"]), c).allowed
+}
+
+test_deny_url_never_matches_stdio if {
+	verdict_of(stdio_server("s", ["x"]), ctx(null, [url_e("*")])).allowed
+}
+
+test_deny_name_and_url_in_order if {
+	s := remote_server("h", "sse", "https://h.invalid/sse")
+	verdict_of(s, ctx(null, [url_e("https://h.invalid/*"), name_e("h")])).reasons == ["DENIED_NAME", "DENIED_URL"]
+}
+
+test_allow_url_matching if {
+	c := ctx([url_e("https://*.acme.example/*")], [])
+	verdict_of(http_server("a", "https://mcp.acme.example/x"), c).allowed
+	verdict_of(http_server("b", "https://acme.example.evil.test/x"), c).reasons == ["NOT_ALLOWLISTED"]
+}
+
+test_second_argv_form_denied if {
+	# 0301-11/12: a deny entry matching the text expanded once more blocks
+	s := object.union(stdio_server("s", ["srv", "${B}"]), {"claude": {"argv_keys": [json.marshal(["srv", "${B}"]), json.marshal(["srv", "inner"])]}})
+	verdict_of(s, ctx(null, [cmd_e(["srv", "inner"])])).reasons == ["DENIED_COMMAND"]
+}
+
+test_second_argv_form_never_allowed if {
+	# 0301-11: no allow entry admits such a server
+	s := object.union(stdio_server("s", ["srv", "${B}"]), {"claude": {"argv_keys": [json.marshal(["srv", "${B}"]), json.marshal(["srv", "inner"])]}})
+	verdict_of(s, ctx([cmd_e(["srv", "inner"]), cmd_e(["srv", "${B}"])], [])).reasons == ["NOT_ALLOWLISTED"]
+}
+
+test_second_url_form_must_match_too if {
+	s := object.union(http_server("h", "https://h.invalid/${B}"), {"claude": {"urls": ["https://h.invalid/${B}", "https://evil.test/"]}})
+	verdict_of(s, ctx([url_e("https://h.invalid/*")], [])).reasons == ["NOT_ALLOWLISTED"]
+	verdict_of(s, ctx(null, [url_e("https://evil.test/*")])).reasons == ["DENIED_URL"]
+}
+
+test_admission_values if {
+	in_no := {"server": stdio_server("a", ["x"]), "context": ctx(null, [])}
+	claude.admission == "no-allowlist" with input as in_no
+	in_list := {"server": stdio_server("a", ["x"]), "context": ctx([name_e("a")], [])}
+	claude.admission == "allowlist" with input as in_list
+	in_denied := {"server": stdio_server("a", ["x"]), "context": ctx(null, [name_e("a")])}
+	not claude.admission with input as in_denied
+	in_blocked := {"server": stdio_server("a", ["x"]), "context": ctx([], [])}
+	not claude.admission with input as in_blocked
+}
+
+test_no_conflict_on_duplicate_entries if {
+	s := stdio_server("tool", ["x"])
+	c := ctx([name_e("tool"), name_e("tool"), cmd_e(["x"]), cmd_e(["x"])], [name_e("other"), name_e("other")])
+	verdict_of(s, c) == {"allowed": true, "reasons": ["ALLOWED"]}
+}

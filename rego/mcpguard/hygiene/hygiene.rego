@@ -30,19 +30,35 @@ program := input.server.facts.program
 rest := input.server.facts.program_args
 
 # MCPG-C002: a package launcher without a pinned version runs whatever the
-# registry serves today.
+# registry serves today. One finding per unpinned package (npx -p a -p b).
 findings contains {
 	"rule": "MCPG-C002",
 	"msg": sprintf("server %q runs %s via %s without a pinned version: every start can fetch different code; pin %s", [server.name, spec, program, hint]),
 	"evidence": {"launcher": program, "package": spec},
 } if {
 	launchers[input.server.facts.program]
-	[spec, hint] := unpinned
+	some [spec, hint] in unpinned
 }
 
 launchers := {"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "docker", "podman", "nerdctl"}
 
-# npx, bunx, pnpm dlx, yarn dlx: pkg@version (scoped: @scope/pkg@version).
+# operand(args, value_flags) is the first argument that is neither a flag nor
+# the value of a flag that takes one (written apart: "--registry URL").
+operand(args, value_flags) := args[positions[0]] if {
+	positions := [i |
+		some i, a in args
+		not startswith(a, "-")
+		not value_flags[prev(args, i)]
+	]
+	count(positions) > 0
+}
+
+prev(args, i) := args[i - 1] if i > 0
+
+else := ""
+
+# npx, bunx, pnpm dlx, yarn dlx, npm exec / npm x: pkg@version (scoped:
+# @scope/pkg@version), given with -p/--package or as the first operand.
 js_launcher := rest if program in {"npx", "bunx"}
 
 else := array.slice(rest, 1, count(rest)) if {
@@ -53,47 +69,62 @@ else := array.slice(rest, 1, count(rest)) if {
 	rest[0] in {"exec", "x"}
 }
 
-js_package := js_launcher[flags[0] + 1] if {
-	flags := [i | some i, a in js_launcher; a in {"-p", "--package"}; i + 1 < count(js_launcher)]
-	count(flags) > 0
-} else := substring(js_launcher[flags[0]], count("--package="), -1) if {
-	flags := [i | some i, a in js_launcher; startswith(a, "--package=")]
-	count(flags) > 0
-} else := first_operand(js_launcher)
-
-# first_operand is the first argument that is not a flag.
-first_operand(args) := args[positions[0]] if {
-	positions := [i | some i, a in args; not startswith(a, "-")]
-	count(positions) > 0
+js_value_flags := {
+	"-p", "--package", "-c", "--call", "--registry", "--cache", "--userconfig", "--prefix",
+	"-w", "--workspace", "--loglevel", "--node-options", "--shell", "--script-shell",
 }
 
-js_version(spec) := v if {
+js_package_flag if {
+	some a in js_launcher
+	a in {"-p", "--package"}
+}
+
+js_package_flag if {
+	some a in js_launcher
+	startswith(a, "--package=")
+}
+
+js_packages contains js_launcher[i + 1] if {
+	some i, a in js_launcher
+	a in {"-p", "--package"}
+}
+
+js_packages contains substring(a, count("--package="), -1) if {
+	some a in js_launcher
+	startswith(a, "--package=")
+}
+
+js_packages contains operand(js_launcher, js_value_flags) if not js_package_flag
+
+# js_version is what follows the package name's "@": "" when there is none.
+js_version(spec) := concat("@", array.slice(parts, 1, count(parts))) if {
 	startswith(spec, "@")
 	parts := split(substring(spec, 1, -1), "@")
 	count(parts) > 1
-	v := parts[1]
-} else := v if {
+} else := concat("@", array.slice(parts, 1, count(parts))) if {
 	not startswith(spec, "@")
 	parts := split(spec, "@")
 	count(parts) > 1
-	v := parts[1]
 } else := ""
 
-floating := {"", "latest", "next", "canary", "beta", "alpha", "*", "x"}
+# An exact semver version (npm also accepts a leading "=" or "v"). Ranges
+# (^1.2.3, ~1.2, 1.x, 1), dist-tags (latest, next) and "" float.
+exact_version(v) if regex.match(`^=?v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`, v)
 
-unpinned := [spec, "an exact version (pkg@1.2.3)"] if {
-	spec := js_package
+unpinned contains [spec, "an exact version (pkg@1.2.3)"] if {
+	some spec in js_packages
+	spec != ""
 	not local_path(spec)
-	floating[js_version(spec)]
+	not exact_version(js_version(spec))
 }
 
-# uvx pkg / uvx --from pkg tool / uv tool run: pkg==version or pkg@version.
-unpinned := [spec, "an exact version (pkg==1.2.3)"] if {
+# uvx pkg / uvx --from pkg tool / uv tool run / pipx run [--spec pkg]:
+# pkg==version or pkg@version.
+unpinned contains [spec, "an exact version (pkg==1.2.3)"] if {
 	py_launcher
 	spec := py_package
 	not local_path(spec)
-	not contains(spec, "==")
-	not contains(spec, "@")
+	not py_pinned(spec)
 }
 
 py_launcher if program == "uvx"
@@ -115,14 +146,38 @@ else := array.slice(rest, 1, count(rest)) if program == "pipx"
 
 else := rest
 
-py_package := py_args[flags[0] + 1] if {
-	flags := [i | some i, a in py_args; a in {"--from", "--spec"}; i + 1 < count(py_args)]
-	count(flags) > 0
-} else := first_operand(py_args)
+py_value_flags := {
+	"--from", "--spec", "--with", "-w", "--with-editable", "--with-requirements", "--python", "-p",
+	"--index", "--index-url", "-i", "--extra-index-url", "--default-index", "--find-links", "-f",
+	"--constraints", "-c", "--overrides", "--build-constraints", "--pip-args", "--cache-dir",
+	"--directory", "--project", "--config-file", "--env-file", "--color", "--index-strategy",
+	"--keyring-provider", "--resolution", "--prerelease", "--exclude-newer", "--link-mode",
+	"--python-preference", "--refresh-package", "--reinstall-package", "--upgrade-package", "-P",
+}
+
+# The package comes from --from / --spec (the first one, written apart or with
+# "="), or else it is the first operand.
+py_package := py_args[froms[0] + 1] if {
+	froms := [i | some i, a in py_args; a in {"--from", "--spec"}; i + 1 < count(py_args)]
+	count(froms) > 0
+} else := substring(py_args[froms[0]], indexof(py_args[froms[0]], "=") + 1, -1) if {
+	froms := [i | some i, a in py_args; regex.match(`^--(from|spec)=`, a)]
+	count(froms) > 0
+} else := operand(py_args, py_value_flags)
+
+# name==1.2.3 (or ===), or name@1.2.3 (uvx); a wildcard, a range or @latest floats.
+py_pinned(spec) if regex.match(`^[^=<>!~@*\s]+\s*===?\s*[A-Za-z0-9.+!_-]+$`, spec)
+
+py_pinned(spec) if {
+	regex.match(`^[^=<>!~@*\s]+@[A-Za-z0-9.+!_-]+$`, spec)
+	not endswith(lower(spec), "@latest")
+}
 
 local_path(s) if startswith(s, ".")
 
 local_path(s) if startswith(s, "/")
+
+local_path(s) if startswith(s, "~")
 
 local_path(s) if startswith(s, "file:")
 
@@ -130,10 +185,10 @@ local_path(s) if startswith(s, "git+")
 
 local_path(s) if regex.match(`^[A-Za-z]:[\\/]`, s)
 
-# docker/podman run IMAGE: a tag other than latest, or a digest.
-unpinned := [image, "a digest (image@sha256:...) or a version tag"] if {
+# docker/podman/nerdctl run IMAGE (or container run): a tag other than latest,
+# or a digest.
+unpinned contains [image, "a digest (image@sha256:...) or a version tag"] if {
 	program in {"docker", "podman", "nerdctl"}
-	rest[0] == "run"
 	image := docker_image
 	not contains(image, "@sha256:")
 	docker_tag(image) in {"", "latest"}
@@ -144,22 +199,21 @@ docker_value_flags := {
 	"--workdir", "-u", "--user", "--entrypoint", "--env-file", "-l", "--label", "--platform", "--pull",
 	"-h", "--hostname", "--add-host", "--cap-add", "--cap-drop", "--device", "--dns", "--ipc", "-m",
 	"--memory", "--cpus", "--restart", "--security-opt", "--tmpfs", "--ulimit", "--runtime", "--log-driver",
+	"--log-opt", "-a", "--attach", "--cidfile", "--gpus", "--group-add", "--pid", "--userns", "--uts",
+	"--shm-size", "--stop-signal", "--stop-timeout", "--volumes-from", "--expose", "--link", "--ip",
+	"--ip6", "--cgroupns", "--cgroup-parent", "-c", "--cpu-shares", "--cpuset-cpus", "--memory-swap",
+	"--pids-limit", "--sysctl", "--storage-opt", "--health-cmd", "--label-file", "--mac-address",
+	"--dns-search", "--dns-option", "--isolation", "--network-alias", "--annotation",
 }
 
-docker_image := img if {
-	args := array.slice(rest, 1, count(rest))
-	positions := [i |
-		some i, a in args
-		not startswith(a, "-")
-		not docker_value_flags[prev(args, i)]
-	]
-	count(positions) > 0
-	img := args[positions[0]]
+docker_run_args := array.slice(rest, 1, count(rest)) if rest[0] == "run"
+
+else := array.slice(rest, 2, count(rest)) if {
+	rest[0] == "container"
+	rest[1] == "run"
 }
 
-prev(args, i) := args[i - 1] if i > 0
-
-else := ""
+docker_image := operand(docker_run_args, docker_value_flags)
 
 docker_tag(image) := t if {
 	last := regex.replace(image, `^.*/`, "")
@@ -180,46 +234,82 @@ findings contains {
 	not u.loopback
 }
 
-shells := {"sh", "bash", "zsh", "dash", "ksh", "fish", "cmd", "powershell", "pwsh"}
-
-shell_flags := {"-c", "-lc", "-ic", "-cl", "/c", "/k", "-command", "-c:", "-encodedcommand", "-e"}
-
 # MCPG-C004: the command is a shell script, or downloads code and runs it.
 findings contains {
 	"rule": "MCPG-C004",
-	"msg": msg,
-	"evidence": {"shell": program, "download_and_execute": dl},
+	"msg": c004_message(dl, shell),
+	"evidence": {"shell": shell, "download_and_execute": dl},
 } if {
 	input.server.transport == "stdio"
-	script := shell_script
+	[shell, script] := shell_script
 	dl := download_execute(script)
-	msg := c004_message(dl)
 }
 
-shell_script := s if {
-	shells[input.server.facts.program]
-	flags := [i | some i, a in rest; shell_flags[lower(a)]]
+posix_shells := {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"}
+
+# A flag after which the shell reads its script from the command line: -c and
+# any cluster holding it (-lc, -ec, -xc); PowerShell's -Command and
+# -EncodedCommand and their prefixes; cmd's /c and /k.
+script_flag(shell, a) if {
+	posix_shells[shell]
+	regex.match(`^-[A-Za-z]*c[A-Za-z]*$`, a)
+}
+
+script_flag("fish", "--command")
+
+script_flag(shell, a) if {
+	shell in {"powershell", "pwsh"}
+	regex.match(`(?i)^(-{1,2}|/)(c|co|com|comm|comma|comman|command|e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)(:.*)?$`, a)
+}
+
+script_flag("cmd", a) if lower(a) in {"/c", "/k"}
+
+# script_after(shell, args) is the text after the first script flag.
+script_after(shell, args) := concat(" ", array.slice(args, flags[0] + 1, count(args))) if {
+	flags := [i | some i, a in args; script_flag(shell, a)]
 	count(flags) > 0
-	s := concat(" ", array.slice(rest, flags[0] + 1, count(rest)))
 }
 
-# A command written as one string with a pipeline in it.
-shell_script := input.server.command if {
+# cmd /c as the Windows wrapper of npx and other launchers is normal (facts
+# look through it); cmd counts as a shell only when the text uses pipes or
+# command separators, or downloads and executes.
+cmd_script := script_after("cmd", rest) if program == "cmd"
+
+else := concat(" ", array.slice(input.server.args, 1, count(input.server.args))) if {
+	regex.match(`(?i)(^|[\\/])cmd(\.exe)?$`, input.server.command)
+	script_flag("cmd", input.server.args[0])
+}
+
+# shell_script is [shell, script]; shell is "" for a pipeline written as the
+# whole command string.
+shell_script := [program, s] if {
+	program != "cmd"
+	s := script_after(program, rest)
+} else := ["cmd", s] if {
+	s := cmd_script
+	cmd_runs_script(s)
+} else := ["", input.server.command] if {
 	count(input.server.args) == 0
 	contains(input.server.command, "|")
 }
+
+cmd_runs_script(s) if regex.match(`[|&]`, s)
+
+cmd_runs_script(s) if download_execute(s)
 
 download_execute(s) if regex.match(`(?i)(curl|wget|fetch|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^|]*\|\s*(sudo\s+)?(sh|bash|zsh|dash|python\d?|node|perl|ruby|iex|invoke-expression|pwsh|powershell)\b`, s)
 
 download_execute(s) if regex.match(`(?i)\b(iex|invoke-expression)\b.*\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b`, s)
 
-download_execute(s) if regex.match(`(?i)(bash|sh)\s+<\(\s*(curl|wget)`, s)
+download_execute(s) if regex.match(`(?i)(bash|sh|zsh|source|\.)\s+<\(\s*(curl|wget)`, s)
 
 default download_execute(_) := false
 
-c004_message(true) := sprintf("server %q downloads code and executes it on every start: whoever controls that URL runs code on this machine", [server.name])
+c004_message(true, _) := sprintf("server %q downloads code and executes it on every start: whoever controls that URL runs code on this machine", [server.name])
 
-c004_message(false) := sprintf("server %q runs a shell script (%s): the command an allowlist sees is only the shell, and the script can do anything", [server.name, program])
+c004_message(false, shell) := sprintf("server %q runs a shell script (%s): the command an allowlist sees is only the shell, and the script can do anything", [server.name, shell]) if shell != ""
+
+c004_message(false, "") := sprintf("server %q runs a shell pipeline written as one command string: the command an allowlist sees is not what runs", [server.name])
 
 # MCPG-C005: the deprecated SSE transport.
 findings contains {

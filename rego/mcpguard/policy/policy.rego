@@ -59,7 +59,10 @@ judging_key_or_none := claude.judging_key(ctx.allow) if ctx.allow != null
 
 else := ""
 
-allow_miss_reason("EMPTY_ALLOWLIST", _) := "allowedMcpServers is [], so only organisation servers may run"
+allow_miss_reason("EMPTY_ALLOWLIST", _) := "allowedMcpServers is [], so only organisation servers without ${...} may run, and this organisation server has ${...} in its command, arguments, URL or headers" if {
+	claude.org
+	server.claude.has_var
+} else := "allowedMcpServers is [], so only organisation servers may run"
 
 allow_miss_reason("NOT_ALLOWLISTED", "serverCommand") := sprintf(
 	"no serverCommand entry equals %s; name entries are ignored for stdio servers once the allowlist has a serverCommand entry",
@@ -110,6 +113,8 @@ name_only_terms := ["stdio", "serverCommand", "command"] if claude.stdio
 
 else := ["remote", "serverUrl", "URL"] if claude.remote
 
+admitted_on_text := {"serverCommand": "command line", "serverName": "name", "serverUrl": "URL"}
+
 # Variables that change what an allow-listed command does.
 injectable := {
 	"NODE_OPTIONS", "NODE_PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
@@ -123,13 +128,14 @@ injectable := {
 # compares argv only, never env.
 findings contains {
 	"rule": "MCPG-P007",
-	"msg": sprintf("server %q passes policy on its command line, but its env sets %s, which can make that command run other code; policy never compares env%s",
-		[server.name, concat(", ", bad), enforcement]),
+	"msg": sprintf("server %q passes policy on its %s, but its env sets %s, which can make that command run other code; policy never compares env%s",
+		[server.name, admitted_on, concat(", ", bad), enforcement]),
 	"evidence": {"keys": bad, "admission": claude.admission},
 } if {
 	input.server.transport == "stdio"
 	count(input.server.env_keys) > 0
 	claude.admission in {"allowlist", "allowlist-org"}
+	admitted_on := admitted_on_text[claude.judging_key(admitting_list)]
 	bad := sort([k | some k in input.server.env_keys; injectable[upper(k)]])
 	count(bad) > 0
 }

@@ -105,7 +105,7 @@ findings contains {
 # MCPG-P005: an allow pattern broader than it looks.
 findings contains {
 	"rule": "MCPG-P005",
-	"msg": sprintf("allow serverUrl %q is broader than it looks: %s (it admits %s)", [e.raw, w.detail, w.example]),
+	"msg": sprintf("allow serverUrl %q is broader than it looks: %s%s", [e.raw, w.detail, admits_text(w.example)]),
 	"location": loc(e.source),
 	"evidence": {"kind": w.kind, "example": w.example},
 } if {
@@ -113,6 +113,10 @@ findings contains {
 	e.key == "serverUrl"
 	some w in mcpguard.url_weaknesses(e.raw)
 }
+
+admits_text(example) := "" if example == ""
+
+else := sprintf(" (it admits %s)", [example])
 
 docs := input.context.claude.documents
 
@@ -165,8 +169,19 @@ findings contains {
 	some m in docs
 	m.managed
 	m.allow_counts.serverName > 0
+	not org_command_entry
 	some d in docs
 	d.kind in {"project-settings", "local-settings"}
+	d.allow_defined
+	d.allow_counts.serverCommand > 0
+}
+
+# The organisation's own allowlist (managed or user settings) already has a
+# serverCommand entry: name entries are dead for stdio servers anyway.
+org_command_entry if {
+	some d in docs
+	not d.kind in {"project-settings", "local-settings"}
+	d.allow_defined
 	d.allow_counts.serverCommand > 0
 }
 
