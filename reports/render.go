@@ -4,21 +4,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
 // Format names an output format.
 type Format string
 
-// The formats. More are added by the reports issue; Formats lists what is
-// implemented, and feeds the --format help text.
+// The formats. Formats lists what is implemented, and feeds the --format help
+// text; html comes with the fleet report.
 const (
-	FormatText Format = "text"
-	FormatJSON Format = "json"
+	FormatText     Format = "text"
+	FormatJSON     Format = "json"
+	FormatSARIF    Format = "sarif"
+	FormatJUnit    Format = "junit"
+	FormatMarkdown Format = "markdown"
+	FormatCSV      Format = "csv"
 )
 
 // Formats returns the implemented formats in help order.
-func Formats() []Format { return []Format{FormatText, FormatJSON} }
+func Formats() []Format {
+	return []Format{FormatText, FormatJSON, FormatSARIF, FormatJUnit, FormatMarkdown, FormatCSV}
+}
 
 // ParseFormat validates a --format value.
 func ParseFormat(s string) (Format, error) {
@@ -34,10 +41,43 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q (want %s)", s, strings.Join(names, ", "))
 }
 
-// Options tune rendering.
+// Options tune rendering. Renderers never decide exit codes: the command
+// computes the exit code once and passes it in Invocation.
 type Options struct {
 	// Color enables ANSI colour in text output (a TTY without NO_COLOR).
 	Color bool
+	// FailOn is the --fail-on rank (policy.ParseSeverity); 0 means error.
+	// JUnit turns unsuppressed findings at or above it into failures, and the
+	// text and Markdown reports list them first.
+	FailOn int
+	// WorkDir is the directory mcpguard ran in. SARIF writes the URIs of files
+	// under it relative to %SRCROOT%; JUnit and Markdown show such paths
+	// relative to it.
+	WorkDir string
+	// Invocation describes the run for the formats that record one (SARIF
+	// invocations[]); nil when rendering a saved report.
+	Invocation *Invocation
+}
+
+// Invocation is how the run ended, as decided by the command.
+type Invocation struct {
+	// ExitCode is the process exit code (SPEC §4) and ExitCodeDescription
+	// says why.
+	ExitCode            int
+	ExitCodeDescription string
+	// Notifications are diagnostics about the run that are not errors[]
+	// entries, e.g. stale ignore-file entries.
+	Notifications []Notification
+}
+
+// Notification is one diagnostic about the run.
+type Notification struct {
+	// Level is "error", "warning" or "note".
+	Level   string
+	Message string
+	Path    string
+	Line    int
+	Column  int
 }
 
 // Render writes the report in format f.
@@ -47,6 +87,14 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 		return WriteJSON(w, r)
 	case FormatText:
 		return WriteText(w, r, opts)
+	case FormatSARIF:
+		return WriteSARIF(w, r, opts)
+	case FormatJUnit:
+		return WriteJUnit(w, r, opts)
+	case FormatMarkdown:
+		return WriteMarkdown(w, r, opts)
+	case FormatCSV:
+		return WriteCSV(w, r, opts)
 	}
 	return fmt.Errorf("unknown format %q", f)
 }
@@ -58,4 +106,38 @@ func WriteJSON(w io.Writer, r *Report) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(r)
+}
+
+// relPath returns p relative to dir, slash-separated, when p is dir or lies
+// under it; ok is false otherwise (and for an empty dir).
+func relPath(dir, p string) (rel string, ok bool) {
+	if dir == "" || p == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	r, err := filepath.Rel(dir, p)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+// displayPath shows p relative to the working directory when it is under
+// it, else as it is.
+func displayPath(workDir, p string) string {
+	if rel, ok := relPath(workDir, p); ok {
+		return rel
+	}
+	return p
+}
+
+// displayLocation is path:line:col with displayPath.
+func displayLocation(workDir, path string, line, col int) string {
+	p := displayPath(workDir, path)
+	if line == 0 {
+		return p
+	}
+	return fmt.Sprintf("%s:%d:%d", p, line, col)
 }

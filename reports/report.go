@@ -19,7 +19,7 @@ type Report struct {
 	Host        Host               `json:"host"`
 	Policy      scanner.PolicyInfo `json:"policy"`
 	Servers     []Server           `json:"servers"`
-	Findings    []policy.Finding   `json:"findings"`
+	Findings    []Finding          `json:"findings"`
 	Errors      []policy.FileError `json:"errors"`
 	Sources     []scanner.Source   `json:"sources"`
 	Summary     Summary            `json:"summary"`
@@ -59,14 +59,27 @@ type Server struct {
 	Details    map[string]any  `json:"details,omitempty"`
 }
 
+// Finding is a finding as reported: the scanner's finding and, when a
+// baseline or an ignore file accepted it, why (docs/report-schema.md).
+type Finding struct {
+	policy.Finding
+	// Suppressed is set when the finding is accepted: it is still reported,
+	// but never counts toward --fail-on.
+	Suppressed *Suppression `json:"suppressed,omitempty"`
+}
+
 // Summary counts servers and findings.
 type Summary struct {
 	Servers  int            `json:"servers"`
 	Allowed  int            `json:"allowed"`
 	Blocked  int            `json:"blocked"`
 	ByStatus map[string]int `json:"by_status"`
-	Findings SeverityCount  `json:"findings"`
-	Errors   int            `json:"errors"`
+	// Findings counts every finding, suppressed ones included.
+	Findings SeverityCount `json:"findings"`
+	// Suppressed counts the suppressed findings among them; nil when nothing
+	// is suppressed.
+	Suppressed *SeverityCount `json:"suppressed,omitempty"`
+	Errors     int            `json:"errors"`
 }
 
 // SeverityCount counts findings per severity.
@@ -100,15 +113,15 @@ func Build(res *scanner.Result, meta Meta) *Report {
 		Host:        meta.Host,
 		Policy:      res.Policy,
 		Servers:     make([]Server, 0, len(res.Servers)),
-		Findings:    res.Findings,
+		Findings:    make([]Finding, 0, len(res.Findings)),
 		Errors:      res.Errors,
 		Sources:     res.Sources,
 	}
 	if r.Policy.Sources == nil {
 		r.Policy.Sources = []scanner.PolicySource{}
 	}
-	if r.Findings == nil {
-		r.Findings = []policy.Finding{}
+	for _, f := range res.Findings {
+		r.Findings = append(r.Findings, Finding{Finding: f})
 	}
 	if r.Errors == nil {
 		r.Errors = []policy.FileError{}
@@ -172,16 +185,26 @@ func summarize(r *Report) Summary {
 		}
 	}
 	for _, f := range r.Findings {
-		switch f.Severity {
-		case policy.SeverityError:
-			sum.Findings.Error++
-		case policy.SeverityWarning:
-			sum.Findings.Warning++
-		case policy.SeverityNote:
-			sum.Findings.Note++
+		sum.Findings.add(f.Severity)
+		if f.Suppressed != nil {
+			if sum.Suppressed == nil {
+				sum.Suppressed = &SeverityCount{}
+			}
+			sum.Suppressed.add(f.Severity)
 		}
 	}
 	return sum
+}
+
+func (c *SeverityCount) add(s policy.Severity) {
+	switch s {
+	case policy.SeverityError:
+		c.Error++
+	case policy.SeverityWarning:
+		c.Warning++
+	case policy.SeverityNote:
+		c.Note++
+	}
 }
 
 // SortServers orders servers for display: client, scope, project, name.

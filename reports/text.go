@@ -20,6 +20,9 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 		c.sev(policy.SeverityError, plural(s.Findings.Error, "error")),
 		c.sev(policy.SeverityWarning, plural(s.Findings.Warning, "warning")),
 		c.sev(policy.SeverityNote, plural(s.Findings.Note, "note")), s.Errors)
+	if sup := s.Suppressed; sup != nil {
+		fmt.Fprintf(bw, "suppressed (baseline or ignore file, not counted for --fail-on): %s\n", plural(sup.Error+sup.Warning+sup.Note, "finding"))
+	}
 
 	if len(r.Servers) > 0 {
 		servers := append([]Server(nil), r.Servers...)
@@ -30,8 +33,11 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 			if sv.Transport == "stdio" {
 				target = strings.Join(append([]string{sv.Command}, sv.Args...), " ")
 			}
-			rows = append(rows, []string{sv.Client, sv.Scope, sv.Name, sv.Status, sv.Transport,
-				clip(oneLine(target), 60), sv.Source.String()})
+			// Every cell comes from a configuration file: control characters
+			// (terminal escape sequences) and bidi controls are shown, not
+			// obeyed.
+			rows = append(rows, []string{oneLine(sv.Client), oneLine(sv.Scope), clip(oneLine(sv.Name), 40), oneLine(sv.Status), oneLine(sv.Transport),
+				clip(oneLine(target), 60), oneLine(sv.Source.String())})
 		}
 		fmt.Fprintln(bw)
 		writeTable(bw, rows, func(col int, cell string) string {
@@ -44,13 +50,17 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("FINDINGS"))
 		for _, f := range r.Findings {
-			fmt.Fprintf(bw, "%s %s %s: %s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), f.Rule, f.Location.String(), oneLine(f.Message))
+			suffix := ""
+			if sp := f.Suppressed; sp != nil {
+				suffix = " " + c.wrap("2", oneLine("[suppressed by "+sp.Kind+": "+sp.Justification+"]"))
+			}
+			fmt.Fprintf(bw, "%s %s %s: %s%s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), oneLine(f.Rule), oneLine(f.Location.String()), oneLine(f.Message), suffix)
 		}
 	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("ERRORS"))
 		for _, e := range r.Errors {
-			fmt.Fprintf(bw, "%s\n", e.Error())
+			fmt.Fprintf(bw, "%s\n", oneLine(e.Error()))
 		}
 	}
 	return bw.Flush()
@@ -81,6 +91,11 @@ func writeTable(w io.Writer, rows [][]string, style func(col int, cell string) s
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
 }
+
+// Printable returns s as one line with control characters (which could carry
+// terminal escape sequences from a hostile configuration) and bidi controls
+// shown as visible escapes: for diagnostics the command prints.
+func Printable(s string) string { return oneLine(s) }
 
 // oneLine makes a value safe for a terminal line: control characters (which
 // could carry escape sequences from a hostile config) become visible escapes.

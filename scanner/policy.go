@@ -267,7 +267,7 @@ func (sc *scan) evalContext(pc *policyContext) {
 		if r.Location != nil {
 			loc = *r.Location
 		}
-		f := sc.newFinding(r.Rule, loc, "", r.Message, r.Message)
+		f := sc.newFinding(r.Rule, loc, "", r.Message, sc.stableText(r.Message))
 		f.Severity = r.Severity
 		f.Evidence = r.Evidence
 		if !sc.seenFindings[f.ID] {
@@ -479,7 +479,7 @@ func (sc *scan) applyPolicy(s *Server, pc *policyContext) policy.Decision {
 // findingAt records a rule result about s, at the rule's own location when it
 // points elsewhere (a policy entry).
 func (sc *scan) findingAt(s *Server, r policy.RuleResult) {
-	p := pendingFinding{rule: r.Rule, message: r.Message, evidence: r.Evidence, disc: []string{r.Message}, severity: r.Severity}
+	p := pendingFinding{rule: r.Rule, message: r.Message, evidence: r.Evidence, disc: []string{sc.stableText(r.Message)}, severity: r.Severity}
 	if r.Location != nil && r.Location.Path != "" {
 		loc := *r.Location
 		p.loc = &loc

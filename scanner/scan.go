@@ -292,6 +292,19 @@ func (sc *scan) serverID(s *Server) string {
 	return "s-" + policy.Fingerprint(s.Client, s.Scope, sc.stablePath(s.Project), sc.stablePath(s.Source.Path), s.Source.Pointer)
 }
 
+// stableText rewrites the absolute paths a message quotes as stablePath does,
+// so that ids built from messages survive a move of the scanned tree.
+func (sc *scan) stableText(s string) string {
+	anchors := []struct{ dir, prefix string }{{sc.opts.WorkDir, "./"}, {sc.opts.Home, "~/"}, {sc.opts.ManagedDir, "managed:/"}}
+	sort.Slice(anchors, func(i, j int) bool { return len(anchors[i].dir) > len(anchors[j].dir) }) // deepest first
+	for _, a := range anchors {
+		if a.dir != "" {
+			s = strings.ReplaceAll(s, a.dir+string(filepath.Separator), a.prefix)
+		}
+	}
+	return s
+}
+
 // stablePath rewrites an absolute path relative to the first anchor that holds
 // it: "./" for the working directory, "~/" for the home, "managed:/" for the
 // managed directory.

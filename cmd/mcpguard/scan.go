@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpguard/mcpguard/internal/ignorefile"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
@@ -30,9 +31,16 @@ type ScanOptions struct {
 	// Policies are --policy paths: .rego files or directories of them, or JSON
 	// files shaped like managed-settings.json.
 	Policies []string
+	// Baseline is a previous JSON report: its findings are suppressed.
+	Baseline string
+	// IgnoreFile lists accepted findings with reasons; by default
+	// .mcpguardignore in the working directory, when it exists.
+	IgnoreFile string
 	// homeSet and managedSet record explicit flags: in path mode the machine's
 	// home and managed directory are read only when asked for.
 	homeSet, managedSet bool
+	// ignoreFileSet records an explicit --ignore-file, which must exist.
+	ignoreFileSet bool
 }
 
 const scanLong = `Scan MCP server configurations.
@@ -45,11 +53,28 @@ resolved for --project.
 With PATH (files or directories), scan only those files: the pre-commit and
 CI mode. A directory means the MCP configuration files it holds (.mcp.json,
 .claude/settings*.json, .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json,
-.codex/config.toml, .zed/settings.json, ...).`
+.codex/config.toml, .zed/settings.json, ...).
+
+Accepted findings are reported as suppressed and never fail the run: those
+whose id is in the --baseline report (a previous --format json report), and
+those matched by the ignore file (.mcpguardignore in the working directory,
+or --ignore-file), one entry per line with a mandatory reason:
+
+  f-0123456789abcdef                # reviewed: public demo token
+  MCPG-C002  .cursor/mcp.json       # pinned through our lock file
+
+See docs/ci.md for the format, pre-commit and CI set-ups.
+
+Exit codes:
+  0  no unsuppressed finding at or above --fail-on
+  1  unsuppressed findings at or above --fail-on
+  2  usage error, unreadable or malformed input, baseline or ignore file, invalid policy`
 
 const scanExample = `  mcpguard scan
   mcpguard scan --format json --output report.json
   mcpguard scan .mcp.json .cursor/mcp.json
+  mcpguard scan --format sarif --output mcpguard.sarif .
+  mcpguard scan --baseline mcpguard-baseline.json --format junit --output mcpguard.xml .
   mcpguard scan --home testdata/demo/home --managed-dir testdata/demo/managed --project testdata/demo/project`
 
 func newScanCmd(env environment) *cobra.Command {
@@ -63,6 +88,7 @@ func newScanCmd(env environment) *cobra.Command {
 			opts.Paths = args
 			opts.homeSet = cmd.Flags().Changed("home")
 			opts.managedSet = cmd.Flags().Changed("managed-dir")
+			opts.ignoreFileSet = cmd.Flags().Changed("ignore-file")
 			return runScan(cmd, env, opts)
 		},
 	}
@@ -76,6 +102,8 @@ func newScanCmd(env environment) *cobra.Command {
 	f.StringVarP(&opts.Output, "output", "o", "", "write the report to FILE instead of stdout")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error, warning, note, never")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "organisation policy: a .rego file or directory, or a JSON file shaped like managed-settings.json (repeatable)")
+	f.StringVar(&opts.Baseline, "baseline", "", "previous JSON report (--format json): its findings are reported as suppressed and do not count toward --fail-on")
+	f.StringVar(&opts.IgnoreFile, "ignore-file", "", "file of accepted findings with reasons (default: "+ignorefile.DefaultName+" in the working directory, if any; \"\" for none)")
 	return cmd
 }
 
@@ -97,6 +125,10 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		return &exitCodeError{code: exitError, err: fmt.Errorf("--fail-on: %w", err)}
 	}
 	cwd, _ := env.getwd()
+	sup, err := loadSuppressions(cmd.ErrOrStderr(), cwd, opts)
+	if err != nil {
+		return err
+	}
 	sopts := scanner.Options{
 		WorkDir:    cwd,
 		Home:       opts.Home,
@@ -151,26 +183,37 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		GeneratedAt: env.now().UTC().Format(time.RFC3339),
 		Host:        reports.Host{Hostname: host, OS: env.goos, User: env.username()},
 	})
-	if err := writeReport(cmd.OutOrStdout(), env, opts.Output, format, rep); err != nil {
+	sup.apply(rep)
+	stale := sup.stale(rep)
+	// The exit code is decided here, once: the SARIF invocation records the
+	// same value the process exits with.
+	code, why := scanExit(rep, failRank, opts.FailOn)
+	ropts := reports.Options{
+		FailOn:     failRank,
+		WorkDir:    cwd,
+		Invocation: &reports.Invocation{ExitCode: code, ExitCodeDescription: why, Notifications: stale},
+	}
+	if err := writeReport(cmd.OutOrStdout(), env, opts.Output, format, rep, ropts); err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
 	for _, e := range res.Errors {
-		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", e.Error())
+		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(e.Error()))
 	}
-	switch {
-	case len(res.Errors) > 0:
-		return &exitCodeError{code: exitError}
-	case policy.MaxSeverityRank(res.Findings) >= failRank:
-		return &exitCodeError{code: exitFindings}
+	for _, n := range stale {
+		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(fmt.Sprintf("%s:%d:%d: %s: %s", n.Path, n.Line, n.Column, n.Level, n.Message)))
+	}
+	if code != exitOK {
+		return &exitCodeError{code: code}
 	}
 	return nil
 }
 
 // writeReport renders to stdout or to a file written atomically (a temporary
 // file renamed into place), so a reader never sees half a report.
-func writeReport(stdout io.Writer, env environment, output string, format reports.Format, rep *reports.Report) error {
+func writeReport(stdout io.Writer, env environment, output string, format reports.Format, rep *reports.Report, ropts reports.Options) error {
 	if output == "" || output == "-" {
-		return reports.Render(stdout, format, rep, reports.Options{Color: format == reports.FormatText && env.isTTY(stdout) && !noColor(env)})
+		ropts.Color = format == reports.FormatText && env.isTTY(stdout) && !noColor(env)
+		return reports.Render(stdout, format, rep, ropts)
 	}
 	dir := filepath.Dir(output)
 	tmp, err := os.CreateTemp(dir, ".mcpguard-report-*")
@@ -178,7 +221,7 @@ func writeReport(stdout io.Writer, env environment, output string, format report
 		return fmt.Errorf("write report: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := reports.Render(tmp, format, rep, reports.Options{}); err != nil {
+	if err := reports.Render(tmp, format, rep, ropts); err != nil {
 		tmp.Close()
 		return fmt.Errorf("write report %s: %w", output, err)
 	}
