@@ -127,6 +127,9 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	verdictGroup := map[string]*ast.Module{}
 	rulesGroup := map[string]*ast.Module{}
 	for name, m := range shipped {
+		if strings.HasPrefix(name, "mcpguard/tools/") {
+			continue // the tools policy compiles apart (ToolsPolicy)
+		}
 		if strings.HasPrefix(name, "mcpguard/hygiene/") || strings.HasPrefix(name, "mcpguard/weakness/") {
 			rulesGroup[name] = m
 		} else {

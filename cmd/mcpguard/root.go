@@ -107,5 +107,6 @@ func newRootCmd(s streams, env environment) *cobra.Command {
 		return &exitCodeError{code: exitError, err: err}
 	})
 	root.AddCommand(newScanCmd(env), newPolicyCmd(env), newVersionCmd(env))
+	root.AddCommand(newToolsCmd(env))
 	return root
 }

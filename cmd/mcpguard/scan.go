@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -208,30 +206,12 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 	return nil
 }
 
-// writeReport renders to stdout or to a file written atomically (a temporary
-// file renamed into place), so a reader never sees half a report.
+// writeReport renders to stdout or to a file written atomically.
 func writeReport(stdout io.Writer, env environment, output string, format reports.Format, rep *reports.Report, ropts reports.Options) error {
 	if output == "" || output == "-" {
 		ropts.Color = format == reports.FormatText && env.isTTY(stdout) && !noColor(env)
-		return reports.Render(stdout, format, rep, ropts)
 	}
-	dir := filepath.Dir(output)
-	tmp, err := os.CreateTemp(dir, ".mcpguard-report-*")
-	if err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := reports.Render(tmp, format, rep, ropts); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write report %s: %w", output, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write report %s: %w", output, err)
-	}
-	if err := os.Rename(tmp.Name(), output); err != nil {
-		return fmt.Errorf("write report: %w", errors.Unwrap(err))
-	}
-	return nil
+	return writeOutput(stdout, output, func(w io.Writer) error { return reports.Render(w, format, rep, ropts) })
 }
 
 // splitPolicies sorts --policy paths into Rego sources (files and directories)

@@ -1,0 +1,20 @@
+// Connects to an MCP server over stdio with the official SDK client and
+// prints the raw tools/list result (all pages) as JSON.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const [cmd, ...args] = process.argv.slice(2);
+const env = { ...process.env, GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", SLACK_BOT_TOKEN: "x", SLACK_TEAM_ID: "x", BRAVE_API_KEY: "x", GOOGLE_MAPS_API_KEY: "x", EVERART_API_KEY: "x", MEMORY_FILE_PATH: "/tmp/mcpcap/memory.json" };
+const transport = new StdioClientTransport({ command: cmd, args, env, stderr: "ignore" });
+const client = new Client({ name: "mcpguard-capture", version: "1.0.0" });
+await client.connect(transport);
+const tools = [];
+let cursor;
+do {
+  const res = await client.listTools(cursor ? { cursor } : {});
+  tools.push(...res.tools);
+  cursor = res.nextCursor;
+} while (cursor);
+const sv = client.getServerVersion();
+process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools } }, null, 2) + "\n");
+process.stderr.write(`${sv?.name} ${sv?.version}: ${tools.length} tools\n`);
+await client.close();

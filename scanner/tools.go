@@ -1,0 +1,341 @@
+package scanner
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/policy"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
+)
+
+// Tool analysis (SPEC §6 rules U001–U007, A001–A005, T001, T002, T004, T005,
+// I001; heuristics of docs/threats.md §2, §3 and §5). AnalyzeTools reads one
+// saved or live tools/list result; CompareTools adds what only several
+// servers' lists together show. Pins (T003) are in pins.go.
+
+// ToolOptions configure AnalyzeTools.
+type ToolOptions struct {
+	// Path names the document in finding locations ("<stdin>", a file path).
+	Path string
+	// Server is the name of the server that offered the tools, when known.
+	// The name "ide" implies IDE.
+	Server string
+	// ServerID is the report id of that server (Server.ID), when the tools
+	// come from a scanned configuration; it becomes each finding's server_id.
+	ServerID string
+	// IDE applies Claude Code's IDE allowlist (MCPG-I001): the server is an
+	// IDE extension's MCP server and may offer only executeCode and
+	// getDiagnostics.
+	IDE bool
+	// Policy is the compiled tools policy that decides the IDE allowlist; nil
+	// compiles one when an IDE server is analysed. Long-running callers (the
+	// proxy) compile it once and pass it.
+	Policy *policy.ToolsPolicy
+}
+
+// ToolReport is the analysis of one tools/list document.
+type ToolReport struct {
+	// Path and Server repeat the options.
+	Path   string
+	Server string
+	// Tools lists the tools in document order.
+	Tools []ToolInfo
+	// Findings are sorted by position in the document, then rule.
+	Findings []policy.Finding
+
+	data  []byte
+	index *textIndex
+	// serverID is ToolOptions.ServerID.
+	serverID string
+}
+
+// ToolInfo is one tool of a tools/list document.
+type ToolInfo struct {
+	// Name is the tool's name ("" when missing or not a string).
+	Name string
+	// Pointer is the RFC 6901 pointer of the tool object in the document,
+	// e.g. "/result/tools/3"; Location its position.
+	Pointer  string
+	Location policy.Location
+	// Value is the parsed tool object, for pins (PinTool).
+	Value *jsonc.Value
+
+	// Analysis state kept for CompareTools.
+	key      string // separator- and case-insensitive form of the name
+	skeleton string // TR39 skeleton of key
+	texts    []toolText
+}
+
+// ErrNoToolsList is wrapped by AnalyzeTools' error for a well-formed JSON
+// document that is neither a JSON-RPC tools/list response, nor an object
+// with a "tools" array, nor a bare array.
+var ErrNoToolsList = errors.New("scanner: not a tools/list result")
+
+// MaxToolDescription is Claude Code's cut for tool descriptions and server
+// instructions, in UTF-16 code units (JavaScript string length; since
+// v2.1.84, anthropics/claude-code #41593).
+const MaxToolDescription = 2048
+
+// AnalyzeTools analyses one tools/list result: a JSON-RPC response
+// ({"jsonrpc": "2.0", "result": {"tools": [...]}}), an object with a
+// "tools" array, or a bare array of tools. Every finding's location is
+// opts.Path with the JSON pointer, line and column of the offending string
+// or key in data.
+//
+// A document that is not JSON, or not one of those shapes, is an error: a
+// *policy.FileError naming path:line:col (wrapping ErrNoToolsList for the
+// shape). Everything inside the tools is reported as findings, never as an
+// error, so hostile input cannot stop the analysis. AnalyzeTools never
+// panics and its output is bounded by the input size.
+func AnalyzeTools(data []byte, opts ToolOptions) (*ToolReport, error) {
+	rep := &ToolReport{Path: opts.Path, Server: opts.Server, data: data, serverID: opts.ServerID}
+	rep.index = newTextIndex(data)
+	root, _, err := jsonc.Parse(data, jsonc.Options{})
+	if err != nil {
+		var se *jsonc.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &policy.FileError{Path: opts.Path, Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg}
+		}
+		return nil, &policy.FileError{Path: opts.Path, Message: err.Error()}
+	}
+	list, listPtr, err := toolsArray(root)
+	if err != nil {
+		return nil, &toolsShapeError{FileError: policy.FileError{Path: opts.Path, Line: root.Pos.Line, Column: root.Pos.Col, Message: err.Error()}}
+	}
+	ide := opts.IDE || opts.Server == "ide"
+	a := &toolAnalysis{rep: rep}
+	for i, v := range list.Elems {
+		ptr := listPtr + "/" + strconv.Itoa(i)
+		if v.Kind != jsonc.Object {
+			a.add(ruleT005, v.Pos, ptr, fmt.Sprintf("tools[%d] is a JSON %s, not a tool object; clients reject or skip it", i, v.Kind),
+				map[string]any{"kind": "not-an-object"}, "not-object")
+			continue
+		}
+		t := &ToolInfo{Pointer: ptr, Value: v, Location: a.loc(v.Pos, ptr)}
+		if n := v.Get("name"); n.IsString() {
+			t.Name = n.Str
+		}
+		t.key = identKey(t.Name)
+		t.skeleton = mcpunicode.Skeleton(t.key)
+		rep.Tools = append(rep.Tools, *t)
+	}
+	a.unicodeFindings()
+	for i := range rep.Tools {
+		a.tool(&rep.Tools[i])
+	}
+	a.duplicateNames()
+	if ide {
+		p, err := toolsPolicy(opts)
+		if err == nil {
+			err = a.ideFindings(p, opts.Server)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("evaluate the IDE allowlist: %w", err)
+		}
+	}
+	rep.Findings = a.findings
+	sortToolFindings(rep.Findings)
+	return rep, nil
+}
+
+// toolsShapeError is a well-formed document that holds no tools list.
+type toolsShapeError struct{ policy.FileError }
+
+func (e *toolsShapeError) Unwrap() error { return ErrNoToolsList }
+
+// AsFileError returns the positioned error of an AnalyzeTools failure, for
+// a report's errors[] list, and false for other errors.
+func AsFileError(err error) (*policy.FileError, bool) {
+	var fe *policy.FileError
+	if errors.As(err, &fe) {
+		return fe, true
+	}
+	var se *toolsShapeError
+	if errors.As(err, &se) {
+		return &se.FileError, true
+	}
+	return nil, false
+}
+
+// toolsArray finds the tools array of the accepted shapes.
+func toolsArray(root *jsonc.Value) (*jsonc.Value, string, error) {
+	switch root.Kind {
+	case jsonc.Array:
+		return root, "", nil
+	case jsonc.Object:
+		if t := root.Get("tools"); t != nil {
+			if t.Kind != jsonc.Array {
+				return nil, "", fmt.Errorf("\"tools\" is a JSON %s, not an array", t.Kind)
+			}
+			return t, "/tools", nil
+		}
+		if r := root.Get("result"); r != nil {
+			if t := r.Get("tools"); t != nil && t.Kind == jsonc.Array {
+				return t, "/result/tools", nil
+			}
+			return nil, "", errors.New("the JSON-RPC result holds no \"tools\" array: not a tools/list response")
+		}
+		if e := root.Get("error"); e != nil {
+			msg := ""
+			if m := e.Get("message"); m.IsString() {
+				msg = ": " + policy.TrimMessage(m.Str, 120)
+			}
+			return nil, "", fmt.Errorf("a JSON-RPC error response%s, not a tools/list result", msg)
+		}
+	}
+	return nil, "", errors.New("want a JSON-RPC tools/list response, an object with a \"tools\" array, or an array of tools")
+}
+
+// Rule ids used here.
+const (
+	ruleT001 = "MCPG-T001"
+	ruleT002 = "MCPG-T002"
+	ruleT003 = "MCPG-T003"
+	ruleT004 = "MCPG-T004"
+	ruleT005 = "MCPG-T005"
+	ruleU006 = "MCPG-U006"
+	ruleA001 = "MCPG-A001"
+	ruleA002 = "MCPG-A002"
+	ruleA003 = "MCPG-A003"
+	ruleA004 = "MCPG-A004"
+	ruleA005 = "MCPG-A005"
+	ruleI001 = "MCPG-I001"
+)
+
+// toolAnalysis is the state of one AnalyzeTools call.
+type toolAnalysis struct {
+	rep      *ToolReport
+	findings []policy.Finding
+	// unicode findings per tool index, and their hidden decoded payloads.
+	hidden map[int][]hiddenText
+	// uniAt records U-findings by pointer (to avoid a second U006).
+	uniAt map[string]bool
+}
+
+// hiddenText is text decoded from tag characters, variation selectors or a
+// binary run of invisible characters.
+type hiddenText struct {
+	pointer string
+	text    string
+	rule    string
+}
+
+func (a *toolAnalysis) loc(p jsonc.Pos, ptr string) policy.Location {
+	return policy.Location{Path: a.rep.Path, Pointer: ptr, Line: p.Line, Column: p.Col}
+}
+
+// add appends a finding with the catalog severity.
+func (a *toolAnalysis) add(rule string, p jsonc.Pos, ptr, msg string, ev map[string]any, disc ...string) *policy.Finding {
+	f := policy.NewFinding(rule, a.loc(p, ptr), a.rep.serverID, msg, disc...)
+	f.Evidence = ev
+	a.findings = append(a.findings, f)
+	return &a.findings[len(a.findings)-1]
+}
+
+// toolIndex returns the index of the tool whose object holds ptr, or -1.
+func (r *ToolReport) toolIndex(ptr string) int {
+	for k := range r.Tools {
+		p := r.Tools[k].Pointer
+		if ptr == p || strings.HasPrefix(ptr, p+"/") {
+			return k
+		}
+	}
+	return -1
+}
+
+// unicodeFindings turns the hidden-Unicode findings of the whole document
+// into report findings (U001–U007, and T001 for duplicate keys).
+func (a *toolAnalysis) unicodeFindings() {
+	a.hidden = map[int][]hiddenText{}
+	a.uniAt = map[string]bool{}
+	ufs, _ := mcpunicode.ScanJSON(a.rep.data) // the document parsed above; a late error only stops the scan
+	for _, u := range ufs {
+		ti := a.rep.toolIndex(u.Pointer)
+		if d, ok := u.Decoded(); ok && ti >= 0 {
+			a.hidden[ti] = append(a.hidden[ti], hiddenText{pointer: u.Pointer, text: d, rule: u.Rule})
+		}
+		a.uniAt[u.Rule+"\x00"+u.Pointer] = true
+		ev := map[string]any{}
+		for k, v := range u.Evidence {
+			ev[k] = v
+		}
+		if len(u.CodePoints) > 0 {
+			ev["code_points"] = u.CodePoints
+		}
+		ev["count"] = u.Count
+		if u.IsKey {
+			ev["in_key"] = true
+		}
+		ev["string_offset"] = u.StringOffset
+		msg := u.Message
+		if ti >= 0 {
+			name := a.rep.Tools[ti].Name
+			ev["tool"] = name
+			msg = fmt.Sprintf("tool %s: %s", tlName(name), msg)
+		}
+		p := a.rep.index.pos(u.Offset)
+		a.add(u.Rule, p, u.Pointer, msg, ev, u.Kind, strconv.Itoa(u.StringOffset), strconv.FormatBool(u.IsKey))
+	}
+}
+
+// quoteName quotes a tool name for messages, escaping anything invisible.
+func tlName(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return strconv.QuoteToASCII(policy.TrimMessage(s, 64))
+}
+
+// sortFindings orders findings by position, then rule and id.
+func sortToolFindings(fs []policy.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Location, fs[j].Location
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if fs[i].Rule != fs[j].Rule {
+			return fs[i].Rule < fs[j].Rule
+		}
+		return fs[i].ID < fs[j].ID
+	})
+}
+
+// tool runs the per-tool rules.
+func (a *toolAnalysis) tool(t *ToolInfo) {
+	ti := a.rep.toolIndexOf(t)
+	t.texts = collectTexts(t)
+	a.nameRules(t)
+	a.poisoning(t, a.hidden[ti])
+	a.sizeRules(t)
+	a.annotationRules(t)
+}
+
+func (r *ToolReport) toolIndexOf(t *ToolInfo) int {
+	for i := range r.Tools {
+		if &r.Tools[i] == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// Location returns the location of the tool named name, and false when the
+// document has no such tool.
+func (r *ToolReport) Location(name string) (policy.Location, bool) {
+	for _, t := range r.Tools {
+		if t.Name == name {
+			return t.Location, true
+		}
+	}
+	return policy.Location{}, false
+}
