@@ -321,11 +321,7 @@ func compileError(err error) error {
 	if errors.As(err, &astErrs) {
 		ce := &CompileError{}
 		for _, e := range astErrs {
-			d := FileError{Message: e.Message}
-			if e.Location != nil {
-				d.Path, d.Line, d.Column = e.Location.File, e.Location.Row, e.Location.Col
-			}
-			ce.Diagnostics = append(ce.Diagnostics, d)
+			ce.Diagnostics = append(ce.Diagnostics, astDiagnostic(e.Location, e.Message))
 		}
 		return ce
 	}
@@ -335,7 +331,7 @@ func compileError(err error) error {
 		for _, e := range le {
 			var astErr *ast.Error
 			if errors.As(e, &astErr) && astErr.Location != nil {
-				ce.Diagnostics = append(ce.Diagnostics, FileError{Path: astErr.Location.File, Line: astErr.Location.Row, Column: astErr.Location.Col, Message: astErr.Message})
+				ce.Diagnostics = append(ce.Diagnostics, astDiagnostic(astErr.Location, astErr.Message))
 				continue
 			}
 			ce.Diagnostics = append(ce.Diagnostics, FileError{Message: e.Error()})
@@ -343,6 +339,19 @@ func compileError(err error) error {
 		return ce
 	}
 	return err
+}
+
+// astDiagnostic places an OPA error. OPA reports some errors (e.g. "var x is
+// unsafe") at column 0; editors and users count columns from 1.
+func astDiagnostic(loc *ast.Location, msg string) FileError {
+	d := FileError{Message: msg}
+	if loc != nil {
+		d.Path, d.Line, d.Column = loc.File, loc.Row, loc.Col
+		if d.Line > 0 && d.Column < 1 {
+			d.Column = 1
+		}
+	}
+	return d
 }
 
 func describeOSError(err error) string {

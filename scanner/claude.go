@@ -423,14 +423,10 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 			}
 		}
 	}
-	decisions := sc.applyPolicyAll(judged, func(*Server) *policyContext { return res.context })
-	for i, s := range judged {
-		n := s.Name
-		s.Decision = decisions[i]
-		s.judged = true
-		switch {
-		case !s.Decision.Allowed:
-			s.Status = StatusBlocked
+	// The status without policy first: rules read it (a pending project
+	// server still loads in headless runs, and the findings say so).
+	for _, s := range judged {
+		switch n := s.Name; {
 		case s.Scope == ScopeProject && approvals[n] == rejected:
 			s.Status = StatusRejected
 		case s.Scope == ScopeProject && approvals[n] == pending:
@@ -439,6 +435,14 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 			s.Status = StatusDisabled
 		default:
 			s.Status = StatusActive
+		}
+	}
+	decisions := sc.applyPolicyAll(judged, func(*Server) *policyContext { return res.context })
+	for i, s := range judged {
+		s.Decision = decisions[i].Decision
+		s.judged = true
+		if decisions[i].claudeDenies {
+			s.Status = StatusBlocked
 		}
 		if len(s.Expanded.Missing) > 0 {
 			sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, which %s no value and no default; Claude Code keeps the literal text",

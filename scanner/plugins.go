@@ -276,16 +276,19 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 			}
 			winners = append(winners, s)
 			s.Expanded = expandClaude(s, pluginLookup(w, pl))
-			s.Decision = sc.applyPolicy(s, res.context)
+			v := sc.applyPolicy(s, res.context)
+			s.Decision = v.Decision
 			endpoint := pluginEndpoint(s)
 			switch {
-			case !s.Decision.Allowed:
+			case v.claudeDenies:
 				s.Status = StatusBlocked
 			case contains(disabled, s.Name):
 				s.Status = StatusDisabled
 			case manual[endpoint] || seen[endpoint]:
 				s.Status = StatusSuppressed
-				s.Decision = policy.Decision{Allowed: true, Reasons: []string{policy.ReasonDuplicate}}
+				if v.Allowed {
+					s.Decision = policy.Decision{Allowed: true, Reasons: []string{policy.ReasonDuplicate}}
+				}
 				s.detail("suppressed_by", "another server with the same command or URL")
 			default:
 				s.Status = StatusActive

@@ -385,7 +385,9 @@ func (sc *scan) facts(s *Server) map[string]any {
 }
 
 // program returns what a stdio server runs: the executable's lower-cased base
-// name without .exe/.cmd/.ps1, looking through `cmd /c`, and its arguments.
+// name without .exe/.cmd/.ps1/.bat, looking through the wrappers that only
+// start another program (`cmd /d /s /c`, `env [-i] [VAR=value]`), and its
+// arguments.
 func program(s *Server) (string, []any) {
 	if s.Transport != TransportStdio {
 		return "", []any{}
@@ -394,20 +396,81 @@ func program(s *Server) (string, []any) {
 	if s.Expanded != nil {
 		argv = append([]string{s.Expanded.Command}, s.Expanded.Args...)
 	}
-	name := func(p string) string {
-		p = strings.ToLower(p[strings.LastIndexAny(p, `/\`)+1:])
-		for _, suffix := range []string{".exe", ".cmd", ".ps1", ".bat"} {
-			p = strings.TrimSuffix(p, suffix)
+	// A bounded number of rounds: `env A=1 cmd /c npx ...` is two wrappers.
+	for range 4 {
+		if len(argv) == 0 {
+			break
 		}
-		return p
-	}
-	if len(argv) >= 2 && name(argv[0]) == "cmd" && (strings.EqualFold(argv[1], "/c") || strings.EqualFold(argv[1], "/k")) {
-		argv = argv[2:]
+		inner, ok := unwrapLauncher(programName(argv[0]), argv[1:])
+		if !ok {
+			break
+		}
+		argv = inner
 	}
 	if len(argv) == 0 {
 		return "", []any{}
 	}
-	return name(argv[0]), strs(argv[1:])
+	return programName(argv[0]), strs(argv[1:])
+}
+
+// programName is a command's lower-cased base name without its Windows
+// executable suffix.
+func programName(p string) string {
+	p = strings.ToLower(p[strings.LastIndexAny(p, `/\`)+1:])
+	for _, suffix := range []string{".exe", ".cmd", ".ps1", ".bat"} {
+		p = strings.TrimSuffix(p, suffix)
+	}
+	return p
+}
+
+// unwrapLauncher returns the command line a wrapper program runs, or false
+// when prog is not a wrapper or its arguments are not a plain command line.
+// `cmd /c` with a single argument holding a command line is split on spaces:
+// good enough to name the program. Text with pipes, redirections or command
+// separators is a script, not a wrapper: cmd stays the program, for the C004
+// shell rule.
+func unwrapLauncher(prog string, args []string) ([]string, bool) {
+	switch prog {
+	case "cmd":
+		for i, a := range args {
+			switch {
+			case strings.EqualFold(a, "/c") || strings.EqualFold(a, "/k"):
+				rest := args[i+1:]
+				for _, r := range rest {
+					if strings.ContainsAny(r, "|&<>^") {
+						return nil, false // a script: cmd stays the program (C004)
+					}
+				}
+				if len(rest) == 1 {
+					rest = strings.Fields(strings.Trim(rest[0], `"`))
+				}
+				return rest, len(rest) > 0
+			case strings.HasPrefix(a, "/"): // /d, /s, /q, /e:on ...
+			default:
+				return nil, false
+			}
+		}
+	case "env":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "--":
+				return args[i+1:], i+1 < len(args)
+			case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir":
+				i++ // takes a value
+			case a == "-S" || a == "--split-string":
+				if i+1 < len(args) {
+					return append(strings.Fields(args[i+1]), args[i+2:]...), true
+				}
+				return nil, false
+			case strings.HasPrefix(a, "-"):
+			case strings.Contains(a, "="):
+			default:
+				return args[i:], true
+			}
+		}
+	}
+	return nil, false
 }
 
 // urlFacts parses a server URL with the WHATWG parser.
@@ -441,12 +504,20 @@ func (sc *scan) detector() *secrets.Detector {
 	return sc.secrets
 }
 
+// verdict is mcpguard's decision about a server and whether Claude Code
+// itself refuses it. The two differ when only an organisation's custom Rego
+// rule denies the server: mcpguard reports the violation, but Claude Code
+// still loads the server, so its status must not claim it is blocked.
+type verdict struct {
+	policy.Decision
+	claudeDenies bool
+}
+
 // applyPolicy evaluates the server policies for s in context pc and records
-// the decision and the findings. enforced says whether the client applies the
-// verdict itself (Claude Code) or only mcpguard reports it.
-func (sc *scan) applyPolicy(s *Server, pc *policyContext) policy.Decision {
+// the findings.
+func (sc *scan) applyPolicy(s *Server, pc *policyContext) verdict {
 	if sc.opts.Policy == nil || pc == nil {
-		return policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}
+		return verdict{Decision: policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}}
 	}
 	v, err := policy.NewValue(sc.serverInput(s))
 	if err == nil {
@@ -460,20 +531,21 @@ func (sc *scan) applyPolicy(s *Server, pc *policyContext) policy.Decision {
 					custom = append(custom, r.Rule)
 				}
 			}
-			d := res.Decision
+			v := verdict{Decision: res.Decision, claudeDenies: !res.Decision.Allowed}
 			if len(custom) > 0 {
-				if d.Allowed {
-					d = policy.Decision{Reasons: []string{}}
+				if v.Allowed {
+					v.Decision = policy.Decision{Reasons: []string{}}
 				}
-				d.Reasons = append(d.Reasons, custom...)
+				v.Reasons = append(v.Reasons, custom...)
 			}
-			return d
+			return v
 		}
 	}
-	// A policy that fails at evaluation time fails closed for this server.
+	// A policy that fails at evaluation time fails closed for this server:
+	// it is reported blocked, the state an administrator must look at.
 	sc.fileError(policy.FileError{Path: s.Source.Path, Line: s.Source.Line, Column: s.Source.Column,
 		Message: fmt.Sprintf("policy evaluation failed for server %q: %v", s.Name, err)})
-	return policy.Decision{Allowed: false, Reasons: []string{"POLICY_ERROR"}}
+	return verdict{Decision: policy.Decision{Allowed: false, Reasons: []string{"POLICY_ERROR"}}, claudeDenies: true}
 }
 
 // findingAt records a rule result about s, at the rule's own location when it
@@ -509,8 +581,8 @@ func (sc *scan) loadPolicyFiles() {
 // applyPolicyAll evaluates many servers concurrently: the evaluations are
 // independent and the prepared queries are safe for concurrent use, and policy
 // evaluation is most of a scan's time.
-func (sc *scan) applyPolicyAll(servers []*Server, ctxOf func(*Server) *policyContext) []policy.Decision {
-	out := make([]policy.Decision, len(servers))
+func (sc *scan) applyPolicyAll(servers []*Server, ctxOf func(*Server) *policyContext) []verdict {
+	out := make([]verdict, len(servers))
 	if len(servers) == 0 {
 		return out
 	}

@@ -128,14 +128,14 @@ func (sc *scan) judgeOthers() {
 	}
 	decisions := sc.applyPolicyAll(todo, sc.contextFor)
 	for i, s := range todo {
-		d := decisions[i]
+		v := decisions[i]
 		s.judged = true
 		switch {
-		case s.Client == ClientClaudeCode && !d.Allowed:
-			s.Status, s.Decision = StatusBlocked, d
+		case s.Client == ClientClaudeCode && v.claudeDenies:
+			s.Status, s.Decision = StatusBlocked, v.Decision
 		case s.Status == StatusActive || s.Status == StatusPendingApproval || s.Status == StatusDisabled:
 			// The client decides its own status; the decision is mcpguard's verdict.
-			s.Decision = d
+			s.Decision = v.Decision
 		}
 	}
 }

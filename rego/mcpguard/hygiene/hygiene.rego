@@ -23,7 +23,8 @@ else := sprintf("argument %d", [s.index + 1]) if {
 else := "the URL"
 
 # facts.program is the program a stdio server runs, lower-cased, without its
-# directory and .exe/.cmd suffix, looking through `cmd /c`; facts.program_args
+# directory and .exe/.cmd suffix, looking through `cmd /d /s /c` and
+# `env [VAR=value]`; facts.program_args
 # are its arguments.
 program := input.server.facts.program
 

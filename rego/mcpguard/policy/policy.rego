@@ -25,16 +25,10 @@ else := sprintf("serverUrl %q", [e.raw])
 enforcement := "" if server.enforced
 else := sprintf(" (%s does not enforce this policy itself: only mcpguard reports it)", [server.client])
 
-# Pending project servers still load without a prompt in `claude -p` and SDK
-# runs (docs/claude-code.md §5.3), so their verdicts matter.
-pending_note := " It is pending approval, but loads without a prompt in headless runs (claude -p, the SDK)." if {
-	server.status == "pending-approval"
-} else := ""
-
 # MCPG-P001: a deny entry matches.
 findings contains {
 	"rule": "MCPG-P001",
-	"msg": sprintf("server %q is denied by %s%s.%s", [server.name, concat("; ", descs), enforcement, pending_note]),
+	"msg": sprintf("server %q is denied by %s%s.", [server.name, concat("; ", descs), enforcement]),
 	"evidence": {"reasons": claude.deny_reasons, "entries": [e.source | some [e, _] in claude.deny_matches]},
 } if {
 	count(claude.deny_reasons) > 0
@@ -44,7 +38,7 @@ findings contains {
 # MCPG-P002: the allowlist does not admit the server.
 findings contains {
 	"rule": "MCPG-P002",
-	"msg": sprintf("server %q is not on the allowlist: %s%s.%s", [server.name, why, enforcement, pending_note]),
+	"msg": sprintf("server %q is not on the allowlist: %s%s.", [server.name, why, enforcement]),
 	"evidence": object.union({"reason": reason, "judging_key": key}, allow_evidence),
 } if {
 	v := claude.verdict

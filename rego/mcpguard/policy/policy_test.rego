@@ -119,10 +119,13 @@ test_p001_enforced_has_no_note if {
 	not contains(f.msg, "does not enforce")
 }
 
-test_p001_pending_note if {
+# Claude Code refuses a denied server whether or not it is approved, so the
+# message does not dwell on approval.
+test_p001_pending_server_same_message if {
 	s := with_(stdio("tool", ["x"]), {"status": "pending-approval", "scope": "project"})
 	f := one(s, ctx(null, [name_e("tool", 3)]), "MCPG-P001")
-	endswith(f.msg, ". It is pending approval, but loads without a prompt in headless runs (claude -p, the SDK).")
+	g := one(stdio("tool", ["x"]), ctx(null, [name_e("tool", 3)]), "MCPG-P001")
+	f.msg == g.msg
 }
 
 test_p001_none_without_match if {
@@ -238,11 +241,10 @@ test_p002_no_name_hint_for_command_key if {
 	not contains(f.msg, "can never be")
 }
 
-test_p002_other_client_and_pending_notes if {
+test_p002_other_client_note if {
 	s := with_(other_client(stdio("fs", ["x"]), "windsurf"), {"status": "pending-approval"})
 	f := one(s, ctx([], []), "MCPG-P002")
-	contains(f.msg, "(windsurf does not enforce this policy itself: only mcpguard reports it).")
-	endswith(f.msg, "loads without a prompt in headless runs (claude -p, the SDK).")
+	endswith(f.msg, "(windsurf does not enforce this policy itself: only mcpguard reports it).")
 }
 
 test_p002_none_when_allowed if {
