@@ -45,9 +45,13 @@ type CompileError struct {
 }
 
 func (e *CompileError) Error() string {
-	msgs := make([]string, len(e.Diagnostics))
-	for i, d := range e.Diagnostics {
-		msgs[i] = d.Error()
+	msgs := make([]string, 0, len(e.Diagnostics))
+	for _, d := range e.Diagnostics {
+		// OPA can report one problem twice (e.g. a type error seen by two
+		// stages); say it once.
+		if m := d.Error(); !contains(msgs, m) {
+			msgs = append(msgs, m)
+		}
 	}
 	return strings.Join(msgs, "\n")
 }
@@ -123,7 +127,6 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 		return err
 	}
 	e.Sources = sources
-	var diags []FileError
 	verdictGroup := map[string]*ast.Module{}
 	rulesGroup := map[string]*ast.Module{}
 	for name, m := range shipped {
@@ -136,23 +139,15 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 			verdictGroup[name] = m
 		}
 	}
-	for name, m := range custom {
-		pkg := strings.TrimPrefix(m.Package.Path.String(), "data.")
-		if pkg != CustomPrefix && !strings.HasPrefix(pkg, CustomPrefix+".") {
-			diags = append(diags, FileError{Path: name, Line: m.Package.Location.Row, Column: m.Package.Location.Col,
-				Message: fmt.Sprintf("package %s: custom policies must be under package %s (for example %s.acme)", pkg, CustomPrefix, CustomPrefix)})
-			continue
-		}
-		verdictGroup[name] = m
-		if !contains(e.Custom, pkg) {
-			e.Custom = append(e.Custom, pkg)
-		}
-	}
+	var diags []FileError
+	e.Custom, diags = customPackages(custom)
 	if len(diags) > 0 {
 		return &CompileError{Diagnostics: diags}
 	}
-	sort.Strings(e.Custom)
-	gen, err := ast.ParseModuleWithOpts("mcpguard/generated/custom.rego", customIndex(e.Custom), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	for name, m := range custom {
+		verdictGroup[name] = m
+	}
+	gen, err := ast.ParseModuleWithOpts("mcpguard/generated/custom.rego", customIndex(e.Custom, "deny", "warn"), ast.ParserOptions{RegoVersion: ast.RegoV1})
 	if err != nil {
 		return fmt.Errorf("generate custom index: %w", err)
 	}
@@ -218,12 +213,35 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	return nil
 }
 
-// customIndex generates the module that gathers every custom package's deny
-// and warn rules, so that the entrypoints need not know the package names.
-func customIndex(pkgs []string) string {
+// customPackages returns the sorted package names of the custom modules, and
+// a diagnostic for each module outside mcpguard.custom: a custom policy must
+// not override or extend a shipped package.
+func customPackages(custom map[string]*ast.Module) ([]string, []FileError) {
+	var pkgs []string
+	var diags []FileError
+	for name, m := range custom {
+		pkg := strings.TrimPrefix(m.Package.Path.String(), "data.")
+		if pkg != CustomPrefix && !strings.HasPrefix(pkg, CustomPrefix+".") {
+			diags = append(diags, FileError{Path: name, Line: m.Package.Location.Row, Column: m.Package.Location.Col,
+				Message: fmt.Sprintf("package %s: custom policies must be under package %s (for example %s.acme)", pkg, CustomPrefix, CustomPrefix)})
+			continue
+		}
+		if !contains(pkgs, pkg) {
+			pkgs = append(pkgs, pkg)
+		}
+	}
+	sort.Strings(pkgs)
+	sort.Slice(diags, func(i, j int) bool { return diags[i].Path < diags[j].Path })
+	return pkgs, diags
+}
+
+// customIndex generates the module that gathers every custom package's rules
+// of the given kinds (deny and warn; tool_deny and tool_warn), so that the
+// entrypoints need not know the package names.
+func customIndex(pkgs []string, kinds ...string) string {
 	var b strings.Builder
 	b.WriteString("package mcpguard.generated\n\n")
-	for _, kind := range []string{"deny", "warn"} {
+	for _, kind := range kinds {
 		// One array per package, concatenated: a package without the rule
 		// contributes an empty array.
 		parts := []string{"[]"}

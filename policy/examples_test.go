@@ -16,7 +16,7 @@ func TestExamplePolicies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the example policies do not compile: %v", err)
 	}
-	want := []string{"mcpguard.custom.approved", "mcpguard.custom.corp_remote", "mcpguard.custom.pinned_npx"}
+	want := []string{"mcpguard.custom.approved", "mcpguard.custom.corp_remote", "mcpguard.custom.pinned_npx", "mcpguard.custom.tool_rules"}
 	if strings.Join(e.Custom, " ") != strings.Join(want, " ") {
 		t.Errorf("example packages %v, want %v", e.Custom, want)
 	}

@@ -56,7 +56,7 @@ func RunTests(ctx context.Context, paths []string) ([]TestResult, error) {
 		}
 	}
 	sort.Strings(pkgs)
-	gen, err := ast.ParseModuleWithOpts("mcpguard/generated/custom.rego", customIndex(pkgs), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	gen, err := ast.ParseModuleWithOpts("mcpguard/generated/custom.rego", customIndex(pkgs, "deny", "warn", "tool_deny", "tool_warn"), ast.ParserOptions{RegoVersion: ast.RegoV1})
 	if err != nil {
 		return nil, fmt.Errorf("generate custom index: %w", err)
 	}

@@ -1,6 +1,7 @@
 package scanner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -46,6 +47,12 @@ type ToolReport struct {
 	Tools []ToolInfo
 	// Findings are sorted by position in the document, then rule.
 	Findings []policy.Finding
+	// Root is the parsed document and ListPointer the JSON pointer of its
+	// tools array ("" for a bare array, "/tools", "/result/tools"); Listed
+	// is the array's length, elements that are not objects included.
+	Root        *jsonc.Value
+	ListPointer string
+	Listed      int
 
 	data  []byte
 	index *textIndex
@@ -106,6 +113,7 @@ func AnalyzeTools(data []byte, opts ToolOptions) (*ToolReport, error) {
 	if err != nil {
 		return nil, &toolsShapeError{FileError: policy.FileError{Path: opts.Path, Line: root.Pos.Line, Column: root.Pos.Col, Message: err.Error()}}
 	}
+	rep.Root, rep.ListPointer, rep.Listed = root, listPtr, len(list.Elems)
 	ide := opts.IDE || opts.Server == "ide"
 	a := &toolAnalysis{rep: rep}
 	for i, v := range list.Elems {
@@ -125,7 +133,7 @@ func AnalyzeTools(data []byte, opts ToolOptions) (*ToolReport, error) {
 	}
 	a.unicodeFindings()
 	for i := range rep.Tools {
-		a.tool(&rep.Tools[i])
+		a.tool(i)
 	}
 	a.duplicateNames()
 	if ide {
@@ -135,6 +143,11 @@ func AnalyzeTools(data []byte, opts ToolOptions) (*ToolReport, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("evaluate the IDE allowlist: %w", err)
+		}
+	}
+	if opts.Policy.HasCustom() {
+		if err := a.customFindings(opts.Policy, opts.Server, ide); err != nil {
+			return nil, fmt.Errorf("evaluate the custom tool rules: %w", err)
 		}
 	}
 	rep.Findings = a.findings
@@ -310,23 +323,36 @@ func sortToolFindings(fs []policy.Finding) {
 	})
 }
 
-// tool runs the per-tool rules.
-func (a *toolAnalysis) tool(t *ToolInfo) {
-	ti := a.rep.toolIndexOf(t)
+// tool runs the per-tool rules on the i-th tool.
+func (a *toolAnalysis) tool(i int) {
+	t := &a.rep.Tools[i]
 	t.texts = collectTexts(t)
 	a.nameRules(t)
-	a.poisoning(t, a.hidden[ti])
+	a.poisoning(t, a.hidden[i])
 	a.sizeRules(t)
 	a.annotationRules(t)
 }
 
-func (r *ToolReport) toolIndexOf(t *ToolInfo) int {
-	for i := range r.Tools {
-		if &r.Tools[i] == t {
-			return i
+// customFindings evaluates the organisation's tool_deny and tool_warn rules
+// (docs/policies.md) once per tool, on the definition as the server sent it.
+func (a *toolAnalysis) customFindings(p *policy.ToolsPolicy, server string, ide bool) error {
+	srv := map[string]any{"name": server, "ide": ide}
+	for i := range a.rep.Tools {
+		t := &a.rep.Tools[i]
+		v, err := policy.NewValue(t.Value.Interface())
+		if err != nil {
+			return err
+		}
+		results, err := p.EvalTool(context.Background(), srv, v)
+		if err != nil {
+			return err
+		}
+		for _, r := range results {
+			f := a.add(r.Rule, t.Value.Pos, t.Pointer, r.Message, r.Evidence, "custom", r.Package)
+			f.Severity = r.Severity
 		}
 	}
-	return -1
+	return nil
 }
 
 // Location returns the location of the tool named name, and false when the

@@ -283,7 +283,7 @@ func TestIDEAllowlist(t *testing.T) {
 	if levelOf(rep.Findings, ruleI001) != "" {
 		t.Error("I001 on a non-IDE server")
 	}
-	p, err := policy.NewToolsPolicy(context.Background())
+	p, err := policy.NewToolsPolicy(context.Background(), policy.ToolsPolicyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func toolsPolicy(opts ToolOptions) (*policy.ToolsPolicy, error) {
 	if opts.Policy != nil {
 		return opts.Policy, nil
 	}
-	return policy.NewToolsPolicy(context.Background())
+	return policy.NewToolsPolicy(context.Background(), policy.ToolsPolicyOptions{})
 }
 
 // IDEDeniedTools returns the names among names that an IDE server may not

@@ -34,13 +34,18 @@ type ToolsOptions struct {
 	// IDE applies the IDE allowlist (MCPG-I001); Name "ide" implies it.
 	IDE  bool
 	Name string
+	// Policies are custom .rego files or directories whose tool_deny and
+	// tool_warn rules judge each tool (docs/policies.md).
+	Policies []string
 }
 
 const toolsLong = `Analyse saved MCP tools/list results: hidden Unicode (MCPG-U001..U007),
 hidden instructions and tool poisoning (T001), shadowing of built-in and
 other servers' tools (T002), oversized or padded descriptions (T004),
 invalid tool names (T005), misleading annotations (A001..A005) and, with
---ide, tools outside the IDE allowlist (I001).
+--ide, tools outside the IDE allowlist (I001). --policy adds the
+organisation's tool_deny (error) and tool_warn (warning) Rego rules, which
+judge each tool definition (docs/policies.md).
 
 Each FILE is a JSON-RPC tools/list response, an object with a "tools"
 array, or a bare array of tools; "-" reads standard input. Each file is one
@@ -89,6 +94,7 @@ func newToolsCmd(env environment) *cobra.Command {
 	f.BoolVar(&opts.Sanitize, "sanitize", false, "print the JSON with hidden characters and escape sequences removed (one FILE)")
 	f.BoolVar(&opts.IDE, "ide", false, "the tools come from an IDE server: only executeCode and getDiagnostics are allowed (MCPG-I001)")
 	f.StringVar(&opts.Name, "name", "", `server name of the tools (default: the file name); "ide" implies --ide`)
+	f.StringArrayVar(&opts.Policies, "policy", nil, "custom Rego policy file or directory with tool_deny / tool_warn rules (repeatable)")
 	return cmd
 }
 
@@ -123,6 +129,14 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 	if opts.Sanitize && len(opts.Files) != 1 {
 		return &exitCodeError{code: exitError, err: errors.New("--sanitize takes exactly one FILE")}
 	}
+	// Without custom rules the tools policy is compiled only if an IDE server
+	// needs it (AnalyzeTools does that).
+	var tp *policy.ToolsPolicy
+	if len(opts.Policies) > 0 {
+		if tp, err = policy.NewToolsPolicy(cmd.Context(), policy.ToolsPolicyOptions{Paths: opts.Policies, Print: cmd.ErrOrStderr()}); err != nil {
+			return &exitCodeError{code: exitError, err: fmt.Errorf("load policy: %w", err)}
+		}
+	}
 	stdinUsed := false
 	var inputs []toolsInput
 	var fileErrs []policy.FileError
@@ -153,7 +167,7 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 		if name == "" {
 			name = serverNameFromPath(in.path)
 		}
-		rep, err := scanner.AnalyzeTools(in.data, scanner.ToolOptions{Path: in.path, Server: name, IDE: opts.IDE || opts.Name == "ide"})
+		rep, err := scanner.AnalyzeTools(in.data, scanner.ToolOptions{Path: in.path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp})
 		if err != nil {
 			if fe, ok := scanner.AsFileError(err); ok {
 				fileErrs = append(fileErrs, *fe)

@@ -142,3 +142,51 @@ func TestToolsStdinAndSanitize(t *testing.T) {
 		t.Errorf("exit %d stdout %q err %v:\n%s", code, stdout, err, got)
 	}
 }
+
+func TestToolsCustomPolicy(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("policy/acme.rego", `package mcpguard.custom.acme
+
+tool_deny contains {"id": "ACME-T01", "msg": sprintf("tool %s asks for credentials", [input.tool.name])} if {
+	contains(lower(input.tool.description), "password")
+}
+
+tool_warn contains {"id": "ACME-T02", "msg": sprintf("tool on server %s has no annotations", [input.server.name])} if {
+	not input.tool.annotations
+}
+
+# A server rule in the same package does not judge tools.
+deny contains {"id": "ACME-S01", "msg": "never"} if true
+`)
+	tools := write("acme.json", `{"tools": [
+  {"name": "login", "description": "Log in with the user's password.", "annotations": {"readOnlyHint": false}},
+  {"name": "get_time", "description": "Current time."}
+]}`)
+	out, stderr, code := runToolsCLI(t, "", "tools", "--format", "json", "--policy", filepath.Join(dir, "policy"), tools)
+	if code != exitFindings {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, want := range []string{`"rule": "ACME-T01"`, `"pointer": "/tools/0"`, `tool login asks for credentials`, `"rule": "ACME-T02"`, `tool on server acme has no annotations`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "ACME-S01") || strings.Count(out, `"rule": "ACME-T02"`) != 1 {
+		t.Errorf("wrong custom findings:\n%s", out)
+	}
+	broken := write("broken/bad.rego", "package mcpguard.custom.bad\n\ntool_deny contains x if {\n")
+	_, stderr, code = runToolsCLI(t, "", "tools", "--policy", broken, tools)
+	if code != exitError || !strings.Contains(stderr, broken+":") || strings.Count(stderr, broken) != 1 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
