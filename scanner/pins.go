@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -25,7 +26,8 @@ import (
 // pull (a tool that changes after it was approved) shows up as a diff of
 // that tool's fields, and re-serialization (key order, whitespace, number
 // spelling) is not drift. This file defines the format the proxy stores
-// and enforces; storing pin files and approving changes live elsewhere.
+// and enforces and the approval operations on it; pinstore.go stores pin
+// files (docs/pins.md).
 //
 // # Canonical JSON
 //
@@ -140,15 +142,27 @@ type Pin struct {
 // caller chooses (e.g. "claude-code/user/github" or the proxy's --name).
 // Its JSON encoding is stable: map keys sorted, tools sorted by name.
 type PinSet struct {
-	Version int             `json:"version"`
-	Pins    map[string]*Pin `json:"pins"`
+	Version int `json:"version"`
+	// Pins are the approved states: what the first use trusted or a person
+	// approved.
+	Pins map[string]*Pin `json:"pins"`
+	// Pending holds, per server, the latest observed state that differs
+	// from the approved one. The proxy records it so that
+	// `mcpguard pins approve NAME` can promote exactly what was seen, and a
+	// person can review the diff before that. Files written before Pending
+	// existed have no such member.
+	Pending map[string]*Pin `json:"pending,omitempty"`
 }
 
 // NewPinSet returns an empty pin set of the current version.
 func NewPinSet() *PinSet { return &PinSet{Version: PinVersion, Pins: map[string]*Pin{}} }
 
-// ParsePinSet decodes a pin file. An unknown version is an error: a newer
-// mcpguard's pins must not be silently misread.
+// ParsePinSet decodes a pin file. It is strict, because a pin file is
+// written by mcpguard only and a file it does not fully understand must not
+// be half-trusted: unknown members, trailing data and null pins are errors,
+// and so is an unknown version (a newer mcpguard's pins must not be
+// silently misread). Syntax and type errors wrap *json.SyntaxError or
+// *json.UnmarshalTypeError, whose offsets locate them.
 func ParsePinSet(data []byte) (*PinSet, error) {
 	var ps PinSet
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -156,13 +170,89 @@ func ParsePinSet(data []byte) (*PinSet, error) {
 	if err := dec.Decode(&ps); err != nil {
 		return nil, fmt.Errorf("parse pins: %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("parse pins: data after the pin set at offset %d", dec.InputOffset())
+	}
 	if ps.Version != PinVersion {
 		return nil, fmt.Errorf("parse pins: version %d, want %d", ps.Version, PinVersion)
+	}
+	for _, m := range []struct {
+		name string
+		pins map[string]*Pin
+	}{{"pins", ps.Pins}, {"pending", ps.Pending}} {
+		for k, p := range m.pins {
+			if p == nil {
+				return nil, fmt.Errorf("parse pins: %s[%q] is null", m.name, k)
+			}
+		}
 	}
 	if ps.Pins == nil {
 		ps.Pins = map[string]*Pin{}
 	}
+	if len(ps.Pending) == 0 {
+		ps.Pending = nil
+	}
 	return &ps, nil
+}
+
+// ErrNoPendingPin reports that a server has no observed change to approve.
+var ErrNoPendingPin = errors.New("scanner: no change pending approval")
+
+// Approve promotes the pending state of server name to its approved pin and
+// returns what changed against the previous approved pin (everything is
+// Added when there was none). Without a pending state it returns an error
+// wrapping ErrNoPendingPin and changes nothing.
+func (ps *PinSet) Approve(name string) (*PinDiff, error) {
+	cur := ps.Pending[name]
+	if cur == nil {
+		return nil, fmt.Errorf("approve %q: %w", name, ErrNoPendingPin)
+	}
+	d := DiffPins(ps.Pins[name], cur)
+	if d.Server == "" {
+		d.Server = name
+	}
+	if ps.Pins == nil {
+		ps.Pins = map[string]*Pin{}
+	}
+	ps.Pins[name] = cur
+	ps.deletePending(name)
+	return d, nil
+}
+
+// Forget removes server name's approved and pending pins, so that the next
+// observation trusts it again on first use. It reports whether anything was
+// removed.
+func (ps *PinSet) Forget(name string) bool {
+	_, pinned := ps.Pins[name]
+	_, pending := ps.Pending[name]
+	delete(ps.Pins, name)
+	ps.deletePending(name)
+	return pinned || pending
+}
+
+// Names returns the servers that have an approved or a pending pin, sorted.
+func (ps *PinSet) Names() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []map[string]*Pin{ps.Pins, ps.Pending} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// deletePending removes a pending state and leaves Pending nil when it is
+// empty, so that the file keeps its pre-Pending shape.
+func (ps *PinSet) deletePending(name string) {
+	delete(ps.Pending, name)
+	if len(ps.Pending) == 0 {
+		ps.Pending = nil
+	}
 }
 
 // MarshalIndent encodes the pin set for a file: indented, HTML escaping
