@@ -33,33 +33,72 @@ func idKey(raw []byte) string {
 	return string(bytes.TrimSpace(raw))
 }
 
-// parseEnvelope scans the top level of one JSON object. It returns ok == false
-// for anything that is not an object (batches are handled by the caller) or is
-// malformed; such frames are forwarded untouched.
-func parseEnvelope(frame []byte) (env envelope, ok bool) {
-	s := scanner{b: frame}
+// parseEnvelope reads the top level of one JSON object. It returns ok ==
+// false for anything that is not an object (batches are handled by the
+// caller) or is malformed; such frames are forwarded untouched.
+//
+// The peer decodes the message with a full JSON parser, so the proxy must
+// see the same members it sees: a key spelled with escapes ("res\u0075lt")
+// or anything the fast scanner does not take is decoded by encoding/json
+// instead, and of repeated members the last one counts, as in JavaScript.
+func parseEnvelope(frame []byte) (envelope, bool) {
+	env, ok, escaped := scanEnvelope(frame)
+	if ok && !escaped {
+		return env, true
+	}
+	return decodeEnvelope(frame)
+}
+
+// decodeEnvelope is parseEnvelope's slow path.
+func decodeEnvelope(frame []byte) (env envelope, ok bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(frame, &members) != nil || members == nil {
+		return env, false
+	}
+	if raw, ok := members["id"]; ok && !bytes.Equal(raw, []byte("null")) {
+		env.id = raw
+	}
+	if raw, ok := members["method"]; ok {
+		var m string
+		if json.Unmarshal(raw, &m) == nil {
+			env.method = m
+		}
+	}
+	env.params = members["params"]
+	env.result = members["result"]
+	_, env.hasError = members["error"]
+	return env, true
+}
+
+// scanEnvelope is the allocation-free fast path of parseEnvelope; escaped
+// reports a key with a backslash escape, which it does not decode.
+func scanEnvelope(frame []byte) (env envelope, ok, escaped bool) {
+	s := jsonScanner{b: frame}
 	s.space()
 	if !s.consume('{') {
-		return env, false
+		return env, false, escaped
 	}
 	s.space()
 	if s.consume('}') {
-		return env, true
+		return env, true, escaped
 	}
 	for {
 		s.space()
 		key, kok := s.stringValue()
 		if !kok {
-			return env, false
+			return env, false, escaped
+		}
+		if bytes.IndexByte(key, '\\') >= 0 {
+			escaped = true
 		}
 		s.space()
 		if !s.consume(':') {
-			return env, false
+			return env, false, escaped
 		}
 		s.space()
 		start := s.i
 		if !s.skipValue(0) {
-			return env, false
+			return env, false, escaped
 		}
 		raw := frame[start:s.i]
 		switch string(key) {
@@ -85,9 +124,9 @@ func parseEnvelope(frame []byte) (env envelope, ok bool) {
 		}
 		if s.consume('}') {
 			s.space()
-			return env, s.i == len(s.b)
+			return env, s.i == len(s.b), escaped
 		}
-		return env, false
+		return env, false, escaped
 	}
 }
 
@@ -97,15 +136,15 @@ func isBatch(frame []byte) bool {
 	return len(t) > 0 && t[0] == '['
 }
 
-// scanner skips JSON values without building them.
-type scanner struct {
+// jsonScanner skips JSON values without building them.
+type jsonScanner struct {
 	b []byte
 	i int
 }
 
 const maxDepth = 10000
 
-func (s *scanner) space() {
+func (s *jsonScanner) space() {
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
 		case ' ', '\t', '\r', '\n':
@@ -116,7 +155,7 @@ func (s *scanner) space() {
 	}
 }
 
-func (s *scanner) consume(c byte) bool {
+func (s *jsonScanner) consume(c byte) bool {
 	if s.i < len(s.b) && s.b[s.i] == c {
 		s.i++
 		return true
@@ -125,7 +164,7 @@ func (s *scanner) consume(c byte) bool {
 }
 
 // stringValue reads a string and returns its raw contents (escapes kept).
-func (s *scanner) stringValue() ([]byte, bool) {
+func (s *jsonScanner) stringValue() ([]byte, bool) {
 	if !s.consume('"') {
 		return nil, false
 	}
@@ -146,7 +185,7 @@ func (s *scanner) stringValue() ([]byte, bool) {
 }
 
 // skipValue skips one JSON value; depth bounds nesting against hostile input.
-func (s *scanner) skipValue(depth int) bool {
+func (s *jsonScanner) skipValue(depth int) bool {
 	if depth > maxDepth || s.i >= len(s.b) {
 		return false
 	}

@@ -23,25 +23,33 @@ func TestMain(m *testing.M) {
 }
 
 // fakeServer returns the argv that runs the fake server in mode.
-func fakeServer(t *testing.T, mode string) []string {
+func fakeServer(t testing.TB, mode string) []string {
 	t.Helper()
 	t.Setenv("MCPGUARD_FAKE_SERVER", mode)
 	return []string{os.Args[0], "-test.run=^$"}
 }
 
-// serve answers requests: tools/list with the tools in MCPGUARD_FAKE_TOOLS,
+// serve answers requests: tools/list with the tools in MCPGUARD_FAKE_TOOLS
+// (or the file MCPGUARD_FAKE_TOOLS_FILE),
 // "echo" with its params, anything else with an empty result. Modes:
 // "normal", "exit-7" (exits 7 at EOF), "crash-mid" (writes half a response to
 // the first request and dies), "ignore-eof" (keeps running after stdin
 // closes), "ignore-term" (also ignores SIGTERM), "big" (answers echo with a
 // 32 MiB string), "announce" (sends list_changed and a server-to-client
-// request first).
+// request first), "junk" (writes lines that are not JSON first).
 func serve(mode string) int {
 	if mode == "ignore-term" {
 		signal.Ignore(syscall.SIGTERM)
 	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
+	if mode == "junk" {
+		// Invalid JSON from the server's side: passed on as it is.
+		fmt.Fprintln(out, `this is not json`)
+		fmt.Fprintln(out, `{"jsonrpc":"2.0","id":`)
+		fmt.Fprintln(out, `[1,2`)
+		out.Flush()
+	}
 	if mode == "announce" {
 		fmt.Fprintln(out, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 		fmt.Fprintln(out, `{"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{"x":1}}`)
@@ -70,6 +78,10 @@ func serve(mode string) int {
 		switch req.Method {
 		case "tools/list":
 			result = os.Getenv("MCPGUARD_FAKE_TOOLS")
+			if f := os.Getenv("MCPGUARD_FAKE_TOOLS_FILE"); f != "" {
+				b, _ := os.ReadFile(f)
+				result = string(b)
+			}
 			if result == "" {
 				result = `{"tools":[]}`
 			}

@@ -34,11 +34,19 @@ func startChild(argv []string, env []string, stderr io.Writer) (*child, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Not StdoutPipe: Wait closes that pipe as soon as the process exits, and
+	// the responses still in it would be lost. With a pipe of our own, the
+	// server's last words are read until every writer (the server and the
+	// processes it started) has closed it.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = stdoutW
+	err = cmd.Start()
+	stdoutW.Close() // the child has its copy
+	if err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	c := &child{cmd: cmd, stdin: stdin, stdout: stdout, done: make(chan struct{})}

@@ -9,17 +9,25 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/mcpguard/mcpguard/internal/events"
 )
 
-// Inspector applies mcpguard's checks to the messages the proxy decodes. The
-// proxy calls it from one goroutine at a time per direction.
+// Inspector applies mcpguard's checks to the messages the proxy decodes. It
+// is called concurrently (HTTP sessions, both directions) and must be safe
+// for that.
 type Inspector interface {
-	// ToolsList inspects the result of a tools/list response (raw JSON). It
-	// returns the result to forward — the same slice when nothing changes — and
-	// the tools it withheld, each with the finding that withheld it.
-	ToolsList(result []byte) (out []byte, withheld map[string]Withheld)
+	// Initialize inspects the result of an initialize response (raw JSON) and
+	// returns the result to forward: the same slice when nothing changes.
+	Initialize(result []byte) []byte
+	// ToolsList inspects the result of a tools/list response and returns the
+	// result to forward. paged is true when the request carried a cursor
+	// (a later page of a paginated listing).
+	ToolsList(result []byte, paged bool) []byte
 	// ListChanged is told that the server announced a changed tool list.
 	ListChanged()
+	// Withheld reports whether calls to the tool must be refused, and why.
+	Withheld(tool string) (Withheld, bool)
 }
 
 // Withheld explains why a tool was withheld from the client.
@@ -31,8 +39,10 @@ type Withheld struct {
 // passThrough inspects nothing.
 type passThrough struct{}
 
-func (passThrough) ToolsList(r []byte) ([]byte, map[string]Withheld) { return r, nil }
-func (passThrough) ListChanged()                                     {}
+func (passThrough) Initialize(r []byte) []byte        { return r }
+func (passThrough) ToolsList(r []byte, _ bool) []byte { return r }
+func (passThrough) ListChanged()                      {}
+func (passThrough) Withheld(string) (Withheld, bool)  { return Withheld{}, false }
 
 // CodeWithheld is the JSON-RPC error code of a call to a withheld tool
 // (implementation-defined server error range).
@@ -45,22 +55,18 @@ type Options struct {
 	Inspector Inspector
 	// Enforce refuses calls to withheld tools; off, the proxy only reports.
 	Enforce bool
-	// Events receives one event per finding and enforcement action.
-	Events func(Event)
+	// Events receives one event per enforcement action; nil discards them.
+	Events *events.Log
 	// Grace is how long shutdown waits at each step (default 5s).
 	Grace time.Duration
 	// MaxMessage caps one message in bytes; 0 means no cap.
 	MaxMessage int
 }
 
-// Event is one thing the proxy saw or did (docs/events.md).
-type Event struct {
-	Time    time.Time      `json:"time"`
-	Kind    string         `json:"kind"`
-	Tool    string         `json:"tool,omitempty"`
-	Rule    string         `json:"rule,omitempty"`
-	Message string         `json:"message"`
-	Details map[string]any `json:"details,omitempty"`
+// pendingRequest is a request whose response the proxy inspects.
+type pendingRequest struct {
+	method string
+	paged  bool // tools/list with a cursor
 }
 
 // relay moves messages between a client and a server.
@@ -70,9 +76,8 @@ type relay struct {
 	wmu    sync.Mutex // serializes writes to the client
 	client io.Writer
 
-	mu       sync.Mutex
-	pending  map[string]string // request id -> method, for responses to inspect
-	withheld map[string]Withheld
+	mu      sync.Mutex
+	pending map[string]pendingRequest // session and request id -> request, for responses to inspect
 }
 
 func newRelay(client io.Writer, opts Options) *relay {
@@ -82,14 +87,7 @@ func newRelay(client io.Writer, opts Options) *relay {
 	if opts.Grace <= 0 {
 		opts.Grace = 5 * time.Second
 	}
-	return &relay{opts: opts, client: client, pending: map[string]string{}, withheld: map[string]Withheld{}}
-}
-
-func (r *relay) event(e Event) {
-	if r.opts.Events != nil {
-		e.Time = time.Now().UTC()
-		r.opts.Events(e)
-	}
+	return &relay{opts: opts, client: client, pending: map[string]pendingRequest{}}
 }
 
 // toClient writes one frame to the client.
@@ -127,32 +125,49 @@ func (r *relay) request(session string, env *envelope) []byte {
 		return nil
 	}
 	switch env.method {
-	case "tools/list":
+	case "tools/list", "initialize":
+		var p struct {
+			Cursor *string `json:"cursor"`
+		}
+		_ = json.Unmarshal(env.params, &p) // absent or malformed params: the first page
 		r.mu.Lock()
-		r.pending[session+"\x00"+idKey(env.id)] = env.method
+		r.pending[session+"\x00"+idKey(env.id)] = pendingRequest{method: env.method, paged: p.Cursor != nil}
 		r.mu.Unlock()
 	case "tools/call":
-		var p struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(env.params, &p) != nil {
+		name, ok := callName(env.params)
+		if !ok {
 			return nil
 		}
-		r.mu.Lock()
-		w, withheld := r.withheld[p.Name]
-		r.mu.Unlock()
+		w, withheld := r.opts.Inspector.Withheld(name)
 		if !withheld {
 			return nil
 		}
 		if !r.opts.Enforce {
-			r.event(Event{Kind: "call-allowed-monitor", Tool: p.Name, Rule: w.Rule, Message: "monitor mode: forwarded a call to a tool enforce mode withholds"})
+			r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Rule: w.Rule,
+				Message: "monitor mode: forwarded a call to a tool that enforce mode withholds: " + w.Message})
 			return nil
 		}
-		r.event(Event{Kind: "call-refused", Tool: p.Name, Rule: w.Rule, Message: w.Message})
-		return errorResponse(env.id, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", p.Name, w.Message),
-			map[string]any{"tool": p.Name, "rule": w.Rule})
+		r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Rule: w.Rule, Message: w.Message})
+		return errorResponse(env.id, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", name, w.Message),
+			map[string]any{"tool": name, "rule": w.Rule})
 	}
 	return nil
+}
+
+// callName returns params.name of a tools/call as the server reads it: the
+// member spelled exactly "name" (encoding/json's struct decoding would also
+// take "NAME", letting {"name": "evil", "NAME": "x"} pass as "x"), the last
+// one when repeated.
+func callName(params []byte) (string, bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(params, &members) != nil {
+		return "", false
+	}
+	var name string
+	if json.Unmarshal(members["name"], &name) != nil {
+		return "", false
+	}
+	return name, true
 }
 
 // fromClientBatch handles a JSON-RPC batch: it is forwarded as one frame
@@ -223,39 +238,52 @@ func (r *relay) serverMessage(session string, msg []byte) ([]byte, bool) {
 	}
 	if env.isNotification() && env.method == "notifications/tools/list_changed" {
 		r.opts.Inspector.ListChanged()
-		r.event(Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
+		r.opts.Events.Emit(events.Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
 		return nil, false
 	}
-	if env.id == nil || env.result == nil {
-		return nil, false
+	if env.method != "" || env.id == nil {
+		return nil, false // a server request (sampling, roots, ...) or a notification
 	}
+	// A response: it settles its request whether it carries a result or an
+	// error, so the table does not grow with failed requests.
 	key := session + "\x00" + idKey(env.id)
 	r.mu.Lock()
-	method, pending := r.pending[key]
+	req, pending := r.pending[key]
 	delete(r.pending, key)
 	r.mu.Unlock()
-	if !pending || method != "tools/list" {
+	if !pending || env.result == nil {
 		return nil, false
 	}
-	out, withheld := r.opts.Inspector.ToolsList(env.result)
-	r.mu.Lock()
-	for name, w := range withheld {
-		r.withheld[name] = w
-	}
-	r.mu.Unlock()
-	if !r.opts.Enforce || bytes.Equal(out, env.result) {
+	var out []byte
+	switch req.method {
+	case "tools/list":
+		out = r.opts.Inspector.ToolsList(env.result, req.paged)
+	case "initialize":
+		out = r.opts.Inspector.Initialize(env.result)
+	default:
 		return nil, false
 	}
-	rewritten, err := replaceResult(msg, out)
+	if bytes.Equal(out, env.result) {
+		return nil, false
+	}
+	rewritten, err := replaceResult(msg, env.result, out)
 	if err != nil {
 		return nil, false
 	}
 	return rewritten, true
 }
 
-// replaceResult rebuilds a response with a new result, keeping every other
-// top-level member (jsonrpc, id and any extension fields) as it was.
-func replaceResult(msg, result []byte) ([]byte, error) {
+// replaceResult rebuilds a response with a new result. When old is the
+// result's own bytes inside msg (the fast envelope path), they are spliced,
+// and every other byte of the message stays as it was; otherwise the
+// members are re-encoded.
+func replaceResult(msg, old, result []byte) ([]byte, error) {
+	if start := cap(msg) - cap(old); len(old) > 0 && start >= 0 && start+len(old) <= len(msg) && &msg[start] == &old[0] {
+		out := make([]byte, 0, len(msg)-len(old)+len(result))
+		out = append(out, msg[:start]...)
+		out = append(out, result...)
+		return append(out, msg[start+len(old):]...), nil
+	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(msg, &members); err != nil {
 		return nil, err
@@ -297,6 +325,9 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 		return 0, err
 	}
 	r := newRelay(out, opts)
+	// A process the server started may keep the pipe open after the server
+	// exits; closing our end stops the reader.
+	defer c.stdout.Close()
 
 	serverDone := make(chan error, 1)
 	go func() { serverDone <- r.pumpServer(c.stdout) }()

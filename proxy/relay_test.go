@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpguard/mcpguard/internal/events"
 )
 
 // session runs RunStdio against a fake server and gives the test the client's
@@ -20,8 +23,37 @@ type session struct {
 	fromProx *bufio.Reader
 	outR     *io.PipeReader
 	done     chan int
-	events   []Event
-	mu       sync.Mutex
+	log      syncBuffer
+}
+
+// syncBuffer is an event log sink the test reads while the proxy writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// events returns the events written so far.
+func (s *session) events() []events.Event {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	var out []events.Event
+	for _, line := range strings.Split(strings.TrimSpace(s.log.buf.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var e events.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			s.t.Fatalf("event line %q: %v", line, err)
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func start(t *testing.T, mode string, opts Options) *session {
@@ -30,7 +62,7 @@ func start(t *testing.T, mode string, opts Options) *session {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &session{t: t, toProxy: inW, fromProx: bufio.NewReaderSize(outR, 1<<20), outR: outR, done: make(chan int, 1)}
-	opts.Events = func(e Event) { s.mu.Lock(); s.events = append(s.events, e); s.mu.Unlock() }
+	opts.Events = events.New(&s.log, "proxy", nil).For("fake")
 	if opts.Grace == 0 {
 		opts.Grace = 2 * time.Second
 	}
@@ -120,39 +152,48 @@ func TestLargeMessages(t *testing.T) {
 	s.close()
 }
 
-// fakeInspector withholds the tools named in its set and records calls.
+// fakeInspector withholds the tools named in its set and records calls;
+// monitor forwards every list unchanged.
 type fakeInspector struct {
 	mu       sync.Mutex
 	withhold map[string]Withheld
+	monitor  bool
 	changed  int
 	seen     []string
 }
 
-func (f *fakeInspector) ToolsList(result []byte) ([]byte, map[string]Withheld) {
+func (f *fakeInspector) Initialize(result []byte) []byte { return result }
+
+func (f *fakeInspector) ToolsList(result []byte, _ bool) []byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seen = append(f.seen, string(result))
 	var r struct {
 		Tools []map[string]any `json:"tools"`
 	}
-	if json.Unmarshal(result, &r) != nil {
-		return result, nil
+	if f.monitor || json.Unmarshal(result, &r) != nil {
+		return result
 	}
 	var kept []map[string]any
-	out := map[string]Withheld{}
 	for _, tool := range r.Tools {
 		name, _ := tool["name"].(string)
-		if w, ok := f.withhold[name]; ok {
-			out[name] = w
+		if _, ok := f.withhold[name]; ok {
 			continue
 		}
 		kept = append(kept, tool)
 	}
-	if len(out) == 0 {
-		return result, nil
+	if len(kept) == len(r.Tools) {
+		return result
 	}
 	b, _ := json.Marshal(map[string]any{"tools": kept})
-	return b, out
+	return b
+}
+
+func (f *fakeInspector) Withheld(tool string) (Withheld, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	w, ok := f.withhold[tool]
+	return w, ok
 }
 
 func (f *fakeInspector) ListChanged() { f.mu.Lock(); f.changed++; f.mu.Unlock() }
@@ -179,16 +220,15 @@ func TestWithheldToolsAndRefusedCalls(t *testing.T) {
 		t.Errorf("allowed call: %s", got)
 	}
 	s.close()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.events) != 1 || s.events[0].Kind != "call-refused" || s.events[0].Tool != "evil" {
-		t.Errorf("events: %+v", s.events)
+	evs := s.events()
+	if len(evs) != 1 || evs[0].Kind != "call-refused" || evs[0].Tool != "evil" || evs[0].Server != "fake" || evs[0].Schema != events.Schema {
+		t.Errorf("events: %+v", evs)
 	}
 }
 
 func TestMonitorModeForwardsEverything(t *testing.T) {
 	t.Setenv("MCPGUARD_FAKE_TOOLS", twoTools)
-	insp := &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "hidden instructions"}}}
+	insp := &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "hidden instructions"}}, monitor: true}
 	s := start(t, "normal", Options{Enforce: false, Inspector: insp})
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	if got := s.recv(); got != `{"jsonrpc":"2.0","id":1,"result":`+twoTools+`}` {
@@ -299,4 +339,99 @@ func TestClientStopsReading(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("proxy hung on a client that stopped reading")
 	}
+}
+
+// slowInspector takes its time over a tools/list, as a large analysis does,
+// and says when it started.
+type slowInspector struct {
+	passThrough
+	started chan struct{}
+}
+
+func (s slowInspector) ToolsList(r []byte, _ bool) []byte {
+	close(s.started)
+	time.Sleep(300 * time.Millisecond)
+	return r
+}
+
+// TestServerLastWordsAfterClientEOF: while the proxy is busy with a
+// tools/list, the client sends more requests and closes its end; the server
+// answers them and exits. Those answers sit in the pipe after the exit, and
+// the client must still get every one.
+func TestServerLastWordsAfterClientEOF(t *testing.T) {
+	t.Setenv("MCPGUARD_FAKE_TOOLS", twoTools)
+	argv := fakeServer(t, "normal")
+	inR, inW := io.Pipe()
+	insp := slowInspector{started: make(chan struct{})}
+	const n = 100
+	go func() {
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`+"\n")
+		<-insp.started
+		for i := range n {
+			fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"echo","params":{"i":%d}}`+"\n", i, i)
+		}
+		inW.Close()
+	}()
+	var out, stderr bytes.Buffer
+	code, err := RunStdio(context.Background(), argv, inR, &out, &stderr, Options{Grace: 10 * time.Second, Inspector: insp})
+	if err != nil || code != 0 {
+		t.Fatalf("RunStdio: %d %v %s", code, err, stderr.String())
+	}
+	if got := strings.Count(out.String(), "\n"); got != n+1 {
+		t.Fatalf("%d responses, want %d", got, n+1)
+	}
+}
+
+// TestPeersViewOfMessages: a message spelled so that a naive reader misses
+// what a JSON parser sees cannot slip a tool past the proxy.
+func TestPeersViewOfMessages(t *testing.T) {
+	r := newRelay(io.Discard, Options{Enforce: true, Inspector: &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "x"}}}})
+	// Calls: an escaped member name, a case variant after the real name,
+	// a repeated name (the last counts).
+	for _, call := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"n\u0061me":"evil"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil","NAME":"read_file"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","name":"evil"}}`,
+		`{"jsonrpc":"2.0","id":1,"met\u0068od":"tools/call","params":{"name":"evil"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools\/call","params":{"name":"ev\u0069l"}}`,
+	} {
+		forward, reply := r.fromClient("", []byte(call))
+		if forward != nil || !bytes.Contains(reply, []byte(`"code":-32001`)) {
+			t.Errorf("%s: forwarded", call)
+		}
+	}
+	if forward, _ := r.fromClient("", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","NAME":"evil"}}`)); forward == nil {
+		t.Error("a call to an allowed tool was refused")
+	}
+	// A tools/list response whose result member is spelled with an escape.
+	r.fromClient("", []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+	out := r.fromServer("", []byte(`{"jsonrpc":"2.0","id":9,"res\u0075lt":`+twoTools+`}`+"\n"))
+	if bytes.Contains(out, []byte("evil")) {
+		t.Errorf("escaped result member not inspected: %s", out)
+	}
+	// The rewritten response keeps the server's other bytes.
+	r.fromClient("", []byte(`{"jsonrpc":"2.0","id":10,"method":"tools/list"}`))
+	out = r.fromServer("", []byte(`{"id":10, "jsonrpc":"2.0", "result":`+twoTools+`, "x-trace":"abc"}`+"\n"))
+	want := `{"id":10, "jsonrpc":"2.0", "result":{"tools":[{"description":"Reads a file.","name":"read_file"}]}, "x-trace":"abc"}` + "\n"
+	if string(out) != want {
+		t.Errorf("rewritten response:\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestInvalidJSONFromTheServer: lines that are not JSON-RPC pass untouched
+// and do not disturb what follows.
+func TestInvalidJSONFromTheServer(t *testing.T) {
+	t.Setenv("MCPGUARD_FAKE_TOOLS", twoTools)
+	insp := &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "x"}}}
+	s := start(t, "junk", Options{Enforce: true, Inspector: insp})
+	for _, want := range []string{`this is not json`, `{"jsonrpc":"2.0","id":`, `[1,2`} {
+		if got := s.recv(); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if got := s.recv(); strings.Contains(got, "evil") || !strings.Contains(got, "read_file") {
+		t.Errorf("tools/list after junk: %s", got)
+	}
+	s.close()
 }

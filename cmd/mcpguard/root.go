@@ -109,5 +109,6 @@ func newRootCmd(s streams, env environment) *cobra.Command {
 	root.AddCommand(newScanCmd(env), newPolicyCmd(env), newVersionCmd(env))
 	root.AddCommand(newToolsCmd(env))
 	root.AddCommand(newPinsCmd(env))
+	root.AddCommand(newProxyCmd(env))
 	return root
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Proxy figures (SPEC §7) as differences and ratios against a baseline
+# measured in the same run: the same fake MCP server spoken to directly.
+#
+#   added latency per pass-through round trip  = proxy - direct  (<= 100 us per message)
+#   throughput kept                            = proxy / direct  (>= 50 %)
+#   added time for a 1 MB tools/list           = proxy - direct  (<= 5 ms)
+#
+#   bench/proxy.sh            # COUNT=5 BENCHTIME=2s by default
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+go test ./proxy -run '^$' -bench 'RoundTrip|Throughput|ToolsList1MB|GuardToolsList' \
+  -count "${COUNT:-5}" -benchtime "${BENCHTIME:-2s}" | tee "$out" >&2
+python3 - "$out" <<'PY'
+import re, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"Benchmark(\S+?)-\d+\s+\d+\s+([\d.]+) ns/op", line)
+    if m:
+        runs.setdefault(m.group(1), []).append(float(m.group(2)))
+med = {k: statistics.median(v) for k, v in runs.items()}
+def us(ns): return ns / 1e3
+rt = med["RoundTrip/proxy"] - med["RoundTrip/direct"]
+# A round trip is two messages, one each way.
+print(f"round trip: direct {us(med['RoundTrip/direct']):.1f} us, proxy {us(med['RoundTrip/proxy']):.1f} us,"
+      f" added {us(rt):.1f} us per round trip = {us(rt)/2:.1f} us per message (target <= 100)")
+tp = med["Throughput/direct"] / med["Throughput/proxy"]
+print(f"throughput: proxy keeps {100*tp:.0f}% of a plain pipe (target >= 50%)")
+for mode in ("proxy", "proxy-monitor"):
+    k = f"ToolsList1MB/{mode}"
+    if k in med:
+        add = med[k] - med["ToolsList1MB/direct"]
+        print(f"1 MB tools/list ({mode}): direct {med['ToolsList1MB/direct']/1e6:.2f} ms, added {add/1e6:.2f} ms (target <= 5)")
+for k in sorted(med):
+    if k.startswith("GuardToolsList"):
+        print(f"{k}: {med[k]/1e6:.2f} ms per 1 MB listing")
+PY

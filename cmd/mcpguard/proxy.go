@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/proxy"
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// ProxyOptions are the flags of `mcpguard proxy`.
+type ProxyOptions struct {
+	Name     string
+	IDE      bool
+	Mode     string
+	Pins     string
+	NoPins   bool
+	Events   string
+	Policies []string
+	Upstream string
+	Listen   string
+	Grace    time.Duration
+	MaxBytes int
+	LogLevel string
+	// Argv is the server command line (stdio mode).
+	Argv []string
+}
+
+const proxyLong = `Run an MCP server behind mcpguard: every tools/list result is analysed and
+cleaned before the client sees it, and calls to withheld tools are refused
+without reaching the server.
+
+  mcpguard proxy [flags] -- COMMAND [ARG...]          stdio: start the server
+  mcpguard proxy [flags] --upstream URL --listen ADDR  Streamable HTTP
+
+In enforce mode (the default) the client receives:
+  - tool names, descriptions and schemas with hidden Unicode and terminal
+    escape sequences removed (MCPG-U001..U007), initialize instructions too;
+  - no tool with hidden instructions (error-level MCPG-T001), outside the IDE
+    allowlist (MCPG-I001, with --ide or --name ide), denied by a tool_deny
+    rule of a --policy, or changed since it was pinned (MCPG-T003): a call to
+    one is answered with JSON-RPC error -32001 saying why;
+  - no safety hint the analysis contradicts (readOnlyHint: true on a delete
+    tool, MCPG-A001..A005), so clients do not auto-approve the tool.
+--mode monitor forwards everything unchanged and only reports.
+
+Pins: the first tools/list of a server is trusted and pinned (with the
+command line or upstream URL); a later change is withheld until
+'mcpguard pins approve NAME' (docs/pins.md). --name keys the pins: give each
+server its own. Events (--events) are JSON lines, docs/events.md; logs go to
+stderr, and stdout carries only the protocol.
+
+The proxy exits with the server's exit status (stdio), or 0 after SIGINT or
+SIGTERM (HTTP); 2 when it cannot start.`
+
+const proxyExample = `  mcpguard proxy --name github -- npx -y @modelcontextprotocol/server-github
+  mcpguard proxy --name ide --mode monitor --events ~/mcpguard-events.jsonl -- node ide-server.js
+  mcpguard proxy --name linear --upstream https://mcp.linear.app/mcp --listen 127.0.0.1:8931`
+
+func newProxyCmd(env environment) *cobra.Command {
+	opts := &ProxyOptions{}
+	cmd := &cobra.Command{
+		Use:     "proxy [flags] -- COMMAND [ARG...]",
+		Short:   "Run an MCP server behind a proxy that sanitizes and polices its tools",
+		Long:    proxyLong,
+		Example: proxyExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Argv = args
+			return runProxy(cmd, env, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Name, "name", "", "server name: keys the pins and names the server in events (default: derived from the command or URL)")
+	f.BoolVar(&opts.IDE, "ide", false, "the server is an IDE extension's: only executeCode and getDiagnostics reach the client (MCPG-I001)")
+	f.StringVar(&opts.Mode, "mode", "enforce", "enforce (rewrite and refuse) or monitor (forward unchanged, only report)")
+	f.StringVar(&opts.Pins, "pins", "", "pin file (default: mcpguard's state directory, docs/pins.md)")
+	f.BoolVar(&opts.NoPins, "no-pins", false, "do not pin tool definitions (MCPG-T003 off)")
+	f.StringVar(&opts.Events, "events", "", "append events as JSON lines to FILE (docs/events.md)")
+	f.StringArrayVar(&opts.Policies, "policy", nil, "custom Rego policy with tool_deny / tool_warn rules (repeatable)")
+	f.StringVar(&opts.Upstream, "upstream", "", "Streamable HTTP: the server's MCP endpoint URL")
+	f.StringVar(&opts.Listen, "listen", "127.0.0.1:0", "Streamable HTTP: address to listen on (loopback)")
+	f.DurationVar(&opts.Grace, "grace", 5*time.Second, "shutdown: how long to wait for the server after closing its stdin, and after SIGTERM")
+	f.IntVar(&opts.MaxBytes, "max-message", 256<<20, "largest message accepted from either side, in bytes")
+	f.StringVar(&opts.LogLevel, "log-level", "info", "stderr log level: debug, info, warn, error")
+	// Written by `mcpguard wrap` into entries that had no "args", so that
+	// unwrap can remove the member it added (docs/wrap.md); no effect here.
+	f.Bool("wrapped-without-args", false, "set by mcpguard wrap; no effect")
+	_ = f.MarkHidden("wrapped-without-args")
+	return cmd
+}
+
+func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
+	usage := func(format string, args ...any) error {
+		return &exitCodeError{code: exitError, err: fmt.Errorf(format, args...)}
+	}
+	httpMode := opts.Upstream != ""
+	switch {
+	case httpMode && len(opts.Argv) > 0:
+		return usage("give either --upstream URL or -- COMMAND, not both")
+	case !httpMode && len(opts.Argv) == 0:
+		return usage("no server: give -- COMMAND [ARG...] or --upstream URL")
+	case !httpMode && cmd.ArgsLenAtDash() != 0:
+		// Without "--", the server's own flags would be taken for ours.
+		return usage("put the server command after --: mcpguard proxy [flags] -- %s", strings.Join(opts.Argv, " "))
+	case opts.Mode != "enforce" && opts.Mode != "monitor":
+		return usage("--mode %q: want enforce or monitor", opts.Mode)
+	case opts.MaxBytes <= 0:
+		return usage("--max-message must be positive")
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
+		return usage("--log-level: %v", err)
+	}
+	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+	det := secrets.NewDetector()
+
+	launch := &scanner.Launch{Transport: "stdio"}
+	if httpMode {
+		u, err := url.Parse(opts.Upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usage("--upstream %q: want an http or https URL", det.RedactURL(opts.Upstream))
+		}
+		launch.Transport, launch.URL = "http", opts.Upstream
+	} else {
+		launch.Command, launch.Args = opts.Argv[0], opts.Argv[1:]
+	}
+	name := opts.Name
+	if name == "" {
+		name = defaultServerName(opts.Argv, opts.Upstream)
+	}
+
+	var pins *scanner.PinStore
+	if !opts.NoPins {
+		path := opts.Pins
+		if path == "" {
+			home, _ := env.home()
+			path = scanner.DefaultPinsPath(env.goos, home, env.lookupEnv)
+		}
+		var err error
+		if pins, err = scanner.OpenPinStore(path); err != nil {
+			return usage("open pins: %w", err)
+		}
+	}
+	var tools *policy.ToolsPolicy
+	if opts.IDE || name == "ide" || len(opts.Policies) > 0 {
+		var err error
+		if tools, err = policy.NewToolsPolicy(cmd.Context(), policy.ToolsPolicyOptions{Paths: opts.Policies, Print: cmd.ErrOrStderr()}); err != nil {
+			return usage("load policy: %w", err)
+		}
+	}
+	var log *events.Log
+	if opts.Events != "" {
+		var err error
+		if log, err = events.Open(opts.Events, "proxy", det); err != nil {
+			return usage("%w", err)
+		}
+		defer log.Close()
+	}
+	log = log.For(name)
+	enforce := opts.Mode == "enforce"
+	guard := proxy.NewGuard(proxy.GuardOptions{Name: name, IDE: opts.IDE, Enforce: enforce, Launch: launch, Pins: pins,
+		Tools: tools, Events: log, Logger: logger, Secrets: det})
+	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes}
+
+	start := map[string]any{"mode": opts.Mode, "ide": opts.IDE || name == "ide"}
+	if pins != nil {
+		start["pins"] = pins.Path()
+	}
+	if httpMode {
+		start["upstream"] = det.RedactURL(opts.Upstream)
+	} else {
+		start["argv"] = det.RedactArgs(opts.Argv)
+	}
+	log.Emit(events.Event{Kind: "proxy-start", Message: "proxy started (" + opts.Mode + " mode)", Details: start})
+
+	if httpMode {
+		err := serveHTTP(cmd.Context(), cmd.ErrOrStderr(), opts, popts)
+		log.Emit(events.Event{Kind: "proxy-exit", Message: "proxy stopped", Details: map[string]any{"exit_code": 0}})
+		if err != nil {
+			return &exitCodeError{code: exitError, err: err}
+		}
+		return nil
+	}
+	code, err := proxy.RunStdio(cmd.Context(), opts.Argv, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), popts)
+	if err != nil {
+		log.Emit(events.Event{Kind: "proxy-exit", Severity: "error", Message: "the server could not be started: " + err.Error(), Details: map[string]any{"exit_code": exitError}})
+		return &exitCodeError{code: exitError, err: err}
+	}
+	log.Emit(events.Event{Kind: "proxy-exit", Message: fmt.Sprintf("the server exited with status %d", code), Details: map[string]any{"exit_code": code}})
+	if werr := log.Err(); werr != nil {
+		logger.Error("events were lost", "err", werr)
+	}
+	if code != 0 {
+		return &exitCodeError{code: code}
+	}
+	return nil
+}
+
+// serveHTTP listens and proxies until ctx ends (SIGINT, SIGTERM).
+func serveHTTP(ctx context.Context, stderr io.Writer, opts *ProxyOptions, popts proxy.Options) error {
+	h, err := proxy.NewHTTP(opts.Upstream, popts)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	if ap, ok := ln.Addr().(*net.TCPAddr); ok && !ap.IP.IsLoopback() {
+		// The client's credentials for the upstream pass through the proxy.
+		fmt.Fprintf(stderr, "mcpguard proxy: warning: listening on %s, which is not a loopback address: anyone who reaches it can use the upstream server\n", ln.Addr())
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	fmt.Fprintf(stderr, "mcpguard proxy: listening on http://%s\n", ln.Addr())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), opts.Grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// defaultServerName names a server without --name: the package or script a
+// launcher runs ("@modelcontextprotocol/server-github@1.2.0" gives
+// "server-github"), else the program, else the upstream host.
+func defaultServerName(argv []string, upstream string) string {
+	if upstream != "" {
+		if u, err := url.Parse(upstream); err == nil && u.Hostname() != "" {
+			return u.Hostname()
+		}
+		return "upstream"
+	}
+	prog := strings.TrimSuffix(strings.ToLower(filepath.Base(argv[0])), ".exe")
+	switch prog {
+	case "npx", "bunx", "pnpx", "uvx", "pipx", "node", "deno", "bun", "python", "python3", "uv", "docker", "podman", "cmd", "env":
+		// A launcher: its first operand names the server.
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/") && prog == "cmd" || strings.Contains(a, "=") || a == "run" || a == "tool" {
+				continue
+			}
+			a = strings.TrimPrefix(a, "@")
+			if i := strings.LastIndexByte(a, '@'); i > 0 {
+				a = a[:i] // version
+			}
+			base := filepath.Base(strings.ReplaceAll(a, `\`, "/"))
+			if ext := filepath.Ext(base); ext == ".js" || ext == ".mjs" || ext == ".py" || ext == ".ts" {
+				base = strings.TrimSuffix(base, ext)
+			}
+			if base != "" && base != "." {
+				return base
+			}
+		}
+	}
+	if prog == "" {
+		return "server"
+	}
+	return prog
+}

@@ -1,0 +1,256 @@
+package proxy
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The proxy benchmarks (SPEC §7) compare each case with a baseline in the
+// same run, so the figures are ratios on a shared machine: the same fake
+// server spoken to directly ("direct") and through RunStdio ("proxy").
+// bench/proxy.sh runs them and prints the differences.
+
+// realTools builds a tools/list result of at least size bytes from the tool
+// lists captured from popular servers (scanner/testdata/tools/real), renaming
+// copies so that every name is unique.
+func realTools(tb testing.TB, size int) []byte {
+	tb.Helper()
+	files, err := filepath.Glob("../scanner/testdata/tools/real/*.json")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no captured tool lists: %v", err)
+	}
+	var pool []map[string]any
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var doc struct {
+			Result struct {
+				Tools []map[string]any `json:"tools"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		pool = append(pool, doc.Result.Tools...)
+	}
+	var tools []any
+	n := 0
+	for copyN := 0; n < size; copyN++ {
+		for _, t := range pool {
+			c := map[string]any{}
+			for k, v := range t {
+				c[k] = v
+			}
+			c["name"] = fmt.Sprintf("%v_%d", t["name"], copyN)
+			b, _ := json.Marshal(c)
+			n += len(b) + 1
+			tools = append(tools, c)
+		}
+	}
+	out, err := json.Marshal(map[string]any{"tools": tools})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// endpoint is a client's view of a server: write a line, read a line.
+type endpoint struct {
+	w     io.WriteCloser
+	r     *bufio.Reader
+	close func()
+}
+
+// direct starts the fake server with pipes and no proxy.
+func direct(b *testing.B, argv []string) *endpoint {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = os.Environ()
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return &endpoint{w: w, r: bufio.NewReaderSize(r, 1<<20), close: func() { w.Close(); cmd.Wait() }}
+}
+
+// proxied starts the fake server behind RunStdio.
+func proxied(b *testing.B, argv []string, opts Options) *endpoint {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := RunStdio(context.Background(), argv, inR, outW, io.Discard, opts); err != nil {
+			b.Error(err)
+		}
+		outW.Close()
+	}()
+	r := bufio.NewReaderSize(outR, 1<<20)
+	return &endpoint{w: inW, r: r, close: func() {
+		inW.Close()
+		go io.Copy(io.Discard, r)
+		<-done
+	}}
+}
+
+func (e *endpoint) roundTrip(b *testing.B, line []byte) int {
+	if _, err := e.w.Write(line); err != nil {
+		b.Fatal(err)
+	}
+	resp, err := e.r.ReadSlice('\n')
+	for err == bufio.ErrBufferFull {
+		var more []byte
+		more, err = e.r.ReadSlice('\n')
+		resp = append(append([]byte(nil), resp...), more...)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return len(resp)
+}
+
+// BenchmarkRoundTrip is the latency of one small request and its response:
+// proxy minus direct is the latency the proxy adds per pass-through message
+// pair.
+func BenchmarkRoundTrip(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"uri":"file:///project/README.md","text":"` + strings.Repeat("x", 200) + `"}}` + "\n")
+	for _, mode := range []string{"direct", "proxy"} {
+		b.Run(mode, func(b *testing.B) {
+			argv := fakeServer(b, "normal")
+			var e *endpoint
+			if mode == "direct" {
+				e = direct(b, argv)
+			} else {
+				e = proxied(b, argv, Options{Enforce: true, Inspector: NewGuard(GuardOptions{Name: "bench", Enforce: true})})
+			}
+			defer e.close()
+			e.roundTrip(b, line) // start-up
+			b.ResetTimer()
+			for range b.N {
+				e.roundTrip(b, line)
+			}
+		})
+	}
+}
+
+// BenchmarkThroughput streams 16 KiB messages both ways, pipelined: proxy
+// over direct is the fraction of a plain pipe's throughput the proxy keeps.
+func BenchmarkThroughput(b *testing.B) {
+	payload := strings.Repeat("y", 16<<10)
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"data":"` + payload + `"}}` + "\n")
+	for _, mode := range []string{"direct", "proxy"} {
+		b.Run(mode, func(b *testing.B) {
+			argv := fakeServer(b, "normal")
+			var e *endpoint
+			if mode == "direct" {
+				e = direct(b, argv)
+			} else {
+				e = proxied(b, argv, Options{Enforce: true, Inspector: NewGuard(GuardOptions{Name: "bench", Enforce: true})})
+			}
+			defer e.close()
+			e.roundTrip(b, line)
+			b.SetBytes(int64(2 * len(line)))
+			b.ResetTimer()
+			errc := make(chan error, 1)
+			go func() {
+				for range b.N {
+					if _, err := e.w.Write(line); err != nil {
+						errc <- err
+						return
+					}
+				}
+				errc <- nil
+			}()
+			for range b.N {
+				if _, err := e.r.ReadSlice('\n'); err != nil && err != bufio.ErrBufferFull {
+					b.Fatal(err)
+				}
+			}
+			if err := <-errc; err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// BenchmarkToolsList1MB is a 1 MB tools/list result of real tool
+// definitions answered directly and through the proxy in enforce mode with
+// pins: the difference is what the proxy adds to a large listing. The
+// listing is analysed afresh each time (no cache: a list_changed precedes
+// each request).
+func BenchmarkToolsList1MB(b *testing.B) {
+	tools := realTools(b, 1<<20)
+	path := filepath.Join(b.TempDir(), "tools.json")
+	if err := os.WriteFile(path, tools, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("MCPGUARD_FAKE_TOOLS_FILE", path)
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
+	for _, mode := range []string{"direct", "proxy", "proxy-monitor"} {
+		b.Run(mode, func(b *testing.B) {
+			argv := fakeServer(b, "normal")
+			var e *endpoint
+			var g *Guard
+			switch mode {
+			case "direct":
+				e = direct(b, argv)
+			default:
+				enforce := mode == "proxy"
+				g = NewGuard(GuardOptions{Name: "bench", Enforce: enforce, Pins: openPins(b)})
+				e = proxied(b, argv, Options{Enforce: enforce, Inspector: g})
+			}
+			defer e.close()
+			e.roundTrip(b, line) // first use: pins the tools
+			b.SetBytes(int64(len(tools)))
+			b.ResetTimer()
+			for range b.N {
+				if g != nil {
+					g.ListChanged()
+				}
+				e.roundTrip(b, line)
+			}
+		})
+	}
+}
+
+// BenchmarkGuardToolsList is the Guard alone on a 1 MB listing: analysis,
+// pins, rewriting.
+func BenchmarkGuardToolsList(b *testing.B) {
+	tools := realTools(b, 1<<20)
+	for _, tc := range []struct {
+		name string
+		pins bool
+	}{{"analysis", false}, {"analysis+pins", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			opts := GuardOptions{Name: "bench", Enforce: true}
+			if tc.pins {
+				opts.Pins = openPins(b)
+			}
+			g := NewGuard(opts)
+			g.ToolsList(tools, false)
+			b.SetBytes(int64(len(tools)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				g.ListChanged()
+				g.ToolsList(tools, false)
+			}
+		})
+	}
+}

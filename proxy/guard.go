@@ -1,0 +1,653 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/scanner"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
+)
+
+// GuardOptions configure a Guard.
+type GuardOptions struct {
+	// Name is the server's name: it keys the pins, names the server in
+	// events, and "ide" implies IDE.
+	Name string
+	// IDE applies Claude Code's IDE tool allowlist (MCPG-I001).
+	IDE bool
+	// Enforce rewrites what reaches the client: hidden characters removed,
+	// withheld tools and contradicted safety hints dropped. Off (monitor),
+	// the Guard only reports.
+	Enforce bool
+	// Launch is how the server was started (stdio argv or upstream URL),
+	// pinned with its tools; nil pins no launch surface.
+	Launch *scanner.Launch
+	// Pins stores the pins; nil disables pinning (MCPG-T003).
+	Pins *scanner.PinStore
+	// Tools is the compiled tools policy (IDE allowlist, custom tool_deny
+	// and tool_warn rules); nil compiles the shipped one when an IDE server
+	// needs it.
+	Tools *policy.ToolsPolicy
+	// Events receives every finding and enforcement action; nil discards.
+	Events *events.Log
+	// Logger reports withheld tools and pin changes to people (stderr).
+	Logger *slog.Logger
+	// Secrets redacts the launch surface; nil uses the default detector.
+	Secrets *secrets.Detector
+}
+
+// Guard is the proxy's Inspector: it runs mcpguard's tool analysis on every
+// tools/list result, decides which tools the client may see and call, and
+// keeps the pins. It is safe for concurrent use; analyses run one at a time.
+type Guard struct {
+	opts   GuardOptions
+	launch *scanner.LaunchPin
+
+	mu sync.Mutex
+	// withheld holds the current verdict per tool name, updated by every
+	// listing that names the tool.
+	withheld map[string]Withheld
+	// pinHeld are the tools withheld by MCPG-T003, with the SHA-256 of the
+	// definition that awaits approval.
+	pinHeld map[string]string
+	// initialize is the pin hash of the initialize result.
+	initialize string
+	// trusting is set while the first listing of a server without a pin is
+	// being recorded page by page.
+	trusting bool
+	// reported are the finding ids already sent as events.
+	reported map[string]bool
+	// last caches the previous listing: clients list often, and an
+	// unchanged result needs no second analysis.
+	last struct {
+		in, out []byte
+		paged   bool
+	}
+	pinSet *scanner.PinSet // the pins as last read
+}
+
+// NewGuard returns a Guard. The launch surface is pinned with the store's
+// key, so a pin file never holds a secret.
+func NewGuard(opts GuardOptions) *Guard {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Secrets == nil {
+		opts.Secrets = secrets.NewDetector()
+	}
+	if opts.Name == "ide" {
+		opts.IDE = true
+	}
+	opts.Events = opts.Events.For(opts.Name)
+	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}}
+	if opts.Launch != nil {
+		var key []byte
+		if opts.Pins != nil {
+			key = opts.Pins.Key()
+		}
+		lp := scanner.PinLaunch(*opts.Launch, key, opts.Secrets)
+		g.launch = &lp
+	}
+	return g
+}
+
+// Withheld implements Inspector. A tool withheld by its pin is released as
+// soon as `mcpguard pins approve` has approved the definition that was
+// withheld, without waiting for the next listing.
+func (g *Guard) Withheld(tool string) (Withheld, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	w, ok := g.withheld[tool]
+	if !ok {
+		return Withheld{}, false
+	}
+	if sha, held := g.pinHeld[tool]; held && w.Rule == ruleT003 && g.opts.Pins != nil && g.opts.Pins.Changed() {
+		if ps, err := g.opts.Pins.Load(); err == nil {
+			g.pinSet = ps
+			if p := ps.Pins[g.opts.Name]; approvedSHA(p, tool) == sha && g.launchApproved(p) {
+				delete(g.withheld, tool)
+				delete(g.pinHeld, tool)
+				g.last.in = nil // the cached listing still withholds it
+				g.emit(events.Event{Kind: "tool-released", Tool: tool, Rule: ruleT003, Message: fmt.Sprintf("tool %q was approved; calls are forwarded again", tool)})
+				return Withheld{}, false
+			}
+		}
+	}
+	return w, true
+}
+
+// ListChanged implements Inspector: the next listing is analysed afresh.
+func (g *Guard) ListChanged() {
+	g.mu.Lock()
+	g.last.in = nil
+	g.mu.Unlock()
+}
+
+// Initialize implements Inspector: it pins serverInfo and instructions and,
+// in enforce mode, removes hidden characters from them (instructions go
+// into the model's context like tool descriptions).
+func (g *Guard) Initialize(result []byte) []byte {
+	h, err := scanner.PinInitialize(result)
+	g.mu.Lock()
+	if err == nil {
+		g.initialize = h
+	}
+	g.mu.Unlock()
+	if mcpunicode.IsCleanJSON(result) {
+		return result
+	}
+	clean, changed, err := mcpunicode.SanitizeJSON(result)
+	if err != nil || !changed {
+		return result
+	}
+	g.emit(events.Event{Kind: "initialize-sanitized", Severity: string(policy.SeverityWarning),
+		Message: "the initialize result (serverInfo, instructions) carries hidden characters" + g.action(", removed", "")})
+	if !g.opts.Enforce {
+		return result
+	}
+	return clean
+}
+
+// ToolsList implements Inspector.
+func (g *Guard) ToolsList(result []byte, paged bool) []byte {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	pinsChanged := g.opts.Pins != nil && g.opts.Pins.Changed()
+	if g.last.in != nil && !pinsChanged && g.last.paged == paged && bytes.Equal(result, g.last.in) {
+		return g.last.out
+	}
+	out := g.inspect(result, paged)
+	g.last.in, g.last.out, g.last.paged = append([]byte(nil), result...), out, paged
+	return out
+}
+
+// toolVerdict is what the Guard does with one tool of a listing.
+type toolVerdict struct {
+	withhold *Withheld
+	// dropHints are the annotations removed because the analysis
+	// contradicts them.
+	dropHints []string
+}
+
+// inspect analyses one listing and returns what to forward.
+func (g *Guard) inspect(result []byte, paged bool) []byte {
+	rep, nextCursor, listed, err := g.analyse(result)
+	if err != nil {
+		// Not a listing the Guard understands: fail closed, since the client
+		// may read tools out of it that were never checked.
+		g.emit(events.Event{Kind: "protocol-error", Severity: string(policy.SeverityError),
+			Message: fmt.Sprintf("tools/list result not analysed: %v%s", err, g.action("; the client gets an empty tool list", ""))})
+		g.opts.Logger.Error("tools/list result not analysed", "server", g.opts.Name, "err", err)
+		if g.opts.Enforce {
+			return []byte(`{"tools":[]}`)
+		}
+		return result
+	}
+	verdicts := make([]toolVerdict, len(rep.Tools))
+	idx := newToolIndex(rep)
+	findings := append([]policy.Finding(nil), rep.Findings...)
+	for _, f := range rep.Findings {
+		i := idx.of(f.Location.Pointer)
+		if i < 0 {
+			continue
+		}
+		v := &verdicts[i]
+		if w, ok := withholds(f); ok && v.withhold == nil {
+			v.withhold = &w
+		}
+		if h := contradictedHint(f); h != "" && !contains(v.dropHints, h) {
+			v.dropHints = append(v.dropHints, h)
+		}
+	}
+	for i, t := range rep.Tools {
+		if t.Name != "" && mcpunicode.Sanitize(t.Name) != t.Name && verdicts[i].withhold == nil {
+			// The client would see, and call, another name than the server's.
+			verdicts[i].withhold = &Withheld{Rule: "MCPG-U001", Message: "the tool's name carries hidden characters"}
+		}
+	}
+	findings = append(findings, g.checkPins(rep, verdicts, paged, nextCursor)...)
+	g.report(rep, idx, findings)
+
+	// Record the verdicts: every listed name is decided anew.
+	for i, t := range rep.Tools {
+		if v := verdicts[i].withhold; v != nil {
+			if old, was := g.withheld[t.Name]; !was || old != *v {
+				g.emit(events.Event{Kind: "tool-withheld", Tool: t.Name, Rule: v.Rule, Severity: string(policy.SeverityError),
+					Message: v.Message + g.action("; removed from tools/list and calls refused", " (monitor mode: forwarded)")})
+				g.opts.Logger.Warn("tool withheld", "server", g.opts.Name, "tool", t.Name, "rule", v.Rule, "reason", v.Message, "enforced", g.opts.Enforce)
+			}
+			g.withheld[t.Name] = *v
+			continue
+		}
+		delete(g.withheld, t.Name)
+		delete(g.pinHeld, t.Name)
+		for _, h := range verdicts[i].dropHints {
+			g.emit(events.Event{Kind: "annotation-dropped", Tool: t.Name, Severity: string(policy.SeverityWarning),
+				Message: fmt.Sprintf("%s contradicts what the tool does%s", h, g.action("; removed so clients do not auto-approve it", " (monitor mode: kept)")),
+				Details: map[string]any{"annotation": h}})
+		}
+	}
+	if !g.opts.Enforce {
+		return result
+	}
+	return g.rewrite(result, idx, verdicts, listed != len(rep.Tools))
+}
+
+// analyse runs the tool analysis on a result, which must be an object with
+// a "tools" array: the shape clients read. listed is the length of the
+// array, objects or not.
+func (g *Guard) analyse(result []byte) (rep *scanner.ToolReport, nextCursor bool, listed int, err error) {
+	rep, err = scanner.AnalyzeTools(result, scanner.ToolOptions{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools})
+	if err != nil {
+		return nil, false, 0, err
+	}
+	if rep.ListPointer != "/tools" {
+		return nil, false, 0, errors.New(`the result is not an object with a "tools" array`)
+	}
+	next := rep.Root.Get("nextCursor")
+	return rep, next != nil && next.Kind != jsonc.Null, rep.Listed, nil
+}
+
+// toolIndex maps the pointer of each tool object ("/tools/N") to its index
+// in rep.Tools; N differs from the index when the array holds non-objects.
+type toolIndex map[string]int
+
+func newToolIndex(rep *scanner.ToolReport) toolIndex {
+	idx := make(toolIndex, len(rep.Tools))
+	for i, t := range rep.Tools {
+		idx[t.Pointer] = i
+	}
+	return idx
+}
+
+// of returns the index of the tool whose object holds the JSON pointer, or
+// -1.
+func (idx toolIndex) of(ptr string) int {
+	rest, ok := strings.CutPrefix(ptr, "/tools/")
+	if !ok {
+		return -1
+	}
+	if j := strings.IndexByte(rest, '/'); j >= 0 {
+		rest = rest[:j]
+	}
+	if i, ok := idx["/tools/"+rest]; ok {
+		return i
+	}
+	return -1
+}
+
+// withholds says whether a finding keeps its tool from the client: hidden
+// instructions (error-level T001), the IDE allowlist (I001), and an
+// organisation's tool_deny rule. Pins (T003) are decided in checkPins.
+func withholds(f policy.Finding) (Withheld, bool) {
+	switch {
+	case f.Rule == "MCPG-T001" && f.Severity == policy.SeverityError,
+		f.Rule == "MCPG-I001":
+		return Withheld{Rule: f.Rule, Message: f.Message}, true
+	}
+	if r, _ := policy.LookupRule(f.Rule); r.Category == policy.CategoryCustom && f.Severity == policy.SeverityError {
+		return Withheld{Rule: f.Rule, Message: f.Message}, true
+	}
+	return Withheld{}, false
+}
+
+// contradictedHint returns the annotation a finding shows to be a false
+// safety claim: a client that trusts it would auto-approve the tool or skip
+// a confirmation. Without it, clients fall back to the MCP defaults, which
+// are the cautious ones (readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true).
+func contradictedHint(f policy.Finding) string {
+	hint, _ := f.Evidence["hint"].(string)
+	switch f.Rule {
+	case "MCPG-A001", "MCPG-A002", "MCPG-A003", "MCPG-A004":
+		return hint
+	case "MCPG-A005":
+		switch f.Evidence["kind"] {
+		case "non-boolean-hint":
+			return hint // "false" is true to JavaScript
+		case "contradictory":
+			return "readOnlyHint" // read-only and destructive: trust neither claim of safety
+		}
+	}
+	return ""
+}
+
+const ruleT003 = "MCPG-T003"
+
+// errNoWrite aborts a pin store update that has nothing to write.
+var errNoWrite = errors.New("nothing to write")
+
+// checkPins compares the listing with the pinned definitions, records a
+// first listing (trust on first use) or the observed change, and withholds
+// what changed until it is approved.
+func (g *Guard) checkPins(rep *scanner.ToolReport, verdicts []toolVerdict, paged, nextCursor bool) []policy.Finding {
+	if g.opts.Pins == nil {
+		return nil
+	}
+	store, name := g.opts.Pins, g.opts.Name
+	cur := scanner.NewPin(name, g.launch, g.initialize, scanner.PinTools(rep, true))
+	partial := paged || nextCursor // removals show only in a complete listing
+	if g.pinSet == nil || store.Changed() {
+		ps, err := store.Load()
+		if err != nil {
+			g.pinFailure(err, rep, verdicts)
+			return nil
+		}
+		g.pinSet = ps
+	}
+	decide := func(ps *scanner.PinSet) (write bool, trusted bool, diff *scanner.PinDiff) {
+		if ps.Pins == nil {
+			ps.Pins = map[string]*scanner.Pin{}
+		}
+		if ps.Pending == nil {
+			ps.Pending = map[string]*scanner.Pin{}
+		}
+		old := ps.Pins[name]
+		if old == nil || (g.trusting && paged) {
+			if old != nil {
+				cur = mergePins(old, cur)
+			}
+			ps.Pins[name] = cur
+			delete(ps.Pending, name)
+			return true, true, nil
+		}
+		diff = scanner.DiffPins(old, cur)
+		if partial {
+			diff.Removed = nil
+		}
+		if diff.Empty() {
+			if ps.Pending[name] != nil && !partial {
+				delete(ps.Pending, name) // the server went back to what was approved
+				return true, false, diff
+			}
+			return false, false, diff
+		}
+		observed := cur
+		if partial {
+			base := old
+			if p := ps.Pending[name]; p != nil {
+				base = p
+			}
+			observed = mergePins(base, cur)
+		}
+		if p := ps.Pending[name]; p != nil && p.SHA256 == observed.SHA256 {
+			return false, false, diff
+		}
+		ps.Pending[name] = observed
+		return true, false, diff
+	}
+	write, trusted, diff := decide(g.pinSet)
+	if write {
+		err := store.Update(func(ps *scanner.PinSet) error {
+			w, t, d := decide(ps)
+			write, trusted, diff = w, t, d
+			g.pinSet = ps
+			if !w {
+				return errNoWrite
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errNoWrite) {
+			g.pinFailure(err, rep, verdicts)
+			return nil
+		}
+	}
+	if trusted {
+		g.trusting = nextCursor
+		if write {
+			g.emit(events.Event{Kind: "pin-created", Message: fmt.Sprintf("pinned %d tools on first use", len(rep.Tools)),
+				Details: map[string]any{"tools": len(rep.Tools), "pins": store.Path()}})
+			g.opts.Logger.Info("tools pinned on first use", "server", name, "tools", len(rep.Tools), "pins", store.Path())
+		}
+		return nil
+	}
+	if diff.Empty() {
+		return nil
+	}
+	hint := fmt.Sprintf("review it, then run: mcpguard pins approve %s", shellQuote(name))
+	held := map[string]bool{}
+	for _, n := range diff.UnapprovedTools() {
+		held[n] = true
+	}
+	launchChanged := len(diff.Launch) > 0
+	for i, t := range rep.Tools {
+		if !launchChanged && !held[t.Name] {
+			continue
+		}
+		msg := fmt.Sprintf("tool %q changed since it was pinned; %s", t.Name, hint)
+		if launchChanged {
+			msg = fmt.Sprintf("the server's launch surface changed since it was pinned (%s); %s", strings.Join(diff.Launch, ", "), hint)
+		} else if !contains(approvedNames(g.pinSet.Pins[name]), t.Name) {
+			msg = fmt.Sprintf("tool %q is new since the server was pinned; %s", t.Name, hint)
+		}
+		if verdicts[i].withhold == nil {
+			verdicts[i].withhold = &Withheld{Rule: ruleT003, Message: msg}
+			g.pinHeld[t.Name] = toolSHA(cur, t.Name)
+		}
+	}
+	g.opts.Logger.Warn("tool definitions differ from the pins", "server", name, "changed", len(diff.Changed), "added", len(diff.Added),
+		"removed", len(diff.Removed), "launch", diff.Launch, "approve", "mcpguard pins approve "+shellQuote(name))
+	return diff.Findings(policy.Location{Path: "tools/list"}, rep.Location, "")
+}
+
+// pinFailure fails closed: a pin store that cannot be read or written means
+// no tool can be checked against its pin, so in enforce mode every tool is
+// withheld until it can.
+func (g *Guard) pinFailure(err error, rep *scanner.ToolReport, verdicts []toolVerdict) {
+	g.emit(events.Event{Kind: "pin-error", Rule: ruleT003, Severity: string(policy.SeverityError),
+		Message: fmt.Sprintf("pins unavailable: %v%s", err, g.action("; every tool is withheld", ""))})
+	g.opts.Logger.Error("pins unavailable", "server", g.opts.Name, "err", err)
+	for i := range rep.Tools {
+		if verdicts[i].withhold == nil {
+			verdicts[i].withhold = &Withheld{Rule: ruleT003, Message: fmt.Sprintf("the pin file cannot be used (%v)", err)}
+		}
+	}
+}
+
+// mergePins adds the tools of a page to a pin: pages of one listing pin
+// together.
+func mergePins(base, page *scanner.Pin) *scanner.Pin {
+	byName := map[string]scanner.ToolPin{}
+	for _, t := range base.Tools {
+		byName[t.Name] = t
+	}
+	for _, t := range page.Tools {
+		byName[t.Name] = t
+	}
+	tools := make([]scanner.ToolPin, 0, len(byName))
+	for _, t := range byName {
+		tools = append(tools, t)
+	}
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	return scanner.NewPin(page.Server, page.Launch, page.Initialize, tools)
+}
+
+// launchApproved reports whether the pin approves the launch surface this
+// proxy runs with (a tool withheld for a launch change is unchanged itself).
+func (g *Guard) launchApproved(p *scanner.Pin) bool {
+	return g.launch == nil || p.Launch == nil || p.Launch.SHA256 == g.launch.SHA256
+}
+
+func approvedSHA(p *scanner.Pin, tool string) string {
+	if p == nil {
+		return ""
+	}
+	for _, t := range p.Tools {
+		if t.Name == tool {
+			return t.SHA256
+		}
+	}
+	return ""
+}
+
+func approvedNames(p *scanner.Pin) []string {
+	if p == nil {
+		return nil
+	}
+	out := make([]string, len(p.Tools))
+	for i, t := range p.Tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+func toolSHA(p *scanner.Pin, tool string) string { return approvedSHA(p, tool) }
+
+// report sends each finding once per proxy run.
+func (g *Guard) report(rep *scanner.ToolReport, idx toolIndex, findings []policy.Finding) {
+	for _, f := range findings {
+		if g.reported[f.ID] {
+			continue
+		}
+		g.reported[f.ID] = true
+		e := events.Event{Kind: "finding", Severity: string(f.Severity), Rule: f.Rule, FindingID: f.ID, Message: f.Message,
+			Details: map[string]any{"pointer": f.Location.Pointer}}
+		if i := idx.of(f.Location.Pointer); i >= 0 {
+			e.Tool = rep.Tools[i].Name
+		}
+		if d, ok := f.Evidence["decoded"].(string); ok && d != "" {
+			e.Details["decoded"] = d
+		}
+		g.emit(e)
+	}
+}
+
+// rewrite builds the result the client receives: hidden characters
+// removed, withheld tools left out, contradicted hints dropped. Every other
+// byte of the result is the server's when only Unicode was cleaned.
+// nonObjects says the tools array holds elements that are not objects.
+func (g *Guard) rewrite(result []byte, idx toolIndex, verdicts []toolVerdict, nonObjects bool) []byte {
+	out := result
+	if !mcpunicode.IsCleanJSON(result) {
+		if clean, changed, err := mcpunicode.SanitizeJSON(result); err == nil && changed {
+			out = clean
+			g.emit(events.Event{Kind: "tools-sanitized", Severity: string(policy.SeverityWarning),
+				Message: "removed hidden characters and escape sequences from tools/list"})
+		}
+	}
+	edit := nonObjects
+	for _, v := range verdicts {
+		if v.withhold != nil || len(v.dropHints) > 0 {
+			edit = true
+			break
+		}
+	}
+	if !edit {
+		return out
+	}
+	edited, err := editTools(out, idx, verdicts)
+	if err != nil {
+		// The result parsed for the analysis; failing here is a bug. Fail
+		// closed rather than forward tools that should be withheld.
+		g.emit(events.Event{Kind: "protocol-error", Severity: string(policy.SeverityError),
+			Message: fmt.Sprintf("could not rewrite tools/list (%v); the client gets an empty tool list", err)})
+		return []byte(`{"tools":[]}`)
+	}
+	return edited
+}
+
+// editTools removes withheld tools, elements that are not tool objects,
+// and contradicted hints from a result. Only the members it changes are
+// re-encoded.
+func editTools(result []byte, idx toolIndex, verdicts []toolVerdict) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(result, &top); err != nil {
+		return nil, err
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(top["tools"], &tools); err != nil {
+		return nil, err
+	}
+	kept := make([]json.RawMessage, 0, len(tools))
+	for n, raw := range tools {
+		i, ok := idx["/tools/"+strconv.Itoa(n)]
+		if !ok {
+			continue // not a tool object: never analysed, never forwarded
+		}
+		v := verdicts[i]
+		if v.withhold != nil {
+			continue
+		}
+		if len(v.dropHints) > 0 {
+			var err error
+			if raw, err = dropHints(raw, v.dropHints); err != nil {
+				return nil, err
+			}
+		}
+		kept = append(kept, raw)
+	}
+	var err error
+	if top["tools"], err = marshal(kept); err != nil {
+		return nil, err
+	}
+	return marshal(top)
+}
+
+func dropHints(tool json.RawMessage, hints []string) (json.RawMessage, error) {
+	var t map[string]json.RawMessage
+	if err := json.Unmarshal(tool, &t); err != nil {
+		return nil, err
+	}
+	var ann map[string]json.RawMessage
+	if err := json.Unmarshal(t["annotations"], &ann); err != nil {
+		return nil, err
+	}
+	for _, h := range hints {
+		delete(ann, h)
+	}
+	var err error
+	if t["annotations"], err = marshal(ann); err != nil {
+		return nil, err
+	}
+	return marshal(t)
+}
+
+// marshal encodes without HTML escaping, as the server's JSON had it.
+func marshal(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// emit sends an event about this server.
+func (g *Guard) emit(e events.Event) { g.opts.Events.Emit(e) }
+
+// action picks the wording for enforce or monitor mode.
+func (g *Guard) action(enforce, monitor string) string {
+	if g.opts.Enforce {
+		return enforce
+	}
+	return monitor
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// shellQuote quotes a server name for the command line a message suggests.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
