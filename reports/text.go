@@ -32,6 +32,9 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 			target := sv.URL
 			if sv.Transport == "stdio" {
 				target = strings.Join(append([]string{sv.Command}, sv.Args...), " ")
+				if _, ok := sv.Details["wrapped_by"]; ok {
+					target = "(proxy) " + target // runs through mcpguard proxy (docs/wrap.md)
+				}
 			}
 			// Every cell comes from a configuration file: control characters
 			// (terminal escape sequences) and bidi controls are shown, not

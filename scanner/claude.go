@@ -412,7 +412,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 	for _, n := range jsOrder(order) {
 		s := merged[n]
 		res.winners = append(res.winners, s)
-		s.Expanded = expandClaude(s, w.serverEnv)
+		sc.expandServer(s, w.serverEnv)
 	}
 	judged := res.winners
 	if ownOnly {

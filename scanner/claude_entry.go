@@ -103,6 +103,7 @@ func parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Server, invalid
 	if len(f.problems) > 0 {
 		return s, f.problems[0]
 	}
+	seeThrough(s)
 	return s, ""
 }
 

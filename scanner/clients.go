@@ -138,6 +138,9 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 	} else if s.Transport == TransportOther && s.Command == "" && s.URL == "" && s.Status == "" {
 		sc.invalid(s, "entry has neither a command nor a URL")
 	}
+	if s.Transport == TransportStdio && s.Status != StatusInvalid {
+		seeThrough(s)
+	}
 	if spec.disabledKey != "" {
 		if b, ok := f.boolean(spec.disabledKey); ok && b {
 			s.detail("disabled_by", spec.disabledKey)

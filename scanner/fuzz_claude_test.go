@@ -19,6 +19,7 @@ func FuzzClaudeFiles(f *testing.F) {
 		`{"mcpServers":{"7":{"command":"x"},"__proto__":{"command":"y"},"u":{"url":"https://u"}},"projects":{"/p":{"hasTrustDialogAccepted":true}}}`,
 		`{"allowedMcpServers":[{"serverName":"a"}],"managedMcpServers":{"m":{"type":"http","url":"https://m.example"}},"strictPluginOnlyCustomization":true}`,
 		`{"enabledMcpjsonServers":["a"],"disabledMcpjsonServers":["b.c"],"enableAllProjectMcpServers":true}`,
+		`{"mcpServers":{"w":{"command":"/x/mcpguard","args":["proxy","--name","n","--","npx","${Y}"]},"v":{"command":"MCPGUARD.EXE","args":["proxy","--"]}},"allowedMcpServers":[{"serverCommand":["npx","y"]}],"deniedMcpServers":[{"serverCommand":["npx","y"]}]}`,
 		`{"mcpServers":{}}`, `[]`, `{`, "",
 	}
 	for _, s := range seeds {

@@ -100,6 +100,15 @@ type Server struct {
 	// matching; nil for other clients.
 	Expanded *Expanded
 
+	// wrapper is the argv prefix [mcpguard, proxy flags..., "--"] of a server
+	// that runs through `mcpguard proxy` (or that the scan was asked to judge as
+	// wrapped, Options.WrapPreview); Command and Args are then the wrapped
+	// command line, which mcpguard's own rules judge.
+	wrapper []string
+	// wrapperExpanded is the Claude Code view of the whole wrapper argv, the
+	// command line Claude Code starts and matches serverCommand entries with.
+	wrapperExpanded *Expanded
+
 	pendingFindings []pendingFinding
 	// warning is a load-time warning Claude Code prints for an entry it still
 	// loads (C006).
@@ -128,8 +137,14 @@ type Expanded struct {
 	HasVar bool
 }
 
-// Argv returns [command, args...].
+// Argv returns [command, args...]. For a server wrapped by `mcpguard proxy`
+// it is the wrapped command line; see Wrapper.
 func (s *Server) Argv() []string { return append([]string{s.Command}, s.Args...) }
+
+// Wrapper returns the argv prefix [mcpguard, proxy flags..., "--"] of a server
+// that runs through `mcpguard proxy`, or nil. The client starts
+// append(s.Wrapper(), s.Argv()...).
+func (s *Server) Wrapper() []string { return append([]string(nil), s.wrapper...) }
 
 // Remote reports whether the server is reached over the network.
 func (s *Server) Remote() bool {

@@ -275,7 +275,7 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 				continue
 			}
 			winners = append(winners, s)
-			s.Expanded = expandClaude(s, pluginLookup(w, pl))
+			sc.expandServer(s, pluginLookup(w, pl))
 			v := sc.applyPolicy(s, res.context)
 			s.Decision = v.Decision
 			endpoint := pluginEndpoint(s)

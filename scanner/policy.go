@@ -290,7 +290,13 @@ func (sc *scan) serverInput(s *Server) map[string]any {
 		"transport": s.Transport, "type": s.Type, "command": s.Command, "args": args, "url": s.URL,
 		"env_keys": strs(s.EnvKeys), "header_keys": strs(s.HeaderKeys),
 		"source": locMap(s.Source), "status": string(s.Status),
-		"enforced": s.Client == ClientClaudeCode,
+		"enforced":   s.Client == ClientClaudeCode,
+		"wrapped_by": nil,
+	}
+	if s.wrapper != nil {
+		// The server runs through mcpguard proxy; command and args above are the
+		// wrapped command line.
+		in["wrapped_by"] = map[string]any{"command": s.wrapper[0], "args": strs(s.wrapper[1 : len(s.wrapper)-1])}
 	}
 	label, _ := s.Details["claude_scope"].(string)
 	claude := map[string]any{"label": label, "argv": strs(s.Argv()), "url": s.URL, "has_var": false, "builtin": s.Scope == ScopeIDE}
@@ -514,35 +520,58 @@ type verdict struct {
 }
 
 // applyPolicy evaluates the server policies for s in context pc and records
-// the findings.
+// the findings. A wrapped Claude Code server is evaluated twice: on the
+// wrapped command line (mcpguard's verdict) and on the wrapper argv (what
+// Claude Code enforces); see reconcileWrapped.
 func (sc *scan) applyPolicy(s *Server, pc *policyContext) verdict {
 	if sc.opts.Policy == nil || pc == nil {
 		return verdict{Decision: policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}}
 	}
-	v, err := policy.NewValue(sc.serverInput(s))
-	if err == nil {
-		var res *policy.ServerResult
-		if res, err = sc.opts.Policy.EvalServer(sc.ctx, v, pc.value); err == nil {
-			s.detail("admission", res.Admission)
-			var custom []string
-			for _, r := range res.Findings {
-				sc.findingAt(s, r)
-				if r.Package != "" && r.Severity == policy.SeverityError {
-					custom = append(custom, r.Rule)
-				}
-			}
-			v := verdict{Decision: res.Decision, claudeDenies: !res.Decision.Allowed}
-			if len(custom) > 0 {
-				if v.Allowed {
-					v.Decision = policy.Decision{Reasons: []string{}}
-				}
-				v.Reasons = append(v.Reasons, custom...)
-			}
-			return v
+	res, err := sc.evalServer(s, pc)
+	if err != nil {
+		return sc.policyFailed(s, err)
+	}
+	s.detail("admission", res.Admission)
+	var custom []string
+	for _, r := range res.Findings {
+		if r.Package != "" && r.Severity == policy.SeverityError {
+			custom = append(custom, r.Rule)
 		}
 	}
-	// A policy that fails at evaluation time fails closed for this server:
-	// it is reported blocked, the state an administrator must look at.
+	v := verdict{Decision: res.Decision, claudeDenies: !res.Decision.Allowed}
+	findings := res.Findings
+	if s.Client == ClientClaudeCode && s.wrapper != nil {
+		outer, err := sc.evalServer(s.wrapperView(), pc)
+		if err != nil {
+			return sc.policyFailed(s, err)
+		}
+		v, findings = sc.reconcileWrapped(s, res, outer, v, findings)
+	}
+	if len(custom) > 0 {
+		if v.Allowed {
+			v.Decision = policy.Decision{Reasons: []string{}}
+		}
+		v.Reasons = append(append([]string{}, v.Reasons...), custom...)
+	}
+	for _, r := range findings {
+		sc.findingAt(s, r)
+	}
+	return v
+}
+
+// evalServer runs the server policies for s without recording anything.
+func (sc *scan) evalServer(s *Server, pc *policyContext) (*policy.ServerResult, error) {
+	v, err := policy.NewValue(sc.serverInput(s))
+	if err != nil {
+		return nil, err
+	}
+	return sc.opts.Policy.EvalServer(sc.ctx, v, pc.value)
+}
+
+// policyFailed records a policy that fails at evaluation time. It fails
+// closed for this server: it is reported blocked, the state an administrator
+// must look at.
+func (sc *scan) policyFailed(s *Server, err error) verdict {
 	sc.fileError(policy.FileError{Path: s.Source.Path, Line: s.Source.Line, Column: s.Source.Column,
 		Message: fmt.Sprintf("policy evaluation failed for server %q: %v", s.Name, err)})
 	return verdict{Decision: policy.Decision{Allowed: false, Reasons: []string{"POLICY_ERROR"}}, claudeDenies: true}

@@ -50,6 +50,12 @@ type Options struct {
 	PolicyFiles []string
 	// Secrets detects credentials; nil builds one. Share it with reports.Build.
 	Secrets *secrets.Detector
+	// WrapPreview, when set, is asked about every Claude Code stdio server that
+	// does not run through `mcpguard proxy` yet. A non-nil result is the argv
+	// prefix [mcpguard, proxy flags..., "--"] that `mcpguard wrap` would write,
+	// and the server is judged as if it were wrapped so: its status and the
+	// MCPG-P008 findings say what Claude Code will do after the wrap.
+	WrapPreview func(*Server) []string
 }
 
 // scan is the state of one Scan call.

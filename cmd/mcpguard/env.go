@@ -20,6 +20,9 @@ type environment struct {
 	goos      string
 	version   string
 	isTTY     func(any) bool
+	// executable returns the running mcpguard binary (wrap writes it into
+	// client configs); nil means os.Executable.
+	executable func() (string, error)
 }
 
 func defaultEnv() environment {
@@ -45,6 +48,7 @@ func defaultEnv() environment {
 			fi, err := f.Stat()
 			return err == nil && fi.Mode()&os.ModeCharDevice != 0
 		},
+		executable: os.Executable,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -77,8 +78,12 @@ func golden(t *testing.T, name, got string) {
 // TestScanDemo scans the bundled demo machine exactly as README's first
 // command does and compares the report with goldens.
 func TestScanDemo(t *testing.T) {
-	root := repoRoot(t)
+	// A copy of the demo with the modes of a fresh clone (git keeps only the
+	// executable bit; umask 022): the report notices file modes, and the
+	// goldens must not depend on how this checkout was made.
+	root := t.TempDir()
 	demo := filepath.Join(root, "testdata", "demo")
+	copyTree(t, filepath.Join(repoRoot(t), "testdata", "demo"), demo)
 	env := testEnv(root, "/nonexistent-home", nil)
 	args := []string{"scan", "--home", filepath.Join(demo, "home"), "--managed-dir", filepath.Join(demo, "managed"), "--project", filepath.Join(demo, "project")}
 	goldenName := map[string]string{"json": "demo.json", "text": "demo.text", "sarif": "demo.sarif", "junit": "demo.junit.xml", "markdown": "demo.md", "csv": "demo.csv"}
@@ -113,6 +118,33 @@ func TestScanDemo(t *testing.T) {
 			t.Fatalf("format %s has no demo golden", format)
 		}
 		golden(t, goldenName[format], out)
+	}
+}
+
+// copyTree copies the files under src to dst with mode 0644 (directories
+// 0755).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, data, 0o644); err != nil {
+			return err
+		}
+		return os.Chmod(target, 0o644) // whatever the umask
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

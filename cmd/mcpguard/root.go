@@ -109,6 +109,7 @@ func newRootCmd(s streams, env environment) *cobra.Command {
 	root.AddCommand(newScanCmd(env), newPolicyCmd(env), newVersionCmd(env))
 	root.AddCommand(newToolsCmd(env))
 	root.AddCommand(newPinsCmd(env))
+	root.AddCommand(newWrapCmd(env), newUnwrapCmd(env))
 	root.AddCommand(newProxyCmd(env))
 	return root
 }

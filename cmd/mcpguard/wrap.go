@@ -1,0 +1,400 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpguard/mcpguard/managed"
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/wrap"
+)
+
+// WrapOptions are the flags of `mcpguard wrap` and `mcpguard unwrap`.
+type WrapOptions struct {
+	Mode       wrap.Mode
+	Paths      []string
+	Home       string
+	ManagedDir string
+	Project    string
+	Clients    []string
+	Servers    []string
+	DryRun     bool
+	Format     string
+	Output     string
+	// Executable is the mcpguard binary the wrappers run (--mcpguard);
+	// empty means this executable.
+	Executable string
+	homeSet    bool
+}
+
+const wrapLong = `Rewrite MCP client configurations so that every stdio server runs through
+mcpguard proxy:
+
+  "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"]}
+becomes
+  "github": {"command": "/usr/local/bin/mcpguard",
+             "args": ["proxy", "--name", "claude-code/user/github", "--",
+                      "npx", "-y", "@modelcontextprotocol/server-github"]}
+
+Without PATH, every supported file on the machine: Claude Code's user and
+local servers (~/.claude.json) and project servers (.mcp.json of the projects
+~/.claude.json knows and of --project), Claude Desktop, Cursor (user and
+project), VS Code (user mcp.json and .vscode/mcp.json) and Windsurf. With
+PATH, only those files (a directory means its .mcp.json, .cursor/mcp.json and
+.vscode/mcp.json). --client and --server narrow the selection.
+
+Only the "command" string and the "args" array of each wrapped entry change
+(an "args" member is added when there is none); every other byte of the file,
+comments and trailing commas included, is kept, and mcpguard unwrap restores
+the original bytes. Remote (url) servers are left alone. Running wrap twice
+changes nothing the second time.
+
+Before a file is written, its current content is copied to
+<file>.mcpguard.bak (or <file>.mcpguard.<time>.bak when that name holds
+something else); the new content is written to a temporary file and renamed
+over the original. A file that changes on disk meanwhile (a running Claude
+Code saving ~/.claude.json) is left alone with an error: run wrap again.
+
+Claude Code matches serverCommand allowlist and deny entries against the
+command line it starts, which becomes the wrapper's: wrap warns (MCPG-P008)
+when an allowlist would refuse a wrapped server, gives the entry the policy
+owners must add, and refuses to wrap a server whose command a deny entry
+matches. See docs/wrap.md.
+
+Exit codes:
+  0  every selected file was rewritten or needed no change
+  2  usage error, or a file could not be read, parsed or written`
+
+const unwrapLong = `Undo mcpguard wrap: every selected server that runs through mcpguard proxy
+gets its original command and args back, byte for byte, and the "args"
+member wrap added to an entry that had none is removed. The selection, the
+backups and the atomic writes are those of mcpguard wrap (see its help and
+docs/wrap.md).
+
+Exit codes:
+  0  every selected file was rewritten or needed no change
+  2  usage error, or a file could not be read, parsed or written`
+
+func newWrapCmd(env environment) *cobra.Command {
+	return wrapCommand(env, wrap.ModeWrap)
+}
+
+func newUnwrapCmd(env environment) *cobra.Command {
+	return wrapCommand(env, wrap.ModeUnwrap)
+}
+
+func wrapCommand(env environment, mode wrap.Mode) *cobra.Command {
+	opts := &WrapOptions{Mode: mode}
+	verb := mode.String()
+	cmd := &cobra.Command{
+		Use:   verb + " [PATH...]",
+		Short: "Run stdio MCP servers through mcpguard proxy by rewriting client configs",
+		Long:  wrapLong,
+		Example: `  mcpguard wrap --dry-run
+  mcpguard wrap --client claude-code --server github
+  mcpguard wrap .mcp.json .cursor/mcp.json
+  mcpguard unwrap`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Paths = args
+			opts.homeSet = cmd.Flags().Changed("home")
+			return runWrap(cmd, env, opts)
+		},
+	}
+	if mode == wrap.ModeUnwrap {
+		cmd.Short = "Undo mcpguard wrap: give wrapped servers their own command back"
+		cmd.Long = unwrapLong
+		cmd.Example = "  mcpguard unwrap --dry-run\n  mcpguard unwrap .mcp.json"
+	}
+	home, _ := env.home()
+	cwd, _ := env.getwd()
+	f := cmd.Flags()
+	f.StringVar(&opts.Home, "home", home, "home directory whose per-user client files are rewritten")
+	managedHelp := "Claude Code managed settings directory"
+	if mode == wrap.ModeWrap {
+		managedHelp += " (its allow and deny lists decide the MCPG-P008 warnings)"
+	}
+	f.StringVar(&opts.ManagedDir, "managed-dir", managed.DefaultDir(env.goos), managedHelp)
+	f.StringVar(&opts.Project, "project", cwd, "project whose Claude Code files are rewritten besides those ~/.claude.json knows")
+	f.StringArrayVar(&opts.Clients, "client", nil, "only this client's files: "+strings.Join(wrap.Clients(), ", ")+" (repeatable)")
+	f.StringArrayVar(&opts.Servers, "server", nil, "only servers of this name (repeatable)")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "print a diff of what would change and write nothing")
+	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	f.StringVarP(&opts.Output, "output", "o", "", "write the summary to FILE instead of stdout")
+	if mode == wrap.ModeWrap {
+		f.StringVar(&opts.Executable, "mcpguard", "", "the mcpguard executable the wrappers run (default: this executable)")
+	}
+	return cmd
+}
+
+func runWrap(cmd *cobra.Command, env environment, opts *WrapOptions) error {
+	if opts.Format != "text" && opts.Format != "json" {
+		return &exitCodeError{code: exitError, err: fmt.Errorf("invalid format %q (want text or json)", opts.Format)}
+	}
+	exe := ""
+	if opts.Mode == wrap.ModeWrap {
+		var err error
+		if exe, err = executable(env, opts.Executable); err != nil {
+			return &exitCodeError{code: exitError, err: err}
+		}
+	}
+	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: warning: the wrappers would run %s, a binary `go run` built in a temporary directory; pass --mcpguard PATH\n", reports.Printable(exe))
+	}
+	cwd, _ := env.getwd()
+	wopts := wrap.Options{
+		Mode:       opts.Mode,
+		Paths:      opts.Paths,
+		Home:       absOrEmpty(opts.Home),
+		ManagedDir: absOrEmpty(opts.ManagedDir),
+		Project:    absOrEmpty(opts.Project),
+		WorkDir:    cwd,
+		LookupEnv:  env.lookupEnv,
+		GOOS:       env.goos,
+		Clients:    opts.Clients,
+		Servers:    opts.Servers,
+		Executable: exe,
+	}
+	if !opts.homeSet {
+		if d, ok := env.lookupEnv("CLAUDE_CONFIG_DIR"); ok && d != "" {
+			wopts.ClaudeConfigDir = d
+		}
+	}
+	if opts.Mode == wrap.ModeWrap {
+		// The shipped rules only: they decide what Claude Code admits.
+		engine, err := policy.NewEngine(cmd.Context(), policy.EngineOptions{Print: cmd.ErrOrStderr()})
+		if err != nil {
+			return &exitCodeError{code: exitError, err: fmt.Errorf("load policy: %w", err)}
+		}
+		wopts.Policy = engine
+	}
+	plan, err := wrap.NewPlan(cmd.Context(), wopts)
+	if err != nil {
+		return &exitCodeError{code: exitError, err: fmt.Errorf("%s: %w", opts.Mode, err)}
+	}
+	stderr := cmd.ErrOrStderr()
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(stderr, "mcpguard: %s: %s: %s [%s]\n", w.Severity, reports.Printable(w.Location.String()), reports.Printable(w.Message), w.Rule)
+	}
+	if !opts.DryRun {
+		plan.Commit(env.now())
+	}
+	write := func(w io.Writer) error {
+		if opts.Format == "json" {
+			return writeWrapJSON(w, plan, opts.DryRun)
+		}
+		return writeWrapText(w, plan, opts.DryRun)
+	}
+	if err := writeOutput(cmd.OutOrStdout(), opts.Output, write); err != nil {
+		return &exitCodeError{code: exitError, err: err}
+	}
+	for _, e := range plan.Errors {
+		fmt.Fprintf(stderr, "mcpguard: %s\n", reports.Printable(e.Error()))
+	}
+	for _, f := range plan.Files {
+		if f.Err != nil {
+			fmt.Fprintf(stderr, "mcpguard: %s\n", reports.Printable(f.Err.Error()))
+		}
+	}
+	if plan.Failed() {
+		return &exitCodeError{code: exitError}
+	}
+	return nil
+}
+
+// executable returns the absolute, symlink-free path of the mcpguard binary
+// the wrappers run: --mcpguard, or this process's executable.
+func executable(env environment, flag string) (string, error) {
+	p := flag
+	if p == "" {
+		get := os.Executable
+		if env.executable != nil {
+			get = env.executable
+		}
+		var err error
+		if p, err = get(); err != nil {
+			return "", fmt.Errorf("find the mcpguard executable (pass --mcpguard PATH): %w", err)
+		}
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("--mcpguard %s: %w", p, err)
+	}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = resolved
+	} else {
+		return "", fmt.Errorf("--mcpguard %s: %w", p, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 && env.goos != "windows" {
+		return "", fmt.Errorf("--mcpguard %s: not an executable file", p)
+	}
+	return abs, nil
+}
+
+// verbs are the text output's words per mode and dry run: the action and the
+// summary's "N servers ..." phrase.
+func verbs(mode wrap.Mode, dryRun bool) (done, summary string) {
+	switch {
+	case mode == wrap.ModeWrap && dryRun:
+		return "would wrap", "to wrap"
+	case mode == wrap.ModeWrap:
+		return "wrapped", "wrapped"
+	case dryRun:
+		return "would unwrap", "to unwrap"
+	}
+	return "unwrapped", "unwrapped"
+}
+
+// writeWrapText prints, per file, what happened to each selected server and
+// where the backup is; then a summary line and, for a dry run, the diff.
+func writeWrapText(w io.Writer, plan *wrap.Plan, dryRun bool) error {
+	bw := bufio.NewWriter(w)
+	done, summary := verbs(plan.Mode, dryRun)
+	changed, skipped, files := 0, 0, 0
+	for _, f := range plan.Files {
+		fmt.Fprintf(bw, "%s (%s)\n", reports.Printable(f.Path), f.Client)
+		for _, e := range f.Entries {
+			where := e.Scope
+			if e.Project != "" {
+				where += " " + e.Project
+			}
+			switch e.Action {
+			case wrap.ActionSkipped:
+				skipped++
+				fmt.Fprintf(bw, "  %-12s %s (%s): %s\n", "skipped", reports.Printable(e.Name), reports.Printable(where), e.Reason)
+			default:
+				changed++
+				fmt.Fprintf(bw, "  %-12s %s (%s)\n", done, reports.Printable(e.Name), reports.Printable(where))
+			}
+		}
+		switch {
+		case f.Err != nil:
+			fmt.Fprintf(bw, "  %-12s %s\n", "error", reports.Printable(f.Err.Error()))
+		case f.Written:
+			files++
+			fmt.Fprintf(bw, "  %-12s %s\n", "backup", reports.Printable(f.Backup))
+		case f.Changed():
+			files++
+		default:
+			fmt.Fprintln(bw, "  unchanged")
+		}
+	}
+	fmt.Fprintf(bw, "mcpguard %s: %s %s, %d skipped, %s", plan.Mode, plural(changed, "server"), summary, skipped, plural(files, "file"))
+	if dryRun {
+		fmt.Fprint(bw, " to change (dry run: nothing written)")
+	} else {
+		fmt.Fprint(bw, " changed")
+	}
+	fmt.Fprintln(bw)
+	if dryRun {
+		if d := plan.Diff(); d != "" {
+			fmt.Fprintln(bw)
+			fmt.Fprint(bw, printableDiff(d))
+		}
+	}
+	return bw.Flush()
+}
+
+// printableDiff makes each diff line terminal-safe.
+func printableDiff(d string) string {
+	lines := strings.SplitAfter(d, "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, "\n") {
+			lines[i] = reports.Printable(strings.TrimSuffix(l, "\n")) + "\n"
+		} else {
+			lines[i] = reports.Printable(l)
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// wrapJSON is the --format json document of wrap and unwrap.
+type wrapJSON struct {
+	Mode       string             `json:"mode"`
+	DryRun     bool               `json:"dry_run"`
+	Executable string             `json:"executable,omitempty"`
+	Files      []wrapFileJSON     `json:"files"`
+	Warnings   []policy.Finding   `json:"warnings"`
+	Errors     []policy.FileError `json:"errors"`
+	Summary    wrapSummaryJSON    `json:"summary"`
+}
+
+type wrapSummaryJSON struct {
+	Wrapped      int `json:"wrapped"`
+	Unwrapped    int `json:"unwrapped"`
+	Skipped      int `json:"skipped"`
+	FilesChanged int `json:"files_changed"`
+}
+
+type wrapFileJSON struct {
+	Path    string            `json:"path"`
+	Client  string            `json:"client"`
+	Changed bool              `json:"changed"`
+	Written bool              `json:"written"`
+	Backup  string            `json:"backup,omitempty"`
+	Error   *policy.FileError `json:"error,omitempty"`
+	Servers []wrapServerJSON  `json:"servers"`
+	Diff    string            `json:"diff,omitempty"`
+}
+
+type wrapServerJSON struct {
+	Name      string `json:"name"`
+	Client    string `json:"client"`
+	Scope     string `json:"scope"`
+	Project   string `json:"project"`
+	Pointer   string `json:"pointer"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	Action    string `json:"action"`
+	Reason    string `json:"reason,omitempty"`
+	ProxyName string `json:"proxy_name,omitempty"`
+}
+
+func writeWrapJSON(w io.Writer, plan *wrap.Plan, dryRun bool) error {
+	doc := wrapJSON{Mode: plan.Mode.String(), DryRun: dryRun, Executable: plan.Executable,
+		Files: []wrapFileJSON{}, Warnings: plan.Warnings, Errors: plan.Errors}
+	if doc.Warnings == nil {
+		doc.Warnings = []policy.Finding{}
+	}
+	if doc.Errors == nil {
+		doc.Errors = []policy.FileError{}
+	}
+	for _, f := range plan.Files {
+		fj := wrapFileJSON{Path: f.Path, Client: f.Client, Changed: f.Changed(), Written: f.Written, Backup: f.Backup, Error: f.Err, Servers: []wrapServerJSON{}}
+		if dryRun && fj.Changed {
+			fj.Diff = wrap.UnifiedDiff(f.Path, f.Path, f.Before, f.After)
+		}
+		if fj.Changed {
+			doc.Summary.FilesChanged++
+		}
+		for _, e := range f.Entries {
+			sj := wrapServerJSON{Name: e.Name, Client: e.Client, Scope: e.Scope, Project: e.Project, Pointer: e.Pointer,
+				Line: e.Line, Column: e.Column, Action: e.Action, Reason: e.Reason}
+			if plan.Mode == wrap.ModeWrap && e.Action == wrap.ActionWrapped {
+				sj.ProxyName = e.ProxyName
+			}
+			switch e.Action {
+			case wrap.ActionWrapped:
+				doc.Summary.Wrapped++
+			case wrap.ActionUnwrapped:
+				doc.Summary.Unwrapped++
+			default:
+				doc.Summary.Skipped++
+			}
+			fj.Servers = append(fj.Servers, sj)
+		}
+		doc.Files = append(doc.Files, fj)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}

@@ -1,0 +1,316 @@
+package wrap
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpguard/mcpguard/internal/wrapargv"
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// clientFiles are the configuration files wrap rewrites, per client: the
+// files' base names and whether the client reads them as JSONC.
+var clientFiles = []struct {
+	client string
+	bases  []string
+	jsonc  bool
+}{
+	{scanner.ClientClaudeCode, []string{".claude.json", ".claude-custom-oauth.json", ".config.json", ".mcp.json"}, false},
+	{scanner.ClientClaudeDesktop, []string{"claude_desktop_config.json"}, false},
+	{scanner.ClientCursor, []string{"mcp.json"}, true},
+	{scanner.ClientVSCode, []string{"mcp.json"}, true},
+	{scanner.ClientWindsurf, []string{"mcp_config.json"}, true},
+}
+
+// Clients returns the ids of the clients whose files wrap rewrites.
+func Clients() []string {
+	out := make([]string, len(clientFiles))
+	for i, c := range clientFiles {
+		out[i] = c.client
+	}
+	return out
+}
+
+// fileDialect says whether wrap rewrites a client's file and how it parses it.
+func fileDialect(client, path string) (jsoncMode, ok bool) {
+	for _, c := range clientFiles {
+		if c.client == client && slices.Contains(c.bases, filepath.Base(path)) {
+			return c.jsonc, true
+		}
+	}
+	return false, false
+}
+
+// Options configure a wrap or unwrap run. The command layer fills in the
+// defaults (SPEC §4): the home directory, the managed directory, the project.
+type Options struct {
+	Mode Mode
+	// Paths restricts the run to these files, or to the project files
+	// (.mcp.json, .cursor/mcp.json, .vscode/mcp.json) of these directories.
+	// Empty means every supported file on the machine.
+	Paths []string
+	// Home, ManagedDir, ClaudeConfigDir, Project, WorkDir, LookupEnv and GOOS
+	// are passed to the scan that finds the servers (scanner.Options).
+	Home, ManagedDir, ClaudeConfigDir, Project, WorkDir string
+	LookupEnv                                           func(string) (string, bool)
+	GOOS                                                string
+	// Policy judges Claude Code servers, so that the plan can say when a
+	// wrapper changes what Claude Code admits (MCPG-P008). Nil skips that.
+	Policy *policy.Engine
+	// Clients and Servers, when set, select clients (ids from Clients) and
+	// server names.
+	Clients, Servers []string
+	// Executable is the absolute path of the mcpguard binary the wrappers run
+	// (wrap only).
+	Executable string
+}
+
+// Plan is what a run changes, file by file, computed before anything is
+// written.
+type Plan struct {
+	Mode       Mode
+	Executable string
+	Files      []*File
+	// Warnings are MCPG-P008 findings about the selected servers as they will
+	// be after the run: Claude Code refusing a wrapper its allowlist does not
+	// list, or a wrapper hiding a server from a deny entry.
+	Warnings []policy.Finding
+	// Errors are inputs that cannot be rewritten: unreadable or malformed
+	// files, paths that name nothing wrap supports.
+	Errors []policy.FileError
+}
+
+// File is the plan for one configuration file.
+type File struct {
+	Path   string
+	Client string
+	// Entries says what happens to each selected server of the file.
+	Entries []FileEntry
+	// Before and After are the file's content now and after the run.
+	Before, After []byte
+	// Backup is the copy of Before written next to the file (after Commit).
+	Backup string
+	// Written is true once the new content replaced the file.
+	Written bool
+	// Err is why the file was not (or cannot be) rewritten.
+	Err *policy.FileError
+
+	real string // the file the path resolves to (a symlink is followed)
+	info fs.FileInfo
+}
+
+// FileEntry is the outcome for one server of a file.
+type FileEntry struct {
+	EntryResult
+	Client, Scope, Project string
+}
+
+// Changed reports whether the run changes the file.
+func (f *File) Changed() bool { return f.Err == nil && !bytes.Equal(f.Before, f.After) }
+
+// NewPlan scans the machine (or the paths), selects the stdio servers of the
+// supported clients and computes every file's new content. It writes nothing.
+// The error is for invalid options or a cancelled context; problems with
+// files are in Plan.Errors and File.Err.
+func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
+	for _, c := range opts.Clients {
+		if !slices.Contains(Clients(), c) {
+			return nil, fmt.Errorf("unknown client %q (wrap supports %s)", c, strings.Join(Clients(), ", "))
+		}
+	}
+	if opts.Mode == ModeWrap {
+		if !filepath.IsAbs(opts.Executable) {
+			return nil, fmt.Errorf("the mcpguard executable must be an absolute path, not %q", opts.Executable)
+		}
+		if !wrapargv.IsMcpguard(opts.Executable) {
+			return nil, fmt.Errorf("the executable %s is not named mcpguard: scanners and unwrap recognise a wrapper by that name", opts.Executable)
+		}
+	}
+	p := &Plan{Mode: opts.Mode, Executable: opts.Executable}
+	sel, err := newSelection(opts, p)
+	if err != nil {
+		return nil, err
+	}
+	servers, errs, err := sel.scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.Errors = append(p.Errors, errs...)
+	byPath := map[string][]*scanner.Server{}
+	for _, s := range servers {
+		if byPath[s.Source.Path] == nil {
+			p.Files = append(p.Files, &File{Path: s.Source.Path, Client: s.Client})
+		}
+		byPath[s.Source.Path] = append(byPath[s.Source.Path], s)
+	}
+	for _, f := range p.Files {
+		p.planFile(f, byPath[f.Path], sel)
+	}
+	for _, path := range sel.unmatched() {
+		p.Errors = append(p.Errors, policy.FileError{Path: path, Message: "not a configuration file of a client wrap supports (" + strings.Join(Clients(), ", ") + ")"})
+	}
+	if p.Mode == ModeWrap {
+		p.Warnings = sel.warnings
+	}
+	return p, nil
+}
+
+// planFile reads one file and computes its new content.
+func (p *Plan) planFile(f *File, servers []*scanner.Server, sel *selection) {
+	jsoncMode, _ := fileDialect(f.Client, f.Path)
+	fail := func(e policy.FileError) {
+		e.Path = f.Path
+		f.Err = &e
+	}
+	real, err := filepath.EvalSymlinks(f.Path)
+	if err != nil {
+		fail(policy.FileError{Message: describe(err)})
+		return
+	}
+	f.real = real
+	if f.info, err = os.Stat(real); err != nil {
+		fail(policy.FileError{Message: describe(err)})
+		return
+	}
+	if f.Before, err = readFile(real); err != nil {
+		fail(policy.FileError{Message: describe(err)})
+		return
+	}
+	var entries []Entry
+	var pre []FileEntry
+	meta := map[string]*scanner.Server{}
+	for _, s := range servers {
+		e := Entry{Pointer: s.Source.Pointer, Name: s.Name, ProxyName: ProxyName(s)}
+		meta[e.Pointer] = s
+		if why := sel.refuse[s]; why != "" {
+			pre = append(pre, FileEntry{EntryResult: EntryResult{Entry: e, Action: ActionSkipped, Reason: why, Line: s.Source.Line, Column: s.Source.Column},
+				Client: s.Client, Scope: s.Scope, Project: s.Project})
+			continue
+		}
+		entries = append(entries, e)
+	}
+	after, results, _, err := Rewrite(f.Before, p.Mode, entries, RewriteOptions{JSONC: jsoncMode, Executable: p.Executable})
+	if err != nil {
+		var fe *policy.FileError
+		if errors.As(err, &fe) {
+			fail(*fe)
+		} else {
+			fail(policy.FileError{Message: err.Error()})
+		}
+		f.After = f.Before
+		return
+	}
+	f.After = after
+	for _, r := range results {
+		s := meta[r.Pointer]
+		f.Entries = append(f.Entries, FileEntry{EntryResult: r, Client: s.Client, Scope: s.Scope, Project: s.Project})
+	}
+	f.Entries = append(f.Entries, pre...)
+	slices.SortStableFunc(f.Entries, func(a, b FileEntry) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+}
+
+// describe turns an OS error into a short message without repeating the path.
+func describe(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ProxyName is the --name a wrapper passes to the proxy:
+// <client>/<scope>/<server name>, followed for local and project servers by
+// "@" and the project directory (the ~/.claude.json projects key for local
+// servers, the folder holding the project file otherwise), so that the name
+// — which keys the proxy's tool pins — is unique per definition.
+func ProxyName(s *scanner.Server) string {
+	n := s.Client + "/" + s.Scope + "/" + s.Name
+	switch s.Scope {
+	case scanner.ScopeLocal:
+		toks := strings.Split(s.Source.Pointer, "/")
+		if len(toks) > 2 && toks[1] == "projects" {
+			return n + "@" + strings.ReplaceAll(strings.ReplaceAll(toks[2], "~1", "/"), "~0", "~")
+		}
+		if s.Project != "" {
+			return n + "@" + s.Project
+		}
+	case scanner.ScopeProject:
+		dir := filepath.Dir(s.Source.Path)
+		if filepath.Base(s.Source.Path) != ".mcp.json" {
+			dir = filepath.Dir(dir) // .cursor/mcp.json, .vscode/mcp.json
+		}
+		return n + "@" + dir
+	}
+	return n
+}
+
+// Diff renders the plan's changes as one unified diff.
+func (p *Plan) Diff() string {
+	var b strings.Builder
+	for _, f := range p.Files {
+		if f.Changed() {
+			b.WriteString(UnifiedDiff(f.Path, f.Path, f.Before, f.After))
+		}
+	}
+	return b.String()
+}
+
+// Failed reports whether any input could not be read or rewritten.
+func (p *Plan) Failed() bool {
+	if len(p.Errors) > 0 {
+		return true
+	}
+	for _, f := range p.Files {
+		if f.Err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Commit writes every changed file: first a backup of its current content
+// (BackupSuffix), then the new content, atomically. A file that changed on
+// disk since the plan read it is left alone (ErrChanged). Errors are recorded
+// per file; Commit goes on with the other files.
+func (p *Plan) Commit(now time.Time) {
+	for _, f := range p.Files {
+		if !f.Changed() {
+			continue
+		}
+		if err := f.commit(now); err != nil {
+			f.Err = &policy.FileError{Path: f.Path, Message: err.Error()}
+		}
+	}
+}
+
+func (f *File) commit(now time.Time) error {
+	cur, err := readFile(f.real)
+	if err != nil {
+		return errors.New(describe(err))
+	}
+	if !bytes.Equal(cur, f.Before) {
+		return ErrChanged
+	}
+	if f.Backup, err = backup(f.real, f.Before, f.info.Mode(), now); err != nil {
+		return err
+	}
+	if err := replaceFile(f.real, f.Before, f.After, f.info); err != nil {
+		return err
+	}
+	f.Written = true
+	return nil
+}
