@@ -306,11 +306,19 @@ func withholds(f policy.Finding) (Withheld, bool) {
 // safety claim: a client that trusts it would auto-approve the tool or skip
 // a confirmation. Without it, clients fall back to the MCP defaults, which
 // are the cautious ones (readOnlyHint false, destructiveHint true,
-// idempotentHint false, openWorldHint true).
+// idempotentHint false, openWorldHint true). Only error-level
+// contradictions change what the client sees (readOnlyHint on a tool that
+// writes, destructiveHint false on one that deletes: the hints clients
+// auto-approve by); the warnings about openWorldHint and idempotentHint
+// rest on weaker evidence ("request" is not always a network request) and
+// are only reported.
 func contradictedHint(f policy.Finding) string {
 	hint, _ := f.Evidence["hint"].(string)
 	switch f.Rule {
 	case "MCPG-A001", "MCPG-A002", "MCPG-A003", "MCPG-A004":
+		if f.Severity != policy.SeverityError {
+			return ""
+		}
 		return hint
 	case "MCPG-A005":
 		switch f.Evidence["kind"] {

@@ -447,3 +447,17 @@ func tags(s string) string {
 	}
 	return b.String()
 }
+
+// TestGuardKeepsHintsOnWarnings: only error-level contradictions change the
+// annotations a client sees; a warning (openWorldHint on a tool whose name
+// says "request") is reported and the hint kept.
+func TestGuardKeepsHintsOnWarnings(t *testing.T) {
+	in := list(`{"name":"trigger-elicitation-request","description":"Trigger a Request from the Server for User Elicitation","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}}`)
+	gt := newGuardTest(t, GuardOptions{Enforce: true})
+	if out := gt.g.ToolsList(in, false); !bytes.Equal(out, in) {
+		t.Errorf("a warning changed the tool:\n%s", out)
+	}
+	if gt.kinds()["annotation-dropped"] != 0 {
+		t.Errorf("events: %v", gt.kinds())
+	}
+}

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -59,11 +60,20 @@ func startChild(argv []string, env []string, stderr io.Writer) (*child, error) {
 
 // shutdown follows the MCP specification's stdio shutdown: close the server's
 // stdin and wait for it to exit; if it does not within grace, send SIGTERM;
-// if it still does not, SIGKILL.
-func (c *child) shutdown(grace time.Duration) {
+// if it still does not, SIGKILL. When ctx ends meanwhile — the proxy itself
+// is being terminated, as clients do shortly after closing stdin — SIGTERM is
+// sent at once: the proxy may be killed next, and the server must not
+// outlive it.
+func (c *child) shutdown(ctx context.Context, grace time.Duration) {
 	_ = c.stdin.Close()
-	if c.waitFor(grace) {
+	t := time.NewTimer(grace)
+	select {
+	case <-c.done:
+		t.Stop()
 		return
+	case <-ctx.Done():
+		t.Stop()
+	case <-t.C:
 	}
 	signalGroup(c.cmd, syscall.SIGTERM)
 	if c.waitFor(grace) {

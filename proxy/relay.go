@@ -348,15 +348,15 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 	select {
 	case <-clientDone:
 		// Client EOF: the spec's shutdown, then the server's last words.
-		c.shutdown(r.opts.Grace)
+		c.shutdown(ctx, r.opts.Grace)
 		drain()
 	case <-serverDone:
 		// The server closed its output: it is exiting.
 		if !c.waitFor(r.opts.Grace) {
-			c.shutdown(r.opts.Grace)
+			c.shutdown(ctx, r.opts.Grace)
 		}
 	case <-ctx.Done():
-		c.shutdown(r.opts.Grace)
+		c.shutdown(ctx, r.opts.Grace)
 		drain()
 	}
 	return c.exitCode(), nil

@@ -435,3 +435,30 @@ func TestInvalidJSONFromTheServer(t *testing.T) {
 	}
 	s.close()
 }
+
+// TestTerminatedWhileShuttingDown: a client closes the proxy's stdin and,
+// soon after, sends it SIGTERM (the official SDK waits 2 s). The proxy must
+// pass the SIGTERM on at once rather than finish waiting for a server that
+// ignores its closed stdin, or it is killed and the server outlives it.
+func TestTerminatedWhileShuttingDown(t *testing.T) {
+	argv := fakeServer(t, "ignore-eof")
+	ctx, cancel := context.WithCancel(context.Background())
+	const grace = 20 * time.Second
+	inR, inW := io.Pipe()
+	inW.Close() // the client is gone
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		cancel() // SIGTERM to the proxy
+	}()
+	start := time.Now()
+	code, err := RunStdio(ctx, argv, inR, io.Discard, io.Discard, Options{Grace: grace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elapsed := time.Since(start); elapsed >= grace {
+		t.Errorf("the proxy waited %v after it was terminated; the server should have had SIGTERM at once", elapsed)
+	}
+	if code != 128+15 {
+		t.Errorf("exit %d, want 143 (the server ended by SIGTERM)", code)
+	}
+}
