@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -211,13 +210,4 @@ func TestThroughputRatios(t *testing.T) {
 			t.Errorf("%s %s: %.0f MB/s, want >= %.0f", o.name, o.input, best[k], o.min)
 		}
 	}
-}
-
-// cpuTime returns the user and system CPU time of the process in seconds.
-func cpuTime() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }

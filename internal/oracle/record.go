@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 )
 
 // LockFile serialises the cases that put files in ParentDir itself.
@@ -143,32 +142,6 @@ func Record(ctx context.Context, script string, c *Case) (*Answers, error) {
 		a.Gets[n] = gets[i]
 	}
 	return a, nil
-}
-
-// lockParent takes LockFile, shared or exclusive, waiting for it while ctx
-// allows.
-func lockParent(ctx context.Context, shared bool) (func(), error) {
-	how := syscall.LOCK_EX
-	if shared {
-		how = syscall.LOCK_SH
-	}
-	f, err := os.OpenFile(LockFile, os.O_CREATE|os.O_RDWR, 0o666)
-	if err != nil {
-		return nil, err
-	}
-	done := make(chan error, 1)
-	go func() { done <- syscall.Flock(int(f.Fd()), how) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		return func() { f.Close() }, nil
-	case <-ctx.Done():
-		go func() { <-done; f.Close() }()
-		return nil, ctx.Err()
-	}
 }
 
 // checkParentClean fails when ParentDir holds anything but the oracle
