@@ -74,7 +74,6 @@ type ToolInfo struct {
 	// Analysis state kept for CompareTools.
 	key      string // separator- and case-insensitive form of the name
 	skeleton string // TR39 skeleton of key
-	texts    []toolText
 }
 
 // ErrNoToolsList is wrapped by AnalyzeTools' error for a well-formed JSON
@@ -115,9 +114,12 @@ func AnalyzeTools(data []byte, opts ToolOptions) (*ToolReport, error) {
 	}
 	rep.Root, rep.ListPointer, rep.Listed = root, listPtr, len(list.Elems)
 	ide := opts.IDE || opts.Server == "ide"
-	a := &toolAnalysis{rep: rep}
+	m := compiledToolMatchers()
+	a := &toolAnalysis{rep: rep, m: m, phraseScratch: m.phrases.scratch()}
+	a.elemTool = make([]int, len(list.Elems))
 	for i, v := range list.Elems {
 		ptr := listPtr + "/" + strconv.Itoa(i)
+		a.elemTool[i] = -1
 		if v.Kind != jsonc.Object {
 			a.add(ruleT005, v.Pos, ptr, fmt.Sprintf("tools[%d] is a JSON %s, not a tool object; clients reject or skip it", i, v.Kind),
 				map[string]any{"kind": "not-an-object"}, "not-object")
@@ -129,6 +131,7 @@ func AnalyzeTools(data []byte, opts ToolOptions) (*ToolReport, error) {
 		}
 		t.key = identKey(t.Name)
 		t.skeleton = mcpunicode.Skeleton(t.key)
+		a.elemTool[i] = len(rep.Tools)
 		rep.Tools = append(rep.Tools, *t)
 	}
 	a.unicodeFindings()
@@ -227,6 +230,21 @@ type toolAnalysis struct {
 	hidden map[int][]hiddenText
 	// uniAt records U-findings by pointer (to avoid a second U006).
 	uniAt map[string]bool
+	// m are the compiled patterns; phraseScratch is the phrase matcher's
+	// state, reused from text to text.
+	m             *toolMatchers
+	phraseScratch *phraseScratch
+	// cur caches what several rules read of the tool being analysed.
+	cur       toolCache
+	collector textCollector
+	// texts are the texts of the tool being analysed (collectTexts).
+	texts []toolText
+	// elemTool maps an element index of the tools array to the index of
+	// its tool in rep.Tools (-1: not an object).
+	elemTool []int
+	// uniByPtr lists the indices in findings of the Unicode findings of
+	// each pointer, in order (overLong reads those of a description).
+	uniByPtr map[string][]int
 }
 
 // hiddenText is text decoded from tag characters, variation selectors or a
@@ -250,14 +268,32 @@ func (a *toolAnalysis) add(rule string, p jsonc.Pos, ptr, msg string, ev map[str
 }
 
 // toolIndex returns the index of the tool whose object holds ptr, or -1.
-func (r *ToolReport) toolIndex(ptr string) int {
-	for k := range r.Tools {
-		p := r.Tools[k].Pointer
-		if ptr == p || strings.HasPrefix(ptr, p+"/") {
-			return k
-		}
+// Tool pointers are the list pointer, a slash and the element's decimal
+// index, so the element index is read from ptr rather than searched for.
+func (a *toolAnalysis) toolIndex(ptr string) int {
+	lp := a.rep.ListPointer
+	if len(ptr) <= len(lp)+1 || ptr[:len(lp)] != lp || ptr[len(lp)] != '/' {
+		return -1
 	}
-	return -1
+	tok := ptr[len(lp)+1:]
+	if j := strings.IndexByte(tok, '/'); j >= 0 {
+		tok = tok[:j]
+	}
+	if tok == "" || len(tok) > 1 && tok[0] == '0' {
+		return -1 // not how strconv.Itoa writes an index
+	}
+	n := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c < '0' || c > '9' || n >= len(a.elemTool) {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n >= len(a.elemTool) {
+		return -1
+	}
+	return a.elemTool[n]
 }
 
 // unicodeFindings turns the hidden-Unicode findings of the whole document
@@ -265,9 +301,11 @@ func (r *ToolReport) toolIndex(ptr string) int {
 func (a *toolAnalysis) unicodeFindings() {
 	a.hidden = map[int][]hiddenText{}
 	a.uniAt = map[string]bool{}
+	a.uniByPtr = map[string][]int{}
 	ufs, _ := mcpunicode.ScanJSON(a.rep.data) // the document parsed above; a late error only stops the scan
 	for _, u := range ufs {
-		ti := a.rep.toolIndex(u.Pointer)
+		a.uniByPtr[u.Pointer] = append(a.uniByPtr[u.Pointer], len(a.findings))
+		ti := a.toolIndex(u.Pointer)
 		if d, ok := u.Decoded(); ok && ti >= 0 {
 			a.hidden[ti] = append(a.hidden[ti], hiddenText{pointer: u.Pointer, text: d, rule: u.Rule})
 		}
@@ -326,7 +364,8 @@ func sortToolFindings(fs []policy.Finding) {
 // tool runs the per-tool rules on the i-th tool.
 func (a *toolAnalysis) tool(i int) {
 	t := &a.rep.Tools[i]
-	t.texts = collectTexts(t)
+	a.cur.reset()
+	a.texts = a.collector.collectTexts(t)
 	a.nameRules(t)
 	a.poisoning(t, a.hidden[i])
 	a.sizeRules(t)

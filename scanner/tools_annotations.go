@@ -2,7 +2,6 @@ package scanner
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -174,15 +173,18 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 	return out
 }
 
-// readOnlyClaim recognises descriptions that scope an execution verb
-// ("Run a read-only SQL query"): the run is then no evidence of a write.
-var readOnlyClaim = regexp.MustCompile(`\bread[- ]?only\b|\bwithout (?:making )?(?:any )?(?:changes|modif\w+|side effects)\b|\bno side effects\b|\bdoes not (?:modify|change|write)\b`)
-
-// strongDestroy finds destructive phrases anywhere in a description.
-var strongDestroy = regexp.MustCompile(`\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|(?:update|replace)s? (?:an )?existing\b|irreversibl\w*|cannot be undone)`)
-
-// idempotentClaim recognises creation that is idempotent by design.
-var idempotentClaim = regexp.MustCompile(`\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exists?\b|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\bcreate or replace\b`)
+// Description patterns of the annotation rules (compiled in
+// compiledToolMatchers).
+const (
+	// readOnlyClaimExpr recognises descriptions that scope an execution
+	// verb ("Run a read-only SQL query"): the run is then no evidence of a
+	// write.
+	readOnlyClaimExpr = `\bread[- ]?only\b|\bwithout (?:making )?(?:any )?(?:changes|modif\w+|side effects)\b|\bno side effects\b|\bdoes not (?:modify|change|write)\b`
+	// strongDestroyExpr finds destructive phrases anywhere in a description.
+	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|(?:update|replace)s? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
+	// idempotentClaimExpr recognises creation that is idempotent by design.
+	idempotentClaimExpr = `\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exists?\b|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\bcreate or replace\b`
+)
 
 // netParams are parameter names that address the network.
 var netParams = tlSet(strings.Fields(`url urls endpoint webhook webhookurl callbackurl callback recipient recipients email emails emailaddress host hostname`))
@@ -217,9 +219,9 @@ func classesOf(ev []verbEvidence) verbClass {
 	return c
 }
 
-func gatherEvidence(t *ToolInfo) *toolEvidence {
+func (a *toolAnalysis) gatherEvidence(t *ToolInfo) *toolEvidence {
 	e := &toolEvidence{}
-	nameWords := splitIdent(t.Name)
+	nameWords := a.cur.nameWords(t)
 	e.name = tagEvidence(adjust(leadVerbs(nameWords, len(nameWords), false), nameWords), "name")
 	if len(e.name) == 0 {
 		for _, w := range nameWords {
@@ -230,25 +232,27 @@ func gatherEvidence(t *ToolInfo) *toolEvidence {
 		}
 	}
 	if v := t.Value.Get("title"); v.IsString() {
-		w := tlWords(matchView(v.Str))
+		w := tlWords(a.cur.view(v.Str))
 		e.title = tagEvidence(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), "title")
 	}
 	if v := t.Value.Get("annotations").Get("title"); v.IsString() {
-		w := tlWords(matchView(v.Str))
+		w := tlWords(a.cur.view(v.Str))
 		e.annTitle = tagEvidence(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), "annotations.title")
 	}
 	if v := t.Value.Get("description"); v.IsString() {
-		e.descView = matchView(v.Str)
+		e.descView = a.cur.view(v.Str)
 		first := tlFirstSentence(e.descView)
 		w := tlWords(first)
-		skipped := skipFillers(w, t)
+		skipped := skipFillers(w, nameWords)
 		e.desc = tagEvidence(adjust(leadVerbs(skipped, 1, true), skipped), "description")
-		e.descReadOnly = readOnlyClaim.MatchString(first)
-		if m := strongDestroy.FindString(e.descView); m != "" {
+		// first is a prefix of the view: what the view does not admit,
+		// first does not match.
+		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
+		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 		}
 	}
-	for _, p := range toolParams(t) {
+	for _, p := range a.cur.params(t) {
 		key := strings.Join(p.words, "")
 		switch {
 		case netParams[key] || p.format == "email" || p.format == "idn-email":
@@ -266,14 +270,11 @@ func gatherEvidence(t *ToolInfo) *toolEvidence {
 }
 
 // skipFillers drops leading filler words, adverbs and the tool's own name
-// words from a description's first sentence.
-func skipFillers(words []string, t *ToolInfo) []string {
-	own := map[string]bool{}
-	if t != nil {
-		own = tlSet(splitIdent(t.Name))
-	}
+// words (own, the split name, for a description) from a description's
+// first sentence.
+func skipFillers(words, own []string) []string {
 	i := 0
-	for i < len(words) && (leadFillers[words[i]] || own[words[i]] && verbLexicon[words[i]] == 0 || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
+	for i < len(words) && (leadFillers[words[i]] || tlHas(own, words[i]) && verbLexicon[words[i]] == 0 || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
 		i++
 	}
 	return words[i:]
@@ -310,7 +311,7 @@ func readHint(t *ToolInfo, ann *jsonc.Value, name string) annHint {
 
 // annotationRules runs A001–A005 on a tool.
 func (a *toolAnalysis) annotationRules(t *ToolInfo) {
-	ev := gatherEvidence(t)
+	ev := a.gatherEvidence(t)
 	// A005: a displayed title strictly safer than the name (annotations
 	// or not).
 	a.titleRule(t, ev)
@@ -366,7 +367,7 @@ func (a *toolAnalysis) annotationRules(t *ToolInfo) {
 	}
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
-	if !readOnly && id.boolean && id.value && !idempotentClaim.MatchString(ev.descView) {
+	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) {
 		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
 			a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				tlName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")

@@ -1,26 +1,32 @@
 package scanner
 
 import (
-	"fmt"
-	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
 
 // toolParam is one top-level property of a tool's inputSchema.
 type toolParam struct {
-	name     string
-	words    []string
-	ptr      string // pointer of the property's key
-	pos      jsonc.Pos
-	desc     string // its description, "" when none
-	types    []string
+	name  string
+	words []string
+	base  string // the properties' pointer, for ptr
+	pos   jsonc.Pos
+	desc  string // its description, "" when none
+	// object: "object" is among its types.
+	object   bool
 	format   string
 	required bool
 	// freeForm is an object parameter that accepts any keys.
 	freeForm bool
 }
+
+// ptr returns the pointer of the property's key (built only for the few
+// parameters a signal names).
+func (p *toolParam) ptr() string { return p.base + jsonc.PointerToken(p.name) }
 
 // toolParams lists the top-level parameters of t's inputSchema.
 func toolParams(t *ToolInfo) []toolParam {
@@ -29,16 +35,20 @@ func toolParams(t *ToolInfo) []toolParam {
 	if props == nil || props.Kind != jsonc.Object {
 		return nil
 	}
-	required := map[string]bool{}
-	if req, ok := schema.Get("required").StringSlice(); ok {
-		for _, r := range req {
-			required[r] = true
-		}
+	req, _ := schema.Get("required").StringSlice()
+	var reqSet map[string]bool
+	if len(req) > 8 {
+		reqSet = tlSet(req) // a long list: spare a scan per parameter
 	}
 	base := t.Pointer + "/inputSchema/properties/"
 	out := make([]toolParam, 0, len(props.Members))
 	for _, m := range props.Members {
-		p := toolParam{name: m.Key, words: splitIdent(m.Key), ptr: base + jsonc.PointerToken(m.Key), pos: m.KeyPos, required: required[m.Key]}
+		p := toolParam{name: m.Key, words: splitIdent(m.Key), base: base, pos: m.KeyPos}
+		if reqSet != nil {
+			p.required = reqSet[m.Key]
+		} else {
+			p.required = tlHas(req, m.Key)
+		}
 		v := m.Value
 		if d := v.Get("description"); d.IsString() {
 			p.desc = strings.TrimSpace(d.Str)
@@ -48,11 +58,12 @@ func toolParams(t *ToolInfo) []toolParam {
 		}
 		switch ty := v.Get("type"); {
 		case ty.IsString():
-			p.types = []string{ty.Str}
+			p.object = ty.Str == "object"
 		case ty != nil && ty.Kind == jsonc.Array:
-			p.types, _ = ty.StringSlice()
+			types, _ := ty.StringSlice()
+			p.object = tlHas(types, "object")
 		}
-		if tlHas(p.types, "object") {
+		if p.object {
 			pp := v.Get("properties")
 			ap := v.Get("additionalProperties")
 			noProps := pp == nil || (pp.Kind == jsonc.Object && len(pp.Members) == 0)
@@ -111,15 +122,16 @@ const (
 	covertRouted      = 1.0  // the description routes data into it
 )
 
-// flowVerb marks a sentence that tells the model to put data somewhere.
-var flowVerb = regexp.MustCompile(`\b(?:pass|send|include|put|attach|append|insert|copy|fill|use|provide|add|write)\b`)
+// flowVerbExpr marks a sentence that tells the model to put data
+// somewhere.
+const flowVerbExpr = `\b(?:pass|send|include|put|attach|append|insert|copy|fill|use|provide|add|write)\b`
 
 // covertParams scores side-channel parameters (famCovert) and directives
 // that route data into them (famDirective). desc is the tool
 // description's match view.
-func covertParams(t *ToolInfo, desc string) []toolSignal {
+func (a *toolAnalysis) covertParams(t *ToolInfo, desc string) []toolSignal {
 	var out []toolSignal
-	for _, p := range toolParams(t) {
+	for _, p := range a.cur.params(t) {
 		if !isCovert(p.words) {
 			continue
 		}
@@ -139,14 +151,14 @@ func covertParams(t *ToolInfo, desc string) []toolSignal {
 			w += covertFreeForm
 		}
 		if mentioned {
-			if m, ok := directiveTo(desc, strings.ToLower(p.name), phrase); ok {
+			if m, ok := directiveTo(a.m.flowVerb, desc, strings.ToLower(p.name), phrase); ok {
 				// The description routes data into it: a sink, not a mention.
 				w += covertRouted
 				out = append(out, toolSignal{family: famDirective, weight: 2, match: m, ptr: t.Pointer + "/description", pos: descPos(t)})
 			}
 		}
 		if w > 0 {
-			out = append(out, toolSignal{family: famCovert, weight: w, match: p.name, ptr: p.ptr, pos: p.pos})
+			out = append(out, toolSignal{family: famCovert, weight: w, match: p.name, ptr: p.ptr(), pos: p.pos})
 		}
 	}
 	return out
@@ -163,37 +175,59 @@ func descPos(t *ToolInfo) jsonc.Pos {
 // destination ("pass its content as 'sidenote'", "use the 'metadata'
 // field to send ..."): the name quoted, after "as", or before "field" or
 // "parameter", together with a data-flow verb.
-func directiveTo(desc, name, phrase string) (string, bool) {
-	for _, s := range tlSentences(desc) {
-		named := false
-		for _, n := range []string{name, phrase} {
-			for _, q := range []string{"'" + n + "'", `"` + n + `"`, "`" + n + "`", "as " + n, n + " field", n + " parameter", n + " param", n + " argument"} {
-				if strings.Contains(s, q) {
-					named = true
-				}
-			}
-		}
-		if named && flowVerb.MatchString(s) {
-			return tlClip(s, 80), true
+func directiveTo(flowVerb *litRegexp, desc, name, phrase string) (string, bool) {
+	for rest := desc; rest != ""; {
+		var sent string
+		sent, rest = tlNextSentence(rest)
+		if (namesParam(sent, name) || namesParam(sent, phrase)) && flowVerb.MatchString(sent) {
+			return tlClip(sent, 80), true
 		}
 	}
 	return "", false
 }
 
-// splitSentences splits a match view at sentence ends.
-func tlSentences(s string) []string {
-	var out []string
-	start := 0
+// namesParam reports whether s names n as a destination: quoted ('n', "n",
+// `n`), after "as ", or before " field", " parameter", " param" or
+// " argument".
+func namesParam(s, n string) bool {
+	if n == "" {
+		for _, q := range []string{"''", `""`, "``", "as ", " field", " parameter", " param", " argument"} {
+			if strings.Contains(s, q) {
+				return true
+			}
+		}
+		return false
+	}
+	for from := 0; ; {
+		k := strings.Index(s[from:], n)
+		if k < 0 {
+			return false
+		}
+		k += from
+		end := k + len(n)
+		if k > 0 && end < len(s) && s[k-1] == s[end] && (s[end] == '\'' || s[end] == '"' || s[end] == '`') {
+			return true
+		}
+		if k >= 3 && s[k-3:k] == "as " {
+			return true
+		}
+		after := s[end:]
+		if strings.HasPrefix(after, " field") || strings.HasPrefix(after, " param") || strings.HasPrefix(after, " argument") {
+			return true // " param" also covers " parameter"
+		}
+		from = k + 1
+	}
+}
+
+// tlNextSentence returns the first sentence of s (up to ". ", "! ", "? "
+// or a final ".", "!", "?"), trimmed, and the rest after it.
+func tlNextSentence(s string) (sent, rest string) {
 	for i := 0; i < len(s); i++ {
 		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (i+1 == len(s) || s[i+1] == ' ') {
-			out = append(out, strings.TrimSpace(s[start:i+1]))
-			start = i + 1
+			return strings.TrimSpace(s[:i+1]), s[i+1:]
 		}
 	}
-	if start < len(s) {
-		out = append(out, strings.TrimSpace(s[start:]))
-	}
-	return out
+	return strings.TrimSpace(s), ""
 }
 
 // containsWord reports whether w occurs in s between word boundaries.
@@ -227,78 +261,167 @@ var standardTypes = tlSet([]string{"string", "number", "integer", "boolean", "ob
 // non-standard keys carrying prose, and prose in enum, const or pattern.
 func schemaAnomalies(t *ToolInfo) []toolSignal {
 	var out []toolSignal
+	var path schemaPath
 	for _, k := range []string{"inputSchema", "outputSchema"} {
 		if v := t.Value.Get(k); v != nil {
-			walkSchema(v, t.Pointer+"/"+k, 0, &out)
+			path = schemaPath{base: t.Pointer, toks: path.toks[:0]}
+			path.push(k, -1)
+			walkSchema(v, &path, 0, &out)
 		}
 	}
 	return out
 }
 
+// schemaPath is the pointer of the schema walkSchema is at, kept as tokens:
+// only the few anomalies found need it as a string.
+type schemaPath struct {
+	base string
+	toks []pathTok
+}
+
+// pathTok is an object key, or an array index when idx >= 0.
+type pathTok struct {
+	key string
+	idx int
+}
+
+func (p *schemaPath) push(key string, idx int) { p.toks = append(p.toks, pathTok{key, idx}) }
+func (p *schemaPath) pop()                     { p.toks = p.toks[:len(p.toks)-1] }
+
+// String returns the pointer.
+func (p *schemaPath) String() string {
+	b := []byte(p.base)
+	for _, t := range p.toks {
+		b = append(b, '/')
+		if t.idx >= 0 {
+			b = strconv.AppendInt(b, int64(t.idx), 10)
+		} else {
+			b = append(b, jsonc.PointerToken(t.key)...)
+		}
+	}
+	return string(b)
+}
+
+// with returns the pointer with one more token.
+func (p *schemaPath) with(key string, idx int) string {
+	p.push(key, idx)
+	s := p.String()
+	p.pop()
+	return s
+}
+
 const maxSchemaDepth = 64
 
-func walkSchema(v *jsonc.Value, ptr string, depth int, out *[]toolSignal) {
+func walkSchema(v *jsonc.Value, path *schemaPath, depth int, out *[]toolSignal) {
 	if v.Kind != jsonc.Object || depth > maxSchemaDepth || len(*out) > 64 {
 		return
 	}
 	props := v.Get("properties")
 	for i := range v.Members {
 		m := &v.Members[i]
-		mptr := ptr + "/" + jsonc.PointerToken(m.Key)
+		path.push(m.Key, -1)
+		kw := schemaKeywordFlags[m.Key]
 		switch {
 		case m.Key == "type":
-			types := []*jsonc.Value{m.Value}
+			one := [1]*jsonc.Value{m.Value}
+			types := one[:]
 			if m.Value.Kind == jsonc.Array {
 				types = m.Value.Elems
 			}
 			for _, ty := range types {
 				if ty.Kind != jsonc.String || !standardTypes[ty.Str] {
-					*out = append(*out, toolSignal{family: famSchema, weight: 2, match: "type " + tlClip(tlValueText(ty), 60), ptr: mptr, pos: ty.Pos})
+					*out = append(*out, toolSignal{family: famSchema, weight: 2, match: "type " + tlClip(tlValueText(ty), 60), ptr: path.String(), pos: ty.Pos})
 				}
 			}
 		case m.Key == "required" && m.Value.Kind == jsonc.Array && props != nil && props.Kind == jsonc.Object:
+			var names map[string]bool
+			if len(m.Value.Elems) > 8 && len(props.Members) > 8 {
+				// Long lists on both sides: a set, not a scan per entry.
+				names = make(map[string]bool, len(props.Members))
+				for k := range props.Members {
+					names[props.Members[k].Key] = true
+				}
+			}
 			for j, e := range m.Value.Elems {
-				if e.Kind != jsonc.String || props.Member(e.Str) == nil {
+				if e.Kind != jsonc.String || (names == nil && props.Member(e.Str) == nil) || (names != nil && !names[e.Str]) {
 					*out = append(*out, toolSignal{family: famSchema, weight: 1.5, match: "required " + tlClip(tlValueText(e), 60),
-						ptr: fmt.Sprintf("%s/%d", mptr, j), pos: e.Pos})
+						ptr: path.with("", j), pos: e.Pos})
 				}
 			}
 		case m.Key == "enum" || m.Key == "const" || m.Key == "pattern":
-			proseIn(m.Value, mptr, out)
-		case !schemaKeywords[m.Key] && !strings.HasPrefix(m.Key, "x-"):
-			if m.Value.Kind == jsonc.String && len(strings.Fields(m.Value.Str)) >= 3 {
-				*out = append(*out, toolSignal{family: famSchema, weight: 1, match: "non-standard key " + tlClip(m.Key, 40), ptr: mptr, pos: m.KeyPos})
+			proseIn(m.Value, path, out)
+		case kw&kwKnown == 0 && !strings.HasPrefix(m.Key, "x-"):
+			if m.Value.Kind == jsonc.String && fieldsAtLeast(m.Value.Str, 3) {
+				*out = append(*out, toolSignal{family: famSchema, weight: 1, match: "non-standard key " + tlClip(m.Key, 40), ptr: path.String(), pos: m.KeyPos})
 			}
-		case schemaMaps[m.Key] && m.Value.Kind == jsonc.Object:
+		case kw&kwMap != 0 && m.Value.Kind == jsonc.Object:
 			for j := range m.Value.Members {
 				pm := &m.Value.Members[j]
-				walkSchema(pm.Value, mptr+"/"+jsonc.PointerToken(pm.Key), depth+1, out)
+				path.push(pm.Key, -1)
+				walkSchema(pm.Value, path, depth+1, out)
+				path.pop()
 			}
-		case schemaMany[m.Key] && m.Value.Kind == jsonc.Array:
+		case kw&kwMany != 0 && m.Value.Kind == jsonc.Array:
 			for j, e := range m.Value.Elems {
-				walkSchema(e, fmt.Sprintf("%s/%d", mptr, j), depth+1, out)
+				path.push("", j)
+				walkSchema(e, path, depth+1, out)
+				path.pop()
 			}
-		case schemaOne[m.Key]:
-			walkSchema(m.Value, mptr, depth+1, out)
+		case kw&kwOne != 0:
+			walkSchema(m.Value, path, depth+1, out)
 		}
+		path.pop()
 	}
 }
 
 // proseIn flags sentences (eight words or more) in enum, const or pattern.
-func proseIn(v *jsonc.Value, ptr string, out *[]toolSignal) {
-	vals := []*jsonc.Value{v}
+func proseIn(v *jsonc.Value, path *schemaPath, out *[]toolSignal) {
+	one := [1]*jsonc.Value{v}
+	vals := one[:]
 	if v.Kind == jsonc.Array {
 		vals = v.Elems
 	}
 	for j, e := range vals {
-		if e.Kind == jsonc.String && len(strings.Fields(e.Str)) >= 8 {
-			p := ptr
+		if e.Kind == jsonc.String && fieldsAtLeast(e.Str, 8) {
+			var p string
 			if v.Kind == jsonc.Array {
-				p = fmt.Sprintf("%s/%d", ptr, j)
+				p = path.with("", j)
+			} else {
+				p = path.String()
 			}
 			*out = append(*out, toolSignal{family: famSchema, weight: 1, match: "prose " + tlClip(e.Str, 60), ptr: p, pos: e.Pos})
 		}
 	}
+}
+
+// fieldsAtLeast reports whether len(strings.Fields(s)) >= n, without
+// building the fields.
+func fieldsAtLeast(s string, n int) bool {
+	count := 0
+	inField := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		var space bool
+		if c < utf8.RuneSelf {
+			space = c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		switch {
+		case space:
+			inField = false
+		case !inField:
+			inField = true
+			count++
+			if count >= n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valueText renders a scalar for evidence.

@@ -2,7 +2,6 @@ package scanner
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -55,8 +54,20 @@ var builtinByKey, builtinBySkeleton = func() (map[string][]builtinRef, map[strin
 	return byKey, bySk
 }()
 
-// validToolName is the MCP tool-name charset (spec 2025-11-25, SEP-986).
-var validToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// validToolName reports whether name is in the MCP tool-name charset
+// (spec 2025-11-25, SEP-986): ^[A-Za-z0-9_.-]{1,128}$. The class is ASCII,
+// so code points are bytes.
+func validToolName(name string) bool {
+	if len(name) < 1 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c == '_' || c == '.' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // nameRules runs T005 and the builtin part of T002 on a tool's name.
 func (a *toolAnalysis) nameRules(t *ToolInfo) {
@@ -78,7 +89,7 @@ func (a *toolAnalysis) nameRules(t *ToolInfo) {
 		a.add(ruleT005, pos, ptr, fmt.Sprintf("tool %s has %s; clients reject or skip it", t.Pointer, what),
 			map[string]any{"kind": "missing-name"}, "missing")
 		return
-	case !validToolName.MatchString(t.Name):
+	case !validToolName(t.Name):
 		var bad []string
 		for _, r := range t.Name {
 			if r >= utf8.RuneSelf || !(r == '_' || r == '.' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
@@ -178,119 +189,39 @@ func tlIsASCII(s string) bool {
 }
 
 // duplicateNames reports two tools of one server with the same name, or
-// names that differ only in case, separators or confusable characters.
+// names that differ only in case, separators or confusable characters:
+// each tool against the first earlier tool that is any of those. The key
+// is a function of the name and the skeleton of the key, so the first
+// earlier tool with the same skeleton is that tool.
 func (a *toolAnalysis) duplicateNames() {
 	tools := a.rep.Tools
+	first := make(map[string]int, len(tools))
 	for j := range tools {
-		for i := 0; i < j; i++ {
-			if tools[j].key == "" {
-				continue
-			}
-			kind := ""
-			switch {
-			case tools[i].Name == tools[j].Name:
-				kind = "duplicate"
-			case tools[i].key == tools[j].key:
-				kind = "lookalike"
-			case tools[i].skeleton == tools[j].skeleton:
-				kind = "confusable"
-			default:
-				continue
-			}
-			t := &tools[j]
-			ptr := t.Pointer + "/name"
-			pos := t.Value.Get("name").Pos
-			a.add(ruleT002, pos, ptr, fmt.Sprintf("tool name %s %s tool %s of the same server; the client decides which one runs",
-				tlName(t.Name), map[string]string{"duplicate": "repeats", "lookalike": "looks like", "confusable": "is confusable with"}[kind], tlName(tools[i].Name)),
-				map[string]any{"kind": kind + "-in-server", "tool": t.Name, "other": tools[i].Name, "other_pointer": tools[i].Pointer}, "dup", tools[i].Pointer)
-			if kind == "confusable" && !tlIsASCII(t.Name) && !a.uniAt[ruleU006+"\x00"+ptr] {
-				a.add(ruleU006, pos, ptr, fmt.Sprintf("tool name %s is confusable with %s", tlName(t.Name), tlName(tools[i].Name)),
-					map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": tools[i].Name}, "dup", tools[i].Pointer)
-			}
-			break
+		i, seen := first[tools[j].skeleton]
+		if !seen {
+			first[tools[j].skeleton] = j
+		}
+		if !seen || tools[j].key == "" {
+			continue
+		}
+		kind := "confusable"
+		switch {
+		case tools[i].Name == tools[j].Name:
+			kind = "duplicate"
+		case tools[i].key == tools[j].key:
+			kind = "lookalike"
+		}
+		t := &tools[j]
+		ptr := t.Pointer + "/name"
+		pos := t.Value.Get("name").Pos
+		a.add(ruleT002, pos, ptr, fmt.Sprintf("tool name %s %s tool %s of the same server; the client decides which one runs",
+			tlName(t.Name), map[string]string{"duplicate": "repeats", "lookalike": "looks like", "confusable": "is confusable with"}[kind], tlName(tools[i].Name)),
+			map[string]any{"kind": kind + "-in-server", "tool": t.Name, "other": tools[i].Name, "other_pointer": tools[i].Pointer}, "dup", tools[i].Pointer)
+		if kind == "confusable" && !tlIsASCII(t.Name) && !a.uniAt[ruleU006+"\x00"+ptr] {
+			a.add(ruleU006, pos, ptr, fmt.Sprintf("tool name %s is confusable with %s", tlName(t.Name), tlName(tools[i].Name)),
+				map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": tools[i].Name}, "dup", tools[i].Pointer)
 		}
 	}
-}
-
-// CompareTools reports what only several servers' tool lists show
-// together (MCPG-T002): the same or a look-alike tool name on two servers
-// (a client that offers both decides which one runs), and a description
-// that names another server's tool. Reports with the same Server name (or,
-// without names, the same Path) are one server. Findings are located in
-// the later report.
-func CompareTools(reports []*ToolReport) []policy.Finding {
-	var out []policy.Finding
-	seen := map[string]bool{}
-	emit := func(fs ...policy.Finding) {
-		for _, f := range fs {
-			// Several files of one server repeat a finding: keep the first.
-			k := fmt.Sprint(f.Location.Path, "\x00", f.Location.Pointer, "\x00", f.Evidence["kind"], "\x00", f.Evidence["other_server"], "\x00", f.Evidence["other_tool"])
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, f)
-			}
-		}
-	}
-	server := func(r *ToolReport) string {
-		if r.Server != "" {
-			return r.Server
-		}
-		return "\x00" + r.Path
-	}
-	for j, rj := range reports {
-		for i := 0; i < j; i++ {
-			ri := reports[i]
-			if server(ri) == server(rj) {
-				continue
-			}
-			own := map[string]bool{}
-			for _, t := range rj.Tools {
-				own[strings.ToLower(t.Name)] = true
-			}
-			ownI := map[string]bool{}
-			for _, t := range ri.Tools {
-				ownI[strings.ToLower(t.Name)] = true
-			}
-			for tj := range rj.Tools {
-				t := &rj.Tools[tj]
-				for ti := range ri.Tools {
-					o := &ri.Tools[ti]
-					if t.key == "" {
-						break
-					}
-					kind := ""
-					switch {
-					case t.Name == o.Name:
-						kind = "cross-server-duplicate"
-					case t.key == o.key:
-						kind = "cross-server-lookalike"
-					case t.skeleton == o.skeleton:
-						kind = "cross-server-confusable"
-					default:
-						continue
-					}
-					loc := t.Location
-					loc.Pointer = t.Pointer + "/name"
-					if nv := t.Value.Get("name"); nv != nil {
-						loc.Line, loc.Column = nv.Pos.Line, nv.Pos.Col
-					}
-					f := policy.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
-						tlName(t.Name), tlServerLabel(rj), map[string]string{"cross-server-duplicate": "is also", "cross-server-lookalike": "looks like",
-							"cross-server-confusable": "is confusable with"}[kind], tlName(o.Name), tlServerLabel(ri)), kind, ri.Path, o.Pointer)
-					f.Evidence = map[string]any{"kind": kind, "tool": t.Name, "other_tool": o.Name, "other_server": ri.Server, "other_path": ri.Path}
-					emit(f)
-				}
-				// References to the other server's tools in t's texts, and
-				// from the other server's tools to t's server.
-				emit(tlReferences(rj, t, ri, own)...)
-			}
-			for ti := range ri.Tools {
-				emit(tlReferences(ri, &ri.Tools[ti], rj, ownI)...)
-			}
-		}
-	}
-	sortToolFindings(out)
-	return out
 }
 
 func tlServerLabel(r *ToolReport) string {
@@ -318,46 +249,26 @@ func tlDistinctive(name string) bool {
 	return false
 }
 
-// references finds texts of tool t (server r) naming a tool of server
-// other that r does not have itself.
-func tlReferences(r *ToolReport, t *ToolInfo, other *ToolReport, own map[string]bool) []policy.Finding {
-	var out []policy.Finding
-	for _, o := range other.Tools {
-		low := strings.ToLower(o.Name)
-		if !tlDistinctive(o.Name) || own[low] {
-			continue
-		}
-		for _, tx := range t.texts {
-			if tx.key || tx.role == roleName || tx.view == "" || !tlContainsWord(tx.view, low) {
-				continue
-			}
-			loc := policy.Location{Path: r.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
-			f := policy.NewFinding(ruleT002, loc, r.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
-				tlName(t.Name), tlServerLabel(r), tlName(o.Name), tlServerLabel(other)), "cross-server-reference", other.Path, o.Name)
-			f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.Server, "other_path": other.Path}
-			out = append(out, f)
-			break
-		}
-	}
-	return out
-}
-
 // sizeRules runs T004: descriptions over Claude Code's 2 KB cut and
 // whitespace padding.
 func (a *toolAnalysis) sizeRules(t *ToolInfo) {
-	if d := t.Value.Get("description"); d.IsString() {
+	if d := t.Value.Get("description"); d.IsString() && len(d.Str) > MaxToolDescription {
+		// A string has at least as many bytes as UTF-16 units.
 		if n := tlUTF16Len(d.Str); n > MaxToolDescription {
 			a.overLong(t, d.Str, n)
 		}
 	}
 	reported := 0
-	for _, tx := range t.texts {
+	for _, tx := range a.texts {
 		if tx.key || reported >= 4 {
 			continue
 		}
 		switch tx.role {
 		case roleDescription, roleTitle, roleAnnTitle, roleSchemaText:
 		default:
+			continue
+		}
+		if unpadded(tx.text) {
 			continue
 		}
 		p := mcpunicode.MeasurePadding(tlDedent(tx.text))
@@ -377,13 +288,44 @@ func (a *toolAnalysis) sizeRules(t *ToolInfo) {
 	}
 }
 
+// unpadded reports, for sizeRules, text that is not padded once dedented
+// (most text, checked cheaply). Dedenting only removes spaces and tabs and
+// blanks lines of white space, which MeasurePadding counts as blank
+// already (but for VT and FF), so text without VT and FF that is not
+// padded stays so. ASCII text is not padded when it has no run of
+// PaddingSpaceRun spaces and tabs and fewer line breaks than a run of
+// PaddingBlankLines blank lines takes.
+func unpadded(s string) bool {
+	run, longest, breaks := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t':
+			run++
+			longest = max(longest, run)
+			continue
+		case c == '\n' || c == '\r':
+			breaks++
+		case c == '\v' || c == '\f':
+			return false
+		case c >= utf8.RuneSelf:
+			return !strings.ContainsAny(s, "\v\f") && !mcpunicode.MeasurePadding(s).Padded()
+		}
+		run = 0
+	}
+	return longest < mcpunicode.PaddingSpaceRun && breaks <= mcpunicode.PaddingBlankLines
+}
+
 // overLong reports a description beyond the cut, and which findings of
 // the description only other clients show the model.
 func (a *toolAnalysis) overLong(t *ToolInfo, desc string, n int) {
 	ptr := t.Pointer + "/description"
 	cut := tlUTF16Offset(desc, MaxToolDescription)
 	var beyond []any
-	for _, f := range a.findings {
+	// Only the Unicode findings, added before any tool's rules, carry a
+	// string offset; the tool's own rules so far (names, poisoning) add
+	// none at its description but T001 and T002.
+	for _, k := range a.uniByPtr[ptr] {
+		f := &a.findings[k]
 		if f.Location.Pointer != ptr || f.Rule == ruleT001 || f.Rule == ruleT002 {
 			continue
 		}
@@ -392,11 +334,11 @@ func (a *toolAnalysis) overLong(t *ToolInfo, desc string, n int) {
 		}
 	}
 	before := map[string]bool{}
-	for _, s := range matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
+	for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
 		before[s.family+"\x00"+s.match] = true
 	}
 	var phr []any
-	for _, s := range matchPhrases(matchView(desc), ptr, jsonPos{}, false) {
+	for _, s := range a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false) {
 		if s.weight >= 1 && !before[s.family+"\x00"+s.match] {
 			phr = append(phr, map[string]any{"rule": ruleT001, "family": s.family, "match": s.match})
 		}

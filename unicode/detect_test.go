@@ -1,6 +1,7 @@
 package unicode
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -515,5 +516,58 @@ func TestSplitLarge(t *testing.T) {
 				t.Fatalf("limit %d: pieces do not add up", limit)
 			}
 		}
+	}
+}
+
+// TestAnalysisInertFastPath holds Analysis' fast path for inert code points
+// to the slow path: every code point of the table's ranges, alone and next
+// to ASCII, combining marks, spaces and itself.
+func TestAnalysisInertFastPath(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := Analysis(s), analysisSlow(s); got != want {
+			t.Fatalf("Analysis(%+q) = %+q, slow path %+q", s, got, want)
+		}
+	}
+	inert := 0
+	table := inertRunes()
+	for _, rg := range [][2]rune{{inertLo1, inertHi1}, {inertLo2, inertHi2}} {
+		for r := rg[0]; r < rg[1]; r++ {
+			c := string(r)
+			if isInert(r, table) {
+				inert++
+			}
+			for _, s := range []string{c, "A" + c + "b", "x" + c + c + "Y", c + "\u0301", c + "\u0338", "e" + c + "\u0308", c + "\u3099", c + "\u200b", "\u1100" + c + "\u1161",
+				"I" + c, c + "İ", "Σ" + c + "Σ", c + "\t" + c, c + " \n"} {
+				check(s)
+			}
+		}
+	}
+	if inert < 1000 {
+		t.Errorf("only %d inert code points", inert)
+	}
+	// Pairs and triples of code points of the ranges, inert or not.
+	var all []rune
+	for _, rg := range [][2]rune{{inertLo1, inertHi1}, {inertLo2, inertHi2}} {
+		for r := rg[0]; r < rg[1]; r++ {
+			all = append(all, r)
+		}
+	}
+	// Clean strings with code points that are not inert: the piecewise
+	// path.
+	rng := rand.New(rand.NewPCG(1, 2))
+	parts := []string{"a", "B", " ", "\t", "\n", "…", "é", "e\u0301", "\u0301", "Σ", "ς", "ß", "ﬁ", "Ⅻ", "①", "ｘ", "ㄱ", "\u1100\u1161",
+		"\u11a8", "≈\u0338", "İ", "ǅ", "Ω", "K", "—", "•", "x", "\u3099", "か\u3099", "日本", "\U0001d5dc", "😀", "١", "a\u0308\u0301\u0323"}
+	for i := 0; i < 50000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(8); k >= 0; k-- {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		check(b.String())
+	}
+	for i := 0; i < 50000; i++ {
+		a, b, c := all[rng.IntN(len(all))], all[rng.IntN(len(all))], all[rng.IntN(len(all))]
+		check(string([]rune{a, b}))
+		check(string([]rune{a, 'Q', b, c}))
 	}
 }

@@ -81,7 +81,9 @@ func FuzzSanitize(f *testing.F) {
 				t.Fatalf("Sanitize(%+q) = %+q still has %s", s, out, fd.Kind)
 			}
 		}
-		_ = Analysis(s)
+		if a, slow := Analysis(s), analysisSlow(s); a != slow {
+			t.Fatalf("Analysis(%+q) = %+q, slow path %+q", s, a, slow)
+		}
 		_ = Skeleton(s)
 		_ = RestrictionLevel(s)
 		_ = MeasurePadding(s)

@@ -2,6 +2,7 @@ package unicode
 
 import (
 	"strings"
+	"sync"
 	stdunicode "unicode"
 	"unicode/utf8"
 
@@ -188,6 +189,55 @@ func Analysis(s string) string {
 	if isPrintableASCII(s) {
 		return strings.ToLower(s)
 	}
+	if t, ok := analysisInert(s); ok {
+		return t
+	}
+	if len(s) < maxAnalyzed && cleanString(s) {
+		return analysisPieces(s)
+	}
+	return analysisSlow(s)
+}
+
+// analysisPieces is Analysis of a clean string (cleanString: no code
+// point the analyzer flags, so its stage keeps everything), piece by
+// piece: a piece is an ASCII character and the non-ASCII code points up to
+// the next one. An ASCII character starts an NFKC segment before and after
+// case folding, and folding and the final mapping go code point by code
+// point, so the pieces' analyses concatenate to the string's. Only pieces
+// with a code point that is not inert take the slow path: one "…" no
+// longer costs a whole description.
+func analysisPieces(s string) string {
+	table := inertRunes()
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		j := i
+		if s[j] < utf8.RuneSelf {
+			j++
+		}
+		inert := true
+		for j < len(s) && s[j] >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			inert = inert && isInert(r, table)
+			j += size
+		}
+		if !inert {
+			b = append(b, analysisSlow(s[i:j])...)
+			i = j
+			continue
+		}
+		for ; i < j; i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// analysisSlow is Analysis without its fast paths.
+func analysisSlow(s string) string {
 	if len(s) >= maxAnalyzed {
 		var b strings.Builder
 		splitLarge(s, maxAnalyzed, func(piece string, _ int) { b.WriteString(Analysis(piece)) })
@@ -226,6 +276,111 @@ func Analysis(s string) string {
 		}
 		return r
 	}, t)
+}
+
+// Most non-ASCII text in tool metadata is punctuation and symbols that
+// Analysis leaves as they are (dashes, bullets, quotes, arrows, "≈"), yet
+// one such code point sends a string down the slow path: the analyzer,
+// NFKC, case folding and NFKC again. analysisInert is the fast path for
+// strings whose every non-ASCII code point is inert.
+
+// Inert code points are looked up in a table of these ranges, which hold
+// the common ones (Latin-1 to Cyrillic; punctuation, symbols, arrows,
+// mathematical and technical signs, box drawing, dingbats).
+const (
+	inertLo1, inertHi1 = 0x80, 0x800
+	inertLo2, inertHi2 = 0x2000, 0x2C00
+)
+
+// inertRunes is the table of inert code points: classOf gives clsNone (no
+// hostile or invisible code point, nothing the analyzer drops, replaces
+// or maps), not a space separator, NFKC and full case folding leave it
+// unchanged, and it is a starter that never combines with the code point
+// before it. In a string of printable ASCII (whose code points are such
+// starters too) and inert code points nothing combines or reorders, so
+// Analysis maps it code point by code point: ASCII letters lower-cased
+// (NFKC and folding of ASCII), inert code points unchanged. ("≈" is inert
+// although U+0338 after it would compose: U+0338 is not.) The table is a
+// pure function of the Unicode tables, built on first use.
+var inertRunes = sync.OnceValue(func() []uint64 {
+	bits := make([]uint64, (inertHi1-inertLo1+inertHi2-inertLo2+63)/64)
+	fold := cases.Fold()
+	set := func(i int) { bits[i>>6] |= 1 << (i & 63) }
+	i := 0
+	for _, rg := range [][2]rune{{inertLo1, inertHi1}, {inertLo2, inertHi2}} {
+		for r := rg[0]; r < rg[1]; r, i = r+1, i+1 {
+			if inertRune(r, fold) {
+				set(i)
+			}
+		}
+	}
+	return bits
+})
+
+func inertRune(r rune, fold cases.Caser) bool {
+	if classOf(r) != clsNone || isDefaultIgnorable(r) || stdunicode.Is(stdunicode.Zs, r) || !utf8.ValidRune(r) {
+		return false
+	}
+	s := string(r)
+	p := norm.NFKC.PropertiesString(s)
+	if !p.BoundaryBefore() || p.CCC() != 0 || len(p.Decomposition()) != 0 {
+		return false
+	}
+	return norm.NFKC.String(s) == s && fold.String(s) == s
+}
+
+// isInert looks r up in inertRunes; code points outside its ranges are
+// not inert.
+func isInert(r rune, table []uint64) bool {
+	var i int
+	switch {
+	case r >= inertLo1 && r < inertHi1:
+		i = int(r - inertLo1)
+	case r >= inertLo2 && r < inertHi2:
+		i = int(r-inertLo2) + inertHi1 - inertLo1
+	default:
+		return false
+	}
+	return table[i>>6]&(1<<(i&63)) != 0
+}
+
+// analysisInert returns Analysis(s) and true when s holds only printable
+// ASCII, TAB, LF and inert code points; false otherwise.
+func analysisInert(s string) (string, bool) {
+	var table []uint64
+	upper := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F {
+				return "", false
+			}
+			upper = upper || 'A' <= c && c <= 'Z'
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r < inertLo1 || r >= inertHi2 || r >= inertHi1 && r < inertLo2 {
+			return "", false // outside the table: spare building it
+		}
+		if table == nil {
+			table = inertRunes()
+		}
+		if !isInert(r, table) {
+			return "", false
+		}
+		i += size
+	}
+	if !upper {
+		return s, true
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b), true
 }
 
 func isPrintableASCII(s string) bool {
