@@ -26,6 +26,11 @@ const (
 	classExec                          // runs code or commands
 	classSend                          // sends, posts, publishes to others
 	classNonIdem                       // each call adds something (create, append, send)
+	// classNeutral marks verbs that take the verb position but say nothing
+	// about the effect ("Trigger a request from the server"): the words
+	// after them are their object, not evidence ("request" there is a
+	// noun). No rule picks this class.
+	classNeutral
 )
 
 var classNames = []struct {
@@ -66,6 +71,7 @@ var verbLexicon = func() map[string]verbClass {
 	add(classExec, `run exec execute eval shell bash sh cmd spawn invoke compile launch interpret sudo powershell pwsh subprocess`)
 	add(classSend, `send post email mail message notify tweet publish webhook upload transfer pay reply dm sms broadcast forward
 		share invite dial alert announce submit`)
+	add(classNeutral, `trigger initiate perform`)
 	add(classNonIdem, `create append add insert post send comment enqueue push increment decrement generate new submit reply fork
 		register spawn duplicate clone upload`)
 	return m
@@ -223,7 +229,7 @@ func (a *toolAnalysis) gatherEvidence(t *ToolInfo) *toolEvidence {
 	e := &toolEvidence{}
 	nameWords := a.cur.nameWords(t)
 	e.name = tagEvidence(adjust(leadVerbs(nameWords, len(nameWords), false), nameWords), "name")
-	if len(e.name) == 0 {
+	if classesOf(e.name)&^classNeutral == 0 {
 		for _, w := range nameWords {
 			if execNouns[w] {
 				e.name = append(e.name, verbEvidence{class: classExec, word: w, source: "name"})
@@ -404,7 +410,8 @@ func (a *toolAnalysis) titleRule(t *ToolInfo, ev *toolEvidence) {
 		ev    []verbEvidence
 		field string
 	}{{ev.title, "title"}, {ev.annTitle, "annotations/title"}} {
-		if len(tt.ev) == 0 || verbRisk(classesOf(tt.ev)) >= nameRisk {
+		// A neutral verb ("Trigger the cleanup") claims nothing.
+		if c := classesOf(tt.ev); c == 0 || c&classNeutral != 0 || verbRisk(c) >= nameRisk {
 			continue
 		}
 		ptr := t.Pointer + "/" + tt.field

@@ -2,10 +2,24 @@
 // prints the raw tools/list result (all pages) as JSON.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 const [cmd, ...args] = process.argv.slice(2);
 const env = { ...process.env, GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", SLACK_BOT_TOKEN: "x", SLACK_TEAM_ID: "x", BRAVE_API_KEY: "x", GOOGLE_MAPS_API_KEY: "x", EVERART_API_KEY: "x", MEMORY_FILE_PATH: "/tmp/mcpcap/memory.json" };
 const transport = new StdioClientTransport({ command: cmd, args, env, stderr: "ignore" });
-const client = new Client({ name: "mcpguard-capture", version: "1.0.0" });
+// Declare every client capability: servers such as server-everything list
+// some tools only to clients that can answer sampling, elicitation or roots.
+const client = new Client(
+  { name: "mcpguard-capture", version: "1.0.0" },
+  {
+    capabilities: {
+      roots: { listChanged: true },
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+      tasks: { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+    },
+  },
+);
+client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [] }));
 await client.connect(transport);
 const tools = [];
 let cursor;
