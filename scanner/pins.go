@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -352,31 +353,36 @@ func utf16Less(a, b string) bool {
 func writeCanonicalString(b *bytes.Buffer, s string) {
 	const hexDigits = "0123456789abcdef"
 	b.WriteByte('"')
+	start := 0 // s[start:i] is pending: bytes written as they are
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '"':
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b.WriteString(s[start:i])
+		start = i + 1
+		switch c {
+		case '"':
 			b.WriteString(`\"`)
-		case c == '\\':
+		case '\\':
 			b.WriteString(`\\`)
-		case c == '\b':
+		case '\b':
 			b.WriteString(`\b`)
-		case c == '\f':
+		case '\f':
 			b.WriteString(`\f`)
-		case c == '\n':
+		case '\n':
 			b.WriteString(`\n`)
-		case c == '\r':
+		case '\r':
 			b.WriteString(`\r`)
-		case c == '\t':
+		case '\t':
 			b.WriteString(`\t`)
-		case c < 0x20:
+		default:
 			b.WriteString(`\u00`)
 			b.WriteByte(hexDigits[c>>4])
 			b.WriteByte(hexDigits[c&0xF])
-		default:
-			b.WriteByte(c)
 		}
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
 
@@ -439,29 +445,49 @@ func sha256Hex(b []byte) string {
 // PinTool pins one tool object (a ToolInfo's Value). withDefinition keeps
 // the canonical definition in the pin for readable diffs.
 func PinTool(tool *jsonc.Value, withDefinition bool) (ToolPin, error) {
+	var b bytes.Buffer
+	return pinTool(&b, tool, withDefinition)
+}
+
+// canonicalPinnedFields are pinnedToolFields in the order of their keys in
+// canonical JSON (UTF-16 code units; the names are ASCII).
+var canonicalPinnedFields = func() []string {
+	s := slices.Clone(pinnedToolFields)
+	slices.Sort(s)
+	return s
+}()
+
+// pinTool pins tool using b as scratch. The definition is written once in
+// canonical form; each field's hash covers its value's bytes within it,
+// which are the value's own canonical form.
+func pinTool(b *bytes.Buffer, tool *jsonc.Value, withDefinition bool) (ToolPin, error) {
 	if tool == nil || tool.Kind != jsonc.Object {
 		return ToolPin{}, errors.New("pin tool: not a JSON object")
 	}
-	p := ToolPin{Fields: map[string]string{}}
+	p := ToolPin{Fields: make(map[string]string, len(pinnedToolFields))}
 	if n := tool.Get("name"); n.IsString() {
 		p.Name = n.Str
 	}
-	def := &jsonc.Value{Kind: jsonc.Object}
-	for _, f := range pinnedToolFields {
+	b.Reset()
+	b.WriteByte('{')
+	for _, f := range canonicalPinnedFields {
 		m := tool.Member(f)
 		if m == nil {
 			continue
 		}
-		var b bytes.Buffer
-		writeCanonical(&b, m.Value)
-		p.Fields[f] = sha256Hex(b.Bytes())
-		def.Members = append(def.Members, jsonc.Member{Key: f, Value: m.Value})
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		writeCanonicalString(b, f)
+		b.WriteByte(':')
+		start := b.Len()
+		writeCanonical(b, m.Value)
+		p.Fields[f] = sha256Hex(b.Bytes()[start:])
 	}
-	var b bytes.Buffer
-	writeCanonical(&b, def)
+	b.WriteByte('}')
 	p.SHA256 = sha256Hex(b.Bytes())
 	if withDefinition {
-		p.Definition = json.RawMessage(b.Bytes())
+		p.Definition = json.RawMessage(slices.Clone(b.Bytes()))
 	}
 	return p, nil
 }
@@ -470,8 +496,9 @@ func PinTool(tool *jsonc.Value, withDefinition bool) (ToolPin, error) {
 // name pin under "").
 func PinTools(rep *ToolReport, withDefinition bool) []ToolPin {
 	out := make([]ToolPin, 0, len(rep.Tools))
+	var b bytes.Buffer
 	for _, t := range rep.Tools {
-		p, err := PinTool(t.Value, withDefinition)
+		p, err := pinTool(&b, t.Value, withDefinition)
 		if err == nil {
 			out = append(out, p)
 		}

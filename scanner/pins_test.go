@@ -51,6 +51,36 @@ const pinDoc = `{"tools": [
  {"name": "a_tool", "description": "Reads.", "inputSchema": {"type": "object"}}
 ]}`
 
+// TestPinToolHashes holds PinTool to the documented pin format
+// (docs/pins.md): the definition hash is the SHA-256 of the canonical JSON
+// of the pinned members, and each field hash that of the member's value.
+// Stored pins would all read as drift if either changed.
+func TestPinToolHashes(t *testing.T) {
+	rep := analyze(t, `{"tools": [{"name": "t", "icons": [], "description": "D\"q\u0001", "annotations": {"readOnlyHint": true}, "inputSchema": {"type": "object", "properties": {"b": {}, "a": {"default": 1.0}}}}]}`, ToolOptions{})
+	p, err := PinTool(rep.Tools[0].Value, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const def = `{"annotations":{"readOnlyHint":true},"description":"D\"q\u0001","inputSchema":{"properties":{"a":{"default":1},"b":{}},"type":"object"},"name":"t"}`
+	if string(p.Definition) != def {
+		t.Errorf("definition %s, want %s", p.Definition, def)
+	}
+	if want := sha256Hex([]byte(def)); p.SHA256 != want {
+		t.Errorf("sha256 %s, want %s", p.SHA256, want)
+	}
+	for field, value := range map[string]string{
+		"name": `"t"`, "description": `"D\"q\u0001"`, "annotations": `{"readOnlyHint":true}`,
+		"inputSchema": `{"properties":{"a":{"default":1},"b":{}},"type":"object"}`,
+	} {
+		if got, want := p.Fields[field], sha256Hex([]byte(value)); got != want {
+			t.Errorf("field %s: %s, want sha256(%s) = %s", field, got, value, want)
+		}
+	}
+	if len(p.Fields) != 4 {
+		t.Errorf("fields %v, want exactly the 4 pinned members present", p.Fields)
+	}
+}
+
 func pinOf(t *testing.T, doc string) *Pin {
 	t.Helper()
 	rep := analyze(t, doc, ToolOptions{})

@@ -1,8 +1,10 @@
 package jsonc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -206,7 +208,42 @@ type parser struct {
 	// positions on a single huge line (minified JSON) cost O(n) in total.
 	colOff   int
 	colRunes int
+
+	// Allocation: values come from slabs, and the members and elements of
+	// the containers being parsed from shared stacks copied out at each
+	// container's end, so a document costs a few large allocations instead
+	// of one per value and a growing slice per container (tool lists of
+	// megabytes are parsed on the proxy's hot path).
+	slab    []Value
+	members []Member
+	elems   []*Value
+	keys    map[string]string // interned object keys: schemas repeat a few
 }
+
+// newValue returns a zeroed value from the current slab.
+func (p *parser) newValue(kind Kind, start Pos) *Value {
+	if len(p.slab) == cap(p.slab) {
+		n := 2 * cap(p.slab)
+		if n < 8 {
+			n = 8
+		}
+		if n > 1024 {
+			n = 1024
+		}
+		p.slab = make([]Value, 0, n)
+	}
+	p.slab = p.slab[:len(p.slab)+1]
+	v := &p.slab[len(p.slab)-1]
+	v.Kind, v.Pos = kind, start
+	return v
+}
+
+// maxInternedKey bounds the keys worth interning, and maxInternedKeys the
+// table, so that a document of unique keys costs no more than without it.
+const (
+	maxInternedKey  = 32
+	maxInternedKeys = 4096
+)
 
 // pos returns the position of byte offset off, which must be on the current line.
 func (p *parser) posAt(off int) Pos {
@@ -317,25 +354,28 @@ func (p *parser) value() (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: String, Pos: start, End: p.off, Str: s}, nil
+		v := p.newValue(String, start)
+		v.End, v.Str = p.off, s
+		return v, nil
 	case c == '-' || '0' <= c && c <= '9':
 		return p.number(start)
 	case c == 't':
-		return p.literal(start, "true", &Value{Kind: Bool, Bool: true})
+		return p.literal(start, "true", Bool, true)
 	case c == 'f':
-		return p.literal(start, "false", &Value{Kind: Bool})
+		return p.literal(start, "false", Bool, false)
 	case c == 'n':
-		return p.literal(start, "null", &Value{Kind: Null})
+		return p.literal(start, "null", Null, false)
 	}
 	return nil, p.errorf("unexpected %s, expected a value", p.describe())
 }
 
-func (p *parser) literal(start Pos, word string, v *Value) (*Value, error) {
-	if !strings.HasPrefix(string(p.data[p.off:min(len(p.data), p.off+len(word))]), word) {
+func (p *parser) literal(start Pos, word string, kind Kind, b bool) (*Value, error) {
+	if !bytes.HasPrefix(p.data[p.off:], []byte(word)) {
 		return nil, p.errorf("invalid literal, expected %q", word)
 	}
 	p.off += len(word)
-	v.Pos, v.End = start, p.off
+	v := p.newValue(kind, start)
+	v.End, v.Bool = p.off, b
 	return v, nil
 }
 
@@ -353,7 +393,13 @@ func (p *parser) object(start Pos) (*Value, error) {
 	}
 	defer func() { p.depth-- }()
 	p.off++ // {
-	v := &Value{Kind: Object, Pos: start}
+	v := p.newValue(Object, start)
+	base := len(p.members)
+	defer func() {
+		// On success the members were copied out; on error they are dropped.
+		clear(p.members[base:])
+		p.members = p.members[:base]
+	}()
 	var index map[string]int // built lazily: most objects are small
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
@@ -365,13 +411,14 @@ func (p *parser) object(start Pos) (*Value, error) {
 		if p.data[p.off] == '}' && (first || p.opts.JSONC) {
 			p.off++
 			v.End = p.off
+			v.Members = p.popMembers(base)
 			return v, nil
 		}
 		if p.data[p.off] != '"' {
 			return nil, p.errorf("unexpected %s, expected a string key", p.describe())
 		}
 		keyPos := p.pos()
-		key, err := p.string()
+		key, err := p.key()
 		if err != nil {
 			return nil, err
 		}
@@ -389,9 +436,10 @@ func (p *parser) object(start Pos) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if index == nil && len(v.Members) >= 8 {
+		members := p.members[base:]
+		if index == nil && len(members) >= 8 {
 			index = make(map[string]int, 16)
-			for i, m := range v.Members {
+			for i, m := range members {
 				index[m.Key] = i
 			}
 		}
@@ -401,21 +449,21 @@ func (p *parser) object(start Pos) (*Value, error) {
 				dup = i
 			}
 		} else {
-			for i := range v.Members {
-				if v.Members[i].Key == key {
+			for i := range members {
+				if members[i].Key == key {
 					dup = i
 					break
 				}
 			}
 		}
 		if dup >= 0 {
-			v.Members[dup].Value = val
-			v.Members[dup].Dups = append(v.Members[dup].Dups, keyPos)
+			members[dup].Value = val
+			members[dup].Dups = append(members[dup].Dups, keyPos)
 		} else {
 			if index != nil {
-				index[key] = len(v.Members)
+				index[key] = len(members)
 			}
-			v.Members = append(v.Members, Member{Key: key, KeyPos: keyPos, Value: val})
+			p.members = append(p.members, Member{Key: key, KeyPos: keyPos, Value: val})
 		}
 		if err := p.space(); err != nil {
 			return nil, err
@@ -435,6 +483,7 @@ func (p *parser) object(start Pos) (*Value, error) {
 		case '}':
 			p.off++
 			v.End = p.off
+			v.Members = p.popMembers(base)
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, expected ',' or '}'", p.describe())
@@ -448,7 +497,12 @@ func (p *parser) array(start Pos) (*Value, error) {
 	}
 	defer func() { p.depth-- }()
 	p.off++ // [
-	v := &Value{Kind: Array, Pos: start}
+	v := p.newValue(Array, start)
+	base := len(p.elems)
+	defer func() {
+		clear(p.elems[base:])
+		p.elems = p.elems[:base]
+	}()
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
 			return nil, err
@@ -459,13 +513,14 @@ func (p *parser) array(start Pos) (*Value, error) {
 		if p.data[p.off] == ']' && (first || p.opts.JSONC) {
 			p.off++
 			v.End = p.off
+			v.Elems = p.popElems(base)
 			return v, nil
 		}
 		e, err := p.value()
 		if err != nil {
 			return nil, err
 		}
-		v.Elems = append(v.Elems, e)
+		p.elems = append(p.elems, e)
 		if err := p.space(); err != nil {
 			return nil, err
 		}
@@ -484,6 +539,7 @@ func (p *parser) array(start Pos) (*Value, error) {
 		case ']':
 			p.off++
 			v.End = p.off
+			v.Elems = p.popElems(base)
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, expected ',' or ']'", p.describe())
@@ -528,10 +584,56 @@ func (p *parser) number(start Pos) (*Value, error) {
 			return nil, p.errorf("invalid number: digits expected in exponent")
 		}
 	}
-	v := &Value{Kind: Number, Pos: start, Str: string(p.data[p.off:i])}
+	v := p.newValue(Number, start)
+	v.Str = string(p.data[p.off:i])
 	p.off = i
 	v.End = i
 	return v, nil
+}
+
+// popMembers returns a copy of the members stacked since base (nil for
+// none, as append would have left it); the deferred cleanup pops them.
+func (p *parser) popMembers(base int) []Member {
+	if len(p.members) == base {
+		return nil
+	}
+	return slices.Clone(p.members[base:])
+}
+
+// popElems is popMembers for array elements.
+func (p *parser) popElems(base int) []*Value {
+	if len(p.elems) == base {
+		return nil
+	}
+	return slices.Clone(p.elems[base:])
+}
+
+// key decodes an object key, interning short keys without escapes.
+func (p *parser) key() (string, error) {
+	i := p.off + 1
+	for end := min(len(p.data), i+maxInternedKey+1); i < end; i++ {
+		c := p.data[i]
+		if c == '"' {
+			b := p.data[p.off+1 : i]
+			if k, ok := p.keys[string(b)]; ok {
+				p.off = i + 1
+				return k, nil
+			}
+			k := string(b)
+			if p.keys == nil {
+				p.keys = make(map[string]string, 64)
+			}
+			if len(p.keys) < maxInternedKeys {
+				p.keys[k] = k
+			}
+			p.off = i + 1
+			return k, nil
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+	}
+	return p.string()
 }
 
 var errUnterminated = errors.New("unterminated string")
