@@ -495,11 +495,25 @@ func pinTool(b *bytes.Buffer, tool *jsonc.Value, withDefinition bool) (ToolPin, 
 // PinTools pins every tool of a report, sorted by name (tools without a
 // name pin under "").
 func PinTools(rep *ToolReport, withDefinition bool) []ToolPin {
+	pins := make([]ToolPin, len(rep.Tools))
+	ok := make([]bool, len(rep.Tools))
+	pinRange := func() func(c, lo, hi int) {
+		var b bytes.Buffer
+		return func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p, err := pinTool(&b, rep.Tools[i].Value, withDefinition)
+				pins[i], ok[i] = p, err == nil
+			}
+		}
+	}
+	if worthParallel(len(rep.data), len(rep.Tools)) {
+		inChunks(len(rep.Tools), pinRange)
+	} else {
+		pinRange()(0, 0, len(rep.Tools))
+	}
 	out := make([]ToolPin, 0, len(rep.Tools))
-	var b bytes.Buffer
-	for _, t := range rep.Tools {
-		p, err := pinTool(&b, t.Value, withDefinition)
-		if err == nil {
+	for i, p := range pins {
+		if ok[i] {
 			out = append(out, p)
 		}
 	}

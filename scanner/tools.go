@@ -135,9 +135,7 @@ func AnalyzeTools(data []byte, opts ToolOptions) (*ToolReport, error) {
 		rep.Tools = append(rep.Tools, *t)
 	}
 	a.unicodeFindings()
-	for i := range rep.Tools {
-		a.tool(i)
-	}
+	a.tools()
 	a.duplicateNames()
 	if ide {
 		p, err := toolsPolicy(opts)
@@ -362,6 +360,39 @@ func sortToolFindings(fs []policy.Finding) {
 }
 
 // tool runs the per-tool rules on the i-th tool.
+// tools runs the per-tool rules on every tool. A tool's rules read only
+// that tool and what unicodeFindings recorded, so a large list is split
+// into chunks that workers analyse in parallel, each with its own scratch
+// state; the chunks' findings are concatenated in chunk order, which is
+// the order one pass over the tools produces.
+func (a *toolAnalysis) tools() {
+	n := len(a.rep.Tools)
+	if !worthParallel(len(a.rep.data), n) {
+		for i := range n {
+			a.tool(i)
+		}
+		return
+	}
+	out := make([][]policy.Finding, chunksOf(n))
+	// Workers append to base, whose capacity is full: their first append
+	// copies it, so none writes the shared array (overLong reads it).
+	base := a.findings[:len(a.findings):len(a.findings)]
+	inChunks(n, func() func(c, lo, hi int) {
+		w := &toolAnalysis{rep: a.rep, m: a.m, phraseScratch: a.m.phrases.scratch(), findings: base,
+			hidden: a.hidden, uniAt: a.uniAt, uniByPtr: a.uniByPtr, elemTool: a.elemTool}
+		return func(c, lo, hi int) {
+			start := len(w.findings)
+			for i := lo; i < hi; i++ {
+				w.tool(i)
+			}
+			out[c] = w.findings[start:]
+		}
+	})
+	for _, fs := range out {
+		a.findings = append(a.findings, fs...)
+	}
+}
+
 func (a *toolAnalysis) tool(i int) {
 	t := &a.rep.Tools[i]
 	a.cur.reset()
