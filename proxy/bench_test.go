@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpguard/mcpguard/internal/realtools"
 )
 
 // The proxy benchmarks (SPEC §7) compare each case with a baseline in the
@@ -23,45 +24,11 @@ import (
 // copies so that every name is unique.
 func realTools(tb testing.TB, size int) []byte {
 	tb.Helper()
-	files, err := filepath.Glob("../scanner/testdata/tools/real/*.json")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no captured tool lists: %v", err)
-	}
-	var pool []map[string]any
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var doc struct {
-			Result struct {
-				Tools []map[string]any `json:"tools"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(data, &doc); err != nil {
-			tb.Fatalf("%s: %v", f, err)
-		}
-		pool = append(pool, doc.Result.Tools...)
-	}
-	var tools []any
-	n := 0
-	for copyN := 0; n < size; copyN++ {
-		for _, t := range pool {
-			c := map[string]any{}
-			for k, v := range t {
-				c[k] = v
-			}
-			c["name"] = fmt.Sprintf("%v_%d", t["name"], copyN)
-			b, _ := json.Marshal(c)
-			n += len(b) + 1
-			tools = append(tools, c)
-		}
-	}
-	out, err := json.Marshal(map[string]any{"tools": tools})
+	data, err := realtools.List("../scanner/testdata/tools/real", size)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return out
+	return data
 }
 
 // endpoint is a client's view of a server: write a line, read a line.
