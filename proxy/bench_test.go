@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpguard/mcpguard/internal/realtools"
+	"github.com/mcpguard/mcpguard/internal/benchdata"
 )
 
 // The proxy benchmarks (SPEC §7) compare each case with a baseline in the
@@ -24,7 +24,7 @@ import (
 // copies so that every name is unique.
 func realTools(tb testing.TB, size int) []byte {
 	tb.Helper()
-	data, err := realtools.List("../scanner/testdata/tools/real", size)
+	data, err := benchdata.RealToolList("../scanner/testdata/tools/real", size)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpguard/mcpguard/internal/realtools"
+	"github.com/mcpguard/mcpguard/internal/benchdata"
 )
 
 // The proxy analyses every tools/list a server returns (SPEC §7: a 1 MB
@@ -23,7 +23,7 @@ import (
 // does).
 func realToolList(tb testing.TB, size int) []byte {
 	tb.Helper()
-	data, err := realtools.List(filepath.Join("testdata", "tools", "real"), size)
+	data, err := benchdata.RealToolList(filepath.Join("testdata", "tools", "real"), size)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,9 +1,12 @@
-// Package benchdata writes synthetic machines for benchmarks: a home with
-// Claude Code user and local scopes, several projects and other clients' files,
-// sized like the SPEC §7 targets (200 servers in 30 files).
+// Package benchdata builds the inputs of the benchmarks: synthetic machines
+// (a home with Claude Code user and local scopes, several projects and other
+// clients' files, sized like the SPEC §7 targets: 200 servers in 30 files),
+// and large tools/list results made of the tool lists captured from popular
+// MCP servers (scanner/testdata/tools/real).
 package benchdata
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -68,4 +71,64 @@ func WriteMachine(root string, n int) (home, managedDir, project string, err err
 		}
 	}
 	return home, managedDir, project, nil
+}
+
+// RealToolList returns a tools/list result ({"tools": [...]}) of at least size
+// bytes made of the tools of every captured list in dir (files holding a
+// JSON-RPC response), repeated as often as needed; copies are renamed
+// (name_N) so that every name is unique, as on one large server.
+func RealToolList(dir string, size int) ([]byte, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no captured tool lists in %s", dir)
+	}
+	var pool []map[string]any
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			Result struct {
+				Tools []map[string]any `json:"tools"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		pool = append(pool, doc.Result.Tools...)
+	}
+	if len(pool) == 0 {
+		return nil, fmt.Errorf("no tools in the lists of %s", dir)
+	}
+	var tools []any
+	seen, next := map[string]bool{}, map[string]int{}
+	for n := 0; n < size; {
+		for _, t := range pool {
+			c := make(map[string]any, len(t))
+			for k, v := range t {
+				c[k] = v
+			}
+			// Two servers may have a tool of the same name (github and
+			// gitlab do): number each name's copies apart.
+			base := fmt.Sprint(t["name"])
+			name := ""
+			for name == "" || seen[name] {
+				name = fmt.Sprintf("%s_%d", base, next[base])
+				next[base]++
+			}
+			seen[name] = true
+			c["name"] = name
+			b, err := json.Marshal(c)
+			if err != nil {
+				return nil, err
+			}
+			n += len(b) + 1
+			tools = append(tools, c)
+		}
+	}
+	return json.Marshal(map[string]any{"tools": tools})
 }

@@ -1,12 +1,12 @@
-package realtools
+package benchdata
 
 import (
 	"encoding/json"
 	"testing"
 )
 
-func TestList(t *testing.T) {
-	data, err := List("../../scanner/testdata/tools/real", 256<<10)
+func TestRealToolList(t *testing.T) {
+	data, err := RealToolList("../../scanner/testdata/tools/real", 256<<10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestList(t *testing.T) {
 		}
 		seen[tool.Name] = true
 	}
-	if _, err := List(t.TempDir(), 1); err == nil {
+	if _, err := RealToolList(t.TempDir(), 1); err == nil {
 		t.Error("an empty directory gave a list")
 	}
 }
