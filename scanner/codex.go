@@ -391,27 +391,15 @@ func codexRequirementsFile(sc *scan, path, _, _ string) {
 	sc.res.Policy.Sources = append(sc.res.Policy.Sources, src)
 }
 
-// readTOML reads and parses a TOML client file, recording the source and any
-// error. It returns nil when the file is absent, unreadable or malformed.
+// readTOML reads a TOML client file (its root is always a table).
 func (sc *scan) readTOML(path, client, kind, scope string) *jsonc.Value {
-	data, exists, ferr := cfgfile.Read(path)
-	if !exists {
-		return nil
-	}
-	src := Source{Path: path, Client: client, Kind: kind, Scope: scope}
-	if ferr != nil {
-		sc.fileError(*ferr)
-		src.Error = ferr.Message
-		sc.source(src)
-		return nil
-	}
-	root, perr := parseTOML(path, data)
-	if perr != nil {
-		sc.fileError(*perr)
-		src.Error = "unparseable"
-	}
-	sc.source(src)
-	return root
+	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []policy.FileError) {
+		root, perr := parseTOML(path, data)
+		if perr != nil {
+			return nil, []policy.FileError{*perr}
+		}
+		return root, nil
+	})
 }
 
 // quietTOML parses a TOML file for a lookup (trust table, requirements)

@@ -168,30 +168,18 @@ func continueExtras(_ *scan, s *Server, f *fieldReader) {
 	s.detail("request_options", keys)
 }
 
-// readYAML reads and parses a YAML client file, recording the source and any
-// error. It returns nil when the file is absent, unreadable or malformed.
+// readYAML reads a YAML client file whose root must be a mapping.
 func (sc *scan) readYAML(path, client, kind, scope string) *jsonc.Value {
-	data, exists, ferr := cfgfile.Read(path)
-	if !exists {
-		return nil
-	}
-	src := Source{Path: path, Client: client, Kind: kind, Scope: scope}
-	if ferr != nil {
-		sc.fileError(*ferr)
-		src.Error = ferr.Message
-		sc.source(src)
-		return nil
-	}
-	root, perr := parseYAML(path, data)
-	if perr != nil {
-		sc.fileError(*perr)
-		src.Error = "unparseable"
-	} else if root.Kind != jsonc.Object {
-		sc.fileError(policy.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a YAML mapping, not " + yamlKindName(root.Kind)})
-		src.Error, root = "unparseable", nil
-	}
-	sc.source(src)
-	return root
+	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []policy.FileError) {
+		root, perr := parseYAML(path, data)
+		if perr != nil {
+			return nil, []policy.FileError{*perr}
+		}
+		if root.Kind != jsonc.Object {
+			return nil, []policy.FileError{{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a YAML mapping, not " + yamlKindName(root.Kind)}}
+		}
+		return root, nil
+	})
 }
 
 func yamlKindName(k jsonc.Kind) string {

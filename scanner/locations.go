@@ -156,9 +156,10 @@ func (l location) expand(base string) []string {
 	return matches
 }
 
-// readJSON reads and parses a client file, recording the source and errors.
-// It returns nil when the file is absent, unreadable or malformed.
-func (sc *scan) readJSON(path, client, kind, scope string, jsoncMode bool) *jsonc.Value {
+// readConfig reads a client file and parses it with parse, recording the
+// source and every error. It returns nil when the file is absent,
+// unreadable or malformed (parse returns no root).
+func (sc *scan) readConfig(path, client, kind, scope string, parse func(data []byte) (*jsonc.Value, []policy.FileError)) *jsonc.Value {
 	data, exists, ferr := cfgfile.Read(path)
 	if !exists {
 		return nil
@@ -170,17 +171,26 @@ func (sc *scan) readJSON(path, client, kind, scope string, jsoncMode bool) *json
 		sc.source(src)
 		return nil
 	}
-	root, errs := cfgfile.ParseJSON(path, data, jsoncMode)
+	root, errs := parse(data)
 	sc.fileError(errs...)
-	if root != nil && root.Kind != jsonc.Object {
-		sc.fileError(policy.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
-		root = nil
-	}
 	if root == nil {
 		src.Error = "unparseable"
 	}
 	sc.source(src)
 	return root
+}
+
+// readJSON reads a JSON (or, with jsoncMode, JSONC) client file whose root
+// must be an object.
+func (sc *scan) readJSON(path, client, kind, scope string, jsoncMode bool) *jsonc.Value {
+	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []policy.FileError) {
+		root, errs := cfgfile.ParseJSON(path, data, jsoncMode)
+		if root != nil && root.Kind != jsonc.Object {
+			errs = append(errs, policy.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
+			root = nil
+		}
+		return root, errs
+	})
 }
 
 // jsonServers returns a handler for a JSON file whose servers sit at the
