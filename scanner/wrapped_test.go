@@ -16,6 +16,14 @@ func wrapperOf(name string) string {
 	return `"command": "/usr/local/bin/mcpguard", "args": ["proxy", "--name", "` + name + `", "--", `
 }
 
+// wrappedWant is what TestWrappedServers expects of one server: its status,
+// whether the decision allows it, and the P008 case ("" for none).
+type wrappedWant struct {
+	status  scanner.Status
+	allowed bool
+	p008    string
+}
+
 // The scanner sees through `mcpguard proxy`: the report and mcpguard's rules
 // judge the wrapped command line, while a Claude Code server's status comes
 // from Claude Code's lists applied to the wrapper argv it actually starts.
@@ -23,21 +31,12 @@ func TestWrappedServers(t *testing.T) {
 	tests := []struct {
 		name     string
 		settings string // managed-settings.json
-		// want per server: status, decision allowed, and the P008 case ("" for none)
-		want map[string]struct {
-			status  scanner.Status
-			allowed bool
-			p008    string
-		}
+		want     map[string]wrappedWant
 	}{
 		{
 			name:     "no policy",
 			settings: `{}`,
-			want: map[string]struct {
-				status  scanner.Status
-				allowed bool
-				p008    string
-			}{
+			want: map[string]wrappedWant{
 				"gh":    {scanner.StatusActive, true, ""},
 				"plain": {scanner.StatusActive, true, ""},
 				"shell": {scanner.StatusActive, true, ""},
@@ -48,11 +47,7 @@ func TestWrappedServers(t *testing.T) {
 			settings: `{"allowedMcpServers": [
 				{"serverCommand": ["npx", "-y", "@modelcontextprotocol/server-github@1.2.3"]},
 				{"serverCommand": ["node", "plain.js"]}]}`,
-			want: map[string]struct {
-				status  scanner.Status
-				allowed bool
-				p008    string
-			}{
+			want: map[string]wrappedWant{
 				// Claude Code refuses the wrapper, mcpguard's verdict on the
 				// inner command is "allowed": P008 says what entry to add.
 				"gh":    {scanner.StatusBlocked, true, "allowlist"},
@@ -65,11 +60,7 @@ func TestWrappedServers(t *testing.T) {
 			settings: `{"allowedMcpServers": [
 				{"serverCommand": ["/usr/local/bin/mcpguard", "proxy", "--name", "claude-code/user/gh", "--", "npx", "-y", "@modelcontextprotocol/server-github@1.2.3"]},
 				{"serverCommand": ["node", "plain.js"]}]}`,
-			want: map[string]struct {
-				status  scanner.Status
-				allowed bool
-				p008    string
-			}{
+			want: map[string]wrappedWant{
 				// The policy owners admitted exactly the wrapped command line.
 				"gh":    {scanner.StatusActive, true, ""},
 				"plain": {scanner.StatusActive, true, ""},
@@ -79,11 +70,7 @@ func TestWrappedServers(t *testing.T) {
 		{
 			name:     "deny on the wrapped command",
 			settings: `{"deniedMcpServers": [{"serverCommand": ["npx", "-y", "@modelcontextprotocol/server-github@1.2.3"]}]}`,
-			want: map[string]struct {
-				status  scanner.Status
-				allowed bool
-				p008    string
-			}{
+			want: map[string]wrappedWant{
 				// Claude Code no longer sees the denied command line and loads
 				// the server: mcpguard says no, and P008 is an error.
 				"gh":    {scanner.StatusActive, false, "deny-evaded"},
@@ -94,11 +81,7 @@ func TestWrappedServers(t *testing.T) {
 		{
 			name:     "deny on the wrapper",
 			settings: `{"deniedMcpServers": [{"serverCommand": ["/usr/local/bin/mcpguard", "proxy", "--name", "claude-code/user/gh", "--", "npx", "-y", "@modelcontextprotocol/server-github@1.2.3"]}]}`,
-			want: map[string]struct {
-				status  scanner.Status
-				allowed bool
-				p008    string
-			}{
+			want: map[string]wrappedWant{
 				"gh":    {scanner.StatusBlocked, true, "wrapper-denied"},
 				"plain": {scanner.StatusActive, true, ""},
 				"shell": {scanner.StatusActive, true, ""},

@@ -150,16 +150,7 @@ func copyTree(t *testing.T, src, dst string) {
 
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return writeFile(t, dir, name, content) }
 	clean := write("clean/.mcp.json", `{"mcpServers": {"a": {"command": "node", "args": ["s.js"]}}}`)
 	warn := write("warn/.mcp.json", `{"mcpServers": {"a": {"url": "https://x.example/mcp"}}}`)
 	broken := write("broken/.mcp.json", `{"mcpServers": `)

@@ -58,13 +58,7 @@ func TestToolsGoldens(t *testing.T) {
 
 func TestToolsExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return writeFile(t, dir, name, content) }
 	clean := write("clean.json", `{"tools": [{"name": "get_weather", "description": "Get the weather."}]}`)
 	warn := write("warn.json", `[{"name": "readFile"}]`)
 	note := write("note.json", `[{"name": "read_file"}]`)
@@ -145,16 +139,7 @@ func TestToolsStdinAndSanitize(t *testing.T) {
 
 func TestToolsCustomPolicy(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return writeFile(t, dir, name, content) }
 	write("policy/acme.rego", `package mcpguard.custom.acme
 
 tool_deny contains {"id": "ACME-T01", "msg": sprintf("tool %s asks for credentials", [input.tool.name])} if {
