@@ -20,11 +20,11 @@ import (
 // bench/proxy.sh runs them and prints the differences.
 
 // realTools builds a tools/list result of at least size bytes from the tool
-// lists captured from popular servers (scanner/testdata/tools/real), renaming
+// lists captured from popular servers (toolcheck/testdata/tools/real), renaming
 // copies so that every name is unique.
 func realTools(tb testing.TB, size int) []byte {
 	tb.Helper()
-	data, err := benchdata.RealToolList("../scanner/testdata/tools/real", size)
+	data, err := benchdata.RealToolList("../toolcheck/testdata/tools/real", size)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func BenchmarkToolsList1MB(b *testing.B) {
 func BenchmarkGuardToolsList(b *testing.B) {
 	// github.json is one real server's listing (26 tools, ~30 KB), the
 	// common case; the 1 MB list is the target of SPEC §7.
-	raw, err := os.ReadFile("../scanner/testdata/tools/real/github.json")
+	raw, err := os.ReadFile("../toolcheck/testdata/tools/real/github.json")
 	if err != nil {
 		b.Fatal(err)
 	}

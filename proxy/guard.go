@@ -14,8 +14,9 @@ import (
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/pins"
 	"github.com/mcpguard/mcpguard/policy"
-	"github.com/mcpguard/mcpguard/scanner"
+	"github.com/mcpguard/mcpguard/toolcheck"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -32,9 +33,9 @@ type GuardOptions struct {
 	Enforce bool
 	// Launch is how the server was started (stdio argv or upstream URL),
 	// pinned with its tools; nil pins no launch surface.
-	Launch *scanner.Launch
+	Launch *pins.Launch
 	// Pins stores the pins; nil disables pinning (MCPG-T003).
-	Pins *scanner.PinStore
+	Pins *pins.Store
 	// Tools is the compiled tools policy (IDE allowlist, custom tool_deny
 	// and tool_warn rules); nil compiles the shipped one when an IDE server
 	// needs it.
@@ -52,7 +53,7 @@ type GuardOptions struct {
 // keeps the pins. It is safe for concurrent use; analyses run one at a time.
 type Guard struct {
 	opts   GuardOptions
-	launch *scanner.LaunchPin
+	launch *pins.LaunchPin
 
 	mu sync.Mutex
 	// withheld holds the current verdict per tool name, updated by every
@@ -74,7 +75,7 @@ type Guard struct {
 		in, out []byte
 		paged   bool
 	}
-	pinSet *scanner.PinSet // the pins as last read
+	pinSet *pins.Set // the pins as last read
 }
 
 // NewGuard returns a Guard. The launch surface is pinned with the store's
@@ -96,7 +97,7 @@ func NewGuard(opts GuardOptions) *Guard {
 		if opts.Pins != nil {
 			key = opts.Pins.Key()
 		}
-		lp := scanner.PinLaunch(*opts.Launch, key, opts.Secrets)
+		lp := pins.PinLaunch(*opts.Launch, key, opts.Secrets)
 		g.launch = &lp
 	}
 	return g
@@ -138,7 +139,7 @@ func (g *Guard) ListChanged() {
 // in enforce mode, removes hidden characters from them (instructions go
 // into the model's context like tool descriptions).
 func (g *Guard) Initialize(result []byte) []byte {
-	h, err := scanner.PinInitialize(result)
+	h, err := pins.PinInitialize(result)
 	g.mu.Lock()
 	if err == nil {
 		g.initialize = h
@@ -247,8 +248,8 @@ func (g *Guard) inspect(result []byte, paged bool) []byte {
 // analyse runs the tool analysis on a result, which must be an object with
 // a "tools" array: the shape clients read. listed is the length of the
 // array, objects or not.
-func (g *Guard) analyse(result []byte) (rep *scanner.ToolReport, nextCursor bool, listed int, err error) {
-	rep, err = scanner.AnalyzeTools(result, scanner.ToolOptions{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools})
+func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, listed int, err error) {
+	rep, err = toolcheck.Analyze(result, toolcheck.Options{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools})
 	if err != nil {
 		return nil, false, 0, err
 	}
@@ -263,7 +264,7 @@ func (g *Guard) analyse(result []byte) (rep *scanner.ToolReport, nextCursor bool
 // in rep.Tools; N differs from the index when the array holds non-objects.
 type toolIndex map[string]int
 
-func newToolIndex(rep *scanner.ToolReport) toolIndex {
+func newToolIndex(rep *toolcheck.Report) toolIndex {
 	idx := make(toolIndex, len(rep.Tools))
 	for i, t := range rep.Tools {
 		idx[t.Pointer] = i
@@ -339,12 +340,12 @@ var errNoWrite = errors.New("nothing to write")
 // checkPins compares the listing with the pinned definitions, records a
 // first listing (trust on first use) or the observed change, and withholds
 // what changed until it is approved.
-func (g *Guard) checkPins(rep *scanner.ToolReport, verdicts []toolVerdict, paged, nextCursor bool) []policy.Finding {
+func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, nextCursor bool) []policy.Finding {
 	if g.opts.Pins == nil {
 		return nil
 	}
 	store, name := g.opts.Pins, g.opts.Name
-	cur := scanner.NewPin(name, g.launch, g.initialize, scanner.PinTools(rep, true))
+	cur := pins.NewPin(name, g.launch, g.initialize, pins.PinTools(rep, true))
 	partial := paged || nextCursor // removals show only in a complete listing
 	if g.pinSet == nil || store.Changed() {
 		ps, err := store.Load()
@@ -354,12 +355,12 @@ func (g *Guard) checkPins(rep *scanner.ToolReport, verdicts []toolVerdict, paged
 		}
 		g.pinSet = ps
 	}
-	decide := func(ps *scanner.PinSet) (write bool, trusted bool, diff *scanner.PinDiff) {
+	decide := func(ps *pins.Set) (write bool, trusted bool, diff *pins.PinDiff) {
 		if ps.Pins == nil {
-			ps.Pins = map[string]*scanner.Pin{}
+			ps.Pins = map[string]*pins.Pin{}
 		}
 		if ps.Pending == nil {
-			ps.Pending = map[string]*scanner.Pin{}
+			ps.Pending = map[string]*pins.Pin{}
 		}
 		old := ps.Pins[name]
 		if old == nil || (g.trusting && paged) {
@@ -370,7 +371,7 @@ func (g *Guard) checkPins(rep *scanner.ToolReport, verdicts []toolVerdict, paged
 			delete(ps.Pending, name)
 			return true, true, nil
 		}
-		diff = scanner.DiffPins(old, cur)
+		diff = pins.DiffPins(old, cur)
 		if partial {
 			diff.Removed = nil
 		}
@@ -397,7 +398,7 @@ func (g *Guard) checkPins(rep *scanner.ToolReport, verdicts []toolVerdict, paged
 	}
 	write, trusted, diff := decide(g.pinSet)
 	if write {
-		err := store.Update(func(ps *scanner.PinSet) error {
+		err := store.Update(func(ps *pins.Set) error {
 			w, t, d := decide(ps)
 			write, trusted, diff = w, t, d
 			g.pinSet = ps
@@ -452,7 +453,7 @@ func (g *Guard) checkPins(rep *scanner.ToolReport, verdicts []toolVerdict, paged
 // pinFailure fails closed: a pin store that cannot be read or written means
 // no tool can be checked against its pin, so in enforce mode every tool is
 // withheld until it can.
-func (g *Guard) pinFailure(err error, rep *scanner.ToolReport, verdicts []toolVerdict) {
+func (g *Guard) pinFailure(err error, rep *toolcheck.Report, verdicts []toolVerdict) {
 	g.emit(events.Event{Kind: "pin-error", Rule: ruleT003, Severity: string(policy.SeverityError),
 		Message: fmt.Sprintf("pins unavailable: %v%s", err, g.action("; every tool is withheld", ""))})
 	g.opts.Logger.Error("pins unavailable", "server", g.opts.Name, "err", err)
@@ -465,29 +466,29 @@ func (g *Guard) pinFailure(err error, rep *scanner.ToolReport, verdicts []toolVe
 
 // mergePins adds the tools of a page to a pin: pages of one listing pin
 // together.
-func mergePins(base, page *scanner.Pin) *scanner.Pin {
-	byName := map[string]scanner.ToolPin{}
+func mergePins(base, page *pins.Pin) *pins.Pin {
+	byName := map[string]pins.ToolPin{}
 	for _, t := range base.Tools {
 		byName[t.Name] = t
 	}
 	for _, t := range page.Tools {
 		byName[t.Name] = t
 	}
-	tools := make([]scanner.ToolPin, 0, len(byName))
+	tools := make([]pins.ToolPin, 0, len(byName))
 	for _, t := range byName {
 		tools = append(tools, t)
 	}
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
-	return scanner.NewPin(page.Server, page.Launch, page.Initialize, tools)
+	return pins.NewPin(page.Server, page.Launch, page.Initialize, tools)
 }
 
 // launchApproved reports whether the pin approves the launch surface this
 // proxy runs with (a tool withheld for a launch change is unchanged itself).
-func (g *Guard) launchApproved(p *scanner.Pin) bool {
+func (g *Guard) launchApproved(p *pins.Pin) bool {
 	return g.launch == nil || p.Launch == nil || p.Launch.SHA256 == g.launch.SHA256
 }
 
-func approvedSHA(p *scanner.Pin, tool string) string {
+func approvedSHA(p *pins.Pin, tool string) string {
 	if p == nil {
 		return ""
 	}
@@ -499,7 +500,7 @@ func approvedSHA(p *scanner.Pin, tool string) string {
 	return ""
 }
 
-func approvedNames(p *scanner.Pin) []string {
+func approvedNames(p *pins.Pin) []string {
 	if p == nil {
 		return nil
 	}
@@ -510,10 +511,10 @@ func approvedNames(p *scanner.Pin) []string {
 	return out
 }
 
-func toolSHA(p *scanner.Pin, tool string) string { return approvedSHA(p, tool) }
+func toolSHA(p *pins.Pin, tool string) string { return approvedSHA(p, tool) }
 
 // report sends each finding once per proxy run.
-func (g *Guard) report(rep *scanner.ToolReport, idx toolIndex, findings []policy.Finding) {
+func (g *Guard) report(rep *toolcheck.Report, idx toolIndex, findings []policy.Finding) {
 	for _, f := range findings {
 		if g.reported[f.ID] {
 			continue

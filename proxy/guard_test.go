@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/pins"
 	"github.com/mcpguard/mcpguard/policy"
-	"github.com/mcpguard/mcpguard/scanner"
 )
 
 // guardTest is a Guard with its event log in memory.
@@ -256,9 +256,9 @@ func TestGuardInitializeSanitized(t *testing.T) {
 }
 
 // openPins opens a pin store in a temporary directory.
-func openPins(t testing.TB) *scanner.PinStore {
+func openPins(t testing.TB) *pins.Store {
 	t.Helper()
-	s, err := scanner.OpenPinStore(filepath.Join(t.TempDir(), "state", "pins.json"))
+	s, err := pins.OpenStore(filepath.Join(t.TempDir(), "state", "pins.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,20 +267,20 @@ func openPins(t testing.TB) *scanner.PinStore {
 
 // approve approves the pending pin as `mcpguard pins approve` does: from
 // another process, i.e. through its own store.
-func approve(t *testing.T, store *scanner.PinStore, name string) {
+func approve(t *testing.T, store *pins.Store, name string) {
 	t.Helper()
-	other, err := scanner.OpenPinStore(store.Path())
+	other, err := pins.OpenStore(store.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := other.Update(func(ps *scanner.PinSet) error { _, err := ps.Approve(name); return err }); err != nil {
+	if err := other.Update(func(ps *pins.Set) error { _, err := ps.Approve(name); return err }); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestGuardPinsRugPull(t *testing.T) {
 	store := openPins(t)
-	launch := &scanner.Launch{Transport: "stdio", Command: "npx", Args: []string{"-y", "fact-server@1.0.0"}}
+	launch := &pins.Launch{Transport: "stdio", Command: "npx", Args: []string{"-y", "fact-server@1.0.0"}}
 	gt := newGuardTest(t, GuardOptions{Enforce: true, Pins: store, Launch: launch})
 	fact := `{"name":"get_fact","description":"Returns a fact about cats."}`
 	first := list(cleanTool, fact)
@@ -335,7 +335,7 @@ func TestGuardPinsRugPull(t *testing.T) {
 
 	// Another proxy for the same server started another way: every tool is
 	// withheld until the new launch surface is approved.
-	moved := &scanner.Launch{Transport: "stdio", Command: "npx", Args: []string{"-y", "fact-server@2.0.0"}}
+	moved := &pins.Launch{Transport: "stdio", Command: "npx", Args: []string{"-y", "fact-server@2.0.0"}}
 	gt2 := newGuardTest(t, GuardOptions{Enforce: true, Pins: store, Launch: moved})
 	if got := toolNames(t, gt2.g.ToolsList(pulled, false)); len(got) != 0 {
 		t.Errorf("after a launch change the client sees %v", got)
@@ -344,12 +344,12 @@ func TestGuardPinsRugPull(t *testing.T) {
 		t.Errorf("launch change: %+v", w)
 	}
 	// Another store write that approves nothing of it releases nothing.
-	other, err := scanner.OpenPinStore(store.Path())
+	other, err := pins.OpenStore(store.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := other.Update(func(ps *scanner.PinSet) error {
-		ps.Pins["unrelated"] = scanner.NewPin("unrelated", nil, "", nil)
+	if err := other.Update(func(ps *pins.Set) error {
+		ps.Pins["unrelated"] = pins.NewPin("unrelated", nil, "", nil)
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -423,7 +423,7 @@ func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileEr
 	if e := checkUTF8(path, data); e != nil {
 		return nil, e
 	}
-	ix := newTextIndex(data)
+	ix := jsonc.NewLineIndex(data)
 	defer func() {
 		if r := recover(); r != nil {
 			root, ferr = nil, &policy.FileError{Path: path, Message: fmt.Sprintf("invalid TOML: parser failure: %v", r)}
@@ -437,7 +437,7 @@ func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileEr
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			line, col := de.Position()
-			p := ix.lineCol(line, col)
+			p := ix.LineCol(line, col)
 			return nil, &policy.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: ")}
 		}
 		return nil, &policy.FileError{Path: path, Message: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
@@ -456,7 +456,7 @@ func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileEr
 		var pe *unstable.ParserError
 		if errors.As(err, &pe) && pe.Highlight != nil {
 			if off := cap(data) - cap(pe.Highlight); off >= 0 && off <= len(data) {
-				pos := ix.pos(off)
+				pos := ix.Pos(off)
 				fe.Line, fe.Column = pos.Line, pos.Col
 			}
 		}
@@ -487,7 +487,7 @@ const (
 // tomlBuilder assembles the tree of one TOML document, expression by
 // expression.
 type tomlBuilder struct {
-	ix    *textIndex
+	ix    *jsonc.LineIndex
 	root  *jsonc.Value
 	cur   *jsonc.Value // the table the next key/value pairs go into
 	depth int
@@ -520,7 +520,7 @@ type tomlError struct {
 	msg string
 }
 
-func (b *tomlBuilder) at(n *unstable.Node) jsonc.Pos { return b.ix.pos(int(n.Raw.Offset)) }
+func (b *tomlBuilder) at(n *unstable.Node) jsonc.Pos { return b.ix.Pos(int(n.Raw.Offset)) }
 
 func keyParts(it unstable.Iterator) []*unstable.Node {
 	var parts []*unstable.Node
@@ -730,4 +730,13 @@ func sortedStrings(set map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// checkUTF8 returns an error at the first invalid UTF-8 byte, as the JSON
+// reader does: TOML and YAML documents must be UTF-8.
+func checkUTF8(path string, data []byte) *policy.FileError {
+	if p, bad := jsonc.InvalidUTF8(data); bad {
+		return &policy.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid UTF-8"}
+	}
+	return nil
 }

@@ -227,7 +227,7 @@ func parseYAML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileEr
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return &jsonc.Value{Kind: jsonc.Object, Pos: jsonc.Pos{Line: 1, Col: 1}}, nil
 	}
-	c := &yamlConv{ix: newTextIndex(data), path: path, budget: yamlBudget(len(data)), limit: yamlBudget(len(data)), active: map[*yaml.Node]bool{}}
+	c := &yamlConv{ix: jsonc.NewLineIndex(data), path: path, budget: yamlBudget(len(data)), limit: yamlBudget(len(data)), active: map[*yaml.Node]bool{}}
 	v, err := c.value(doc.Content[0], 0)
 	if err != nil {
 		return nil, err
@@ -288,12 +288,12 @@ func yamlErrorPos(data []byte, msg string) (jsonc.Pos, bool) {
 	for off > 0 && !utf8.RuneStart(data[off]) {
 		off--
 	}
-	return newTextIndex(data).pos(off), true
+	return jsonc.NewLineIndex(data).Pos(off), true
 }
 
 // yamlConv converts yaml.v3 nodes, expanding aliases within a budget.
 type yamlConv struct {
-	ix     *textIndex
+	ix     *jsonc.LineIndex
 	path   string
 	budget int
 	limit  int
@@ -312,8 +312,8 @@ func (c *yamlConv) pos(line, col int) jsonc.Pos {
 	switch {
 	case line < 1:
 		return jsonc.Pos{Line: 1, Col: 1}
-	case line > len(c.ix.lineStarts):
-		return c.ix.pos(len(c.ix.data))
+	case line > c.ix.Lines():
+		return c.ix.End()
 	}
 	return jsonc.Pos{Line: line, Col: max(col, 1)}
 }

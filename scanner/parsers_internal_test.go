@@ -80,7 +80,7 @@ func FuzzParseYAML(f *testing.F) {
 // buildTOML runs the tree builder alone, as it runs for documents over
 // maxTOMLDecode, and returns its first error.
 func buildTOML(data []byte) *tomlError {
-	b := &tomlBuilder{ix: newTextIndex(data), root: &jsonc.Value{Kind: jsonc.Object}, keys: map[*jsonc.Value]map[string]int{}, kind: map[*jsonc.Value]tomlKind{}}
+	b := &tomlBuilder{ix: jsonc.NewLineIndex(data), root: &jsonc.Value{Kind: jsonc.Object}, keys: map[*jsonc.Value]map[string]int{}, kind: map[*jsonc.Value]tomlKind{}}
 	b.cur = b.root
 	var p unstable.Parser
 	p.Reset(data)

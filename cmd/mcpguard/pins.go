@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpguard/mcpguard/scanner"
+	"github.com/mcpguard/mcpguard/pins"
 )
 
 // The `mcpguard pins` commands review and change the pin store the proxy
@@ -104,7 +104,7 @@ func newPinsCmd(env environment) *cobra.Command {
 			return &exitCodeError{code: exitError, err: errors.New("pins: missing subcommand (list, show, approve, forget)")}
 		},
 	}
-	cmd.PersistentFlags().StringVar(&pinsPath, "pins", scanner.DefaultPinsPath(env.goos, home, env.lookupEnv), "pin file")
+	cmd.PersistentFlags().StringVar(&pinsPath, "pins", pins.DefaultPath(env.goos, home, env.lookupEnv), "pin file")
 	cmd.AddCommand(newPinsListCmd(&pinsPath), newPinsShowCmd(&pinsPath), newPinsApproveCmd(&pinsPath), newPinsForgetCmd(&pinsPath))
 	return cmd
 }
@@ -212,8 +212,8 @@ func checkPinsFlags(path, format string) error {
 
 // loadPins reads the pin file without creating anything: list and show
 // only look.
-func loadPins(path string) (*scanner.PinSet, error) {
-	ps, err := scanner.LoadPinFile(path)
+func loadPins(path string) (*pins.Set, error) {
+	ps, err := pins.LoadFile(path)
 	if err != nil {
 		return nil, &exitCodeError{code: exitError, err: err}
 	}
@@ -223,14 +223,14 @@ func loadPins(path string) (*scanner.PinSet, error) {
 // openPinsForChange opens the store of an existing pin file. A missing file
 // is an error rather than a new store: there is nothing to approve or
 // forget, and creating a key for it would be a side effect of a typo.
-func openPinsForChange(path string) (*scanner.PinStore, error) {
+func openPinsForChange(path string) (*pins.Store, error) {
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, pinsUsage("%s: no pin file (nothing is pinned yet)", path)
 		}
 		return nil, pinsUsage("%s: %s", path, describeReadError(err))
 	}
-	s, err := scanner.OpenPinStore(path)
+	s, err := pins.OpenStore(path)
 	if err != nil {
 		return nil, &exitCodeError{code: exitError, err: err}
 	}
@@ -253,7 +253,7 @@ type pinsListServerJSON struct {
 	Approved *pinSummaryJSON `json:"approved"`
 	Pending  *pinSummaryJSON `json:"pending"`
 	// Diff is approved -> pending; null when nothing is pending.
-	Diff *scanner.PinDiff `json:"diff"`
+	Diff *pins.PinDiff `json:"diff"`
 }
 
 type pinsListJSON struct {
@@ -263,15 +263,15 @@ type pinsListJSON struct {
 }
 
 type pinsShowJSON struct {
-	Schema   string           `json:"schema"`
-	Path     string           `json:"path"`
-	Name     string           `json:"name"`
-	Approved *scanner.Pin     `json:"approved"`
-	Pending  *scanner.Pin     `json:"pending"`
-	Diff     *scanner.PinDiff `json:"diff"`
+	Schema   string        `json:"schema"`
+	Path     string        `json:"path"`
+	Name     string        `json:"name"`
+	Approved *pins.Pin     `json:"approved"`
+	Pending  *pins.Pin     `json:"pending"`
+	Diff     *pins.PinDiff `json:"diff"`
 }
 
-func summarizePin(p *scanner.Pin) *pinSummaryJSON {
+func summarizePin(p *pins.Pin) *pinSummaryJSON {
 	if p == nil {
 		return nil
 	}
@@ -285,12 +285,12 @@ func summarizePin(p *scanner.Pin) *pinSummaryJSON {
 
 // pendingDiff returns the diff from the approved to the pending pin of
 // name, or nil when nothing is pending.
-func pendingDiff(ps *scanner.PinSet, name string) *scanner.PinDiff {
+func pendingDiff(ps *pins.Set, name string) *pins.PinDiff {
 	cur := ps.Pending[name]
 	if cur == nil {
 		return nil
 	}
-	d := scanner.DiffPins(ps.Pins[name], cur)
+	d := pins.DiffPins(ps.Pins[name], cur)
 	if d.Server == "" {
 		d.Server = name
 	}
@@ -329,7 +329,7 @@ func runPinsList(cmd *cobra.Command, opts *PinsListOptions) error {
 	return nil
 }
 
-func writePinsListText(w io.Writer, path string, ps *scanner.PinSet) error {
+func writePinsListText(w io.Writer, path string, ps *pins.Set) error {
 	bw := bufio.NewWriter(w)
 	names := ps.Names()
 	fmt.Fprintf(bw, "%s: %s, %d pending approval\n", terminalSafe(path), plural(len(names), "server"), len(ps.Pending))
@@ -365,11 +365,11 @@ func writePinsListText(w io.Writer, path string, ps *scanner.PinSet) error {
 
 // diffSummary says in one line what changed from the approved to the
 // pending pin.
-func diffSummary(old, cur *scanner.Pin) string {
+func diffSummary(old, cur *pins.Pin) string {
 	if old == nil {
 		return fmt.Sprintf("not approved yet (%s)", plural(len(cur.Tools), "tool"))
 	}
-	d := scanner.DiffPins(old, cur)
+	d := pins.DiffPins(old, cur)
 	if d.Empty() {
 		return "no difference"
 	}
@@ -422,7 +422,7 @@ func runPinsShow(cmd *cobra.Command, opts *PinsShowOptions) error {
 	return nil
 }
 
-func writePinsShowText(w io.Writer, path, name string, approved, pending *scanner.Pin) error {
+func writePinsShowText(w io.Writer, path, name string, approved, pending *pins.Pin) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "server %s (%s)\n", terminalSafe(name), terminalSafe(path))
 	if approved != nil {
@@ -440,7 +440,7 @@ func writePinsShowText(w io.Writer, path, name string, approved, pending *scanne
 		writePinBody(bw, pending)
 		return bw.Flush()
 	}
-	d := scanner.DiffPins(approved, pending)
+	d := pins.DiffPins(approved, pending)
 	if d.Empty() {
 		fmt.Fprintf(bw, "  no difference\n")
 	}
@@ -449,7 +449,7 @@ func writePinsShowText(w io.Writer, path, name string, approved, pending *scanne
 }
 
 // writePinBody prints a pin's launch surface and tools.
-func writePinBody(w io.Writer, p *scanner.Pin) {
+func writePinBody(w io.Writer, p *pins.Pin) {
 	if l := p.Launch; l != nil {
 		fmt.Fprintf(w, "  launch: %s\n", terminalSafe(launchLine(l)))
 		for _, f := range []struct{ label, value string }{
@@ -489,7 +489,7 @@ func writePinBody(w io.Writer, p *scanner.Pin) {
 
 // writeDiff prints every change of d, with the values before and after
 // where the pins hold definitions. cur locates added tools' descriptions.
-func writeDiff(w io.Writer, indent string, d *scanner.PinDiff, cur *scanner.Pin) {
+func writeDiff(w io.Writer, indent string, d *pins.PinDiff, cur *pins.Pin) {
 	if len(d.Launch) > 0 {
 		fmt.Fprintf(w, "%slaunch changed: %s\n", indent, terminalSafe(strings.Join(d.Launch, ", ")))
 		if cur != nil && cur.Launch != nil {
@@ -554,11 +554,11 @@ func runPinsApprove(cmd *cobra.Command, opts *PinsApproveOptions) error {
 	}
 	type approval struct {
 		name     string
-		old, cur *scanner.Pin
-		diff     *scanner.PinDiff
+		old, cur *pins.Pin
+		diff     *pins.PinDiff
 	}
 	var done []approval
-	err = s.Update(func(ps *scanner.PinSet) error {
+	err = s.Update(func(ps *pins.Set) error {
 		names := uniqueNames(opts.Names)
 		if opts.All {
 			for n := range ps.Pending {
@@ -623,7 +623,7 @@ func runPinsForget(cmd *cobra.Command, opts *PinsForgetOptions) error {
 		tools int
 	}
 	var done []forgotten
-	err = s.Update(func(ps *scanner.PinSet) error {
+	err = s.Update(func(ps *pins.Set) error {
 		names := uniqueNames(opts.Names)
 		// Check every name before forgetting any: all or nothing.
 		for _, n := range names {
@@ -686,7 +686,7 @@ func shortHash(h string) string {
 // launchLine renders a pinned launch surface as one line: the command and
 // its arguments (quoted where a shell would need it), or the URL. Both
 // were redacted when the pin was made.
-func launchLine(l *scanner.LaunchPin) string {
+func launchLine(l *pins.LaunchPin) string {
 	if l.URL != "" {
 		return l.URL
 	}
@@ -707,7 +707,7 @@ func shellWord(s string) string {
 
 // toolDescription returns the description in a tool pin's definition, when
 // the pin holds one.
-func toolDescription(t scanner.ToolPin) string {
+func toolDescription(t pins.ToolPin) string {
 	if len(t.Definition) == 0 {
 		return ""
 	}

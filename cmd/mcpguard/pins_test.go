@@ -8,23 +8,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpguard/mcpguard/scanner"
+	"github.com/mcpguard/mcpguard/pins"
+	"github.com/mcpguard/mcpguard/toolcheck"
 )
 
 // pinOfTools pins a server from a tools/list document, with definitions so
 // that diffs show values.
-func pinOfTools(t testing.TB, server, doc string, launch *scanner.Launch) *scanner.Pin {
+func pinOfTools(t testing.TB, server, doc string, launch *pins.Launch) *pins.Pin {
 	t.Helper()
-	rep, err := scanner.AnalyzeTools([]byte(doc), scanner.ToolOptions{Path: "tools.json", Server: server})
+	rep, err := toolcheck.Analyze([]byte(doc), toolcheck.Options{Path: "tools.json", Server: server})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lp *scanner.LaunchPin
+	var lp *pins.LaunchPin
 	if launch != nil {
-		p := scanner.PinLaunch(*launch, bytes.Repeat([]byte{1}, 32), nil)
+		p := pins.PinLaunch(*launch, bytes.Repeat([]byte{1}, 32), nil)
 		lp = &p
 	}
-	return scanner.NewPin(server, lp, "", scanner.PinTools(rep, true))
+	return pins.NewPin(server, lp, "", pins.PinTools(rep, true))
 }
 
 const (
@@ -48,14 +49,14 @@ const (
 // only a pending state and a hostile name.
 func writePinFixture(t testing.TB, dir string) string {
 	t.Helper()
-	ghLaunch := &scanner.Launch{Transport: "stdio", Command: "npx", Args: []string{"-y", "@acme/github-mcp@1.2.3", "--token", "ghp_0123456789abcdefghijklmnopqrstuvwxyz"},
+	ghLaunch := &pins.Launch{Transport: "stdio", Command: "npx", Args: []string{"-y", "@acme/github-mcp@1.2.3", "--token", "ghp_0123456789abcdefghijklmnopqrstuvwxyz"},
 		Env: map[string]string{"GITHUB_TOKEN": "ghp_0123456789abcdefghijklmnopqrstuvwxyz"}}
 	ghLaunch2 := *ghLaunch
 	ghLaunch2.Args = []string{"-y", "@acme/github-mcp@1.3.0", "--token", "ghp_0123456789abcdefghijklmnopqrstuvwxyz"}
-	ps := scanner.NewPinSet()
+	ps := pins.NewSet()
 	ps.Pins["github"] = pinOfTools(t, "github", pinsGitHubV1, ghLaunch)
-	ps.Pins["memory"] = pinOfTools(t, "memory", pinsMemory, &scanner.Launch{Transport: "http", URL: "https://mcp.example.com/mcp?api_key=sk-secret-value-123456"})
-	ps.Pending = map[string]*scanner.Pin{
+	ps.Pins["memory"] = pinOfTools(t, "memory", pinsMemory, &pins.Launch{Transport: "http", URL: "https://mcp.example.com/mcp?api_key=sk-secret-value-123456"})
+	ps.Pending = map[string]*pins.Pin{
 		"github":        pinOfTools(t, "github", pinsGitHubV2, &ghLaunch2),
 		"evil\x1b[31mx": pinOfTools(t, "evil\x1b[31mx", pinsMemory, nil),
 	}
@@ -110,11 +111,11 @@ func TestPinsShowJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var doc struct {
-		Schema   string           `json:"schema"`
-		Name     string           `json:"name"`
-		Approved *scanner.Pin     `json:"approved"`
-		Pending  *scanner.Pin     `json:"pending"`
-		Diff     *scanner.PinDiff `json:"diff"`
+		Schema   string        `json:"schema"`
+		Name     string        `json:"name"`
+		Approved *pins.Pin     `json:"approved"`
+		Pending  *pins.Pin     `json:"pending"`
+		Diff     *pins.PinDiff `json:"diff"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -137,9 +138,9 @@ func TestPinsApproveAndForget(t *testing.T) {
 		t.Helper()
 		return runCLI(t, env, append(args, "--pins", path)...)
 	}
-	load := func() *scanner.PinSet {
+	load := func() *pins.Set {
 		t.Helper()
-		ps, err := scanner.LoadPinFile(path)
+		ps, err := pins.LoadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +293,7 @@ func FuzzPinsText(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte(`{"version": 1, "pins": {"a": {"tools": [{"name": "\u0007", "fields": null, "definition": "x"}], "launch": {"args": null, "url": "\u001b"}}}, "pending": {"a": {"tools": null}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := scanner.ParsePinSet(data)
+		ps, err := pins.ParseSet(data)
 		if err != nil {
 			return
 		}

@@ -17,9 +17,9 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/pins"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/proxy"
-	"github.com/mcpguard/mcpguard/scanner"
 )
 
 // ProxyOptions are the flags of `mcpguard proxy`.
@@ -128,7 +128,7 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
 	det := secrets.NewDetector()
 
-	launch := &scanner.Launch{Transport: "stdio"}
+	launch := &pins.Launch{Transport: "stdio"}
 	if httpMode {
 		u, err := url.Parse(opts.Upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -143,15 +143,15 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		name = defaultServerName(opts.Argv, opts.Upstream)
 	}
 
-	var pins *scanner.PinStore
+	var store *pins.Store
 	if !opts.NoPins {
 		path := opts.Pins
 		if path == "" {
 			home, _ := env.home()
-			path = scanner.DefaultPinsPath(env.goos, home, env.lookupEnv)
+			path = pins.DefaultPath(env.goos, home, env.lookupEnv)
 		}
 		var err error
-		if pins, err = scanner.OpenPinStore(path); err != nil {
+		if store, err = pins.OpenStore(path); err != nil {
 			return usage("open pins: %w", err)
 		}
 	}
@@ -172,13 +172,13 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 	}
 	log = log.For(name)
 	enforce := opts.Mode == "enforce"
-	guard := proxy.NewGuard(proxy.GuardOptions{Name: name, IDE: opts.IDE, Enforce: enforce, Launch: launch, Pins: pins,
+	guard := proxy.NewGuard(proxy.GuardOptions{Name: name, IDE: opts.IDE, Enforce: enforce, Launch: launch, Pins: store,
 		Tools: tools, Events: log, Logger: logger, Secrets: det})
 	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes}
 
 	start := map[string]any{"mode": opts.Mode, "ide": opts.IDE || name == "ide"}
-	if pins != nil {
-		start["pins"] = pins.Path()
+	if store != nil {
+		start["pins"] = store.Path()
 	}
 	if httpMode {
 		start["upstream"] = det.RedactURL(opts.Upstream)

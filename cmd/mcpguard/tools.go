@@ -18,6 +18,7 @@ import (
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
+	"github.com/mcpguard/mcpguard/toolcheck"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -159,7 +160,7 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 		inputs = append(inputs, in)
 	}
 
-	var toolReports []*scanner.ToolReport
+	var toolReports []*toolcheck.Report
 	var findings []policy.Finding
 	nTools := 0
 	for _, in := range inputs {
@@ -167,9 +168,9 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 		if name == "" {
 			name = serverNameFromPath(in.path)
 		}
-		rep, err := scanner.AnalyzeTools(in.data, scanner.ToolOptions{Path: in.path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp})
+		rep, err := toolcheck.Analyze(in.data, toolcheck.Options{Path: in.path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp})
 		if err != nil {
-			if fe, ok := scanner.AsFileError(err); ok {
+			if fe, ok := toolcheck.AsFileError(err); ok {
 				fileErrs = append(fileErrs, *fe)
 				continue
 			}
@@ -179,7 +180,7 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 		findings = append(findings, rep.Findings...)
 		nTools += len(rep.Tools)
 	}
-	findings = append(findings, scanner.CompareTools(toolReports)...)
+	findings = append(findings, toolcheck.Compare(toolReports)...)
 
 	host, _ := env.hostname()
 	res := &scanner.Result{Findings: findings, Errors: fileErrs}
@@ -286,7 +287,7 @@ func writeOutput(stdout io.Writer, output string, write func(io.Writer) error) e
 // writeToolsText renders findings for people: a summary line, then per
 // file its findings with the JSON pointer and any decoded hidden text.
 // Everything quoted from the input is made terminal-safe.
-func writeToolsText(w io.Writer, reps []*scanner.ToolReport, findings []policy.Finding, errs []policy.FileError, nTools int, color bool) error {
+func writeToolsText(w io.Writer, reps []*toolcheck.Report, findings []policy.Finding, errs []policy.FileError, nTools int, color bool) error {
 	bw := bufio.NewWriter(w)
 	var count [4]int
 	for _, f := range findings {

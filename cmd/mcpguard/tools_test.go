@@ -13,7 +13,7 @@ import (
 )
 
 // toolsFixtures is the shared threat fixture directory of the scanner.
-const toolsFixtures = "../../scanner/testdata/tools/"
+const toolsFixtures = "../../toolcheck/testdata/tools/"
 
 // runToolsCLI runs mcpguard in-process with stdin.
 func runToolsCLI(t *testing.T, stdin string, args ...string) (string, string, int) {

@@ -2,7 +2,7 @@
 // (a home with Claude Code user and local scopes, several projects and other
 // clients' files, sized like the SPEC §7 targets: 200 servers in 30 files),
 // and large tools/list results made of the tool lists captured from popular
-// MCP servers (scanner/testdata/tools/real).
+// MCP servers (toolcheck/testdata/tools/real).
 package benchdata
 
 import (

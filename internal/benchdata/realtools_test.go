@@ -6,7 +6,7 @@ import (
 )
 
 func TestRealToolList(t *testing.T) {
-	data, err := RealToolList("../../scanner/testdata/tools/real", 256<<10)
+	data, err := RealToolList("../../toolcheck/testdata/tools/real", 256<<10)
 	if err != nil {
 		t.Fatal(err)
 	}

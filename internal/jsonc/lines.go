@@ -1,0 +1,73 @@
+package jsonc
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// LineIndex turns byte offsets of a document into positions: 1-based lines
+// and 1-based columns counted in code points, as Parse reports them, so that
+// TOML and YAML locations read like JSON ones (SARIF "unicodeCodePoints").
+type LineIndex struct {
+	data       []byte
+	lineStarts []int // byte offset of the first byte of each line
+}
+
+// NewLineIndex indexes the line starts of data.
+func NewLineIndex(data []byte) *LineIndex {
+	ix := &LineIndex{data: data, lineStarts: []int{0}}
+	for i, c := range data {
+		if c == '\n' {
+			ix.lineStarts = append(ix.lineStarts, i+1)
+		}
+	}
+	return ix
+}
+
+// Pos returns the position of the byte at offset (clamped to the document).
+func (ix *LineIndex) Pos(offset int) Pos {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > len(ix.data) {
+		offset = len(ix.data)
+	}
+	line := sort.Search(len(ix.lineStarts), func(i int) bool { return ix.lineStarts[i] > offset }) - 1
+	start := ix.lineStarts[line]
+	return Pos{Offset: offset, Line: line + 1, Col: utf8.RuneCount(ix.data[start:offset]) + 1}
+}
+
+// LineCol converts a 1-based line and 1-based byte column (as go-toml reports
+// them) into a position with a code-point column.
+func (ix *LineIndex) LineCol(line, byteCol int) Pos {
+	if line < 1 {
+		return Pos{}
+	}
+	if line > len(ix.lineStarts) {
+		return ix.Pos(len(ix.data))
+	}
+	return ix.Pos(ix.lineStarts[line-1] + max(byteCol, 1) - 1)
+}
+
+// InvalidUTF8 returns the position of the first invalid UTF-8 byte of data,
+// and false when data is valid UTF-8.
+func InvalidUTF8(data []byte) (Pos, bool) {
+	if utf8.Valid(data) {
+		return Pos{}, false
+	}
+	off := 0
+	for off < len(data) {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	return NewLineIndex(data).Pos(off), true
+}
+
+// Lines returns the number of lines of the document.
+func (ix *LineIndex) Lines() int { return len(ix.lineStarts) }
+
+// End returns the position just past the last byte.
+func (ix *LineIndex) End() Pos { return ix.Pos(len(ix.data)) }

@@ -1,0 +1,441 @@
+package toolcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/chunks"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/policy"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
+)
+
+// Tool analysis (SPEC §6 rules U001–U007, A001–A005, T001, T002, T004, T005,
+// I001; heuristics of docs/threats.md §2, §3 and §5). Analyze reads one
+// saved or live tools/list result; Compare adds what only several
+// servers' lists together show. Pins (T003) are in package pins.
+
+// Options configure Analyze.
+type Options struct {
+	// Path names the document in finding locations ("<stdin>", a file path).
+	Path string
+	// Server is the name of the server that offered the tools, when known.
+	// The name "ide" implies IDE.
+	Server string
+	// ServerID is the report id of that server (Server.ID), when the tools
+	// come from a scanned configuration; it becomes each finding's server_id.
+	ServerID string
+	// IDE applies Claude Code's IDE allowlist (MCPG-I001): the server is an
+	// IDE extension's MCP server and may offer only executeCode and
+	// getDiagnostics.
+	IDE bool
+	// Policy is the compiled tools policy that decides the IDE allowlist; nil
+	// compiles one when an IDE server is analysed. Long-running callers (the
+	// proxy) compile it once and pass it.
+	Policy *policy.ToolsPolicy
+}
+
+// Report is the analysis of one tools/list document.
+type Report struct {
+	// Path and Server repeat the options.
+	Path   string
+	Server string
+	// Tools lists the tools in document order.
+	Tools []Tool
+	// Findings are sorted by position in the document, then rule.
+	Findings []policy.Finding
+	// Root is the parsed document and ListPointer the JSON pointer of its
+	// tools array ("" for a bare array, "/tools", "/result/tools"); Listed
+	// is the array's length, elements that are not objects included.
+	Root        *jsonc.Value
+	ListPointer string
+	Listed      int
+
+	data  []byte
+	index *jsonc.LineIndex
+	// serverID is Options.ServerID.
+	serverID string
+}
+
+// Size returns the length in bytes of the analysed document.
+func (r *Report) Size() int { return len(r.data) }
+
+// Tool is one tool of a tools/list document.
+type Tool struct {
+	// Name is the tool's name ("" when missing or not a string).
+	Name string
+	// Pointer is the RFC 6901 pointer of the tool object in the document,
+	// e.g. "/result/tools/3"; Location its position.
+	Pointer  string
+	Location policy.Location
+	// Value is the parsed tool object, for pins (PinTool).
+	Value *jsonc.Value
+
+	// Analysis state kept for Compare.
+	key      string // separator- and case-insensitive form of the name
+	skeleton string // TR39 skeleton of key
+}
+
+// ErrNoToolsList is wrapped by Analyze' error for a well-formed JSON
+// document that is neither a JSON-RPC tools/list response, nor an object
+// with a "tools" array, nor a bare array.
+var ErrNoToolsList = errors.New("scanner: not a tools/list result")
+
+// MaxDescription is Claude Code's cut for tool descriptions and server
+// instructions, in UTF-16 code units (JavaScript string length; since
+// v2.1.84, anthropics/claude-code #41593).
+const MaxDescription = 2048
+
+// Analyze analyses one tools/list result: a JSON-RPC response
+// ({"jsonrpc": "2.0", "result": {"tools": [...]}}), an object with a
+// "tools" array, or a bare array of tools. Every finding's location is
+// opts.Path with the JSON pointer, line and column of the offending string
+// or key in data.
+//
+// A document that is not JSON, or not one of those shapes, is an error: a
+// *policy.FileError naming path:line:col (wrapping ErrNoToolsList for the
+// shape). Everything inside the tools is reported as findings, never as an
+// error, so hostile input cannot stop the analysis. Analyze never
+// panics and its output is bounded by the input size.
+func Analyze(data []byte, opts Options) (*Report, error) {
+	rep := &Report{Path: opts.Path, Server: opts.Server, data: data, serverID: opts.ServerID}
+	rep.index = jsonc.NewLineIndex(data)
+	root, _, err := jsonc.Parse(data, jsonc.Options{})
+	if err != nil {
+		var se *jsonc.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &policy.FileError{Path: opts.Path, Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg}
+		}
+		return nil, &policy.FileError{Path: opts.Path, Message: err.Error()}
+	}
+	list, listPtr, err := toolsArray(root)
+	if err != nil {
+		return nil, &toolsShapeError{FileError: policy.FileError{Path: opts.Path, Line: root.Pos.Line, Column: root.Pos.Col, Message: err.Error()}}
+	}
+	rep.Root, rep.ListPointer, rep.Listed = root, listPtr, len(list.Elems)
+	ide := opts.IDE || opts.Server == "ide"
+	m := compiledToolMatchers()
+	a := &toolAnalysis{rep: rep, m: m, phraseScratch: m.phrases.scratch()}
+	a.elemTool = make([]int, len(list.Elems))
+	for i, v := range list.Elems {
+		ptr := listPtr + "/" + strconv.Itoa(i)
+		a.elemTool[i] = -1
+		if v.Kind != jsonc.Object {
+			a.add(ruleT005, v.Pos, ptr, fmt.Sprintf("tools[%d] is a JSON %s, not a tool object; clients reject or skip it", i, v.Kind),
+				map[string]any{"kind": "not-an-object"}, "not-object")
+			continue
+		}
+		t := &Tool{Pointer: ptr, Value: v, Location: a.loc(v.Pos, ptr)}
+		if n := v.Get("name"); n.IsString() {
+			t.Name = n.Str
+		}
+		t.key = identKey(t.Name)
+		t.skeleton = mcpunicode.Skeleton(t.key)
+		a.elemTool[i] = len(rep.Tools)
+		rep.Tools = append(rep.Tools, *t)
+	}
+	a.unicodeFindings()
+	a.tools()
+	a.duplicateNames()
+	if ide {
+		p, err := toolsPolicy(opts)
+		if err == nil {
+			err = a.ideFindings(p, opts.Server)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("evaluate the IDE allowlist: %w", err)
+		}
+	}
+	if opts.Policy.HasCustom() {
+		if err := a.customFindings(opts.Policy, opts.Server, ide); err != nil {
+			return nil, fmt.Errorf("evaluate the custom tool rules: %w", err)
+		}
+	}
+	rep.Findings = a.findings
+	sortToolFindings(rep.Findings)
+	return rep, nil
+}
+
+// toolsShapeError is a well-formed document that holds no tools list.
+type toolsShapeError struct{ policy.FileError }
+
+func (e *toolsShapeError) Unwrap() error { return ErrNoToolsList }
+
+// AsFileError returns the positioned error of an Analyze failure, for
+// a report's errors[] list, and false for other errors.
+func AsFileError(err error) (*policy.FileError, bool) {
+	var fe *policy.FileError
+	if errors.As(err, &fe) {
+		return fe, true
+	}
+	var se *toolsShapeError
+	if errors.As(err, &se) {
+		return &se.FileError, true
+	}
+	return nil, false
+}
+
+// toolsArray finds the tools array of the accepted shapes.
+func toolsArray(root *jsonc.Value) (*jsonc.Value, string, error) {
+	switch root.Kind {
+	case jsonc.Array:
+		return root, "", nil
+	case jsonc.Object:
+		if t := root.Get("tools"); t != nil {
+			if t.Kind != jsonc.Array {
+				return nil, "", fmt.Errorf("\"tools\" is a JSON %s, not an array", t.Kind)
+			}
+			return t, "/tools", nil
+		}
+		if r := root.Get("result"); r != nil {
+			if t := r.Get("tools"); t != nil && t.Kind == jsonc.Array {
+				return t, "/result/tools", nil
+			}
+			return nil, "", errors.New("the JSON-RPC result holds no \"tools\" array: not a tools/list response")
+		}
+		if e := root.Get("error"); e != nil {
+			msg := ""
+			if m := e.Get("message"); m.IsString() {
+				msg = ": " + policy.TrimMessage(m.Str, 120)
+			}
+			return nil, "", fmt.Errorf("a JSON-RPC error response%s, not a tools/list result", msg)
+		}
+	}
+	return nil, "", errors.New("want a JSON-RPC tools/list response, an object with a \"tools\" array, or an array of tools")
+}
+
+// Rule ids used here.
+const (
+	ruleT001 = "MCPG-T001"
+	ruleT002 = "MCPG-T002"
+	ruleT003 = "MCPG-T003"
+	ruleT004 = "MCPG-T004"
+	ruleT005 = "MCPG-T005"
+	ruleU006 = "MCPG-U006"
+	ruleA001 = "MCPG-A001"
+	ruleA002 = "MCPG-A002"
+	ruleA003 = "MCPG-A003"
+	ruleA004 = "MCPG-A004"
+	ruleA005 = "MCPG-A005"
+	ruleI001 = "MCPG-I001"
+)
+
+// toolAnalysis is the state of one Analyze call.
+type toolAnalysis struct {
+	rep      *Report
+	findings []policy.Finding
+	// unicode findings per tool index, and their hidden decoded payloads.
+	hidden map[int][]hiddenText
+	// uniAt records U-findings by pointer (to avoid a second U006).
+	uniAt map[string]bool
+	// m are the compiled patterns; phraseScratch is the phrase matcher's
+	// state, reused from text to text.
+	m             *toolMatchers
+	phraseScratch *phraseScratch
+	// cur caches what several rules read of the tool being analysed.
+	cur       toolCache
+	collector textCollector
+	// texts are the texts of the tool being analysed (collectTexts).
+	texts []toolText
+	// elemTool maps an element index of the tools array to the index of
+	// its tool in rep.Tools (-1: not an object).
+	elemTool []int
+	// uniByPtr lists the indices in findings of the Unicode findings of
+	// each pointer, in order (overLong reads those of a description).
+	uniByPtr map[string][]int
+}
+
+// hiddenText is text decoded from tag characters, variation selectors or a
+// binary run of invisible characters.
+type hiddenText struct {
+	pointer string
+	text    string
+	rule    string
+}
+
+func (a *toolAnalysis) loc(p jsonc.Pos, ptr string) policy.Location {
+	return policy.Location{Path: a.rep.Path, Pointer: ptr, Line: p.Line, Column: p.Col}
+}
+
+// add appends a finding with the catalog severity.
+func (a *toolAnalysis) add(rule string, p jsonc.Pos, ptr, msg string, ev map[string]any, disc ...string) *policy.Finding {
+	f := policy.NewFinding(rule, a.loc(p, ptr), a.rep.serverID, msg, disc...)
+	f.Evidence = ev
+	a.findings = append(a.findings, f)
+	return &a.findings[len(a.findings)-1]
+}
+
+// toolIndex returns the index of the tool whose object holds ptr, or -1.
+// Tool pointers are the list pointer, a slash and the element's decimal
+// index, so the element index is read from ptr rather than searched for.
+func (a *toolAnalysis) toolIndex(ptr string) int {
+	lp := a.rep.ListPointer
+	if len(ptr) <= len(lp)+1 || ptr[:len(lp)] != lp || ptr[len(lp)] != '/' {
+		return -1
+	}
+	tok := ptr[len(lp)+1:]
+	if j := strings.IndexByte(tok, '/'); j >= 0 {
+		tok = tok[:j]
+	}
+	if tok == "" || len(tok) > 1 && tok[0] == '0' {
+		return -1 // not how strconv.Itoa writes an index
+	}
+	n := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c < '0' || c > '9' || n >= len(a.elemTool) {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n >= len(a.elemTool) {
+		return -1
+	}
+	return a.elemTool[n]
+}
+
+// unicodeFindings turns the hidden-Unicode findings of the whole document
+// into report findings (U001–U007, and T001 for duplicate keys).
+func (a *toolAnalysis) unicodeFindings() {
+	a.hidden = map[int][]hiddenText{}
+	a.uniAt = map[string]bool{}
+	a.uniByPtr = map[string][]int{}
+	ufs, _ := mcpunicode.ScanJSON(a.rep.data) // the document parsed above; a late error only stops the scan
+	for _, u := range ufs {
+		a.uniByPtr[u.Pointer] = append(a.uniByPtr[u.Pointer], len(a.findings))
+		ti := a.toolIndex(u.Pointer)
+		if d, ok := u.Decoded(); ok && ti >= 0 {
+			a.hidden[ti] = append(a.hidden[ti], hiddenText{pointer: u.Pointer, text: d, rule: u.Rule})
+		}
+		a.uniAt[u.Rule+"\x00"+u.Pointer] = true
+		ev := map[string]any{}
+		for k, v := range u.Evidence {
+			ev[k] = v
+		}
+		if len(u.CodePoints) > 0 {
+			ev["code_points"] = u.CodePoints
+		}
+		ev["count"] = u.Count
+		if u.IsKey {
+			ev["in_key"] = true
+		}
+		ev["string_offset"] = u.StringOffset
+		msg := u.Message
+		if ti >= 0 {
+			name := a.rep.Tools[ti].Name
+			ev["tool"] = name
+			msg = fmt.Sprintf("tool %s: %s", QuoteName(name), msg)
+		}
+		p := a.rep.index.Pos(u.Offset)
+		a.add(u.Rule, p, u.Pointer, msg, ev, u.Kind, strconv.Itoa(u.StringOffset), strconv.FormatBool(u.IsKey))
+	}
+}
+
+// QuoteName quotes a tool name for messages, escaping anything invisible.
+func QuoteName(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return strconv.QuoteToASCII(policy.TrimMessage(s, 64))
+}
+
+// sortFindings orders findings by position, then rule and id.
+func sortToolFindings(fs []policy.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Location, fs[j].Location
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if fs[i].Rule != fs[j].Rule {
+			return fs[i].Rule < fs[j].Rule
+		}
+		return fs[i].ID < fs[j].ID
+	})
+}
+
+// tool runs the per-tool rules on the i-th tool.
+// tools runs the per-tool rules on every tool. A tool's rules read only
+// that tool and what unicodeFindings recorded, so a large list is split
+// into chunks that workers analyse in parallel, each with its own scratch
+// state; the chunks' findings are concatenated in chunk order, which is
+// the order one pass over the tools produces.
+func (a *toolAnalysis) tools() {
+	n := len(a.rep.Tools)
+	if !chunks.Worth(len(a.rep.data), n) {
+		for i := range n {
+			a.tool(i)
+		}
+		return
+	}
+	out := make([][]policy.Finding, chunks.Count(n))
+	// Workers append to base, whose capacity is full: their first append
+	// copies it, so none writes the shared array (overLong reads it).
+	base := a.findings[:len(a.findings):len(a.findings)]
+	chunks.Run(n, func() func(c, lo, hi int) {
+		w := &toolAnalysis{rep: a.rep, m: a.m, phraseScratch: a.m.phrases.scratch(), findings: base,
+			hidden: a.hidden, uniAt: a.uniAt, uniByPtr: a.uniByPtr, elemTool: a.elemTool}
+		return func(c, lo, hi int) {
+			start := len(w.findings)
+			for i := lo; i < hi; i++ {
+				w.tool(i)
+			}
+			out[c] = w.findings[start:]
+		}
+	})
+	for _, fs := range out {
+		a.findings = append(a.findings, fs...)
+	}
+}
+
+func (a *toolAnalysis) tool(i int) {
+	t := &a.rep.Tools[i]
+	a.cur.reset()
+	a.texts = a.collector.collectTexts(t)
+	a.nameRules(t)
+	a.poisoning(t, a.hidden[i])
+	a.sizeRules(t)
+	a.annotationRules(t)
+}
+
+// customFindings evaluates the organisation's tool_deny and tool_warn rules
+// (docs/policies.md) once per tool, on the definition as the server sent it.
+func (a *toolAnalysis) customFindings(p *policy.ToolsPolicy, server string, ide bool) error {
+	srv := map[string]any{"name": server, "ide": ide}
+	for i := range a.rep.Tools {
+		t := &a.rep.Tools[i]
+		v, err := policy.NewValue(t.Value.Interface())
+		if err != nil {
+			return err
+		}
+		results, err := p.EvalTool(context.Background(), srv, v)
+		if err != nil {
+			return err
+		}
+		for _, r := range results {
+			f := a.add(r.Rule, t.Value.Pos, t.Pointer, r.Message, r.Evidence, "custom", r.Package)
+			f.Severity = r.Severity
+		}
+	}
+	return nil
+}
+
+// Location returns the location of the tool named name, and false when the
+// document has no such tool.
+func (r *Report) Location(name string) (policy.Location, bool) {
+	for _, t := range r.Tools {
+		if t.Name == name {
+			return t.Location, true
+		}
+	}
+	return policy.Location{}, false
+}

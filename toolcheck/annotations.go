@@ -1,0 +1,493 @@
+package toolcheck
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+)
+
+// Misleading annotations (MCPG-A001–A005, threats.md §5). Annotations are
+// untrusted hints whose absence means the worst case (readOnlyHint false,
+// destructiveHint true, idempotentHint false, openWorldHint true); only a
+// claim that makes a tool look safer than its name, title, description or
+// parameters say is reported. Missing or over-cautious annotations never
+// are.
+
+// verbClass is a class of evidence about what a tool does.
+type verbClass uint8
+
+const (
+	classRead    verbClass = 1 << iota // reads, lists, searches, computes
+	classNet                           // reaches the network to read (fetch, browse)
+	classMutate                        // writes or changes state
+	classDestroy                       // deletes, overwrites, drops
+	classExec                          // runs code or commands
+	classSend                          // sends, posts, publishes to others
+	classNonIdem                       // each call adds something (create, append, send)
+	// classNeutral marks verbs that take the verb position but say nothing
+	// about the effect ("Trigger a request from the server"): the words
+	// after them are their object, not evidence ("request" there is a
+	// noun). No rule picks this class.
+	classNeutral
+)
+
+var classNames = []struct {
+	c    verbClass
+	name string
+}{{classRead, "read"}, {classNet, "network"}, {classMutate, "mutate"}, {classDestroy, "destroy"}, {classExec, "execute"}, {classSend, "send"}, {classNonIdem, "non-idempotent"}}
+
+func (c verbClass) names() []string {
+	var out []string
+	for _, n := range classNames {
+		if c&n.c != 0 {
+			out = append(out, n.name)
+		}
+	}
+	return out
+}
+
+// verbs is the seed lexicon of threats.md §5, tuned on the fixtures and
+// the captured real tool lists: base forms only; inflections are derived.
+var verbLexicon = func() map[string]verbClass {
+	m := map[string]verbClass{}
+	add := func(c verbClass, words string) {
+		for _, w := range strings.Fields(words) {
+			m[w] |= c
+		}
+	}
+	add(classRead, `get list read view show search find query lookup look describe inspect check count preview display print
+		explain analyze analyse summarize summarise compare validate verify calculate compute parse diff retrieve load watch monitor
+		scan review evaluate estimate resolve translate echo ping explore measure sum return returns extract render convert
+		open poll geocode select hover screenshot demonstrate simulate compress zoom highlight`)
+	add(classNet, `fetch download browse crawl scrape request navigate curl wget http`)
+	add(classMutate, `write edit update set put patch modify rename move mv create insert add append upload push commit merge
+		deploy publish install apply import save store replace overwrite reset restore approve grant chmod chown rewrite change assign
+		configure enable disable upsert register archive lock unlock close reopen star fork transition schedule mark submit
+		comment reply react invite share sync copy duplicate clone mkdir touch refactor fill click toggle`)
+	add(classDestroy, `delete remove rm drop truncate destroy purge wipe erase kill terminate revoke uninstall overwrite clear reset
+		unlink rmdir discard prune flush shred nuke evict force replace`)
+	add(classExec, `run exec execute eval shell bash sh cmd spawn invoke compile launch interpret sudo powershell pwsh subprocess`)
+	add(classSend, `send post email mail message notify tweet publish webhook upload transfer pay reply dm sms broadcast forward
+		share invite dial alert announce submit`)
+	add(classNeutral, `trigger initiate perform`)
+	add(classNonIdem, `create append add insert post send comment enqueue push increment decrement generate new submit reply fork
+		register spawn duplicate clone upload`)
+	return m
+}()
+
+// execNouns mark execution when a name has no verb ("bash", "shell_exec").
+var execNouns = tlSet(strings.Fields(`shell bash sh cmd powershell pwsh subprocess terminal exec eval repl`))
+
+// lookupVerb returns the class of a word, trying inflections: third person
+// ("deletes", "pushes", "copies"), gerund ("sending", "creating",
+// "running") when inflect is set.
+func lookupVerb(w string, inflect bool) (string, verbClass) {
+	if c, ok := verbLexicon[w]; ok {
+		return w, c
+	}
+	if !inflect || len(w) < 4 {
+		return "", 0
+	}
+	var cands []string
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		cands = append(cands, w[:len(w)-3]+"y")
+	case strings.HasSuffix(w, "es"):
+		cands = append(cands, w[:len(w)-2], w[:len(w)-1])
+	case strings.HasSuffix(w, "s"):
+		cands = append(cands, w[:len(w)-1])
+	case strings.HasSuffix(w, "ing"):
+		b := w[:len(w)-3]
+		cands = append(cands, b, b+"e")
+		if len(b) >= 2 && b[len(b)-1] == b[len(b)-2] {
+			cands = append(cands, b[:len(b)-1])
+		}
+	}
+	for _, c := range cands {
+		if cl, ok := verbLexicon[c]; ok {
+			return c, cl
+		}
+	}
+	return "", 0
+}
+
+// evidence is one reason to believe a tool does something.
+type verbEvidence struct {
+	class  verbClass
+	word   string
+	source string // "name", "title", "annotations.title", "description", "parameter"
+}
+
+// fillers are skipped before a description's leading verb.
+var leadFillers = tlSet(strings.Fields(`this tool the a an use used to for it lets let allows allow you can will function endpoint api method
+	helper utility mcp simple that which we i please is will used tools`))
+
+// leadVerbs returns the leading verb of words and the verbs coordinated
+// with it ("compiles and runs", "create or update", "move or rename"):
+// the first known verb within the first limit words, then "and"/"or"
+// followed by another verb. Titles and descriptions pass limit 1 (their
+// verb comes first, after skipFillers: "Long Running Operation" is no
+// "run"); names pass their length, because a prefix often comes first
+// ("tokensave_replace_symbol", "slack_post_message").
+func leadVerbs(words []string, limit int, inflect bool) []verbEvidence {
+	var out []verbEvidence
+	for i := 0; i < len(words) && i < limit; i++ {
+		w := words[i]
+		base, c := lookupVerb(w, inflect)
+		if c == 0 {
+			continue
+		}
+		out = append(out, verbEvidence{class: c, word: base})
+		for j := i + 1; j+1 < len(words); j += 2 {
+			if words[j] != "and" && words[j] != "or" && words[j] != "then" {
+				break
+			}
+			next := words[j+1]
+			if strings.HasSuffix(next, "ly") && j+2 < len(words) {
+				j++
+				next = words[j+1]
+			}
+			b2, c2 := lookupVerb(next, inflect)
+			if c2 == 0 {
+				break
+			}
+			out = append(out, verbEvidence{class: c2, word: b2})
+		}
+		return out
+	}
+	return nil
+}
+
+// arithmetic: "add two numbers", "adds the values" compute, not mutate.
+var arithmeticObjects = tlSet(strings.Fields(`two numbers number integers values sum operands digits`))
+
+// adjust drops the mutate reading of arithmetic "add".
+func adjust(ev []verbEvidence, words []string) []verbEvidence {
+	out := ev[:0]
+	for _, e := range ev {
+		if e.word == "add" || e.word == "sum" {
+			for i, w := range words {
+				if (w == "add" || w == "adds" || w == "adding") && i+1 < len(words) && arithmeticObjects[words[i+1]] {
+					e.class = classRead
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Description patterns of the annotation rules (compiled in
+// compiledToolMatchers).
+const (
+	// readOnlyClaimExpr recognises descriptions that scope an execution
+	// verb ("Run a read-only SQL query"): the run is then no evidence of a
+	// write.
+	readOnlyClaimExpr = `\bread[- ]?only\b|\bwithout (?:making )?(?:any )?(?:changes|modif\w+|side effects)\b|\bno side effects\b|\bdoes not (?:modify|change|write)\b`
+	// strongDestroyExpr finds destructive phrases anywhere in a description.
+	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|(?:update|replace)s? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
+	// idempotentClaimExpr recognises creation that is idempotent by design.
+	idempotentClaimExpr = `\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exists?\b|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\bcreate or replace\b`
+)
+
+// netParams are parameter names that address the network.
+var netParams = tlSet(strings.Fields(`url urls endpoint webhook webhookurl callbackurl callback recipient recipients email emails emailaddress host hostname`))
+
+// urlish are parameter name words that make format "uri" a network address.
+var urlish = tlSet(strings.Fields(`url link endpoint webhook callback href site page`))
+
+// toolEvidence gathers the evidence classes of a tool.
+type toolEvidence struct {
+	name, title, annTitle, desc, params []verbEvidence
+	descReadOnly                        bool // the description scopes itself as read-only
+	descView                            string
+}
+
+func (e *toolEvidence) all() []verbEvidence {
+	var out []verbEvidence
+	out = append(out, e.name...)
+	out = append(out, e.title...)
+	out = append(out, e.annTitle...)
+	out = append(out, e.desc...)
+	out = append(out, e.params...)
+	return out
+}
+
+// classesOf returns the union of classes of ev, and per class the first
+// piece of evidence.
+func classesOf(ev []verbEvidence) verbClass {
+	var c verbClass
+	for _, e := range ev {
+		c |= e.class
+	}
+	return c
+}
+
+func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
+	e := &toolEvidence{}
+	nameWords := a.cur.nameWords(t)
+	e.name = tagEvidence(adjust(leadVerbs(nameWords, len(nameWords), false), nameWords), "name")
+	if classesOf(e.name)&^classNeutral == 0 {
+		for _, w := range nameWords {
+			if execNouns[w] {
+				e.name = append(e.name, verbEvidence{class: classExec, word: w, source: "name"})
+				break
+			}
+		}
+	}
+	if v := t.Value.Get("title"); v.IsString() {
+		w := tlWords(a.cur.view(v.Str))
+		e.title = tagEvidence(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), "title")
+	}
+	if v := t.Value.Get("annotations").Get("title"); v.IsString() {
+		w := tlWords(a.cur.view(v.Str))
+		e.annTitle = tagEvidence(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), "annotations.title")
+	}
+	if v := t.Value.Get("description"); v.IsString() {
+		e.descView = a.cur.view(v.Str)
+		first := tlFirstSentence(e.descView)
+		w := tlWords(first)
+		skipped := skipFillers(w, nameWords)
+		e.desc = tagEvidence(adjust(leadVerbs(skipped, 1, true), skipped), "description")
+		// first is a prefix of the view: what the view does not admit,
+		// first does not match.
+		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
+		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" {
+			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
+		}
+	}
+	for _, p := range a.cur.params(t) {
+		key := strings.Join(p.words, "")
+		switch {
+		case netParams[key] || p.format == "email" || p.format == "idn-email":
+			e.params = append(e.params, verbEvidence{class: classNet, word: p.name, source: "parameter"})
+		case p.format == "uri" || p.format == "iri" || p.format == "uri-reference":
+			for _, w := range p.words {
+				if urlish[w] {
+					e.params = append(e.params, verbEvidence{class: classNet, word: p.name, source: "parameter"})
+					break
+				}
+			}
+		}
+	}
+	return e
+}
+
+// skipFillers drops leading filler words, adverbs and the tool's own name
+// words (own, the split name, for a description) from a description's
+// first sentence.
+func skipFillers(words, own []string) []string {
+	i := 0
+	for i < len(words) && (leadFillers[words[i]] || tlHas(own, words[i]) && verbLexicon[words[i]] == 0 || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
+		i++
+	}
+	return words[i:]
+}
+
+func tagEvidence(ev []verbEvidence, source string) []verbEvidence {
+	for i := range ev {
+		ev[i].source = source
+	}
+	return ev
+}
+
+// hint is one annotation of a tool.
+type annHint struct {
+	present bool
+	value   bool
+	boolean bool // a JSON boolean (false: present but another type)
+	ptr     string
+	pos     jsonc.Pos
+	raw     *jsonc.Value
+}
+
+func readHint(t *Tool, ann *jsonc.Value, name string) annHint {
+	m := ann.Member(name)
+	if m == nil {
+		return annHint{}
+	}
+	h := annHint{present: true, ptr: t.Pointer + "/annotations/" + name, pos: m.Value.Pos, raw: m.Value}
+	if m.Value.Kind == jsonc.Bool {
+		h.boolean, h.value = true, m.Value.Bool
+	}
+	return h
+}
+
+// annotationRules runs A001–A005 on a tool.
+func (a *toolAnalysis) annotationRules(t *Tool) {
+	ev := a.gatherEvidence(t)
+	// A005: a displayed title strictly safer than the name (annotations
+	// or not).
+	a.titleRule(t, ev)
+	ann := t.Value.Get("annotations")
+	if ann == nil || ann.Kind != jsonc.Object {
+		return
+	}
+	ro := readHint(t, ann, "readOnlyHint")
+	de := readHint(t, ann, "destructiveHint")
+	id := readHint(t, ann, "idempotentHint")
+	ow := readHint(t, ann, "openWorldHint")
+	// A005: a hint of another type. JavaScript clients read any non-empty
+	// string (even "false") and any non-zero number as true.
+	for _, h := range []struct {
+		name string
+		h    annHint
+	}{{"readOnlyHint", ro}, {"destructiveHint", de}, {"idempotentHint", id}, {"openWorldHint", ow}} {
+		if h.h.present && !h.h.boolean && h.h.raw.Kind != jsonc.Null {
+			a.add(ruleA005, h.h.pos, h.h.ptr, fmt.Sprintf("tool %s: %s is a JSON %s, not a boolean; clients disagree on what it means (JavaScript reads any non-empty string, even \"false\", as true)",
+				QuoteName(t.Name), h.name, h.h.raw.Kind),
+				map[string]any{"kind": "non-boolean-hint", "tool": t.Name, "hint": h.name, "value": tlValueText(h.h.raw)}, "non-boolean", h.name)
+		}
+	}
+	all := ev.all()
+	if ev.descReadOnly {
+		// "Run a read-only query": the description's own verbs are no
+		// evidence of writes or execution; the name and parameters still are.
+		all = withoutExecFromDescription(all)
+	}
+	readOnly := ro.boolean && ro.value
+
+	// A001: readOnlyHint true on a tool that writes, deletes, executes or sends.
+	if readOnly {
+		if bad := pickEvidence(all, classMutate|classDestroy|classExec|classSend); len(bad) > 0 {
+			a.add(ruleA001, ro.pos, ro.ptr, fmt.Sprintf("tool %s is annotated readOnlyHint: true but %s; clients that auto-approve read-only tools run it without asking",
+				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "readOnlyHint", bad), "readOnlyHint")
+		}
+	}
+	// A002: destructiveHint false on a tool that deletes or overwrites
+	// (meaningful only when readOnlyHint is false).
+	if !readOnly && de.boolean && !de.value {
+		if bad := pickEvidence(all, classDestroy); len(bad) > 0 {
+			a.add(ruleA002, de.pos, de.ptr, fmt.Sprintf("tool %s is annotated destructiveHint: false but %s",
+				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "destructiveHint", bad), "destructiveHint")
+		}
+	}
+	// A003: openWorldHint false on a tool that fetches or sends.
+	if ow.boolean && !ow.value {
+		if bad := pickEvidence(all, classNet|classSend); len(bad) > 0 {
+			a.add(ruleA003, ow.pos, ow.ptr, fmt.Sprintf("tool %s is annotated openWorldHint: false but %s",
+				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "openWorldHint", bad), "openWorldHint")
+		}
+	}
+	// A004: idempotentHint true on a tool whose calls each add something
+	// (meaningful only when readOnlyHint is false).
+	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) {
+		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
+			a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
+				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")
+		}
+	}
+	// A005: contradictory hints.
+	if readOnly && de.boolean && de.value {
+		a.add(ruleA005, de.pos, de.ptr, fmt.Sprintf("tool %s is annotated both readOnlyHint: true and destructiveHint: true", QuoteName(t.Name)),
+			map[string]any{"kind": "contradictory", "tool": t.Name}, "contradictory")
+	}
+}
+
+// risk ranks classes for the title comparison.
+func verbRisk(c verbClass) int {
+	switch {
+	case c&(classDestroy|classExec) != 0:
+		return 3
+	case c&(classMutate|classSend) != 0:
+		return 2
+	case c&classNet != 0:
+		return 1
+	}
+	return 0
+}
+
+// titleRule reports a title or annotations.title whose verbs are all safer
+// than the name's ("delete_all_files" shown as "Read a document").
+func (a *toolAnalysis) titleRule(t *Tool, ev *toolEvidence) {
+	nameRisk := verbRisk(classesOf(ev.name))
+	if nameRisk < 2 {
+		return
+	}
+	for _, tt := range []struct {
+		ev    []verbEvidence
+		field string
+	}{{ev.title, "title"}, {ev.annTitle, "annotations/title"}} {
+		// A neutral verb ("Trigger the cleanup") claims nothing.
+		if c := classesOf(tt.ev); c == 0 || c&classNeutral != 0 || verbRisk(c) >= nameRisk {
+			continue
+		}
+		ptr := t.Pointer + "/" + tt.field
+		v := t.Value.Get("title")
+		if tt.field != "title" {
+			v = t.Value.Get("annotations").Get("title")
+		}
+		a.add(ruleA005, v.Pos, ptr, fmt.Sprintf("tool %s is shown as %s, which reads safer than its name (%s)",
+			QuoteName(t.Name), QuoteName(v.Str), describeEvidence(ev.name)),
+			map[string]any{"kind": "title-safer-than-name", "tool": t.Name, "field": strings.ReplaceAll(tt.field, "/", "."),
+				"title_verbs": evidenceWords(tt.ev), "name_verbs": evidenceWords(ev.name)}, "title", tt.field)
+	}
+}
+
+func evidenceWords(ev []verbEvidence) []string {
+	var out []string
+	for _, e := range ev {
+		out = tlAppendUnique(out, e.word)
+	}
+	return out
+}
+
+func withoutExecFromDescription(ev []verbEvidence) []verbEvidence {
+	out := make([]verbEvidence, 0, len(ev))
+	for _, e := range ev {
+		if e.source == "description" && e.class&classExec != 0 {
+			e.class &^= classExec
+			if e.class == 0 {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// pick returns the evidence of the given classes.
+func pickEvidence(ev []verbEvidence, c verbClass) []verbEvidence {
+	var out []verbEvidence
+	for _, e := range ev {
+		if e.class&c != 0 {
+			out = append(out, verbEvidence{class: e.class & c, word: e.word, source: e.source})
+		}
+	}
+	return out
+}
+
+// describe renders evidence for a message: `its name says "delete"`.
+func describeEvidence(ev []verbEvidence) string {
+	by := map[string][]string{}
+	var order []string
+	for _, e := range ev {
+		if _, ok := by[e.source]; !ok {
+			order = append(order, e.source)
+		}
+		by[e.source] = tlAppendUnique(by[e.source], e.word)
+	}
+	parts := make([]string, 0, len(order))
+	for _, s := range order {
+		what := "its " + s + " says"
+		if s == "parameter" {
+			what = "its parameters are"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", what, strings.Join(tlQuoted(by[s], 3), ", ")))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func annEvidence(t *Tool, h string, ev []verbEvidence) map[string]any {
+	list := make([]any, 0, len(ev))
+	cls := verbClass(0)
+	for _, e := range ev {
+		list = append(list, map[string]any{"class": strings.Join(e.class.names(), ","), "word": e.word, "source": e.source})
+		cls |= e.class
+	}
+	names := cls.names()
+	sort.Strings(names)
+	return map[string]any{"tool": t.Name, "hint": h, "classes": names, "evidence": list}
+}

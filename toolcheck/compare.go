@@ -1,0 +1,191 @@
+package toolcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// Compare reports what only several servers' tool lists show
+// together (MCPG-T002): the same or a look-alike tool name on two servers
+// (a client that offers both decides which one runs), and a description
+// that names another server's tool. Reports with the same Server name (or,
+// without names, the same Path) are one server. Findings are located in
+// the later report.
+//
+// Each pair of servers costs time linear in their tools and texts: names
+// are matched through a map of skeletons (a name's key and skeleton are
+// functions of it, so every duplicate and look-alike shares the skeleton),
+// and references through one automaton per server over its tools'
+// distinctive names (refIndex).
+func Compare(reports []*Report) []policy.Finding {
+	var out []policy.Finding
+	seen := map[string]bool{}
+	emit := func(fs ...policy.Finding) {
+		for _, f := range fs {
+			// Several files of one server repeat a finding: keep the first.
+			k := fmt.Sprint(f.Location.Path, "\x00", f.Location.Pointer, "\x00", f.Evidence["kind"], "\x00", f.Evidence["other_server"], "\x00", f.Evidence["other_tool"])
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, f)
+			}
+		}
+	}
+	server := func(r *Report) string {
+		if r.Server != "" {
+			return r.Server
+		}
+		return "\x00" + r.Path
+	}
+	cmp := make([]*compareState, len(reports))
+	state := func(i int) *compareState {
+		if cmp[i] == nil {
+			cmp[i] = newCompareState(reports[i])
+		}
+		return cmp[i]
+	}
+	for j, rj := range reports {
+		for i := 0; i < j; i++ {
+			ri := reports[i]
+			if server(ri) == server(rj) {
+				continue
+			}
+			sj, si := state(j), state(i)
+			for tj := range rj.Tools {
+				t := &rj.Tools[tj]
+				if t.key != "" {
+					for _, ti := range si.bySkeleton[t.skeleton] {
+						o := &ri.Tools[ti]
+						kind := "cross-server-confusable"
+						switch {
+						case t.Name == o.Name:
+							kind = "cross-server-duplicate"
+						case t.key == o.key:
+							kind = "cross-server-lookalike"
+						}
+						loc := t.Location
+						loc.Pointer = t.Pointer + "/name"
+						if nv := t.Value.Get("name"); nv != nil {
+							loc.Line, loc.Column = nv.Pos.Line, nv.Pos.Col
+						}
+						f := policy.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
+							QuoteName(t.Name), tlServerLabel(rj), map[string]string{"cross-server-duplicate": "is also", "cross-server-lookalike": "looks like",
+								"cross-server-confusable": "is confusable with"}[kind], QuoteName(o.Name), tlServerLabel(ri)), kind, ri.Path, o.Pointer)
+						f.Evidence = map[string]any{"kind": kind, "tool": t.Name, "other_tool": o.Name, "other_server": ri.Server, "other_path": ri.Path}
+						emit(f)
+					}
+				}
+				// References to the other server's tools in t's texts, and
+				// from the other server's tools to t's server.
+				emit(tlReferences(sj, tj, si, sj.lowNames)...)
+			}
+			for ti := range ri.Tools {
+				emit(tlReferences(si, ti, sj, si.lowNames)...)
+			}
+		}
+	}
+	sortToolFindings(out)
+	return out
+}
+
+// compareState is what Compare reads of one report, built once.
+type compareState struct {
+	rep *Report
+	// bySkeleton lists the tools of each skeleton, in order.
+	bySkeleton map[string][]int
+	// lowNames holds the lower-cased names of the tools.
+	lowNames map[string]bool
+	refs     *refIndex
+	// texts[i] are the texts of tool i a reference can be in (built on
+	// first use).
+	texts [][]refText
+}
+
+// refText is a string of a tool that can name another server's tool: its
+// match view (as poisoning reads it) and location.
+type refText struct {
+	view string
+	ptr  string
+	pos  jsonPos
+}
+
+func newCompareState(r *Report) *compareState {
+	c := &compareState{rep: r, bySkeleton: map[string][]int{}, lowNames: map[string]bool{}, texts: make([][]refText, len(r.Tools))}
+	for i := range r.Tools {
+		t := &r.Tools[i]
+		c.bySkeleton[t.skeleton] = append(c.bySkeleton[t.skeleton], i)
+		c.lowNames[strings.ToLower(t.Name)] = true
+	}
+	c.refs = newRefIndex(r)
+	return c
+}
+
+// refTexts returns the texts of tool i that references are looked for in:
+// not keys, not the name, with a non-empty match view.
+func (c *compareState) refTexts(i int) []refText {
+	if c.texts[i] == nil {
+		var col textCollector
+		out := []refText{}
+		for _, tx := range col.collectTexts(&c.rep.Tools[i]) {
+			if tx.key || tx.role == roleName {
+				continue
+			}
+			if v := matchView(tx.text); v != "" {
+				out = append(out, refText{view: v, ptr: tx.ptr, pos: tx.pos})
+			}
+		}
+		c.texts[i] = out
+	}
+	return c.texts[i]
+}
+
+// tlReferences finds texts of tool ti of server r naming a tool of server
+// other that r does not have itself (own: r's lower-cased names): for each
+// such tool of other, in order, the first text that names it.
+func tlReferences(r *compareState, ti int, other *compareState, own map[string]bool) []policy.Finding {
+	idx := other.refs
+	if len(idx.names) == 0 {
+		return nil
+	}
+	t := &r.rep.Tools[ti]
+	// first[name] is the index in texts of the first text naming it.
+	first := map[int]int{}
+	texts := r.refTexts(ti)
+	for k, tx := range texts {
+		idx.find(tx.view, func(name int) {
+			if _, ok := first[name]; !ok {
+				first[name] = k
+			}
+		})
+		if len(first) == len(idx.names) {
+			break
+		}
+	}
+	if len(first) == 0 {
+		return nil
+	}
+	type hit struct{ tool, text int }
+	var hits []hit
+	for name, k := range first {
+		if own[idx.names[name]] {
+			continue
+		}
+		for _, o := range idx.tools[name] {
+			hits = append(hits, hit{o, k})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int { return a.tool - b.tool })
+	var out []policy.Finding
+	for _, h := range hits {
+		o := &other.rep.Tools[h.tool]
+		tx := texts[h.text]
+		loc := policy.Location{Path: r.rep.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
+		f := policy.NewFinding(ruleT002, loc, r.rep.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
+			QuoteName(t.Name), tlServerLabel(r.rep), QuoteName(o.Name), tlServerLabel(other.rep)), "cross-server-reference", other.rep.Path, o.Name)
+		f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.rep.Server, "other_path": other.rep.Path}
+		out = append(out, f)
+	}
+	return out
+}

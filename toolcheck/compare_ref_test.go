@@ -1,0 +1,131 @@
+package toolcheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/policy"
+)
+
+// refCompareTools is Compare as it was: every tool against every tool
+// of every other report, and every distinctive name against every text.
+// It reads the texts' match views, which the analysis no longer keeps:
+// refTexts rebuilds them as poisoning computed them.
+func refCompareTools(reports []*Report) []policy.Finding {
+	var out []policy.Finding
+	seen := map[string]bool{}
+	emit := func(fs ...policy.Finding) {
+		for _, f := range fs {
+			k := fmt.Sprint(f.Location.Path, "\x00", f.Location.Pointer, "\x00", f.Evidence["kind"], "\x00", f.Evidence["other_server"], "\x00", f.Evidence["other_tool"])
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, f)
+			}
+		}
+	}
+	server := func(r *Report) string {
+		if r.Server != "" {
+			return r.Server
+		}
+		return "\x00" + r.Path
+	}
+	texts := map[*Tool][]toolText{}
+	textsOf := func(t *Tool) []toolText {
+		if tx, ok := texts[t]; ok {
+			return tx
+		}
+		tx := refTexts(t)
+		texts[t] = tx
+		return tx
+	}
+	for j, rj := range reports {
+		for i := 0; i < j; i++ {
+			ri := reports[i]
+			if server(ri) == server(rj) {
+				continue
+			}
+			own := map[string]bool{}
+			for _, t := range rj.Tools {
+				own[strings.ToLower(t.Name)] = true
+			}
+			ownI := map[string]bool{}
+			for _, t := range ri.Tools {
+				ownI[strings.ToLower(t.Name)] = true
+			}
+			for tj := range rj.Tools {
+				t := &rj.Tools[tj]
+				for ti := range ri.Tools {
+					o := &ri.Tools[ti]
+					if t.key == "" {
+						break
+					}
+					kind := ""
+					switch {
+					case t.Name == o.Name:
+						kind = "cross-server-duplicate"
+					case t.key == o.key:
+						kind = "cross-server-lookalike"
+					case t.skeleton == o.skeleton:
+						kind = "cross-server-confusable"
+					default:
+						continue
+					}
+					loc := t.Location
+					loc.Pointer = t.Pointer + "/name"
+					if nv := t.Value.Get("name"); nv != nil {
+						loc.Line, loc.Column = nv.Pos.Line, nv.Pos.Col
+					}
+					f := policy.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
+						QuoteName(t.Name), tlServerLabel(rj), map[string]string{"cross-server-duplicate": "is also", "cross-server-lookalike": "looks like",
+							"cross-server-confusable": "is confusable with"}[kind], QuoteName(o.Name), tlServerLabel(ri)), kind, ri.Path, o.Pointer)
+					f.Evidence = map[string]any{"kind": kind, "tool": t.Name, "other_tool": o.Name, "other_server": ri.Server, "other_path": ri.Path}
+					emit(f)
+				}
+				emit(refReferences(rj, t, textsOf(t), ri, own)...)
+			}
+			for ti := range ri.Tools {
+				t := &ri.Tools[ti]
+				emit(refReferences(ri, t, textsOf(t), rj, ownI)...)
+			}
+		}
+	}
+	sortToolFindings(out)
+	return out
+}
+
+// refTexts returns a tool's texts with the views poisoning gave them.
+func refTexts(t *Tool) []toolText {
+	var c textCollector
+	texts := append([]toolText(nil), c.collectTexts(t)...)
+	for i := range texts {
+		tx := &texts[i]
+		if tx.key || tx.role == roleName {
+			tx.view = strings.Join(refSplitIdent(tx.text), " ")
+			continue
+		}
+		tx.view = refMatchView(tx.text)
+	}
+	return texts
+}
+
+func refReferences(r *Report, t *Tool, texts []toolText, other *Report, own map[string]bool) []policy.Finding {
+	var out []policy.Finding
+	for _, o := range other.Tools {
+		low := strings.ToLower(o.Name)
+		if !tlDistinctive(o.Name) || own[low] {
+			continue
+		}
+		for _, tx := range texts {
+			if tx.key || tx.role == roleName || tx.view == "" || !tlContainsWord(tx.view, low) {
+				continue
+			}
+			loc := policy.Location{Path: r.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
+			f := policy.NewFinding(ruleT002, loc, r.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
+				QuoteName(t.Name), tlServerLabel(r), QuoteName(o.Name), tlServerLabel(other)), "cross-server-reference", other.Path, o.Name)
+			f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.Server, "other_path": other.Path}
+			out = append(out, f)
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,13 @@
+// Package toolcheck analyses tool metadata: the result of an MCP server's
+// tools/list, saved to a file, captured by the proxy or fetched by
+// introspection. It finds hidden Unicode (tag characters, bidi controls,
+// invisible and variation-selector smuggling, terminal escapes), hidden
+// instructions and tool poisoning, shadowing of built-in and other servers'
+// tools, annotations the tool's own description contradicts, oversized
+// descriptions, invalid names and tools outside Claude Code's IDE allowlist
+// (SPEC §6 U, A, T and I rules; docs/threats.md).
+//
+// Every finding points at the JSON pointer and position of the offending
+// string in the exact bytes the server sent. The package knows nothing of
+// client configuration files: the proxy links it without the scanner.
+package toolcheck

@@ -1,0 +1,319 @@
+package toolcheck
+
+import (
+	"slices"
+	"sync"
+)
+
+// acAutomaton is an Aho–Corasick automaton over the literals of the phrase
+// patterns: one pass over a text finds every literal it contains. The
+// transition table is dense over byte classes (the bytes the literals use,
+// and one class for all other bytes), so a step is two loads.
+type acAutomaton struct {
+	class  [256]uint8
+	nclass int
+	// next[row+class] is the row of the state after reading a byte of
+	// class, where a state's row is its number times nclass (rows spare a
+	// multiplication per byte), plus outBase times one more than its index
+	// among the states where literals end (0 for the others): one
+	// comparison per byte tells those apart.
+	next []uint32
+	// The literals that end at the k-th state where some end (those of its
+	// suffix states included) are outs[outStart[k]:outStart[k+1]].
+	outStart []uint32
+	outs     []uint16
+	litLen   []uint16
+}
+
+// outBase splits a transition into a row (below) and an output index
+// (multiples).
+const outBase = 1 << 20
+
+// newACAutomaton builds the automaton of lits (distinct, non-empty). It
+// panics beyond 65535 states or literals, which the fixed pattern set
+// never reaches.
+func newACAutomaton(lits []string) *acAutomaton {
+	m := &acAutomaton{}
+	for _, l := range lits {
+		for i := 0; i < len(l); i++ {
+			if m.class[l[i]] == 0 {
+				m.nclass++
+				m.class[l[i]] = uint8(m.nclass)
+			}
+		}
+	}
+	m.nclass++ // class 0: bytes no literal uses
+	// The trie, with -1 for a missing edge.
+	type node struct {
+		fail int
+		own  []uint16
+	}
+	nodes := []node{{}}
+	edges := []int32{}
+	newNode := func() int {
+		nodes = append(nodes, node{})
+		for range m.nclass {
+			edges = append(edges, -1)
+		}
+		return len(nodes) - 1
+	}
+	for range m.nclass {
+		edges = append(edges, -1)
+	}
+	for id, l := range lits {
+		s := 0
+		for i := 0; i < len(l); i++ {
+			c := int(m.class[l[i]])
+			if edges[s*m.nclass+c] < 0 {
+				n := newNode()
+				edges[s*m.nclass+c] = int32(n)
+			}
+			s = int(edges[s*m.nclass+c])
+		}
+		nodes[s].own = append(nodes[s].own, uint16(id))
+	}
+	if len(lits) > 1<<16 {
+		panic("scanner: phrase automaton too large")
+	}
+	// Breadth-first: failure links, dense transitions (as state numbers
+	// until the renumbering below), merged outputs.
+	m.next = make([]uint32, len(nodes)*m.nclass)
+	outsOf := make([][]uint16, len(nodes))
+	queue := []int{}
+	for c := 0; c < m.nclass; c++ {
+		if t := edges[c]; t > 0 {
+			nodes[t].fail = 0
+			m.next[c] = uint32(t)
+			queue = append(queue, int(t))
+		}
+	}
+	outsOf[0] = nodes[0].own
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		outsOf[s] = append(append([]uint16(nil), nodes[s].own...), outsOf[nodes[s].fail]...)
+		for c := 0; c < m.nclass; c++ {
+			t := edges[s*m.nclass+c]
+			if t < 0 {
+				m.next[s*m.nclass+c] = m.next[nodes[s].fail*m.nclass+c]
+				continue
+			}
+			nodes[t].fail = int(m.next[nodes[s].fail*m.nclass+c])
+			m.next[s*m.nclass+c] = uint32(t)
+			queue = append(queue, int(t))
+		}
+	}
+	// Encode the transitions as rows plus output indices.
+	if len(nodes)*m.nclass >= outBase {
+		panic("scanner: phrase automaton too large")
+	}
+	code := make([]uint32, len(nodes))
+	m.outStart = []uint32{0}
+	for s := range nodes {
+		code[s] = uint32(s * m.nclass)
+		if len(outsOf[s]) > 0 {
+			m.outs = append(m.outs, outsOf[s]...)
+			m.outStart = append(m.outStart, uint32(len(m.outs)))
+			code[s] += outBase * uint32(len(m.outStart)-1)
+		}
+	}
+	for i, t := range m.next {
+		m.next[i] = code[t]
+	}
+	for _, l := range lits {
+		m.litLen = append(m.litLen, uint16(len(l)))
+	}
+	return m
+}
+
+// phraseSet is the compiled phrase patterns of the poisoning heuristics:
+// the automaton of every group literal, and which (pattern, group) pairs
+// each literal satisfies. Immutable; per-call state is in phraseScratch.
+//
+// Its patterns (res) are the phrases' followed by auxiliary ones: the
+// annotation rules' description patterns, which the description's one
+// pass admits too (phraseScratch.aux).
+type phraseSet struct {
+	phrases []toolPhrase
+	res     []*litRegexp
+	ac      *acAutomaton
+	// post[post0[l]:post0[l+1]] are the group slots (groupBase[p]+g) the
+	// literal l satisfies, and slotPhrase the pattern of each slot.
+	post0      []uint32
+	post       []uint32
+	slotPhrase []uint16
+	// ngroups is the number of groups per pattern; always lists the
+	// patterns without groups, which every text is a candidate for.
+	ngroups []uint16
+	always  []int
+	// groupLits[p] are the literal ids of pattern p's group literals, in
+	// group order (litRegexp.search's first).
+	groupLits [][]uint16
+}
+
+func newPhraseSet(phrases []toolPhrase, aux ...*litRegexp) *phraseSet {
+	ps := &phraseSet{phrases: phrases}
+	for i := range phrases {
+		ps.res = append(ps.res, phrases[i].re)
+	}
+	ps.res = append(ps.res, aux...)
+	ps.ngroups = make([]uint16, len(ps.res))
+	ps.groupLits = make([][]uint16, len(ps.res))
+	litID := map[string]int{}
+	var lits []string
+	var posts [][]uint32
+	for p := range ps.res {
+		gs := ps.res[p].groups
+		ps.ngroups[p] = uint16(len(gs))
+		if len(gs) == 0 {
+			ps.always = append(ps.always, p)
+		}
+		for _, g := range gs {
+			slot := uint32(len(ps.slotPhrase))
+			ps.slotPhrase = append(ps.slotPhrase, uint16(p))
+			for _, l := range g.lits {
+				id, ok := litID[l]
+				if !ok {
+					id = len(lits)
+					litID[l] = id
+					lits = append(lits, l)
+					posts = append(posts, nil)
+				}
+				if !slices.Contains(posts[id], slot) {
+					posts[id] = append(posts[id], slot)
+				}
+				ps.groupLits[p] = append(ps.groupLits[p], uint16(id))
+			}
+		}
+	}
+	ps.ac = newACAutomaton(lits)
+	ps.post0 = make([]uint32, len(lits)+1)
+	for id, pl := range posts {
+		ps.post = append(ps.post, pl...)
+		ps.post0[id+1] = uint32(len(ps.post))
+	}
+	return ps
+}
+
+// phraseScratch is the state of one analysis' phrase matching, reused
+// from text to text. Generation counters spare clearing between texts.
+type phraseScratch struct {
+	gen    uint32
+	litGen []uint32
+	// litFirst is the first occurrence of each literal seen in the text.
+	litFirst []int
+	first    []int
+	slotGen  []uint32
+	patGen   []uint32
+	patCount []uint16
+	cands    []int
+	locs     [][2]int
+	// aux has bit k set when the last text matchPhrases read admits the
+	// k-th auxiliary pattern.
+	aux uint32
+}
+
+func (ps *phraseSet) scratch() *phraseScratch {
+	return &phraseScratch{
+		litGen:   make([]uint32, len(ps.post0)-1),
+		litFirst: make([]int, len(ps.post0)-1),
+		slotGen:  make([]uint32, len(ps.slotPhrase)),
+		patGen:   make([]uint32, len(ps.res)),
+		patCount: make([]uint16, len(ps.res)),
+	}
+}
+
+// candidates returns, in pattern order, the patterns whose every group has
+// a literal in s.
+func (ps *phraseSet) candidates(s string, sc *phraseScratch) []int {
+	sc.gen++
+	if sc.gen == 0 {
+		// Wrapped: stale stamps could collide.
+		clear(sc.litGen)
+		clear(sc.slotGen)
+		clear(sc.patGen)
+		sc.gen = 1
+	}
+	gen := sc.gen
+	cands := append(sc.cands[:0], ps.always...)
+	ac := ps.ac
+	next, class := ac.next, &ac.class
+	row := uint32(0)
+	for i := 0; i < len(s); i++ {
+		e := next[row+uint32(class[s[i]])]
+		row = e % outBase
+		if e < outBase {
+			continue
+		}
+		k := e/outBase - 1
+		for _, id := range ac.outs[ac.outStart[k]:ac.outStart[k+1]] {
+			if sc.litGen[id] == gen {
+				continue
+			}
+			sc.litGen[id] = gen
+			sc.litFirst[id] = i + 1 - int(ac.litLen[id])
+			for _, slot := range ps.post[ps.post0[id]:ps.post0[id+1]] {
+				if sc.slotGen[slot] == gen {
+					continue
+				}
+				sc.slotGen[slot] = gen
+				p := ps.slotPhrase[slot]
+				if sc.patGen[p] != gen {
+					sc.patGen[p], sc.patCount[p] = gen, 0
+				}
+				sc.patCount[p]++
+				if sc.patCount[p] == ps.ngroups[p] {
+					cands = append(cands, int(p))
+				}
+			}
+		}
+	}
+	if len(cands) > 1 {
+		slices.Sort(cands)
+	}
+	sc.cands = cands
+	return cands
+}
+
+// firstOccurrences returns, for litRegexp.search, the first occurrence of
+// each group literal of pattern p in the text candidates last read.
+func (ps *phraseSet) firstOccurrences(p, textLen int, sc *phraseScratch) []int {
+	first := sc.first[:0]
+	for _, id := range ps.groupLits[p] {
+		if sc.litGen[id] == sc.gen {
+			first = append(first, sc.litFirst[id])
+		} else {
+			first = append(first, textLen+1)
+		}
+	}
+	sc.first = first
+	return first
+}
+
+// toolMatchers are the compiled patterns of the tool analysis, built once
+// per process on first use (a pure function of the pattern constants) and
+// passed down from there.
+type toolMatchers struct {
+	phrases                                       *phraseSet
+	readOnlyClaim, strongDestroy, idempotentClaim *litRegexp
+	flowVerb                                      *litRegexp
+}
+
+// The auxiliary patterns of the phrase set, as bits of phraseScratch.aux.
+const (
+	auxReadOnlyClaim = 1 << iota
+	auxStrongDestroy
+	auxIdempotentClaim
+)
+
+var compiledToolMatchers = sync.OnceValue(func() *toolMatchers {
+	m := &toolMatchers{
+		readOnlyClaim:   newLitRegexp(readOnlyClaimExpr),
+		strongDestroy:   newLitRegexp(strongDestroyExpr),
+		idempotentClaim: newLitRegexp(idempotentClaimExpr),
+		flowVerb:        newLitRegexp(flowVerbExpr),
+	}
+	// In the order of the aux bits.
+	m.phrases = newPhraseSet(poisonPhraseList(), m.readOnlyClaim, m.strongDestroy, m.idempotentClaim)
+	return m
+})

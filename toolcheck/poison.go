@@ -1,0 +1,539 @@
+package toolcheck
+
+import (
+	"encoding/base64"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+)
+
+// Hidden-instruction heuristics (MCPG-T001, threats.md §2.2). Every string
+// and key of a tool is read through matchView; keys and names are also
+// split into words (CyberArk's parameter-name poisoning). Each match is a
+// signal of a phrase family with a weight; a tool's score is the sum over
+// families of the family's strongest signal (covert parameters and schema
+// anomalies add up to a cap). One family never reaches the threshold on a
+// weak signal: a file-reading tool that mentions a path, a mail tool with
+// a "bcc" field, a description that says "silently" are normal.
+
+// Scoring thresholds.
+const (
+	// poisonThreshold is the score at which T001 is an error. The strongest
+	// single signals (an "ignore previous instructions" override, a
+	// parameter that asks for the contents of a secret file) reach it
+	// alone; everything else needs a combination, e.g. a pseudo-system tag
+	// plus a sensitive path, or concealment plus a covert parameter.
+	poisonThreshold = 4.0
+	// suspectThreshold is the score at which a combination of at least two
+	// families is reported as a T001 note (below the error threshold).
+	suspectThreshold = 2.0
+	// hiddenFactor multiplies the weight of signals found in text decoded
+	// from invisible characters: hiding an instruction is itself intent.
+	hiddenFactor = 2.0
+)
+
+// Phrase families.
+const (
+	famTag        = "pseudo-tag"
+	famHook       = "pre-execution-hook"
+	famOverride   = "override"
+	famConceal    = "concealment"
+	famUrgency    = "urgency"
+	famCrossTool  = "cross-tool"
+	famSensitive  = "sensitive-resource"
+	famTraversal  = "path-traversal"
+	famSink       = "exfiltration-sink"
+	famDirective  = "data-flow-directive"
+	famPreference = "preference-manipulation"
+	famCovert     = "covert-parameter"
+	famSchema     = "schema-anomaly"
+	famHidden     = "hidden-text"
+	famEncoded    = "encoded-payload"
+)
+
+// phrase is one pattern of a family, on the match view.
+type toolPhrase struct {
+	family string
+	weight float64
+	re     *litRegexp
+	// cross marks instructions aimed at other tools or servers: they also
+	// raise T002 (threats.md §2.2 "Cross-tool / shadowing").
+	cross bool
+	// check post-filters a match (e.g. example e-mail domains).
+	check func(m string) bool
+}
+
+// win is a window of up to n characters within one sentence: a period
+// counts as a sentence end only before a space (paths and file names keep
+// their dots).
+func tlWin(n int) string { return fmt.Sprintf(`(?:[^.!?]|[.!?][^\s]){0,%d}?`, n) }
+
+func tlPhrase(family string, weight float64, expr string) toolPhrase {
+	return toolPhrase{family: family, weight: weight, re: newLitRegexp(expr)}
+}
+
+// poisonPhraseList returns the phrase patterns, in the order their signals
+// are reported. It compiles them: call it once (compiledToolMatchers).
+func poisonPhraseList() []toolPhrase {
+	return []toolPhrase{
+		// Pseudo-system tags and markers.
+		tlPhrase(famTag, 2, `<\s*/?\s*(?:important|instructions?|system(?:[ _-]?(?:prompt|message|instructions?|override))?|secret|hidden|admin|sys|s|override|critical|mandatory|assistant[ _-]?instructions?)\s*>`),
+		tlPhrase(famTag, 2, `\[\s*(?:hidden|system|secret)(?:\s+(?:instructions?|message|prompt|note))?\s*\]`),
+		tlPhrase(famTag, 2, `\|\|\|\s*system`),
+		tlPhrase(famTag, 2, `<!--[^>]{0,200}?(?:system|instruction)`),
+		tlPhrase(famTag, 2, `\bimportant instructions? (?:to|for) (?:the )?(?:agent|assistant|model|ai|llm)\b`),
+		tlPhrase(famTag, 2, `\bsystem (?:override|instructions?)\s*:`),
+
+		// Pre-execution hooks and line jumping.
+		tlPhrase(famHook, 1, `\b(?:before|prior to) (?:using|calling|invoking|you use|you call|running) (?:this|any|other|the|each|every)\b`),
+		tlPhrase(famHook, 1, `\bafter (?:using|calling|invoking) (?:this|any|other|the) tools?\b`),
+		tlPhrase(famHook, 1, `\bwhenever you (?:see|use|call|invoke|receive|are asked)\b`),
+		tlPhrase(famHook, 2, `\bwhen this tool is (?:available|loaded|present|listed|registered|installed)\b`),
+		tlPhrase(famHook, 1, `\b(?:must|should) (?:always )?be (?:called|invoked|used|run) (?:first|before)\b`),
+		tlPhrase(famHook, 2, `\botherwise,? (?:the|this) tool (?:will not|won't|wont|cannot|can't|does not|doesn't|will fail)\b`),
+		tlPhrase(famHook, 2, `\b(?:the|this) tool (?:will not|won't|wont|cannot|can't) work (?:properly |correctly )?(?:unless|without|if you (?:do not|don't))\b`),
+
+		// Overrides of the model's instructions.
+		tlPhrase(famOverride, 4, `\b(?:ignore|disregard|forget|override|bypass)\b(?: (?:all|any|the|of|your|my))* (?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|all)\b(?: [\w']+){0,2} (?:instructions?|prompts?|rules|guidelines|directives|messages|context|constraints)\b`),
+		tlPhrase(famOverride, 4, `\b(?:ignore|disregard) (?:everything|all) (?:above|before|previously|said)\b`),
+		tlPhrase(famOverride, 4, `\bforget (?:everything|all (?:previous|prior|your))\b`),
+		tlPhrase(famOverride, 3, `\bnew (?:instructions?|rules|system prompt)\s*:`),
+		tlPhrase(famOverride, 4, `\b(?:do not|don't|never) follow (?:the |your |any )?(?:previous|prior|system|original|user'?s?) (?:instructions?|prompts?|rules)\b`),
+		tlPhrase(famOverride, 2, `\byou are now (?:a|an|in|the|no longer|free|dan|jailbroken|unrestricted)\b`),
+
+		// Concealment from the user.
+		tlPhrase(famConceal, 3, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
+		tlPhrase(famConceal, 3, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
+		tlPhrase(famConceal, 3, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
+		tlPhrase(famConceal, 3, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
+		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really )?(?:upset|alarm|scare|worry|frighten|concern) the user\b`),
+		tlPhrase(famConceal, 2, `\b(?:mere|just an?|only an?|simply an?) implementation detail\b`),
+		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
+		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
+		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
+
+		// Urgency and threats.
+		tlPhrase(famUrgency, 1.5, `\bvery,? very important\b`),
+		tlPhrase(famUrgency, 1.5, `\b(?:the )?(?:system|application|app|server|computer|program|tool|agent)s? (?:will|would|is going to) (?:crash|fail|break|stop working|be (?:blocked|deleted|destroyed|shut down))\b`),
+		tlPhrase(famUrgency, 1.5, `\b(?:cause|causes|causing) (?:the )?(?:system|application|app|server|computer) to (?:crash|fail)\b`),
+		tlPhrase(famUrgency, 1.5, `\bdata will be (?:lost|deleted|destroyed|wiped)\b`),
+		tlPhrase(famUrgency, 1.5, `\brequests? will be (?:blocked|rejected|denied)\b`),
+		tlPhrase(famUrgency, 1.5, `\byou will be (?:fired|punished|shut down|terminated|penalized)\b`),
+
+		// Instructions aimed at other tools and servers (also T002).
+		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bmodify (?:the )?behaviou?rs? of (?:all|any|every|other|the other|each)\b`)},
+		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\b(?:change|replace|rewrite|redirect|override|swap) the (?:recipient|destination|address|phone number|email address|receiver)s?\b`)},
+		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bproxy (?:number|address|email|recipient)\b`)},
+		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bsend (?:a copy|copies|a duplicate|a bcc|duplicates) of (?:all|every|each|the)\b`)},
+		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\(mcp[_-][\w-]+\)`)},
+		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bwhen(?:ever)? (?:the )?(?:\(\S+\) )?\w*[_-]\w+ (?:tool )?is (?:invoked|called|used|executed)\b`)},
+		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bwhen(?:ever)? (?:the |any |a )?(?:other |another )(?:tools?|servers?) (?:is|are) (?:invoked|called|used)\b`)},
+		{family: famCrossTool, weight: 1, cross: true, re: newLitRegexp(`\bmcp__[\w-]+__\w+`)},
+		{family: famCrossTool, weight: 1, cross: true, re: newLitRegexp(`\b(?:on|for|with|across) (?:any|all|every|other) (?:messaging|communication|email|chat) (?:platforms?|tools?|services?|apps?)\b`)},
+		tlPhrase(famCrossTool, 0.5, `\bbcc\b`),
+
+		// Sensitive resources.
+		tlPhrase(famSensitive, 2, `\.ssh\b|\bssh (?:keys?|private keys?)\b|\bid[_ ](?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\baws (?:credentials|secret access key)\b|\bmcp\.json\b|\bclaude_desktop_config\b|\.cursor/|~/\.cursor\b|/etc/(?:passwd|shadow|sudoers)\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\bprivate[ _-]?keys?\b|\b(?:seed|mnemonic|recovery) phrases?\b|\bwallet\.dat\b|\.(?:bash|zsh)_history\b|\bbrowser (?:cookies|passwords)\b|\bkeychain\b`),
+		tlPhrase(famSensitive, 2, "(?:^|[\\s'\"`(/~])\\.env\\b"),
+		tlPhrase(famSensitive, 0.5, `\b(?:credentials?|api[ _-]?keys?|access[ _-]?tokens?|passwords?|secret keys?|auth tokens?)\b`),
+		tlPhrase(famTraversal, 1, `\.\./|\.\.\\|\b(?:path|directory) traversal\b`),
+
+		// Exfiltration sinks.
+		tlPhrase(famSink, 2, `\b(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)|pastebin\.com|hastebin|transfer\.sh|interact\.sh|oast\.(?:fun|me|pro|live|site|online)|burpcollaborator|canarytokens|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com)\b`),
+		tlPhrase(famSink, 2, `!\[[^\]]*\]\(\s*https?://[^)\s]*\?[^)\s]*=`),
+		tlPhrase(famSink, 2, `\bexfiltrat\w*`),
+		{family: famSink, weight: 1, re: newLitRegexp(`\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`), check: notExampleAddress},
+		tlPhrase(famSink, 1, `(?:^|[^\w+])\+\d[\d -]{8,16}\d\b`),
+		tlPhrase(famSink, 1, `\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\b`),
+
+		// Data-flow directives.
+		tlPhrase(famDirective, 2, `\bpass (?:its|their|the|this|that|all|your)? ?(?:full |entire |complete |whole )?(?:content|contents|value|data|output|text)\b(?: of| as| to| in| into|,|$)`),
+		tlPhrase(famDirective, 2, `\b(?:read|cat|open|load|fetch|get)\b`+tlWin(60)+`\band (?:then )?(?:pass|send|include|put|attach|append|forward|provide|post|upload)\b`),
+		tlPhrase(famDirective, 2, `\b(?:include|attach|append|add|provide|send|put|embed)\b(?: \w+){0,3} (?:full|entire|complete|whole) (?:list|history|content|contents|copy|conversation|transcript)\b`),
+		tlPhrase(famDirective, 2, `\bcontents? (?:from|of) reading\b`),
+		tlPhrase(famDirective, 1, `\b(?:conversation|chat|message) history\b`),
+		tlPhrase(famDirective, 1, `\b(?:try to|please|make sure (?:to|you)|be sure to|you must|always attempt to|always try to) (?:\w+ )?(?:read|access|open|include|send|attach|upload|cat)\b`),
+
+		// Preference manipulation.
+		tlPhrase(famPreference, 1.5, `\balways (?:use|call|choose|pick|prefer|select) (?:this|the \S+) tool\b`),
+		tlPhrase(famPreference, 1.5, `\b(?:prefer|use|choose) this tool (?:over|instead of|rather than)\b`),
+		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) tools?\b`),
+		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
+		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
+	}
+}
+
+// notExampleAddress drops documentation addresses (RFC 2606 domains).
+func notExampleAddress(m string) bool {
+	at := strings.LastIndexByte(m, '@')
+	dom := m[at+1:]
+	for _, d := range []string{"example.com", "example.org", "example.net", "example", "test", "localhost", "invalid", "domain.com", "email.com"} {
+		if dom == d || strings.HasSuffix(dom, "."+d) {
+			return false
+		}
+	}
+	return true
+}
+
+// signal is one heuristic hit.
+type toolSignal struct {
+	family string
+	weight float64
+	match  string
+	ptr    string
+	pos    jsonc.Pos
+	hidden bool
+	cross  bool
+}
+
+// matchPhrases returns the signals of one text: the first four matches of
+// every pattern, in pattern order. Only the patterns whose literals the
+// text holds run (phraseSet.candidates), each from its first candidate
+// window (litRegexp.search).
+func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool) []toolSignal {
+	var out []toolSignal
+	ps, sc := a.m.phrases, a.phraseScratch
+	cands := ps.candidates(view, sc)
+	sc.aux = 0
+	if len(cands) == 0 {
+		return nil
+	}
+	valid := utf8.ValidString(view)
+	for _, i := range cands {
+		if i >= len(ps.phrases) {
+			sc.aux |= 1 << (i - len(ps.phrases))
+			continue
+		}
+		p := &ps.phrases[i]
+		sc.locs = p.re.search(view, 4, sc.locs[:0], valid, ps.firstOccurrences(i, len(view), sc))
+		for _, loc := range sc.locs {
+			m := view[loc[0]:loc[1]]
+			if p.check != nil && !p.check(m) {
+				continue
+			}
+			w := p.weight
+			if hidden {
+				w *= hiddenFactor
+			}
+			out = append(out, toolSignal{family: p.family, weight: w, match: Clip(strings.TrimSpace(m), 80), ptr: ptr, pos: pos, hidden: hidden, cross: p.cross})
+		}
+	}
+	return out
+}
+
+// Clip shortens s to n bytes at a rune boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// base64Runs returns the first n leftmost-first matches of the pattern
+// [A-Za-z0-9+/]{40,}={0,2} in s (long base64 runs), scanned by hand: the
+// class is ASCII, so maximal runs of it are the only match candidates.
+func base64Runs(s string, n int) []string {
+	var out []string
+	for i := 0; i < len(s) && len(out) < n; {
+		if !isBase64Byte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isBase64Byte(s[j]) {
+			j++
+		}
+		if j-i < 40 {
+			i = j
+			continue
+		}
+		k := j
+		for k < len(s) && k-j < 2 && s[k] == '=' {
+			k++
+		}
+		out = append(out, s[i:k])
+		i = k
+	}
+	return out
+}
+
+func isBase64Byte(c byte) bool { return base64Bytes[c] }
+
+// base64Bytes is the class [A-Za-z0-9+/] as a table: base64Runs reads
+// every byte of every text.
+var base64Bytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
+	}
+	return t
+}()
+
+// decodedBlobs returns the printable texts hidden in base64 runs of s.
+func decodedBlobs(s string) []string {
+	var out []string
+	for _, b := range base64Runs(s, 8) {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding} {
+			d, err := enc.DecodeString(b)
+			if err != nil {
+				continue
+			}
+			if printableText(d) {
+				out = append(out, string(d))
+			}
+			break
+		}
+	}
+	return out
+}
+
+// printableText reports whether b reads as prose: at least 80 % printable
+// ASCII and at least two spaces.
+func printableText(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	good, spaces := 0, 0
+	for _, c := range b {
+		if c >= 0x20 && c < 0x7F || c == '\n' || c == '\t' {
+			good++
+		}
+		if c == ' ' {
+			spaces++
+		}
+	}
+	return good*5 >= len(b)*4 && spaces >= 2
+}
+
+// poisonScore sums the family scores of signals: the strongest signal of
+// each family, except covert parameters and schema anomalies, which add up
+// to their caps.
+func poisonScore(sigs []toolSignal) (float64, map[string]float64) {
+	fam := map[string]float64{}
+	for _, s := range sigs {
+		switch s.family {
+		case famCovert, famSchema:
+			fam[s.family] += s.weight
+		default:
+			if s.weight > fam[s.family] {
+				fam[s.family] = s.weight
+			}
+		}
+	}
+	if fam[famCovert] > covertCap {
+		fam[famCovert] = covertCap
+	}
+	if fam[famSchema] > schemaCap {
+		fam[famSchema] = schemaCap
+	}
+	total := 0.0
+	for _, v := range fam {
+		total += v
+	}
+	return total, fam
+}
+
+// Caps of the additive families.
+const (
+	covertCap = 4.0
+	schemaCap = 3.0
+)
+
+// poisoning runs T001 (and the T002 of cross-tool instructions) on a tool.
+func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
+	var sigs []toolSignal
+	desc, descPtr := "", ""
+	d := t.Value.Get("description")
+	if d.IsString() {
+		desc, descPtr = a.cur.view(d.Str), t.Pointer+"/description"
+	} else {
+		d = nil
+	}
+	for i := range a.texts {
+		tx := &a.texts[i]
+		if tx.key || tx.role == roleName {
+			// Identifiers: split into words ("content_from_reading_ssh_id_rsa").
+			if tx.key && tx.role == roleKey && schemaKeywordFlags[tx.text]&kwKnown != 0 {
+				continue
+			}
+			tx.view = identView(tx.text)
+			if tx.view == "" {
+				continue
+			}
+			ws := a.matchPhrases(tx.view, tx.ptr, tx.pos, false)
+			if tx.role == roleParamName {
+				// A parameter that asks for a secret is the request itself.
+				for k := range ws {
+					if ws[k].family == famSensitive && ws[k].weight >= 2 {
+						ws[k].weight = 2.5
+					}
+				}
+			}
+			sigs = append(sigs, ws...)
+			continue
+		}
+		switch tx.role {
+		case roleDescription, roleTitle, roleAnnTitle:
+			// Read again by the annotation and size rules.
+			tx.view = a.cur.view(tx.text)
+		default:
+			tx.view = matchView(tx.text)
+		}
+		sigs = append(sigs, a.matchPhrases(tx.view, tx.ptr, tx.pos, false)...)
+		if tx.role == roleDescription && d != nil && tx.text == d.Str && tx.ptr == descPtr {
+			// The description's view, which the annotation rules read:
+			// which of their patterns it admits.
+			a.cur.descAux, a.cur.haveDescAux = a.phraseScratch.aux, true
+		}
+		for _, dec := range decodedBlobs(tx.text) {
+			ds := a.matchPhrases(matchView(dec), tx.ptr, tx.pos, true)
+			if len(ds) > 0 {
+				sigs = append(sigs, toolSignal{family: famEncoded, weight: 1, match: Clip(dec, 80), ptr: tx.ptr, pos: tx.pos})
+				sigs = append(sigs, ds...)
+			}
+		}
+	}
+	var posAt map[string]jsonc.Pos
+	if len(hidden) > 8 {
+		// Many hidden strings in one tool: index the texts once.
+		posAt = make(map[string]jsonc.Pos, len(a.texts))
+		for _, tx := range a.texts {
+			if _, ok := posAt[tx.ptr]; !ok {
+				posAt[tx.ptr] = tx.pos
+			}
+		}
+	}
+	for _, h := range hidden {
+		v := matchView(h.text)
+		var pos jsonc.Pos
+		if posAt == nil {
+			pos = a.posOf(t, h.pointer)
+		} else if p, ok := posAt[h.pointer]; ok {
+			pos = p
+		} else {
+			pos = t.Value.Pos // as posOf
+		}
+		ds := a.matchPhrases(v, h.pointer, pos, true)
+		if fieldsAtLeast(v, 2) {
+			ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), ptr: h.pointer, pos: pos, hidden: true})
+		}
+		sigs = append(sigs, ds...)
+	}
+	sigs = append(sigs, a.covertParams(t, desc)...)
+	sigs = append(sigs, schemaAnomalies(t)...)
+	a.reportPoisoning(t, sigs)
+}
+
+// posOf returns the position of the string at ptr within tool t.
+func (a *toolAnalysis) posOf(t *Tool, ptr string) jsonc.Pos {
+	for _, tx := range a.texts {
+		if tx.ptr == ptr {
+			return tx.pos
+		}
+	}
+	return t.Value.Pos
+}
+
+// reportPoisoning turns a tool's signals into T001 (and T002) findings.
+func (a *toolAnalysis) reportPoisoning(t *Tool, sigs []toolSignal) {
+	if len(sigs) == 0 {
+		return
+	}
+	var cross []toolSignal
+	for _, s := range sigs {
+		if s.cross {
+			cross = append(cross, s)
+		}
+	}
+	if len(cross) > 0 {
+		s := cross[0]
+		var matches []string
+		for _, c := range cross {
+			matches = tlAppendUnique(matches, c.match)
+		}
+		a.add(ruleT002, s.pos, s.ptr, fmt.Sprintf("tool %s instructs the model about other tools or servers (%s): tool shadowing",
+			QuoteName(t.Name), strings.Join(tlQuoted(matches, 3), ", ")),
+			map[string]any{"kind": "cross-tool-instruction", "tool": t.Name, "matches": matches}, "cross-tool")
+	}
+	score, fam := poisonScore(sigs)
+	if score < suspectThreshold || (score < poisonThreshold && len(fam) < 2) {
+		return
+	}
+	// The location is the strongest signal's string.
+	best := 0
+	for i, s := range sigs {
+		if s.weight > sigs[best].weight {
+			best = i
+		}
+	}
+	fams := make([]string, 0, len(fam))
+	for f := range fam {
+		fams = append(fams, f)
+	}
+	sort.Slice(fams, func(i, j int) bool {
+		if fam[fams[i]] != fam[fams[j]] {
+			return fam[fams[i]] > fam[fams[j]]
+		}
+		return fams[i] < fams[j]
+	})
+	var list []any
+	var parts []string
+	for i, s := range sigs {
+		if i >= 24 {
+			break
+		}
+		e := map[string]any{"family": s.family, "match": s.match, "pointer": s.ptr, "weight": s.weight}
+		if s.hidden {
+			e["hidden"] = true
+		}
+		list = append(list, e)
+	}
+	for _, f := range fams {
+		var ms []string
+		for _, s := range sigs {
+			if s.family == f {
+				ms = tlAppendUnique(ms, Clip(s.match, 40))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", f, strings.Join(tlQuoted(ms, 2), ", ")))
+	}
+	if len(parts) > 4 {
+		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
+	}
+	ev := map[string]any{"tool": t.Name, "score": score, "threshold": poisonThreshold, "families": fams, "signals": list}
+	s := sigs[best]
+	if score >= poisonThreshold {
+		a.add(ruleT001, s.pos, s.ptr, fmt.Sprintf("tool %s carries hidden instructions: %s", QuoteName(t.Name), strings.Join(parts, "; ")), ev, "poisoning")
+		return
+	}
+	f := a.add(ruleT001, s.pos, s.ptr, fmt.Sprintf("tool %s has suspicious phrasing below the hidden-instruction threshold: %s", QuoteName(t.Name), strings.Join(parts, "; ")), ev, "suspect")
+	f.Severity = "note"
+}
+
+func tlQuote(s string) string { return fmt.Sprintf("%q", s) }
+
+func tlQuoted(list []string, max int) []string {
+	out := make([]string, 0, len(list))
+	for i, s := range list {
+		if i == max {
+			out = append(out, fmt.Sprintf("%d more", len(list)-max))
+			break
+		}
+		out = append(out, tlQuote(s))
+	}
+	return out
+}
+
+func tlAppendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

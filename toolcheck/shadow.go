@@ -1,0 +1,421 @@
+package toolcheck
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/mcpguard/mcpguard/policy"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
+)
+
+// Built-in tools of the clients (threats.md §3).
+type builtinList struct {
+	client string
+	names  []string
+	// exactIsNote: the client itself resolves an exact collision (Gemini CLI
+	// registers a conflicting MCP tool as server__tool; Codex and Claude
+	// Code namespace every MCP tool), so only a look-alike that escapes its
+	// exact-match check reads as the builtin.
+	exactIsNote bool
+	historical  bool
+}
+
+var builtinLists = []builtinList{
+	{client: "claude-code", names: strings.Fields(`Agent Artifact AskUserQuestion Bash CronCreate CronDelete CronList Edit EnterPlanMode
+		EnterWorktree ExitPlanMode ExitWorktree Glob Grep ListMcpResourcesTool LSP NotebookEdit PowerShell Read ReadMcpResourceTool
+		Skill TaskCreate TaskGet TaskList TaskOutput TaskStop TaskUpdate TodoWrite ToolSearch WebFetch WebSearch Write`)},
+	{client: "claude-code", historical: true, exactIsNote: true, names: strings.Fields(`Task MultiEdit LS NotebookRead TodoRead BashOutput KillShell SlashCommand`)},
+	{client: "gemini-cli", exactIsNote: true, names: strings.Fields(`glob write_todos write_file google_web_search web_fetch replace
+		run_shell_command search_file_content grep_search read_many_files read_file list_directory save_memory activate_skill
+		delegate_to_agent ask_user exit_plan_mode enter_plan_mode get_internal_docs`)},
+	{client: "codex", exactIsNote: true, names: strings.Fields(`shell shell_command apply_patch update_plan view_image`)},
+}
+
+// builtinKeys indexes the builtins by comparison key and by skeleton.
+type builtinRef struct {
+	list *builtinList
+	name string
+}
+
+var builtinByKey, builtinBySkeleton = func() (map[string][]builtinRef, map[string][]builtinRef) {
+	byKey, bySk := map[string][]builtinRef{}, map[string][]builtinRef{}
+	for i := range builtinLists {
+		l := &builtinLists[i]
+		for _, n := range l.names {
+			k := identKey(n)
+			byKey[k] = append(byKey[k], builtinRef{l, n})
+			sk := mcpunicode.Skeleton(k)
+			bySk[sk] = append(bySk[sk], builtinRef{l, n})
+		}
+	}
+	return byKey, bySk
+}()
+
+// validToolName reports whether name is in the MCP tool-name charset
+// (spec 2025-11-25, SEP-986): ^[A-Za-z0-9_.-]{1,128}$. The class is ASCII,
+// so code points are bytes.
+func validToolName(name string) bool {
+	if len(name) < 1 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c == '_' || c == '.' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// nameRules runs T005 and the builtin part of T002 on a tool's name.
+func (a *toolAnalysis) nameRules(t *Tool) {
+	nv := t.Value.Get("name")
+	ptr := t.Pointer + "/name"
+	pos := t.Value.Pos
+	if nv != nil {
+		pos = nv.Pos
+	}
+	switch {
+	case nv == nil || !nv.IsString():
+		what := "no name"
+		if nv != nil {
+			what = "a name that is a JSON " + nv.Kind.String()
+		}
+		if nv == nil {
+			ptr = t.Pointer
+		}
+		a.add(ruleT005, pos, ptr, fmt.Sprintf("tool %s has %s; clients reject or skip it", t.Pointer, what),
+			map[string]any{"kind": "missing-name"}, "missing")
+		return
+	case !validToolName(t.Name):
+		var bad []string
+		for _, r := range t.Name {
+			if r >= utf8.RuneSelf || !(r == '_' || r == '.' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+				bad = tlAppendUnique(bad, fmt.Sprintf("U+%04X", r))
+			}
+			if len(bad) == 16 {
+				break
+			}
+		}
+		n := utf8.RuneCountInString(t.Name)
+		why := "characters outside [A-Za-z0-9_.-]"
+		switch {
+		case n == 0:
+			why = "an empty name"
+		case len(bad) == 0 && n > 128:
+			why = fmt.Sprintf("%d characters (at most 128)", n)
+		}
+		ev := map[string]any{"kind": "invalid-name", "tool": t.Name, "length": n}
+		if len(bad) > 0 {
+			ev["code_points"] = bad
+		}
+		a.add(ruleT005, pos, ptr, fmt.Sprintf("tool name %s has %s", QuoteName(t.Name), why), ev, "charset")
+	case len(t.Name) > 64:
+		f := a.add(ruleT005, pos, ptr, fmt.Sprintf("tool name %s is %d characters: Anthropic's API rejects tool names over 64", QuoteName(t.Name), len(t.Name)),
+			map[string]any{"kind": "over-64", "tool": t.Name, "length": len(t.Name)}, "length")
+		f.Severity = policy.SeverityNote
+	}
+	a.builtinShadow(t, pos, ptr)
+}
+
+// builtinShadow reports a name that reads as a client's builtin tool.
+func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
+	if t.key == "" {
+		return
+	}
+	type hit struct {
+		ref  builtinRef
+		kind string
+		sev  policy.Severity
+	}
+	var hits []hit
+	seen := map[string]bool{}
+	addHit := func(r builtinRef, kind string) {
+		if seen[r.list.client+r.name] {
+			return
+		}
+		seen[r.list.client+r.name] = true
+		sev := policy.SeverityWarning
+		if r.list.exactIsNote && kind != "confusable" && (kind == "exact" || r.list.historical) {
+			sev = policy.SeverityNote
+		}
+		hits = append(hits, hit{r, kind, sev})
+	}
+	for _, r := range builtinByKey[t.key] {
+		switch {
+		case t.Name == r.name:
+			addHit(r, "exact")
+		case strings.EqualFold(t.Name, r.name):
+			addHit(r, "case-insensitive")
+		default:
+			addHit(r, "separator-insensitive")
+		}
+	}
+	for _, r := range builtinBySkeleton[t.skeleton] {
+		addHit(r, "confusable")
+	}
+	if len(hits) == 0 {
+		return
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].sev.Rank() > hits[j].sev.Rank() })
+	var matches []any
+	var names []string
+	for _, h := range hits {
+		matches = append(matches, map[string]any{"client": h.ref.list.client, "builtin": h.ref.name, "match": h.kind})
+		names = append(names, fmt.Sprintf("%s's %s (%s)", h.ref.list.client, h.ref.name, h.kind))
+	}
+	best := hits[0]
+	msg := fmt.Sprintf("tool name %s shadows the built-in tool %s", QuoteName(t.Name), strings.Join(names, ", "))
+	if best.sev == policy.SeverityNote {
+		msg += "; the client keeps its own tool and namespaces or renames the MCP one"
+	}
+	f := a.add(ruleT002, pos, ptr, msg, map[string]any{"kind": "builtin", "tool": t.Name, "matches": matches}, "builtin")
+	f.Severity = best.sev
+	if best.kind == "confusable" && !tlIsASCII(t.Name) && !a.uniAt[ruleU006+"\x00"+ptr] {
+		a.add(ruleU006, pos, ptr, fmt.Sprintf("tool name %s is confusable with the built-in tool %s", QuoteName(t.Name), best.ref.name),
+			map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": best.ref.name}, "builtin")
+	}
+}
+
+func tlIsASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// duplicateNames reports two tools of one server with the same name, or
+// names that differ only in case, separators or confusable characters:
+// each tool against the first earlier tool that is any of those. The key
+// is a function of the name and the skeleton of the key, so the first
+// earlier tool with the same skeleton is that tool.
+func (a *toolAnalysis) duplicateNames() {
+	tools := a.rep.Tools
+	first := make(map[string]int, len(tools))
+	for j := range tools {
+		i, seen := first[tools[j].skeleton]
+		if !seen {
+			first[tools[j].skeleton] = j
+		}
+		if !seen || tools[j].key == "" {
+			continue
+		}
+		kind := "confusable"
+		switch {
+		case tools[i].Name == tools[j].Name:
+			kind = "duplicate"
+		case tools[i].key == tools[j].key:
+			kind = "lookalike"
+		}
+		t := &tools[j]
+		ptr := t.Pointer + "/name"
+		pos := t.Value.Get("name").Pos
+		a.add(ruleT002, pos, ptr, fmt.Sprintf("tool name %s %s tool %s of the same server; the client decides which one runs",
+			QuoteName(t.Name), map[string]string{"duplicate": "repeats", "lookalike": "looks like", "confusable": "is confusable with"}[kind], QuoteName(tools[i].Name)),
+			map[string]any{"kind": kind + "-in-server", "tool": t.Name, "other": tools[i].Name, "other_pointer": tools[i].Pointer}, "dup", tools[i].Pointer)
+		if kind == "confusable" && !tlIsASCII(t.Name) && !a.uniAt[ruleU006+"\x00"+ptr] {
+			a.add(ruleU006, pos, ptr, fmt.Sprintf("tool name %s is confusable with %s", QuoteName(t.Name), QuoteName(tools[i].Name)),
+				map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": tools[i].Name}, "dup", tools[i].Pointer)
+		}
+	}
+}
+
+func tlServerLabel(r *Report) string {
+	if r.Server != "" {
+		return QuoteName(r.Server)
+	}
+	return r.Path
+}
+
+// distinctive names are specific enough to count as a reference when they
+// appear in prose: six characters or more with a separator or a camel hump
+// ("send_message", "listChats"), not "search" or "read".
+func tlDistinctive(name string) bool {
+	if len(name) < 6 {
+		return false
+	}
+	if strings.ContainsAny(name, "_-.") {
+		return true
+	}
+	for i := 1; i < len(name); i++ {
+		if name[i-1] >= 'a' && name[i-1] <= 'z' && name[i] >= 'A' && name[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// sizeRules runs T004: descriptions over Claude Code's 2 KB cut and
+// whitespace padding.
+func (a *toolAnalysis) sizeRules(t *Tool) {
+	if d := t.Value.Get("description"); d.IsString() && len(d.Str) > MaxDescription {
+		// A string has at least as many bytes as UTF-16 units.
+		if n := tlUTF16Len(d.Str); n > MaxDescription {
+			a.overLong(t, d.Str, n)
+		}
+	}
+	reported := 0
+	for _, tx := range a.texts {
+		if tx.key || reported >= 4 {
+			continue
+		}
+		switch tx.role {
+		case roleDescription, roleTitle, roleAnnTitle, roleSchemaText:
+		default:
+			continue
+		}
+		if unpadded(tx.text) {
+			continue
+		}
+		p := mcpunicode.MeasurePadding(tlDedent(tx.text))
+		if !p.Padded() {
+			continue
+		}
+		reported++
+		ev := map[string]any{"kind": "padding", "tool": t.Name, "longest_space_run": p.LongestSpaceRun, "max_blank_lines": p.MaxBlankLines}
+		if p.ExoticSpaces > 0 {
+			ev["exotic_spaces"] = p.ExoticSpaces
+		}
+		what := fmt.Sprintf("a run of %d spaces", p.LongestSpaceRun)
+		if p.MaxBlankLines >= mcpunicode.PaddingBlankLines {
+			what = fmt.Sprintf("%d blank lines in a row", p.MaxBlankLines)
+		}
+		a.add(ruleT004, tx.pos, tx.ptr, fmt.Sprintf("tool %s: %s pushes the rest of the text out of view", QuoteName(t.Name), what), ev, "padding")
+	}
+}
+
+// unpadded reports, for sizeRules, text that is not padded once dedented
+// (most text, checked cheaply). Dedenting only removes spaces and tabs and
+// blanks lines of white space, which MeasurePadding counts as blank
+// already (but for VT and FF), so text without VT and FF that is not
+// padded stays so. ASCII text is not padded when it has no run of
+// PaddingSpaceRun spaces and tabs and fewer line breaks than a run of
+// PaddingBlankLines blank lines takes.
+func unpadded(s string) bool {
+	run, longest, breaks := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t':
+			run++
+			longest = max(longest, run)
+			continue
+		case c == '\n' || c == '\r':
+			breaks++
+		case c == '\v' || c == '\f':
+			return false
+		case c >= utf8.RuneSelf:
+			return !strings.ContainsAny(s, "\v\f") && !mcpunicode.MeasurePadding(s).Padded()
+		}
+		run = 0
+	}
+	return longest < mcpunicode.PaddingSpaceRun && breaks <= mcpunicode.PaddingBlankLines
+}
+
+// overLong reports a description beyond the cut, and which findings of
+// the description only other clients show the model.
+func (a *toolAnalysis) overLong(t *Tool, desc string, n int) {
+	ptr := t.Pointer + "/description"
+	cut := tlUTF16Offset(desc, MaxDescription)
+	var beyond []any
+	// Only the Unicode findings, added before any tool's rules, carry a
+	// string offset; the tool's own rules so far (names, poisoning) add
+	// none at its description but T001 and T002.
+	for _, k := range a.uniByPtr[ptr] {
+		f := &a.findings[k]
+		if f.Location.Pointer != ptr || f.Rule == ruleT001 || f.Rule == ruleT002 {
+			continue
+		}
+		if off, ok := f.Evidence["string_offset"].(int); ok && off >= cut {
+			beyond = append(beyond, map[string]any{"rule": f.Rule, "id": f.ID, "string_offset": off})
+		}
+	}
+	before := map[string]bool{}
+	for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
+		before[s.family+"\x00"+s.match] = true
+	}
+	var phr []any
+	for _, s := range a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false) {
+		if s.weight >= 1 && !before[s.family+"\x00"+s.match] {
+			phr = append(phr, map[string]any{"rule": ruleT001, "family": s.family, "match": s.match})
+		}
+	}
+	beyond = append(beyond, phr...)
+	msg := fmt.Sprintf("tool %s: description is %d characters; Claude Code cuts it at %d, other clients show the model all of it", QuoteName(t.Name), n, MaxDescription)
+	if len(beyond) > 0 {
+		msg += fmt.Sprintf("; %d findings lie beyond the cut, invisible in Claude Code and visible elsewhere", len(beyond))
+	}
+	ev := map[string]any{"kind": "over-2kb", "tool": t.Name, "length": n, "limit": MaxDescription, "cut_offset": cut}
+	if len(beyond) > 0 {
+		ev["beyond_cut"] = beyond
+	}
+	v := t.Value.Get("description")
+	f := a.add(ruleT004, v.Pos, ptr, msg, ev, "length")
+	if len(beyond) == 0 {
+		// A long description with nothing beyond the cut only loses its
+		// tail in Claude Code: worth knowing, not a warning.
+		f.Severity = policy.SeverityNote
+	}
+}
+
+// utf16Len is JavaScript's string length.
+func tlUTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+		if utf16.RuneLen(r) < 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// utf16Offset returns the byte offset of s where n UTF-16 units end.
+func tlUTF16Offset(s string, n int) int {
+	units := 0
+	for i, r := range s {
+		w := utf16.RuneLen(r)
+		if w < 0 {
+			w = 1
+		}
+		if units+w > n {
+			return i
+		}
+		units += w
+	}
+	return len(s)
+}
+
+// dedent removes the indentation common to the lines after the first (a
+// docstring's) and blanks whitespace-only lines, so that indented prose is
+// not taken for padding. Trailing whitespace hides nothing and is dropped.
+func tlDedent(s string) string {
+	if !strings.Contains(s, "\n") {
+		return strings.TrimRight(s, " \t")
+	}
+	lines := strings.Split(s, "\n")
+	common := -1
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := len(l) - len(strings.TrimLeft(l, " \t"))
+		if common < 0 || ind < common {
+			common = ind
+		}
+	}
+	for i, l := range lines {
+		switch {
+		case strings.TrimSpace(l) == "":
+			lines[i] = ""
+		case i > 0 && common > 0:
+			lines[i] = strings.TrimRight(l[common:], " \t")
+		default:
+			lines[i] = strings.TrimRight(l, " \t")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
