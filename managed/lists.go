@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Policy list keys and the entry keys they hold (docs/claude-code.md §2.4).
@@ -25,7 +25,7 @@ type Entry struct {
 	Name    string   // serverName
 	Command []string // serverCommand, unexpanded
 	URL     string   // serverUrl, unexpanded
-	Loc     policy.Location
+	Loc     reports.Location
 	Doc     *Document
 }
 
@@ -51,7 +51,7 @@ func quoted(list []string) []string {
 // ListIssue is a problem with a policy list that Claude Code resolves silently:
 // an entry dropped, or a whole list turned into [] or ignored.
 type ListIssue struct {
-	Loc     policy.Location
+	Loc     reports.Location
 	Key     string // KeyAllowed or KeyDenied
 	Message string
 	// Effect says which way the problem fails: "fail-open" (less is blocked
@@ -107,7 +107,7 @@ func ParseList(doc *Document, key string) List {
 	return l
 }
 
-func (l *List) issue(loc policy.Location, msg, effect string) {
+func (l *List) issue(loc reports.Location, msg, effect string) {
 	l.Issues = append(l.Issues, ListIssue{Loc: loc, Key: l.Key, Message: msg, Effect: effect})
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Document kinds: where a settings document comes from.
@@ -57,9 +57,9 @@ func (d *Document) Get(key string) *jsonc.Member {
 }
 
 // Loc returns the location of a member's value in the document.
-func (d *Document) Loc(m *jsonc.Member) policy.Location {
+func (d *Document) Loc(m *jsonc.Member) reports.Location {
 	if m == nil {
-		return policy.Location{Path: d.Path}
+		return reports.Location{Path: d.Path}
 	}
 	return cfgfile.Loc(d.Path, jsonc.Pointer(m.Key), m.KeyPos)
 }
@@ -68,15 +68,15 @@ func (d *Document) Loc(m *jsonc.Member) policy.Location {
 // refuses to run at all while one exists (§2.5).
 type Broken struct {
 	Path  string
-	Error policy.FileError
+	Error reports.FileError
 }
 
 // MCPFile is managed-mcp.json. Its mere existence gives it exclusive control
 // over file-defined servers, even when it does not parse (§4.3).
 type MCPFile struct {
 	Path  string
-	Root  *jsonc.Value      // nil when the file did not parse
-	Error *policy.FileError // why it did not parse or could not be read
+	Root  *jsonc.Value       // nil when the file did not parse
+	Error *reports.FileError // why it did not parse or could not be read
 }
 
 // Dir is everything read from the managed directory.
@@ -88,7 +88,7 @@ type Dir struct {
 	// Ignored lists files in the directory that Claude Code does not read
 	// (drop-ins with other extensions or a leading dot).
 	Ignored []string
-	Errors  []policy.FileError
+	Errors  []reports.FileError
 }
 
 // LoadDir reads the managed directory. A missing directory is not an error.
@@ -102,9 +102,9 @@ func LoadDir(dir string) *Dir {
 	entries, err := os.ReadDir(dropDir)
 	if err != nil && !os.IsNotExist(err) {
 		if fi, serr := os.Stat(dropDir); serr == nil && !fi.IsDir() {
-			d.Errors = append(d.Errors, policy.FileError{Path: dropDir, Message: "is not a directory; Claude Code reads no drop-ins from it"})
+			d.Errors = append(d.Errors, reports.FileError{Path: dropDir, Message: "is not a directory; Claude Code reads no drop-ins from it"})
 		} else {
-			d.Errors = append(d.Errors, policy.FileError{Path: dropDir, Message: "cannot list drop-ins: " + err.Error()})
+			d.Errors = append(d.Errors, reports.FileError{Path: dropDir, Message: "cannot list drop-ins: " + err.Error()})
 		}
 	}
 	names := make([]string, 0, len(entries))
@@ -127,7 +127,7 @@ func LoadDir(dir string) *Dir {
 		if ferr == nil {
 			root, errs := cfgfile.ParseJSON(mcpPath, data, false)
 			if root != nil && root.Kind != jsonc.Object {
-				errs = append(errs, policy.FileError{Path: mcpPath, Line: root.Pos.Line, Column: root.Pos.Col,
+				errs = append(errs, reports.FileError{Path: mcpPath, Line: root.Pos.Line, Column: root.Pos.Col,
 					Message: "managed-mcp.json must hold a JSON object, not " + root.Kind.String()})
 				root = nil
 			}
@@ -162,13 +162,13 @@ func (d *Dir) loadSettings(path, kind string) {
 
 // LoadSettings reads one settings document. A document that exists but is not
 // a JSON object (invalid JSON, an array, unreadable) comes back as broken.
-func LoadSettings(path, kind string) (doc *Document, broken *Broken, exists bool, errs []policy.FileError) {
+func LoadSettings(path, kind string) (doc *Document, broken *Broken, exists bool, errs []reports.FileError) {
 	data, exists, ferr := cfgfile.Read(path)
 	if !exists {
 		return nil, nil, false, nil
 	}
 	if ferr != nil {
-		return nil, &Broken{Path: path, Error: *ferr}, true, []policy.FileError{*ferr}
+		return nil, &Broken{Path: path, Error: *ferr}, true, []reports.FileError{*ferr}
 	}
 	if len(data) == 0 {
 		// Observed: Claude Code reads a zero-byte settings document as {}.
@@ -179,7 +179,7 @@ func LoadSettings(path, kind string) (doc *Document, broken *Broken, exists bool
 		return nil, &Broken{Path: path, Error: errs[len(errs)-1]}, true, errs
 	}
 	if root.Kind != jsonc.Object {
-		fe := policy.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col,
+		fe := reports.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col,
 			Message: "settings document must be a JSON object, not " + root.Kind.String()}
 		return nil, &Broken{Path: path, Error: fe}, true, append(errs, fe)
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/internal/secrets"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 )
 
@@ -836,12 +836,12 @@ func clipValue(v any) any {
 // or at base. Changed and added tools and a changed launch surface are
 // errors; removed tools are notes (a removal is no threat, but it is
 // drift).
-func (d *PinDiff) Findings(base policy.Location, locate func(tool string) (policy.Location, bool), serverID string) []policy.Finding {
+func (d *PinDiff) Findings(base reports.Location, locate func(tool string) (reports.Location, bool), serverID string) []reports.Finding {
 	if d.Empty() {
 		return nil
 	}
-	var out []policy.Finding
-	at := func(tool string) policy.Location {
+	var out []reports.Finding
+	at := func(tool string) reports.Location {
 		if locate != nil {
 			if l, ok := locate(tool); ok {
 				return l
@@ -851,17 +851,17 @@ func (d *PinDiff) Findings(base policy.Location, locate func(tool string) (polic
 	}
 	label := toolcheck.QuoteName(d.Server)
 	if len(d.Launch) > 0 {
-		f := policy.NewFinding(ruleT003, base, serverID, fmt.Sprintf("server %s: launch surface changed since it was pinned (%s)", label, strings.Join(d.Launch, ", ")), "launch")
+		f := reports.NewFinding(ruleT003, base, serverID, fmt.Sprintf("server %s: launch surface changed since it was pinned (%s)", label, strings.Join(d.Launch, ", ")), "launch")
 		f.Evidence = map[string]any{"kind": "launch", "server": d.Server, "fields": d.Launch}
 		out = append(out, f)
 	}
 	if d.Initialize {
-		f := policy.NewFinding(ruleT003, base, serverID, fmt.Sprintf("server %s: serverInfo or instructions changed since they were pinned", label), "initialize")
+		f := reports.NewFinding(ruleT003, base, serverID, fmt.Sprintf("server %s: serverInfo or instructions changed since they were pinned", label), "initialize")
 		f.Evidence = map[string]any{"kind": "initialize", "server": d.Server}
 		out = append(out, f)
 	}
 	for _, c := range d.Changed {
-		f := policy.NewFinding(ruleT003, at(c.Name), serverID, fmt.Sprintf("tool %s changed since it was pinned: %s", toolcheck.QuoteName(c.Name), strings.Join(c.Fields, ", ")), "changed", c.Name)
+		f := reports.NewFinding(ruleT003, at(c.Name), serverID, fmt.Sprintf("tool %s changed since it was pinned: %s", toolcheck.QuoteName(c.Name), strings.Join(c.Fields, ", ")), "changed", c.Name)
 		ev := map[string]any{"kind": "changed", "server": d.Server, "tool": c.Name, "fields": c.Fields}
 		if len(c.Details) > 0 {
 			ev["details"] = c.Details
@@ -870,14 +870,14 @@ func (d *PinDiff) Findings(base policy.Location, locate func(tool string) (polic
 		out = append(out, f)
 	}
 	for _, n := range d.Added {
-		f := policy.NewFinding(ruleT003, at(n), serverID, fmt.Sprintf("tool %s is new since the pin", toolcheck.QuoteName(n)), "added", n)
+		f := reports.NewFinding(ruleT003, at(n), serverID, fmt.Sprintf("tool %s is new since the pin", toolcheck.QuoteName(n)), "added", n)
 		f.Evidence = map[string]any{"kind": "added", "server": d.Server, "tool": n}
 		out = append(out, f)
 	}
 	for _, n := range d.Removed {
-		f := policy.NewFinding(ruleT003, base, serverID, fmt.Sprintf("tool %s was removed since the pin", toolcheck.QuoteName(n)), "removed", n)
+		f := reports.NewFinding(ruleT003, base, serverID, fmt.Sprintf("tool %s was removed since the pin", toolcheck.QuoteName(n)), "removed", n)
 		f.Evidence = map[string]any{"kind": "removed", "server": d.Server, "tool": n}
-		f.Severity = policy.SeverityNote
+		f.Severity = reports.SeverityNote
 		out = append(out, f)
 	}
 	return out

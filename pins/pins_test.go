@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/benchdata"
 	"github.com/mcpguard/mcpguard/internal/chunks"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 )
 
@@ -242,4 +242,4 @@ func TestPinSetRoundTrip(t *testing.T) {
 
 var pinLocBase = policyLocation("tools.json")
 
-func policyLocation(p string) (l policy.Location) { l.Path = p; return l }
+func policyLocation(p string) (l reports.Location) { l.Path = p; return l }

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/pins"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 )
 
@@ -518,7 +518,7 @@ func FuzzParsePinSet(f *testing.F) {
 			return
 		}
 		for _, n := range ps.Names() {
-			pins.DiffPins(ps.Pins[n], ps.Pending[n]).Findings(policy.Location{Path: "pins.json"}, nil, "")
+			pins.DiffPins(ps.Pins[n], ps.Pending[n]).Findings(reports.Location{Path: "pins.json"}, nil, "")
 		}
 		enc, err := ps.MarshalIndent()
 		if err != nil {

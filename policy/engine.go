@@ -18,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown/print"
 
 	bundled "github.com/mcpguard/mcpguard/rego"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // CustomPrefix is the package every organisation rule must live under.
@@ -41,7 +42,7 @@ var verificationStages = []ast.StageID{
 // CompileError is a policy that does not load or compile. Each diagnostic
 // names path:line:col.
 type CompileError struct {
-	Diagnostics []FileError
+	Diagnostics []reports.FileError
 }
 
 func (e *CompileError) Error() string {
@@ -139,7 +140,7 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 			verdictGroup[name] = m
 		}
 	}
-	var diags []FileError
+	var diags []reports.FileError
 	e.Custom, diags = customPackages(custom)
 	if len(diags) > 0 {
 		return &CompileError{Diagnostics: diags}
@@ -216,13 +217,13 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 // customPackages returns the sorted package names of the custom modules, and
 // a diagnostic for each module outside mcpguard.custom: a custom policy must
 // not override or extend a shipped package.
-func customPackages(custom map[string]*ast.Module) ([]string, []FileError) {
+func customPackages(custom map[string]*ast.Module) ([]string, []reports.FileError) {
 	var pkgs []string
-	var diags []FileError
+	var diags []reports.FileError
 	for name, m := range custom {
 		pkg := strings.TrimPrefix(m.Package.Path.String(), "data.")
 		if pkg != CustomPrefix && !strings.HasPrefix(pkg, CustomPrefix+".") {
-			diags = append(diags, FileError{Path: name, Line: m.Package.Location.Row, Column: m.Package.Location.Col,
+			diags = append(diags, reports.FileError{Path: name, Line: m.Package.Location.Row, Column: m.Package.Location.Col,
 				Message: fmt.Sprintf("package %s: custom policies must be under package %s (for example %s.acme)", pkg, CustomPrefix, CustomPrefix)})
 			continue
 		}
@@ -305,7 +306,7 @@ func customModules(paths []string, tests bool) (map[string]*ast.Module, []string
 	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			return nil, nil, &CompileError{Diagnostics: []FileError{{Path: p, Message: describeOSError(err)}}}
+			return nil, nil, &CompileError{Diagnostics: []reports.FileError{{Path: p, Message: describeOSError(err)}}}
 		}
 	}
 	res, err := loader.NewFileLoader().
@@ -352,7 +353,7 @@ func compileError(err error) error {
 				ce.Diagnostics = append(ce.Diagnostics, astDiagnostic(astErr.Location, astErr.Message))
 				continue
 			}
-			ce.Diagnostics = append(ce.Diagnostics, FileError{Message: e.Error()})
+			ce.Diagnostics = append(ce.Diagnostics, reports.FileError{Message: e.Error()})
 		}
 		return ce
 	}
@@ -361,8 +362,8 @@ func compileError(err error) error {
 
 // astDiagnostic places an OPA error. OPA reports some errors (e.g. "var x is
 // unsafe") at column 0; editors and users count columns from 1.
-func astDiagnostic(loc *ast.Location, msg string) FileError {
-	d := FileError{Message: msg}
+func astDiagnostic(loc *ast.Location, msg string) reports.FileError {
+	d := reports.FileError{Message: msg}
 	if loc != nil {
 		d.Path, d.Line, d.Column = loc.File, loc.Row, loc.Col
 		if d.Line > 0 && d.Column < 1 {

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // writePolicy writes files (name -> source) into a fresh directory.
@@ -265,17 +267,17 @@ func TestShippedFindingsCarryCatalogSeverity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Decision.Allowed || strings.Join(res.Decision.Reasons, ",") != ReasonEmptyAllowlist || res.Admission != "" {
+	if res.Decision.Allowed || strings.Join(res.Decision.Reasons, ",") != reports.ReasonEmptyAllowlist || res.Admission != "" {
 		t.Errorf("decision %+v admission %q", res.Decision, res.Admission)
 	}
-	sev := map[string]Severity{}
+	sev := map[string]reports.Severity{}
 	for _, f := range res.Findings {
 		sev[f.Rule] = f.Severity
 		if f.Package != "" {
 			t.Errorf("shipped finding %s has package %q", f.Rule, f.Package)
 		}
 	}
-	if sev["MCPG-P002"] != SeverityError || sev["MCPG-C004"] != SeverityError || len(sev) != 2 {
+	if sev["MCPG-P002"] != reports.SeverityError || sev["MCPG-C004"] != reports.SeverityError || len(sev) != 2 {
 		t.Errorf("findings %v", sev)
 	}
 }
@@ -291,7 +293,7 @@ func TestEvalContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 1 || res[0].Rule != "MCPG-P005" || res[0].Severity != SeverityWarning || res[0].Location == nil || res[0].Location.Line != 2 {
+	if len(res) != 1 || res[0].Rule != "MCPG-P005" || res[0].Severity != reports.SeverityWarning || res[0].Location == nil || res[0].Location.Line != 2 {
 		t.Fatalf("EvalContext = %+v", res)
 	}
 }

@@ -7,25 +7,27 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // RuleResult is one finding a policy rule produced, before the caller attaches
 // it to a server and a location.
 type RuleResult struct {
 	Rule     string
-	Severity Severity
+	Severity reports.Severity
 	Message  string
 	Evidence map[string]any
-	// Location, when set, points at what the rule is about (a policy entry, a
+	// reports.Location, when set, points at what the rule is about (a policy entry, a
 	// settings file) rather than at the server.
-	Location *Location
+	Location *reports.Location
 	// Package names the custom package of a custom rule.
 	Package string
 }
 
 // ServerResult is the outcome of the policies for one server.
 type ServerResult struct {
-	Decision Decision
+	Decision reports.Decision
 	// Admission says how an allowed server passed Claude Code's lists:
 	// "exempt-org", "exempt-builtin", "no-allowlist", "allowlist",
 	// "allowlist-org"; "" when it did not.
@@ -67,7 +69,7 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
 	var out struct {
-		Verdict   Decision          `json:"verdict"`
+		Verdict   reports.Decision  `json:"verdict"`
 		Admission string            `json:"admission"`
 		Findings  []json.RawMessage `json:"findings"`
 		Deny      []customResult    `json:"deny"`
@@ -103,10 +105,10 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 		res.Findings = append(res.Findings, f)
 	}
 	for _, c := range out.Deny {
-		res.Findings = append(res.Findings, c.finding(SeverityError))
+		res.Findings = append(res.Findings, c.finding(reports.SeverityError))
 	}
 	for _, c := range out.Warn {
-		res.Findings = append(res.Findings, c.finding(SeverityWarning))
+		res.Findings = append(res.Findings, c.finding(reports.SeverityWarning))
 	}
 	return res, nil
 }
@@ -153,19 +155,19 @@ func decodeResult(rs rego.ResultSet, into any) error {
 // decodeFinding reads a shipped rule's {"rule", "msg", "evidence", "location"}.
 func decodeFinding(raw json.RawMessage) (RuleResult, error) {
 	var f struct {
-		Rule     string         `json:"rule"`
-		Msg      string         `json:"msg"`
-		Evidence map[string]any `json:"evidence"`
-		Location *Location      `json:"location"`
-		Severity string         `json:"severity"`
+		Rule     string            `json:"rule"`
+		Msg      string            `json:"msg"`
+		Evidence map[string]any    `json:"evidence"`
+		Location *reports.Location `json:"location"`
+		Severity string            `json:"severity"`
 	}
 	if err := json.Unmarshal(raw, &f); err != nil || f.Rule == "" || f.Msg == "" {
 		return RuleResult{}, fmt.Errorf("policy produced a malformed finding %s", raw)
 	}
-	r, _ := LookupRule(f.Rule)
+	r, _ := reports.LookupRule(f.Rule)
 	sev := r.Severity
 	if f.Severity != "" {
-		sev = Severity(f.Severity)
+		sev = reports.Severity(f.Severity)
 	}
 	return RuleResult{Rule: f.Rule, Severity: sev, Message: f.Msg, Evidence: f.Evidence, Location: f.Location}, nil
 }
@@ -177,7 +179,7 @@ type customResult struct {
 	Result  json.RawMessage `json:"result"`
 }
 
-func (c customResult) finding(sev Severity) RuleResult {
+func (c customResult) finding(sev reports.Severity) RuleResult {
 	var obj struct {
 		ID       string         `json:"id"`
 		Msg      string         `json:"msg"`

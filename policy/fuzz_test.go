@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // byteSource turns fuzz bytes into choices; it yields zeros once exhausted.
@@ -234,7 +236,7 @@ var (
 	fuzzEngineErr  error
 )
 
-var verdictReasons = []string{ReasonDeniedName, ReasonDeniedCommand, ReasonDeniedURL}
+var verdictReasons = []string{reports.ReasonDeniedName, reports.ReasonDeniedCommand, reports.ReasonDeniedURL}
 
 // FuzzEvalServer evaluates random but well-typed servers in random policy
 // contexts: the policies must never fail (a conflict or type error would fail
@@ -278,7 +280,7 @@ func FuzzEvalServer(f *testing.F) {
 		}
 		switch {
 		case d.Allowed:
-			if !slices.Equal(d.Reasons, []string{ReasonAllowed}) || res.Admission == "" {
+			if !slices.Equal(d.Reasons, []string{reports.ReasonAllowed}) || res.Admission == "" {
 				t.Fatalf("allowed with reasons %v, admission %q", d.Reasons, res.Admission)
 			}
 		case slices.Contains(verdictReasons, d.Reasons[0]):
@@ -291,7 +293,7 @@ func FuzzEvalServer(f *testing.F) {
 				t.Fatalf("denied %v without P001 (findings %v, admission %q)", d.Reasons, rules, res.Admission)
 			}
 		default:
-			if len(d.Reasons) != 1 || d.Reasons[0] != ReasonEmptyAllowlist && d.Reasons[0] != ReasonNotAllowlisted {
+			if len(d.Reasons) != 1 || d.Reasons[0] != reports.ReasonEmptyAllowlist && d.Reasons[0] != reports.ReasonNotAllowlisted {
 				t.Fatalf("blocked with reasons %v", d.Reasons)
 			}
 			if !rules["MCPG-P002"] || res.Admission != "" {

@@ -9,13 +9,15 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
+
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // TestResult is the outcome of one Rego test rule.
 type TestResult struct {
 	Package  string
 	Name     string
-	Location FileError // path, line, column of the test rule
+	Location reports.FileError // path, line, column of the test rule
 	Pass     bool
 	Skip     bool
 	Err      string // evaluation error, if any
@@ -78,7 +80,7 @@ func RunTests(ctx context.Context, paths []string) ([]TestResult, error) {
 		tr := TestResult{Package: strings.TrimPrefix(r.Package, "data."), Name: r.Name, Pass: r.Pass(), Skip: r.Skip,
 			Output: string(r.Output), Duration: r.Duration}
 		if r.Location != nil {
-			tr.Location = FileError{Path: r.Location.File, Line: r.Location.Row, Column: r.Location.Col}
+			tr.Location = reports.FileError{Path: r.Location.File, Line: r.Location.Row, Column: r.Location.Col}
 		}
 		if r.Error != nil {
 			tr.Err = r.Error.Error()

@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	bundled "github.com/mcpguard/mcpguard/rego"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 const (
@@ -157,10 +158,10 @@ func (p *ToolsPolicy) EvalTool(ctx context.Context, server map[string]any, tool 
 	}
 	var res []RuleResult
 	for _, c := range out.Deny {
-		res = append(res, c.finding(SeverityError))
+		res = append(res, c.finding(reports.SeverityError))
 	}
 	for _, c := range out.Warn {
-		res = append(res, c.finding(SeverityWarning))
+		res = append(res, c.finding(reports.SeverityWarning))
 	}
 	return res, nil
 }

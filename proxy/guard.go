@@ -16,6 +16,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/pins"
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
@@ -152,7 +153,7 @@ func (g *Guard) Initialize(result []byte) []byte {
 	if err != nil || !changed {
 		return result
 	}
-	g.emit(events.Event{Kind: "initialize-sanitized", Severity: string(policy.SeverityWarning),
+	g.emit(events.Event{Kind: "initialize-sanitized", Severity: string(reports.SeverityWarning),
 		Message: "the initialize result (serverInfo, instructions) carries hidden characters" + g.action(", removed", "")})
 	if !g.opts.Enforce {
 		return result
@@ -187,7 +188,7 @@ func (g *Guard) inspect(result []byte, paged bool) []byte {
 	if err != nil {
 		// Not a listing the Guard understands: fail closed, since the client
 		// may read tools out of it that were never checked.
-		g.emit(events.Event{Kind: "protocol-error", Severity: string(policy.SeverityError),
+		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
 			Message: fmt.Sprintf("tools/list result not analysed: %v%s", err, g.action("; the client gets an empty tool list", ""))})
 		g.opts.Logger.Error("tools/list result not analysed", "server", g.opts.Name, "err", err)
 		if g.opts.Enforce {
@@ -197,7 +198,7 @@ func (g *Guard) inspect(result []byte, paged bool) []byte {
 	}
 	verdicts := make([]toolVerdict, len(rep.Tools))
 	idx := newToolIndex(rep)
-	findings := append([]policy.Finding(nil), rep.Findings...)
+	findings := append([]reports.Finding(nil), rep.Findings...)
 	for _, f := range rep.Findings {
 		i := idx.of(f.Location.Pointer)
 		if i < 0 {
@@ -224,7 +225,7 @@ func (g *Guard) inspect(result []byte, paged bool) []byte {
 	for i, t := range rep.Tools {
 		if v := verdicts[i].withhold; v != nil {
 			if old, was := g.withheld[t.Name]; !was || old != *v {
-				g.emit(events.Event{Kind: "tool-withheld", Tool: t.Name, Rule: v.Rule, Severity: string(policy.SeverityError),
+				g.emit(events.Event{Kind: "tool-withheld", Tool: t.Name, Rule: v.Rule, Severity: string(reports.SeverityError),
 					Message: v.Message + g.action("; removed from tools/list and calls refused", " (monitor mode: forwarded)")})
 				g.opts.Logger.Warn("tool withheld", "server", g.opts.Name, "tool", t.Name, "rule", v.Rule, "reason", v.Message, "enforced", g.opts.Enforce)
 			}
@@ -234,7 +235,7 @@ func (g *Guard) inspect(result []byte, paged bool) []byte {
 		delete(g.withheld, t.Name)
 		delete(g.pinHeld, t.Name)
 		for _, h := range verdicts[i].dropHints {
-			g.emit(events.Event{Kind: "annotation-dropped", Tool: t.Name, Severity: string(policy.SeverityWarning),
+			g.emit(events.Event{Kind: "annotation-dropped", Tool: t.Name, Severity: string(reports.SeverityWarning),
 				Message: fmt.Sprintf("%s contradicts what the tool does%s", h, g.action("; removed so clients do not auto-approve it", " (monitor mode: kept)")),
 				Details: map[string]any{"annotation": h}})
 		}
@@ -291,13 +292,13 @@ func (idx toolIndex) of(ptr string) int {
 // withholds says whether a finding keeps its tool from the client: hidden
 // instructions (error-level T001), the IDE allowlist (I001), and an
 // organisation's tool_deny rule. Pins (T003) are decided in checkPins.
-func withholds(f policy.Finding) (Withheld, bool) {
+func withholds(f reports.Finding) (Withheld, bool) {
 	switch {
-	case f.Rule == "MCPG-T001" && f.Severity == policy.SeverityError,
+	case f.Rule == "MCPG-T001" && f.Severity == reports.SeverityError,
 		f.Rule == "MCPG-I001":
 		return Withheld{Rule: f.Rule, Message: f.Message}, true
 	}
-	if r, _ := policy.LookupRule(f.Rule); r.Category == policy.CategoryCustom && f.Severity == policy.SeverityError {
+	if r, _ := reports.LookupRule(f.Rule); r.Category == reports.CategoryCustom && f.Severity == reports.SeverityError {
 		return Withheld{Rule: f.Rule, Message: f.Message}, true
 	}
 	return Withheld{}, false
@@ -313,11 +314,11 @@ func withholds(f policy.Finding) (Withheld, bool) {
 // auto-approve by); the warnings about openWorldHint and idempotentHint
 // rest on weaker evidence ("request" is not always a network request) and
 // are only reported.
-func contradictedHint(f policy.Finding) string {
+func contradictedHint(f reports.Finding) string {
 	hint, _ := f.Evidence["hint"].(string)
 	switch f.Rule {
 	case "MCPG-A001", "MCPG-A002", "MCPG-A003", "MCPG-A004":
-		if f.Severity != policy.SeverityError {
+		if f.Severity != reports.SeverityError {
 			return ""
 		}
 		return hint
@@ -340,7 +341,7 @@ var errNoWrite = errors.New("nothing to write")
 // checkPins compares the listing with the pinned definitions, records a
 // first listing (trust on first use) or the observed change, and withholds
 // what changed until it is approved.
-func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, nextCursor bool) []policy.Finding {
+func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, nextCursor bool) []reports.Finding {
 	if g.opts.Pins == nil {
 		return nil
 	}
@@ -447,14 +448,14 @@ func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, 
 	}
 	g.opts.Logger.Warn("tool definitions differ from the pins", "server", name, "changed", len(diff.Changed), "added", len(diff.Added),
 		"removed", len(diff.Removed), "launch", diff.Launch, "approve", "mcpguard pins approve "+shellQuote(name))
-	return diff.Findings(policy.Location{Path: "tools/list"}, rep.Location, "")
+	return diff.Findings(reports.Location{Path: "tools/list"}, rep.Location, "")
 }
 
 // pinFailure fails closed: a pin store that cannot be read or written means
 // no tool can be checked against its pin, so in enforce mode every tool is
 // withheld until it can.
 func (g *Guard) pinFailure(err error, rep *toolcheck.Report, verdicts []toolVerdict) {
-	g.emit(events.Event{Kind: "pin-error", Rule: ruleT003, Severity: string(policy.SeverityError),
+	g.emit(events.Event{Kind: "pin-error", Rule: ruleT003, Severity: string(reports.SeverityError),
 		Message: fmt.Sprintf("pins unavailable: %v%s", err, g.action("; every tool is withheld", ""))})
 	g.opts.Logger.Error("pins unavailable", "server", g.opts.Name, "err", err)
 	for i := range rep.Tools {
@@ -514,7 +515,7 @@ func approvedNames(p *pins.Pin) []string {
 func toolSHA(p *pins.Pin, tool string) string { return approvedSHA(p, tool) }
 
 // report sends each finding once per proxy run.
-func (g *Guard) report(rep *toolcheck.Report, idx toolIndex, findings []policy.Finding) {
+func (g *Guard) report(rep *toolcheck.Report, idx toolIndex, findings []reports.Finding) {
 	for _, f := range findings {
 		if g.reported[f.ID] {
 			continue
@@ -541,7 +542,7 @@ func (g *Guard) rewrite(result []byte, idx toolIndex, verdicts []toolVerdict, no
 	if !mcpunicode.IsCleanJSON(result) {
 		if clean, changed, err := mcpunicode.SanitizeJSON(result); err == nil && changed {
 			out = clean
-			g.emit(events.Event{Kind: "tools-sanitized", Severity: string(policy.SeverityWarning),
+			g.emit(events.Event{Kind: "tools-sanitized", Severity: string(reports.SeverityWarning),
 				Message: "removed hidden characters and escape sequences from tools/list"})
 		}
 	}
@@ -559,7 +560,7 @@ func (g *Guard) rewrite(result []byte, idx toolIndex, verdicts []toolVerdict, no
 	if err != nil {
 		// The result parsed for the analysis; failing here is a bug. Fail
 		// closed rather than forward tools that should be withheld.
-		g.emit(events.Event{Kind: "protocol-error", Severity: string(policy.SeverityError),
+		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
 			Message: fmt.Sprintf("could not rewrite tools/list (%v); the client gets an empty tool list", err)})
 		return []byte(`{"tools":[]}`)
 	}

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"unicode/utf8"
-
-	"github.com/mcpguard/mcpguard/policy"
 )
 
 // Baseline is a previous mcpguard/report/v1 report whose findings are
@@ -43,11 +41,11 @@ func (b *Baseline) Suppression() *Suppression {
 
 // LoadBaseline reads a baseline report. A file that is not JSON, not an
 // mcpguard/report/v1 report or has a malformed findings list is an error
-// naming path:line:col (a *policy.FileError).
+// naming path:line:col (a *FileError).
 func LoadBaseline(path string) (*Baseline, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &policy.FileError{Path: path, Message: "read baseline: " + unwrapPathError(err).Error()}
+		return nil, &FileError{Path: path, Message: "read baseline: " + unwrapPathError(err).Error()}
 	}
 	return ParseBaseline(path, data)
 }
@@ -56,7 +54,7 @@ func LoadBaseline(path string) (*Baseline, error) {
 func ParseBaseline(path string, data []byte) (*Baseline, error) {
 	fail := func(offset int64, format string, args ...any) error {
 		line, col := position(data, offset)
-		return &policy.FileError{Path: path, Line: line, Column: col, Message: "baseline: " + fmt.Sprintf(format, args...)}
+		return &FileError{Path: path, Line: line, Column: col, Message: "baseline: " + fmt.Sprintf(format, args...)}
 	}
 	var doc struct {
 		Schema   *string          `json:"schema"`

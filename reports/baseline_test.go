@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mcpguard/mcpguard/policy"
 )
 
 func TestLoadBaseline(t *testing.T) {
@@ -42,9 +40,9 @@ func TestParseBaselineErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseBaseline("b.json", []byte(tc.doc))
-			var fe *policy.FileError
+			var fe *FileError
 			if !errors.As(err, &fe) {
-				t.Fatalf("err = %v (%T), want a *policy.FileError", err, err)
+				t.Fatalf("err = %v (%T), want a *FileError", err, err)
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %q, want %q", err.Error(), tc.want)

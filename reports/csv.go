@@ -40,7 +40,7 @@ func WriteCSV(w io.Writer, r *Report, _ Options) error {
 			"", "",
 		}
 		if s := servers[f.ServerID]; s != nil {
-			row[10], row[11], row[12], row[13], row[14], row[15] = s.Name, s.Client, s.Scope, s.Project, s.Transport, s.Status
+			row[10], row[11], row[12], row[13], row[14], row[15] = s.Name, s.Client, s.Scope, s.Project, s.Transport, string(s.Status)
 		}
 		if s := f.Suppressed; s != nil {
 			row[16], row[17] = s.Kind, s.Justification

@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 	"unicode"
-
-	"github.com/mcpguard/mcpguard/policy"
 )
 
 // Cell limits keep a PR comment readable (and under comment size limits)
@@ -114,7 +112,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts Options) error {
 		fmt.Fprintf(bw, "| Client | Scope | Name | Status | Transport | Source |\n|---|---|---|---|---|---|\n")
 		for _, sv := range list {
 			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", markdownCell(sv.Client, mdMaxValue), markdownCell(sv.Scope, mdMaxValue),
-				markdownCode(sv.Name), markdownCell(sv.Status, mdMaxValue), markdownCell(sv.Transport, mdMaxValue),
+				markdownCode(sv.Name), markdownCell(string(sv.Status), mdMaxValue), markdownCell(sv.Transport, mdMaxValue),
 				markdownCode(displayLocation(opts.WorkDir, sv.Source.Path, sv.Source.Line, sv.Source.Column)))
 		}
 		fmt.Fprintf(bw, "\n</details>\n\n")
@@ -124,7 +122,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts Options) error {
 }
 
 func markdownRule(id string) string {
-	if rule, ok := policy.LookupRule(id); ok {
+	if rule, ok := LookupRule(id); ok {
 		return "[" + id + "](" + rule.HelpURI() + ")"
 	}
 	return markdownCode(id)

@@ -46,7 +46,7 @@ func ParseFormat(s string) (Format, error) {
 type Options struct {
 	// Color enables ANSI colour in text output (a TTY without NO_COLOR).
 	Color bool
-	// FailOn is the --fail-on rank (policy.ParseSeverity); 0 means error.
+	// FailOn is the --fail-on rank (ParseSeverity); 0 means error.
 	// JUnit turns unsuppressed findings at or above it into failures, and the
 	// text and Markdown reports list them first.
 	FailOn int

@@ -2,10 +2,6 @@ package reports
 
 import (
 	"sort"
-
-	"github.com/mcpguard/mcpguard/internal/secrets"
-	"github.com/mcpguard/mcpguard/policy"
-	"github.com/mcpguard/mcpguard/scanner"
 )
 
 // Schema is the report schema identifier.
@@ -13,16 +9,39 @@ const Schema = "mcpguard/report/v1"
 
 // Report is the mcpguard/report/v1 document (docs/report-schema.md).
 type Report struct {
-	Schema      string             `json:"schema"`
-	Tool        Tool               `json:"tool"`
-	GeneratedAt string             `json:"generated_at"`
-	Host        Host               `json:"host"`
-	Policy      scanner.PolicyInfo `json:"policy"`
-	Servers     []Server           `json:"servers"`
-	Findings    []Finding          `json:"findings"`
-	Errors      []policy.FileError `json:"errors"`
-	Sources     []scanner.Source   `json:"sources"`
-	Summary     Summary            `json:"summary"`
+	Schema      string      `json:"schema"`
+	Tool        Tool        `json:"tool"`
+	GeneratedAt string      `json:"generated_at"`
+	Host        Host        `json:"host"`
+	Policy      PolicyInfo  `json:"policy"`
+	Servers     []Server    `json:"servers"`
+	Findings    []Finding   `json:"findings"`
+	Errors      []FileError `json:"errors"`
+	Sources     []Source    `json:"sources"`
+	Summary     Summary     `json:"summary"`
+}
+
+// Source is one file the scanner read.
+type Source struct {
+	Path   string `json:"path"`
+	Client string `json:"client"`
+	Kind   string `json:"kind"` // e.g. "mcp-config", "settings", "managed-settings", "ide-lock"
+	Scope  string `json:"scope,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// PolicySource is one policy input (SPEC §5 policy.sources[]).
+type PolicySource struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	Active bool   `json:"active"`
+	Error  string `json:"error,omitempty"`
+}
+
+// PolicyInfo is the report's policy block.
+type PolicyInfo struct {
+	Sources  []PolicySource `json:"sources"`
+	Revision string         `json:"revision"`
 }
 
 // Tool names the producer.
@@ -41,31 +60,22 @@ type Host struct {
 // Server is a server as reported: names of env variables and headers only,
 // secrets redacted from the command line and the URL.
 type Server struct {
-	ID         string          `json:"id"`
-	Name       string          `json:"name"`
-	Client     string          `json:"client"`
-	Scope      string          `json:"scope"`
-	Project    string          `json:"project"`
-	Transport  string          `json:"transport"`
-	Command    string          `json:"command"`
-	Args       []string        `json:"args"`
-	URL        string          `json:"url"`
-	EnvKeys    []string        `json:"env_keys"`
-	HeaderKeys []string        `json:"header_keys"`
-	Source     policy.Location `json:"source"`
-	Status     string          `json:"status"`
-	Decision   policy.Decision `json:"decision"`
-	FindingIDs []string        `json:"finding_ids"`
-	Details    map[string]any  `json:"details,omitempty"`
-}
-
-// Finding is a finding as reported: the scanner's finding and, when a
-// baseline or an ignore file accepted it, why (docs/report-schema.md).
-type Finding struct {
-	policy.Finding
-	// Suppressed is set when the finding is accepted: it is still reported,
-	// but never counts toward --fail-on.
-	Suppressed *Suppression `json:"suppressed,omitempty"`
+	ID         string         `json:"id"`
+	Name       string         `json:"name"`
+	Client     string         `json:"client"`
+	Scope      string         `json:"scope"`
+	Project    string         `json:"project"`
+	Transport  string         `json:"transport"`
+	Command    string         `json:"command"`
+	Args       []string       `json:"args"`
+	URL        string         `json:"url"`
+	EnvKeys    []string       `json:"env_keys"`
+	HeaderKeys []string       `json:"header_keys"`
+	Source     Location       `json:"source"`
+	Status     Status         `json:"status"`
+	Decision   Decision       `json:"decision"`
+	FindingIDs []string       `json:"finding_ids"`
+	Details    map[string]any `json:"details,omitempty"`
 }
 
 // Summary counts servers and findings.
@@ -89,95 +99,12 @@ type SeverityCount struct {
 	Note    int `json:"note"`
 }
 
-// Meta is what a report says about its own production.
-type Meta struct {
-	Version     string
-	GeneratedAt string // RFC 3339
-	Host        Host
-	// Secrets redacts command lines and URLs; nil builds one.
-	Secrets *secrets.Detector
-}
-
-// Build makes the report of a scan result. It never carries a secret value:
-// env and header values are not in the result's JSON form, and command lines,
-// arguments and URLs are redacted here.
-func Build(res *scanner.Result, meta Meta) *Report {
-	det := meta.Secrets
-	if det == nil {
-		det = secrets.NewDetector()
-	}
-	r := &Report{
-		Schema:      Schema,
-		Tool:        Tool{Name: "mcpguard", Version: meta.Version},
-		GeneratedAt: meta.GeneratedAt,
-		Host:        meta.Host,
-		Policy:      res.Policy,
-		Servers:     make([]Server, 0, len(res.Servers)),
-		Findings:    make([]Finding, 0, len(res.Findings)),
-		Errors:      res.Errors,
-		Sources:     res.Sources,
-	}
-	if r.Policy.Sources == nil {
-		r.Policy.Sources = []scanner.PolicySource{}
-	}
-	for _, f := range res.Findings {
-		r.Findings = append(r.Findings, Finding{Finding: f})
-	}
-	if r.Errors == nil {
-		r.Errors = []policy.FileError{}
-	}
-	if r.Sources == nil {
-		r.Sources = []scanner.Source{}
-	}
-	for _, s := range res.Servers {
-		r.Servers = append(r.Servers, reportServer(det, s))
-	}
-	r.Summary = summarize(r)
-	return r
-}
-
-func reportServer(det *secrets.Detector, s *scanner.Server) Server {
-	out := Server{
-		ID:         s.ID,
-		Name:       s.Name,
-		Client:     s.Client,
-		Scope:      s.Scope,
-		Project:    s.Project,
-		Transport:  s.Transport,
-		Command:    det.RedactText(s.Command),
-		Args:       det.RedactArgs(s.Args),
-		URL:        det.RedactURL(s.URL),
-		EnvKeys:    s.EnvKeys,
-		HeaderKeys: s.HeaderKeys,
-		Source:     s.Source,
-		Status:     string(s.Status),
-		Decision:   s.Decision,
-		FindingIDs: s.FindingIDs,
-		Details:    s.Details,
-	}
-	if out.Args == nil {
-		out.Args = []string{}
-	}
-	if out.EnvKeys == nil {
-		out.EnvKeys = []string{}
-	}
-	if out.HeaderKeys == nil {
-		out.HeaderKeys = []string{}
-	}
-	if out.FindingIDs == nil {
-		out.FindingIDs = []string{}
-	}
-	if out.Decision.Reasons == nil {
-		out.Decision.Reasons = []string{}
-	}
-	return out
-}
-
-func summarize(r *Report) Summary {
+// Summarize counts the servers and findings of r.
+func Summarize(r *Report) Summary {
 	sum := Summary{Servers: len(r.Servers), ByStatus: map[string]int{}, Errors: len(r.Errors)}
 	for _, s := range r.Servers {
-		sum.ByStatus[s.Status]++
-		if s.Status == string(scanner.StatusBlocked) {
+		sum.ByStatus[string(s.Status)]++
+		if s.Status == StatusBlocked {
 			sum.Blocked++
 		}
 		if s.Decision.Allowed {
@@ -196,13 +123,13 @@ func summarize(r *Report) Summary {
 	return sum
 }
 
-func (c *SeverityCount) add(s policy.Severity) {
+func (c *SeverityCount) add(s Severity) {
 	switch s {
-	case policy.SeverityError:
+	case SeverityError:
 		c.Error++
-	case policy.SeverityWarning:
+	case SeverityWarning:
 		c.Warning++
-	case policy.SeverityNote:
+	case SeverityNote:
 		c.Note++
 	}
 }

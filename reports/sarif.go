@@ -8,8 +8,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/mcpguard/mcpguard/policy"
 )
 
 // SARIF 2.1.0 as hand-written structs (no SARIF dependency): only the parts
@@ -189,21 +187,21 @@ func buildSARIF(r *Report, opts Options) *sarifLog {
 	}
 
 	index := map[string]int{}
-	addRule := func(rule policy.Rule) {
+	addRule := func(rule Rule) {
 		index[rule.ID] = len(run.Tool.Driver.Rules)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(rule))
 	}
-	for _, rule := range policy.Catalog() {
+	for _, rule := range Catalog() {
 		addRule(rule)
 	}
-	var custom []policy.Rule
+	var custom []Rule
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		if _, ok := index[f.Rule]; ok || seen[f.Rule] {
 			continue
 		}
 		seen[f.Rule] = true
-		custom = append(custom, policy.Rule{ID: f.Rule, Severity: f.Severity, Category: f.Category, Title: "custom rule " + f.Rule})
+		custom = append(custom, Rule{ID: f.Rule, Severity: f.Severity, Category: f.Category, Title: "custom rule " + f.Rule})
 	}
 	sort.Slice(custom, func(i, j int) bool { return custom[i].ID < custom[j].ID })
 	for _, rule := range custom {
@@ -276,7 +274,7 @@ func buildSARIF(r *Report, opts Options) *sarifLog {
 // semver is Semantic Versioning 2.0.0 (with the leading v already removed).
 var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
 
-func sarifRuleFor(rule policy.Rule) sarifRule {
+func sarifRuleFor(rule Rule) sarifRule {
 	h := helpFor(rule)
 	sr := sarifRule{
 		ID:               rule.ID,
@@ -296,16 +294,16 @@ func sarifRuleFor(rule policy.Rule) sarifRule {
 	if rule.Category != "" {
 		sr.Properties.Tags = append(sr.Properties.Tags, rule.Category)
 	}
-	if _, ok := policy.LookupRule(rule.ID); ok {
+	if _, ok := LookupRule(rule.ID); ok {
 		sr.HelpURI = rule.HelpURI()
 		sr.Help.Markdown += "\n\n[Documentation](" + sr.HelpURI + ")"
 	}
 	return sr
 }
 
-func sarifLevel(s policy.Severity) string {
+func sarifLevel(s Severity) string {
 	switch s {
-	case policy.SeverityError, policy.SeverityWarning, policy.SeverityNote:
+	case SeverityError, SeverityWarning, SeverityNote:
 		return string(s)
 	}
 	return "warning"
@@ -321,13 +319,13 @@ func sarifNotificationLevel(s string) string {
 
 // securitySeverity maps severities onto GitHub's scale: error is high,
 // warning medium, note low.
-func securitySeverity(s policy.Severity) string {
+func securitySeverity(s Severity) string {
 	switch s {
-	case policy.SeverityError:
+	case SeverityError:
 		return "8.0"
-	case policy.SeverityWarning:
+	case SeverityWarning:
 		return "5.0"
-	case policy.SeverityNote:
+	case SeverityNote:
 		return "2.0"
 	}
 	return ""

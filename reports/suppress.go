@@ -1,7 +1,5 @@
 package reports
 
-import "github.com/mcpguard/mcpguard/policy"
-
 // Suppression kinds: why a finding is accepted.
 const (
 	// SuppressedByBaseline: the finding's id is in the --baseline report.
@@ -38,11 +36,11 @@ func (r *Report) ApplySuppressions(suppress func(f *Finding) *Suppression) {
 			f.Suppressed = s
 		}
 	}
-	r.Summary = summarize(r)
+	r.Summary = Summarize(r)
 }
 
 // Failing returns the findings that are not suppressed and whose severity
-// rank is at least failOn (policy.ParseSeverity): the findings that make
+// rank is at least failOn (ParseSeverity): the findings that make
 // `scan` exit 1. It only selects; the command decides the exit code.
 func (r *Report) Failing(failOn int) []Finding {
 	var out []Finding
@@ -57,7 +55,7 @@ func (r *Report) Failing(failOn int) []Finding {
 // failOnRank maps Options.FailOn's zero value to the default, error.
 func failOnRank(rank int) int {
 	if rank == 0 {
-		return policy.SeverityError.Rank()
+		return SeverityError.Rank()
 	}
 	return rank
 }

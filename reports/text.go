@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/mcpguard/mcpguard/policy"
 )
 
 // WriteText renders the report as tables for people.
@@ -17,9 +15,9 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 	s := r.Summary
 	fmt.Fprintf(bw, "%s %d servers (%d allowed, %d blocked); findings: %s, %s, %s; errors: %d\n",
 		c.bold("mcpguard:"), s.Servers, s.Allowed, s.Blocked,
-		c.sev(policy.SeverityError, plural(s.Findings.Error, "error")),
-		c.sev(policy.SeverityWarning, plural(s.Findings.Warning, "warning")),
-		c.sev(policy.SeverityNote, plural(s.Findings.Note, "note")), s.Errors)
+		c.sev(SeverityError, plural(s.Findings.Error, "error")),
+		c.sev(SeverityWarning, plural(s.Findings.Warning, "warning")),
+		c.sev(SeverityNote, plural(s.Findings.Note, "note")), s.Errors)
 	if sup := s.Suppressed; sup != nil {
 		fmt.Fprintf(bw, "suppressed (baseline or ignore file, not counted for --fail-on): %s\n", plural(sup.Error+sup.Warning+sup.Note, "finding"))
 	}
@@ -39,7 +37,7 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 			// Every cell comes from a configuration file: control characters
 			// (terminal escape sequences) and bidi controls are shown, not
 			// obeyed.
-			rows = append(rows, []string{oneLine(sv.Client), oneLine(sv.Scope), clip(oneLine(sv.Name), 40), oneLine(sv.Status), oneLine(sv.Transport),
+			rows = append(rows, []string{oneLine(sv.Client), oneLine(sv.Scope), clip(oneLine(sv.Name), 40), oneLine(string(sv.Status)), oneLine(sv.Transport),
 				clip(oneLine(target), 60), oneLine(sv.Source.String())})
 		}
 		fmt.Fprintln(bw)
@@ -142,11 +140,11 @@ func (c colorizer) wrap(code, s string) string {
 
 func (c colorizer) bold(s string) string { return c.wrap("1", s) }
 
-func (c colorizer) sev(sev policy.Severity, s string) string {
+func (c colorizer) sev(sev Severity, s string) string {
 	switch sev {
-	case policy.SeverityError:
+	case SeverityError:
 		return c.wrap("31", s)
-	case policy.SeverityWarning:
+	case SeverityWarning:
 		return c.wrap("33", s)
 	}
 	return c.wrap("36", s)

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/managed"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Claude Code's own scope labels, kept in Server.Details["claude_scope"].
@@ -360,8 +360,8 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 	}
 	suppress := func(list []*Server, reason, why string) {
 		for _, s := range list {
-			s.Status = StatusSuppressed
-			s.Decision = policy.Decision{Reasons: []string{reason}}
+			s.Status = reports.StatusSuppressed
+			s.Decision = reports.Decision{Reasons: []string{reason}}
 			s.detail("suppressed_by", why)
 		}
 	}
@@ -370,16 +370,16 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 		projectList = append(projectList, project[n])
 	}
 	if exclusive {
-		suppress(valid(user), policy.ReasonExclusiveManaged, w.managed.MCP.Path)
-		suppress(valid(local), policy.ReasonExclusiveManaged, w.managed.MCP.Path)
-		suppress(projectList, policy.ReasonExclusiveManaged, w.managed.MCP.Path)
+		suppress(valid(user), reports.ReasonExclusiveManaged, w.managed.MCP.Path)
+		suppress(valid(local), reports.ReasonExclusiveManaged, w.managed.MCP.Path)
+		suppress(projectList, reports.ReasonExclusiveManaged, w.managed.MCP.Path)
 		assign(valid(managedS))
 		assign(valid(enterprise))
 	} else {
 		if on, d, _ := managed.StrictPluginOnlyMCP(w.managedDocs); on {
-			suppress(valid(user), policy.ReasonPluginOnly, d.Path)
-			suppress(valid(local), policy.ReasonPluginOnly, d.Path)
-			suppress(projectList, policy.ReasonPluginOnly, d.Path)
+			suppress(valid(user), reports.ReasonPluginOnly, d.Path)
+			suppress(valid(local), reports.ReasonPluginOnly, d.Path)
+			suppress(projectList, reports.ReasonPluginOnly, d.Path)
 			user, local, projectList = nil, nil, nil
 		}
 		names := func(list []*Server) map[string]bool {
@@ -394,7 +394,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 		for _, s := range projectList {
 			if a := approvals[s.Name]; a != approved && (userN[s.Name] || localN[s.Name] || managedN[s.Name]) {
 				// An unapproved project server never shadows another scope.
-				s.Status = StatusShadowed
+				s.Status = reports.StatusShadowed
 				s.detail("shadowed_because", "the project server is "+a.String()+" and yields to another scope")
 				continue
 			}
@@ -428,13 +428,13 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 	for _, s := range judged {
 		switch n := s.Name; {
 		case s.Scope == ScopeProject && approvals[n] == rejected:
-			s.Status = StatusRejected
+			s.Status = reports.StatusRejected
 		case s.Scope == ScopeProject && approvals[n] == pending:
-			s.Status = StatusPendingApproval
+			s.Status = reports.StatusPendingApproval
 		case contains(disabled, n):
-			s.Status = StatusDisabled
+			s.Status = reports.StatusDisabled
 		default:
-			s.Status = StatusActive
+			s.Status = reports.StatusActive
 		}
 	}
 	decisions := sc.applyPolicyAll(judged, func(*Server) *policyContext { return res.context })
@@ -442,7 +442,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 		s.Decision = decisions[i].Decision
 		s.judged = true
 		if decisions[i].claudeDenies {
-			s.Status = StatusBlocked
+			s.Status = reports.StatusBlocked
 		}
 		if len(s.Expanded.Missing) > 0 {
 			sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, which %s no value and no default; Claude Code keeps the literal text",
@@ -457,12 +457,12 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 	// Definitions that never became winners or were suppressed are shadowed.
 	for _, s := range res.defs {
 		if s.Status == "" {
-			s.Status = StatusShadowed
+			s.Status = reports.StatusShadowed
 		}
-		if s.Status == StatusShadowed {
+		if s.Status == reports.StatusShadowed {
 			if win := merged[s.Name]; win != nil && win != s {
 				s.detail("shadowed_by", win.Scope)
-				if win.Status == StatusBlocked {
+				if win.Status == reports.StatusBlocked {
 					s.detail("shadowed_because", "the winning definition is blocked by policy; Claude Code does not fall back to this one")
 				}
 			}
@@ -473,7 +473,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 
 // shadow marks prev as shadowed by next.
 func shadow(prev, next *Server, why string) {
-	prev.Status = StatusShadowed
+	prev.Status = reports.StatusShadowed
 	if why != "" {
 		prev.detail("shadowed_because", why)
 	}
@@ -499,13 +499,13 @@ func (sc *scan) claudeEntries(path string, container *jsonc.Value, pointer strin
 		s, invalid := parseClaudeEntry(path, pointer+"/"+jsonc.PointerToken(mem.Key), mem)
 		switch {
 		case invalid != "":
-			s.Status = StatusInvalid
-			s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
+			s.Status = reports.StatusInvalid
+			s.Decision = reports.Decision{Reasons: []string{reports.ReasonInvalid}}
 			s.detail("invalid", invalid)
 			sc.finding(s, "MCPG-C006", fmt.Sprintf("Claude Code skips server %q: %s", s.Name, invalid), map[string]any{"problem": invalid})
 		case isReserved(s.Name):
-			s.Status = StatusSuppressed
-			s.Decision = policy.Decision{Reasons: []string{policy.ReasonReservedName}}
+			s.Status = reports.StatusSuppressed
+			s.Decision = reports.Decision{Reasons: []string{reports.ReasonReservedName}}
 			sc.finding(s, "MCPG-C006", fmt.Sprintf("%q is a reserved MCP server name; Claude Code does not load it", s.Name), map[string]any{"problem": "reserved name"})
 		case s.warning != "":
 			sc.finding(s, "MCPG-C006", fmt.Sprintf("server %q: %s", s.Name, s.warning), map[string]any{"problem": s.warning})
@@ -563,8 +563,8 @@ func (sc *scan) managedMcpServer(e managed.NamedEntry) *Server {
 		}
 	}
 	if invalid != "" {
-		s.Status = StatusInvalid
-		s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
+		s.Status = reports.StatusInvalid
+		s.Decision = reports.Decision{Reasons: []string{reports.ReasonInvalid}}
 		s.detail("invalid", invalid)
 		sc.finding(s, "MCPG-C006", fmt.Sprintf("Claude Code drops managedMcpServers entry %q: %s", s.Name, invalid), map[string]any{"problem": invalid})
 	}

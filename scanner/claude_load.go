@@ -9,7 +9,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/managed"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // claudeConfigDir returns ~/.claude, or $CLAUDE_CONFIG_DIR when it is set
@@ -50,32 +50,32 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 	sc.fileError(w.managed.Errors...)
 	w.managedDocs = w.managed.Documents
 	for _, d := range w.managed.Documents {
-		sc.source(Source{Path: d.Path, Client: ClientClaudeCode, Kind: d.Kind, Scope: ScopeManaged})
-		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: d.Path, Kind: d.Kind, Active: true})
+		sc.source(reports.Source{Path: d.Path, Client: ClientClaudeCode, Kind: d.Kind, Scope: ScopeManaged})
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: d.Path, Kind: d.Kind, Active: true})
 	}
 	for _, b := range w.managed.Broken {
-		sc.source(Source{Path: b.Path, Client: ClientClaudeCode, Kind: managed.KindManaged, Scope: ScopeManaged, Error: b.Error.Message})
-		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: b.Path, Kind: managed.KindManaged, Active: false, Error: b.Error.Error()})
+		sc.source(reports.Source{Path: b.Path, Client: ClientClaudeCode, Kind: managed.KindManaged, Scope: ScopeManaged, Error: b.Error.Message})
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: b.Path, Kind: managed.KindManaged, Active: false, Error: b.Error.Error()})
 	}
 	for _, p := range w.managed.Ignored {
-		sc.source(Source{Path: p, Client: ClientClaudeCode, Kind: "ignored-drop-in", Scope: ScopeManaged,
+		sc.source(reports.Source{Path: p, Client: ClientClaudeCode, Kind: "ignored-drop-in", Scope: ScopeManaged,
 			Error: "Claude Code reads only *.json drop-ins whose name does not start with a dot"})
 	}
 	if mf := w.managed.MCP; mf != nil {
-		src := Source{Path: mf.Path, Client: ClientClaudeCode, Kind: managed.KindManagedMCP, Scope: ScopeManaged}
+		src := reports.Source{Path: mf.Path, Client: ClientClaudeCode, Kind: managed.KindManagedMCP, Scope: ScopeManaged}
 		if mf.Error != nil {
 			src.Error = mf.Error.Message
 		}
 		sc.source(src)
-		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: mf.Path, Kind: managed.KindManagedMCP, Active: true, Error: src.Error})
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: mf.Path, Kind: managed.KindManagedMCP, Active: true, Error: src.Error})
 	}
 	if w.configDir != "" {
 		remote := filepath.Join(w.configDir, "remote-settings.json")
 		if _, exists, _ := cfgfile.Read(remote); exists {
 			// Observed offline: the CLI does not apply this cache without an eligible
 			// claude.ai account, so it is recorded but not used.
-			sc.source(Source{Path: remote, Client: ClientClaudeCode, Kind: managed.KindRemote, Scope: ScopeManaged})
-			sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: remote, Kind: managed.KindRemote, Active: false,
+			sc.source(reports.Source{Path: remote, Client: ClientClaudeCode, Kind: managed.KindRemote, Scope: ScopeManaged})
+			sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: remote, Kind: managed.KindRemote, Active: false,
 				Error: "server-managed settings cache: applies only to eligible claude.ai accounts, which mcpguard cannot see"})
 		}
 		w.userSettings = sc.loadSettings(filepath.Join(w.configDir, "settings.json"), managed.KindUser, ScopeUser)
@@ -85,13 +85,13 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 		switch {
 		case ferr != nil:
 			sc.fileError(*ferr)
-			sc.source(Source{Path: w.claudeJSONPath, Client: ClientClaudeCode, Kind: "claude-json", Error: ferr.Message})
+			sc.source(reports.Source{Path: w.claudeJSONPath, Client: ClientClaudeCode, Kind: "claude-json", Error: ferr.Message})
 		case exists:
 			root, errs := cfgfile.ParseJSON(w.claudeJSONPath, data, false)
 			sc.fileError(errs...)
-			src := Source{Path: w.claudeJSONPath, Client: ClientClaudeCode, Kind: "claude-json", Scope: ScopeUser}
+			src := reports.Source{Path: w.claudeJSONPath, Client: ClientClaudeCode, Kind: "claude-json", Scope: ScopeUser}
 			if root != nil && root.Kind != jsonc.Object {
-				fe := policy.FileError{Path: w.claudeJSONPath, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()}
+				fe := reports.FileError{Path: w.claudeJSONPath, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()}
 				sc.fileError(fe)
 				root = nil
 			}
@@ -120,7 +120,7 @@ func (sc *scan) loadSettings(path, kind, scope string) *managed.Document {
 		return nil
 	}
 	sc.fileError(errs...)
-	src := Source{Path: path, Client: ClientClaudeCode, Kind: kind, Scope: scope}
+	src := reports.Source{Path: path, Client: ClientClaudeCode, Kind: kind, Scope: scope}
 	if broken != nil {
 		src.Error = broken.Error.Message
 		sc.source(src)
@@ -174,7 +174,7 @@ func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, se
 		if !exists {
 			continue
 		}
-		src := Source{Path: path, Client: ClientClaudeCode, Kind: "mcp-config", Scope: ScopeProject}
+		src := reports.Source{Path: path, Client: ClientClaudeCode, Kind: "mcp-config", Scope: ScopeProject}
 		if ferr != nil {
 			sc.fileError(*ferr)
 			src.Error = ferr.Message
@@ -184,7 +184,7 @@ func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, se
 		root, errs := cfgfile.ParseJSON(path, data, false)
 		sc.fileError(errs...)
 		if root != nil && root.Kind != jsonc.Object {
-			sc.fileError(policy.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
+			sc.fileError(reports.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
 			root = nil
 		}
 		if root == nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // entrySpec describes how one client writes server entries, so that a single
@@ -138,19 +138,19 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 	} else if s.Transport == TransportOther && s.Command == "" && s.URL == "" && s.Status == "" {
 		sc.invalid(s, "entry has neither a command nor a URL")
 	}
-	if s.Transport == TransportStdio && s.Status != StatusInvalid {
+	if s.Transport == TransportStdio && s.Status != reports.StatusInvalid {
 		seeThrough(s)
 	}
 	if spec.disabledKey != "" {
 		if b, ok := f.boolean(spec.disabledKey); ok && b {
 			s.detail("disabled_by", spec.disabledKey)
-			sc.clientStatus(s, StatusDisabled, policy.ReasonClientDisabled)
+			sc.clientStatus(s, reports.StatusDisabled, reports.ReasonClientDisabled)
 		}
 	}
 	if spec.enabledKey != "" {
 		if b, ok := f.boolean(spec.enabledKey); ok && !b {
 			s.detail("disabled_by", spec.enabledKey+": false")
-			sc.clientStatus(s, StatusDisabled, policy.ReasonClientDisabled)
+			sc.clientStatus(s, reports.StatusDisabled, reports.ReasonClientDisabled)
 		}
 	}
 	if spec.extra != nil {
@@ -160,10 +160,10 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 		sc.finding(s, "MCPG-C006", fmt.Sprintf("server %q: %s", name, p), map[string]any{"problem": p}, p)
 	}
 	if s.Status == "" {
-		s.Status = StatusActive
+		s.Status = reports.StatusActive
 		s.Decision = sc.judge(s)
 		if !s.Decision.Allowed {
-			s.Status = StatusBlocked
+			s.Status = reports.StatusBlocked
 		}
 	}
 	sc.checkVars(s)
@@ -177,8 +177,8 @@ var geminiVars = map[string]bool{"extensionPath": true, "workspacePath": true, "
 
 // invalid marks a server as invalid with a C006 finding.
 func (sc *scan) invalid(s *Server, why string) {
-	s.Status = StatusInvalid
-	s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
+	s.Status = reports.StatusInvalid
+	s.Decision = reports.Decision{Reasons: []string{reports.ReasonInvalid}}
 	s.detail("invalid", why)
 	sc.finding(s, "MCPG-C006", fmt.Sprintf("%s server %q is not usable: %s", s.Client, s.Name, why), map[string]any{"problem": why}, why)
 }
@@ -187,21 +187,21 @@ func (sc *scan) invalid(s *Server, why string) {
 // the user trusts or approves it (Codex and Gemini CLI project files): an
 // active server becomes st (pending-approval or rejected) and keeps its policy
 // decision; disabled, invalid and blocked servers keep their status.
-func (sc *scan) needsApproval(s *Server, st Status, why string) {
+func (sc *scan) needsApproval(s *Server, st reports.Status, why string) {
 	s.detail("approval", why)
-	if s.Status == StatusActive {
+	if s.Status == reports.StatusActive {
 		s.Status = st
 	}
 }
 
 // clientStatus sets a status the client itself decides (disabled flags,
 // client allowlists, untrusted projects) unless one is already set.
-func (sc *scan) clientStatus(s *Server, st Status, reason string) {
-	if s.Status == StatusInvalid {
+func (sc *scan) clientStatus(s *Server, st reports.Status, reason string) {
+	if s.Status == reports.StatusInvalid {
 		return
 	}
 	s.Status = st
-	s.Decision = policy.Decision{Allowed: st != StatusBlocked, Reasons: []string{reason}}
+	s.Decision = reports.Decision{Allowed: st != reports.StatusBlocked, Reasons: []string{reason}}
 }
 
 // checkVars raises C007 for environment references that have no value, in the

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // OpenAI Codex keeps its servers in TOML tables [mcp_servers.<name>]
@@ -85,9 +85,9 @@ func codexProjectConfig(sc *scan, path, scope, project string) {
 		case level == "trusted":
 			s.detail("approval", fmt.Sprintf("trusted: [projects.%q] trust_level = \"trusted\"", key))
 		case level == "untrusted":
-			sc.needsApproval(s, StatusRejected, fmt.Sprintf("untrusted: [projects.%q] trust_level = \"untrusted\"; Codex disables this file", key))
+			sc.needsApproval(s, reports.StatusRejected, fmt.Sprintf("untrusted: [projects.%q] trust_level = \"untrusted\"; Codex disables this file", key))
 		default:
-			sc.needsApproval(s, StatusPendingApproval, "pending: the project is not trusted in the Codex user config; Codex disables this file until the user trusts the folder")
+			sc.needsApproval(s, reports.StatusPendingApproval, "pending: the project is not trusted in the Codex user config; Codex disables this file until the user trusts the folder")
 		}
 	}
 	sc.applyCodexRequirements(servers)
@@ -354,7 +354,7 @@ func (sc *scan) applyCodexRequirements(servers []*Server) {
 			continue
 		}
 		s.detail("client_policy", why)
-		sc.clientStatus(s, StatusBlocked, policy.ReasonClientBlocked)
+		sc.clientStatus(s, reports.StatusBlocked, reports.ReasonClientBlocked)
 	}
 }
 
@@ -364,12 +364,12 @@ func codexRequirementsFile(sc *scan, path, _, _ string) {
 	root := sc.readTOML(path, ClientCodex, "requirements", ScopeSystem)
 	if root == nil {
 		if exists(path) {
-			sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: path, Kind: policyKindCodexRequirements,
+			sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: path, Kind: policyKindCodexRequirements,
 				Error: "unparseable: Codex refuses to start while its requirements file is invalid"})
 		}
 		return
 	}
-	src := PolicySource{Path: path, Kind: policyKindCodexRequirements, Active: true}
+	src := reports.PolicySource{Path: path, Kind: policyKindCodexRequirements, Active: true}
 	if m := root.Member("mcp_servers"); m != nil {
 		if m.Value.Kind != jsonc.Object {
 			sc.fileFindingEvidence("MCPG-C006", cfgfile.Loc(path, "/mcp_servers", m.KeyPos),
@@ -393,10 +393,10 @@ func codexRequirementsFile(sc *scan, path, _, _ string) {
 
 // readTOML reads a TOML client file (its root is always a table).
 func (sc *scan) readTOML(path, client, kind, scope string) *jsonc.Value {
-	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []policy.FileError) {
+	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []reports.FileError) {
 		root, perr := parseTOML(path, data)
 		if perr != nil {
-			return nil, []policy.FileError{*perr}
+			return nil, []reports.FileError{*perr}
 		}
 		return root, nil
 	})
@@ -419,14 +419,14 @@ func quietTOML(path string) *jsonc.Value {
 // keys, redefined tables); the unstable AST then gives the byte offsets.
 // TOML dates and times become numbers: no Codex field takes one, and the
 // entry parser must see that they are not strings.
-func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileError) {
+func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *reports.FileError) {
 	if e := checkUTF8(path, data); e != nil {
 		return nil, e
 	}
 	ix := jsonc.NewLineIndex(data)
 	defer func() {
 		if r := recover(); r != nil {
-			root, ferr = nil, &policy.FileError{Path: path, Message: fmt.Sprintf("invalid TOML: parser failure: %v", r)}
+			root, ferr = nil, &reports.FileError{Path: path, Message: fmt.Sprintf("invalid TOML: parser failure: %v", r)}
 		}
 	}()
 	var probe map[string]any
@@ -438,9 +438,9 @@ func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileEr
 		if errors.As(err, &de) {
 			line, col := de.Position()
 			p := ix.LineCol(line, col)
-			return nil, &policy.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: ")}
+			return nil, &reports.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: ")}
 		}
-		return nil, &policy.FileError{Path: path, Message: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
+		return nil, &reports.FileError{Path: path, Message: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	b := &tomlBuilder{ix: ix, root: &jsonc.Value{Kind: jsonc.Object, Pos: jsonc.Pos{Line: 1, Col: 1}}, keys: map[*jsonc.Value]map[string]int{}, kind: map[*jsonc.Value]tomlKind{}}
 	b.cur = b.root
@@ -448,11 +448,11 @@ func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileEr
 	p.Reset(data)
 	for p.NextExpression() {
 		if err := b.expression(p.Expression()); err != nil {
-			return nil, &policy.FileError{Path: path, Line: err.pos.Line, Column: err.pos.Col, Message: "invalid TOML: " + err.msg}
+			return nil, &reports.FileError{Path: path, Line: err.pos.Line, Column: err.pos.Col, Message: "invalid TOML: " + err.msg}
 		}
 	}
 	if err := p.Error(); err != nil {
-		fe := &policy.FileError{Path: path, Message: "invalid TOML: " + err.Error()}
+		fe := &reports.FileError{Path: path, Message: "invalid TOML: " + err.Error()}
 		var pe *unstable.ParserError
 		if errors.As(err, &pe) && pe.Highlight != nil {
 			if off := cap(data) - cap(pe.Highlight); off >= 0 && off <= len(data) {
@@ -734,9 +734,9 @@ func sortedStrings(set map[string]bool) []string {
 
 // checkUTF8 returns an error at the first invalid UTF-8 byte, as the JSON
 // reader does: TOML and YAML documents must be UTF-8.
-func checkUTF8(path string, data []byte) *policy.FileError {
+func checkUTF8(path string, data []byte) *reports.FileError {
 	if p, bad := jsonc.InvalidUTF8(data); bad {
-		return &policy.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid UTF-8"}
+		return &reports.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid UTF-8"}
 	}
 	return nil
 }

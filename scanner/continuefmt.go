@@ -12,7 +12,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Continue keeps servers in a YAML list, mcpServers: [{name, command, args,
@@ -99,12 +99,12 @@ func (sc *scan) continueEntry(spec *entrySpec, path, pointer string, v *jsonc.Va
 			name = uses.Str
 		}
 		s := &Server{Name: name, Client: spec.client, Scope: scope, Project: project, Transport: TransportOther,
-			Source: cfgfile.Loc(path, pointer, v.Pos), Dialect: spec.dialect, Raw: v.Interface(), Status: StatusActive}
+			Source: cfgfile.Loc(path, pointer, v.Pos), Dialect: spec.dialect, Raw: v.Interface(), Status: reports.StatusActive}
 		s.ID = sc.serverID(s)
 		s.detail("uses", uses.Str)
 		s.Decision = sc.judge(s)
 		if !s.Decision.Allowed {
-			s.Status = StatusBlocked
+			s.Status = reports.StatusBlocked
 		}
 		return s
 	}
@@ -116,7 +116,7 @@ func (sc *scan) continueEntry(spec *entrySpec, path, pointer string, v *jsonc.Va
 	}
 	s := sc.parseEntry(spec, path, pointer, name, v.Pos, flat, scope, project)
 	s.Raw = v.Interface()
-	if name == "" && s.Status != StatusInvalid {
+	if name == "" && s.Status != reports.StatusInvalid {
 		sc.invalid(s, "entry has no name; Continue rejects it")
 	}
 	return s
@@ -170,13 +170,13 @@ func continueExtras(_ *scan, s *Server, f *fieldReader) {
 
 // readYAML reads a YAML client file whose root must be a mapping.
 func (sc *scan) readYAML(path, client, kind, scope string) *jsonc.Value {
-	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []policy.FileError) {
+	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []reports.FileError) {
 		root, perr := parseYAML(path, data)
 		if perr != nil {
-			return nil, []policy.FileError{*perr}
+			return nil, []reports.FileError{*perr}
 		}
 		if root.Kind != jsonc.Object {
-			return nil, []policy.FileError{{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a YAML mapping, not " + yamlKindName(root.Kind)}}
+			return nil, []reports.FileError{{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a YAML mapping, not " + yamlKindName(root.Kind)}}
 		}
 		return root, nil
 	})
@@ -208,14 +208,14 @@ func yamlBudget(size int) int {
 // parseYAML parses the first document of a YAML file into the jsonc value
 // model with positions. An empty document is an empty mapping. Duplicate keys
 // are an error, as in the YAML library Continue uses.
-func parseYAML(path string, data []byte) (root *jsonc.Value, ferr *policy.FileError) {
+func parseYAML(path string, data []byte) (root *jsonc.Value, ferr *reports.FileError) {
 	if e := checkUTF8(path, data); e != nil {
 		return nil, e
 	}
 	var doc yaml.Node
 	if err := safeYAML(data, &doc); err != nil {
 		msg := yamlMessage(err)
-		fe := &policy.FileError{Path: path, Message: "invalid YAML: " + msg}
+		fe := &reports.FileError{Path: path, Message: "invalid YAML: " + msg}
 		if p, ok := yamlErrorPos(data, msg); ok {
 			fe.Line, fe.Column = p.Line, p.Col
 		} else if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
@@ -301,9 +301,9 @@ type yamlConv struct {
 	outer  *yaml.Node          // the outermost alias being expanded
 }
 
-func (c *yamlConv) errAt(n *yaml.Node, format string, args ...any) *policy.FileError {
+func (c *yamlConv) errAt(n *yaml.Node, format string, args ...any) *reports.FileError {
 	p := c.pos(n.Line, n.Column)
-	return &policy.FileError{Path: c.path, Line: p.Line, Column: p.Col, Message: "invalid YAML: " + fmt.Sprintf(format, args...)}
+	return &reports.FileError{Path: c.path, Line: p.Line, Column: p.Col, Message: "invalid YAML: " + fmt.Sprintf(format, args...)}
 }
 
 // pos is a node position kept inside the document: the parser places the
@@ -318,7 +318,7 @@ func (c *yamlConv) pos(line, col int) jsonc.Pos {
 	return jsonc.Pos{Line: line, Col: max(col, 1)}
 }
 
-func (c *yamlConv) value(n *yaml.Node, depth int) (*jsonc.Value, *policy.FileError) {
+func (c *yamlConv) value(n *yaml.Node, depth int) (*jsonc.Value, *reports.FileError) {
 	if depth > jsonc.DefaultMaxDepth {
 		return nil, c.errAt(n, "nesting deeper than %d levels", jsonc.DefaultMaxDepth)
 	}

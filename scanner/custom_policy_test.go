@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -44,15 +45,15 @@ deny contains {"id": "ACME-001", "msg": sprintf("%s is not approved", [input.ser
 		t.Fatal(err)
 	}
 	type want struct {
-		status  scanner.Status
+		status  reports.Status
 		allowed bool
 		reason  string
 	}
 	cases := map[string]want{
-		string(scanner.ClientClaudeCode) + "/shady":  {scanner.StatusActive, false, "ACME-001"},
-		string(scanner.ClientClaudeCode) + "/listed": {scanner.StatusBlocked, false, policy.ReasonDeniedName},
-		string(scanner.ClientClaudeCode) + "/fine":   {scanner.StatusActive, true, policy.ReasonAllowed},
-		string(scanner.ClientCursor) + "/shady":      {scanner.StatusActive, false, "ACME-001"},
+		string(scanner.ClientClaudeCode) + "/shady":  {reports.StatusActive, false, "ACME-001"},
+		string(scanner.ClientClaudeCode) + "/listed": {reports.StatusBlocked, false, reports.ReasonDeniedName},
+		string(scanner.ClientClaudeCode) + "/fine":   {reports.StatusActive, true, reports.ReasonAllowed},
+		string(scanner.ClientCursor) + "/shady":      {reports.StatusActive, false, "ACME-001"},
 	}
 	seen := map[string]bool{}
 	for _, s := range res.Servers {
@@ -73,7 +74,7 @@ deny contains {"id": "ACME-001", "msg": sprintf("%s is not approved", [input.ser
 	for _, f := range res.Findings {
 		if f.Rule == "ACME-001" {
 			n++
-			if f.Severity != policy.SeverityError {
+			if f.Severity != reports.SeverityError {
 				t.Errorf("custom deny finding severity %s", f.Severity)
 			}
 		}

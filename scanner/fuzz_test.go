@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -60,7 +61,7 @@ func fuzzScan(t *testing.T, rel string, data []byte, explicit bool) {
 		}
 	}
 	var buf bytes.Buffer
-	rep := reports.Build(res, reports.Meta{Version: "fuzz", GeneratedAt: "2026-01-01T00:00:00Z"})
+	rep := runner.BuildReport(res, runner.Meta{Version: "fuzz", GeneratedAt: "2026-01-01T00:00:00Z"}, nil)
 	if err := reports.WriteJSON(&buf, rep); err != nil {
 		t.Fatalf("report does not render: %v", err)
 	}

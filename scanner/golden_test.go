@@ -14,6 +14,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/schematest"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -51,11 +52,11 @@ func scanReport(t testing.TB, opts scanner.Options, roots map[string]string) []b
 	if err != nil {
 		t.Fatalf("Scan: %v", err)
 	}
-	rep := reports.Build(res, reports.Meta{
+	rep := runner.BuildReport(res, runner.Meta{
 		Version:     "test",
 		GeneratedAt: "2026-01-01T00:00:00Z",
 		Host:        reports.Host{Hostname: "host", OS: "linux", User: "dev"},
-	})
+	}, nil)
 	var buf bytes.Buffer
 	if err := reports.WriteJSON(&buf, rep); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -145,7 +145,7 @@ func TestHostileInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := filepath.Join(home, filepath.FromSlash(tc.path))
-			var found *policy.FileError
+			var found *reports.FileError
 			for i, e := range res.Errors {
 				if e.Path == want {
 					found = &res.Errors[i]
@@ -184,14 +184,14 @@ func TestWrongTypes(t *testing.T) {
 	}
 	for _, name := range []string{"args-not-array", "env-not-object", "entry-a-string"} {
 		s := findServer(res, "claude-code", name)
-		if s == nil || s.Status != scanner.StatusInvalid {
+		if s == nil || s.Status != reports.StatusInvalid {
 			t.Errorf("%s: want invalid, got %+v", name, s)
 		}
 	}
-	if s := findServer(res, "claude-code", "good"); s == nil || s.Status != scanner.StatusActive {
+	if s := findServer(res, "claude-code", "good"); s == nil || s.Status != reports.StatusActive {
 		t.Errorf("good: %+v", s)
 	}
-	if s := findServer(res, "windsurf", "w"); s == nil || s.Status != scanner.StatusInvalid {
+	if s := findServer(res, "windsurf", "w"); s == nil || s.Status != reports.StatusInvalid {
 		t.Errorf("windsurf w: %+v", s)
 	}
 	if !hasFinding(res, "MCPG-C006", filepath.Join(home, ".cursor", "mcp.json")) {

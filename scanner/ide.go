@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // scanClaudeExtras adds the Claude Code servers that do not come from server
@@ -36,7 +37,7 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 		if !exists {
 			continue
 		}
-		src := Source{Path: path, Client: ClientClaudeCode, Kind: "ide-lock", Scope: ScopeIDE}
+		src := reports.Source{Path: path, Client: ClientClaudeCode, Kind: "ide-lock", Scope: ScopeIDE}
 		if ferr != nil {
 			sc.fileError(*ferr)
 			src.Error = ferr.Message
@@ -51,7 +52,7 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 			continue
 		}
 		s := &Server{Name: "ide", Client: ClientClaudeCode, Scope: ScopeIDE, Transport: TransportWS, Type: "ws-ide",
-			Source: cfgfile.Loc(path, "", jsonc.Pos{Line: 1, Col: 1}), Status: StatusActive}
+			Source: cfgfile.Loc(path, "", jsonc.Pos{Line: 1, Col: 1}), Status: reports.StatusActive}
 		var folders []string
 		transport, ideName, token := "ws", "", ""
 		root, _, perr := jsonc.Parse(data, jsonc.Options{})
@@ -106,7 +107,7 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 		s.ID = sc.serverID(s)
 		s.Decision = sc.judge(s)
 		if !s.Decision.Allowed {
-			s.Status = StatusBlocked
+			s.Status = reports.StatusBlocked
 		}
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
 			sc.finding(s, "MCPG-C006", fmt.Sprintf("IDE lock file is readable by other users (mode %04o, want 0600): its auth token lets any local user drive the IDE's MCP server", fi.Mode().Perm()),

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // fileHandler parses one configuration file of a client.
@@ -159,12 +159,12 @@ func (l location) expand(base string) []string {
 // readConfig reads a client file and parses it with parse, recording the
 // source and every error. It returns nil when the file is absent,
 // unreadable or malformed (parse returns no root).
-func (sc *scan) readConfig(path, client, kind, scope string, parse func(data []byte) (*jsonc.Value, []policy.FileError)) *jsonc.Value {
+func (sc *scan) readConfig(path, client, kind, scope string, parse func(data []byte) (*jsonc.Value, []reports.FileError)) *jsonc.Value {
 	data, exists, ferr := cfgfile.Read(path)
 	if !exists {
 		return nil
 	}
-	src := Source{Path: path, Client: client, Kind: kind, Scope: scope}
+	src := reports.Source{Path: path, Client: client, Kind: kind, Scope: scope}
 	if ferr != nil {
 		sc.fileError(*ferr)
 		src.Error = ferr.Message
@@ -183,10 +183,10 @@ func (sc *scan) readConfig(path, client, kind, scope string, parse func(data []b
 // readJSON reads a JSON (or, with jsoncMode, JSONC) client file whose root
 // must be an object.
 func (sc *scan) readJSON(path, client, kind, scope string, jsoncMode bool) *jsonc.Value {
-	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []policy.FileError) {
+	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []reports.FileError) {
 		root, errs := cfgfile.ParseJSON(path, data, jsoncMode)
 		if root != nil && root.Kind != jsonc.Object {
-			errs = append(errs, policy.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
+			errs = append(errs, reports.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
 			root = nil
 		}
 		return root, errs
@@ -291,7 +291,7 @@ func (sc *scan) vscodeRules(path string, servers []*Server, inputs *jsonc.Value)
 		}
 		if access == "none" || access == "registry" {
 			s.detail("client_policy", "chat.mcp.access: "+access+" ("+from+")")
-			sc.clientStatus(s, StatusBlocked, policy.ReasonClientBlocked)
+			sc.clientStatus(s, reports.StatusBlocked, reports.ReasonClientBlocked)
 		}
 	}
 }
@@ -368,7 +368,7 @@ func geminiSettings(sc *scan, path, scope, project string) {
 			case trusted:
 				s.detail("approval", "trusted: "+why)
 			default:
-				sc.needsApproval(s, StatusPendingApproval, "pending: "+why+"; Gemini CLI ignores this file until the folder is trusted (headless runs load it)")
+				sc.needsApproval(s, reports.StatusPendingApproval, "pending: "+why+"; Gemini CLI ignores this file until the folder is trusted (headless runs load it)")
 			}
 		}
 	}
@@ -483,10 +483,10 @@ func (sc *scan) geminiLists(servers []*Server, ownPath string, own *jsonc.Value)
 		switch {
 		case contains(excluded, s.Name):
 			s.detail("client_policy", "mcp.excluded")
-			sc.clientStatus(s, StatusBlocked, policy.ReasonClientBlocked)
+			sc.clientStatus(s, reports.StatusBlocked, reports.ReasonClientBlocked)
 		case hasAllowed && !contains(allowed, s.Name):
 			s.detail("client_policy", "not in mcp.allowed")
-			sc.clientStatus(s, StatusBlocked, policy.ReasonClientBlocked)
+			sc.clientStatus(s, reports.StatusBlocked, reports.ReasonClientBlocked)
 		}
 	}
 }
@@ -572,7 +572,7 @@ func zedSettings(sc *scan, path, scope, project string) {
 		s := sc.parseEntry(specZed, path, pointer, e.Key, e.KeyPos, v, scope, project)
 		s.Raw = e.Value.Interface()
 		if src := e.Value.Get("source"); src != nil && src.Kind == jsonc.String && src.Str == "extension" {
-			s.Transport, s.Status = TransportOther, StatusActive
+			s.Transport, s.Status = TransportOther, reports.StatusActive
 			s.Decision = sc.judge(s)
 			s.detail("source", "extension")
 			delete(s.Details, "invalid")

@@ -2,7 +2,7 @@ package scanner
 
 import (
 	"github.com/mcpguard/mcpguard/internal/interp"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Client identifiers (SPEC §5).
@@ -47,26 +47,6 @@ const (
 	TransportOther = "other"
 )
 
-// Status is where a server stands after resolution (SPEC §5).
-type Status string
-
-// The statuses.
-const (
-	StatusActive          Status = "active"
-	StatusPendingApproval Status = "pending-approval"
-	StatusBlocked         Status = "blocked"
-	StatusShadowed        Status = "shadowed"
-	StatusRejected        Status = "rejected"
-	StatusDisabled        Status = "disabled"
-	StatusSuppressed      Status = "suppressed"
-	StatusInvalid         Status = "invalid"
-)
-
-// Loaded reports whether the client starts a server with this status: active and
-// pending-approval servers (pending ones load without a prompt in headless runs,
-// docs/claude-code.md §5.3).
-func (s Status) Loaded() bool { return s == StatusActive || s == StatusPendingApproval }
-
 // Server is one server entry of one client configuration file.
 type Server struct {
 	ID         string
@@ -84,9 +64,9 @@ type Server struct {
 	EnvKeys    []string          // env names, in source order (includes variables forwarded by name)
 	Headers    map[string]string // values never leave memory
 	HeaderKeys []string
-	Source     policy.Location
-	Status     Status
-	Decision   policy.Decision
+	Source     reports.Location
+	Status     reports.Status
+	Decision   reports.Decision
 	// FindingIDs lists the ids of the findings about this server.
 	FindingIDs []string
 	// Dialect is the client's variable syntax, for C007 and policy matching.
@@ -165,35 +145,12 @@ func (s *Server) detail(key string, v any) {
 // Result is everything one scan produced.
 type Result struct {
 	Servers  []*Server
-	Findings []policy.Finding
-	Errors   []policy.FileError
+	Findings []reports.Finding
+	Errors   []reports.FileError
 	// Sources lists every configuration file that was read or looked for and
 	// found, with its role, so reports can show coverage.
-	Sources []Source
+	Sources []reports.Source
 	// Policy describes the policy sources in effect (managed settings and the
 	// like); filled by the resolution and the policy engine.
-	Policy PolicyInfo
-}
-
-// Source is one file the scanner read.
-type Source struct {
-	Path   string `json:"path"`
-	Client string `json:"client"`
-	Kind   string `json:"kind"` // e.g. "mcp-config", "settings", "managed-settings", "ide-lock"
-	Scope  string `json:"scope,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-// PolicySource is one policy input (SPEC §5 policy.sources[]).
-type PolicySource struct {
-	Path   string `json:"path"`
-	Kind   string `json:"kind"`
-	Active bool   `json:"active"`
-	Error  string `json:"error,omitempty"`
-}
-
-// PolicyInfo is the report's policy block.
-type PolicyInfo struct {
-	Sources  []PolicySource `json:"sources"`
-	Revision string         `json:"revision"`
+	Policy reports.PolicyInfo
 }

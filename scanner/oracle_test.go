@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/oracle"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -129,7 +130,7 @@ func checkCase(t *testing.T, c *oracle.Case, res *scanner.Result, project string
 		var order []string
 		for _, s := range res.Servers {
 			if s.Client == scanner.ClientClaudeCode && s.Scope != scanner.ScopeIDE && (s.Project == "" || s.Project == project) &&
-				(s.Status == scanner.StatusActive || s.Status == scanner.StatusPendingApproval || s.Status == scanner.StatusDisabled) {
+				(s.Status == reports.StatusActive || s.Status == reports.StatusPendingApproval || s.Status == reports.StatusDisabled) {
 				order = append(order, s.Name)
 			}
 		}

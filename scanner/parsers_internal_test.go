@@ -9,12 +9,12 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // checkParsed verifies the shape every document parser promises: either a
 // tree or one error, never both; every position inside the document.
-func checkParsed(t *testing.T, data []byte, root *jsonc.Value, ferr *policy.FileError) {
+func checkParsed(t *testing.T, data []byte, root *jsonc.Value, ferr *reports.FileError) {
 	t.Helper()
 	lines := bytes.Count(data, []byte("\n")) + 1
 	if (root == nil) == (ferr == nil) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/managed"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // plugin is one installed Claude Code plugin.
@@ -179,8 +179,8 @@ func (sc *scan) pluginServers(pl plugin) []*Server {
 
 // markInvalid records that Claude Code skips a plugin server.
 func (sc *scan) markInvalid(s *Server, why string) {
-	s.Status = StatusInvalid
-	s.Decision = policy.Decision{Reasons: []string{policy.ReasonInvalid}}
+	s.Status = reports.StatusInvalid
+	s.Decision = reports.Decision{Reasons: []string{reports.ReasonInvalid}}
 	s.detail("invalid", why)
 	sc.finding(s, "MCPG-C006", fmt.Sprintf("Claude Code skips plugin server %q: %s", s.Name, why), map[string]any{"problem": why})
 }
@@ -248,7 +248,7 @@ func pluginLookup(w *claudeWorld, pl plugin) func(string) (string, bool) {
 func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string) {
 	manual := map[string]bool{}
 	for _, s := range res.winners {
-		if s.Status == StatusActive {
+		if s.Status == reports.StatusActive {
 			manual[pluginEndpoint(s)] = true
 		}
 	}
@@ -269,8 +269,8 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 				continue // invalid, or shadowed inside the plugin
 			}
 			if exclusive {
-				s.Status = StatusSuppressed
-				s.Decision = policy.Decision{Reasons: []string{policy.ReasonExclusiveManaged}}
+				s.Status = reports.StatusSuppressed
+				s.Decision = reports.Decision{Reasons: []string{reports.ReasonExclusiveManaged}}
 				s.detail("suppressed_by", w.managed.MCP.Path)
 				continue
 			}
@@ -281,17 +281,17 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 			endpoint := pluginEndpoint(s)
 			switch {
 			case v.claudeDenies:
-				s.Status = StatusBlocked
+				s.Status = reports.StatusBlocked
 			case contains(disabled, s.Name):
-				s.Status = StatusDisabled
+				s.Status = reports.StatusDisabled
 			case manual[endpoint] || seen[endpoint]:
-				s.Status = StatusSuppressed
+				s.Status = reports.StatusSuppressed
 				if v.Allowed {
-					s.Decision = policy.Decision{Allowed: true, Reasons: []string{policy.ReasonDuplicate}}
+					s.Decision = reports.Decision{Allowed: true, Reasons: []string{reports.ReasonDuplicate}}
 				}
 				s.detail("suppressed_by", "another server with the same command or URL")
 			default:
-				s.Status = StatusActive
+				s.Status = reports.StatusActive
 				seen[endpoint] = true
 			}
 		}

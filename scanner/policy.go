@@ -12,6 +12,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/urlmatch"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // policyContext is one evaluated policy context: the Claude Code lists of one
@@ -110,7 +111,7 @@ func entrySource(e managed.Entry) map[string]any {
 	return map[string]any{"path": e.Loc.Path, "pointer": e.Loc.Pointer, "line": e.Loc.Line, "column": e.Loc.Column, "kind": kind}
 }
 
-func locMap(l policy.Location) map[string]any {
+func locMap(l reports.Location) map[string]any {
 	return map[string]any{"path": l.Path, "pointer": l.Pointer, "line": l.Line, "column": l.Column}
 }
 
@@ -259,11 +260,11 @@ func (sc *scan) evalContext(pc *policyContext) {
 	}
 	results, err := sc.opts.Policy.EvalContext(sc.ctx, pc.value)
 	if err != nil {
-		sc.fileError(policy.FileError{Path: "policy", Message: err.Error()})
+		sc.fileError(reports.FileError{Path: "policy", Message: err.Error()})
 		return
 	}
 	for _, r := range results {
-		loc := policy.Location{}
+		loc := reports.Location{}
 		if r.Location != nil {
 			loc = *r.Location
 		}
@@ -515,7 +516,7 @@ func (sc *scan) detector() *secrets.Detector {
 // rule denies the server: mcpguard reports the violation, but Claude Code
 // still loads the server, so its status must not claim it is blocked.
 type verdict struct {
-	policy.Decision
+	reports.Decision
 	claudeDenies bool
 }
 
@@ -525,7 +526,7 @@ type verdict struct {
 // Claude Code enforces); see reconcileWrapped.
 func (sc *scan) applyPolicy(s *Server, pc *policyContext) verdict {
 	if sc.opts.Policy == nil || pc == nil {
-		return verdict{Decision: policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}}
+		return verdict{Decision: reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}}
 	}
 	res, err := sc.evalServer(s, pc)
 	if err != nil {
@@ -534,7 +535,7 @@ func (sc *scan) applyPolicy(s *Server, pc *policyContext) verdict {
 	s.detail("admission", res.Admission)
 	var custom []string
 	for _, r := range res.Findings {
-		if r.Package != "" && r.Severity == policy.SeverityError {
+		if r.Package != "" && r.Severity == reports.SeverityError {
 			custom = append(custom, r.Rule)
 		}
 	}
@@ -549,7 +550,7 @@ func (sc *scan) applyPolicy(s *Server, pc *policyContext) verdict {
 	}
 	if len(custom) > 0 {
 		if v.Allowed {
-			v.Decision = policy.Decision{Reasons: []string{}}
+			v.Decision = reports.Decision{Reasons: []string{}}
 		}
 		v.Reasons = append(append([]string{}, v.Reasons...), custom...)
 	}
@@ -572,9 +573,9 @@ func (sc *scan) evalServer(s *Server, pc *policyContext) (*policy.ServerResult, 
 // closed for this server: it is reported blocked, the state an administrator
 // must look at.
 func (sc *scan) policyFailed(s *Server, err error) verdict {
-	sc.fileError(policy.FileError{Path: s.Source.Path, Line: s.Source.Line, Column: s.Source.Column,
+	sc.fileError(reports.FileError{Path: s.Source.Path, Line: s.Source.Line, Column: s.Source.Column,
 		Message: fmt.Sprintf("policy evaluation failed for server %q: %v", s.Name, err)})
-	return verdict{Decision: policy.Decision{Allowed: false, Reasons: []string{"POLICY_ERROR"}}, claudeDenies: true}
+	return verdict{Decision: reports.Decision{Allowed: false, Reasons: []string{"POLICY_ERROR"}}, claudeDenies: true}
 }
 
 // findingAt records a rule result about s, at the rule's own location when it
@@ -597,13 +598,13 @@ func (sc *scan) loadPolicyFiles() {
 		sc.fileError(errs...)
 		switch {
 		case !exists:
-			sc.fileError(policy.FileError{Path: p, Message: "policy file does not exist"})
+			sc.fileError(reports.FileError{Path: p, Message: "policy file does not exist"})
 			continue
 		case broken != nil:
 			continue
 		}
 		sc.policyFiles = append(sc.policyFiles, doc)
-		sc.res.Policy.Sources = append(sc.res.Policy.Sources, PolicySource{Path: p, Kind: managed.KindPolicyFile, Active: true})
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: p, Kind: managed.KindPolicyFile, Active: true})
 	}
 }
 

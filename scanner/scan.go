@@ -14,6 +14,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Options configure a scan. Zero values mean: nothing under a home, no managed
@@ -115,8 +116,8 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 // judge returns the provisional decision of a loaded server of a client other
 // than Claude Code; judgeOthers replaces it with the policy's once every file
 // is read.
-func (sc *scan) judge(*Server) policy.Decision {
-	return policy.Decision{Allowed: true, Reasons: []string{policy.ReasonAllowed}}
+func (sc *scan) judge(*Server) reports.Decision {
+	return reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}
 }
 
 // judgeOthers evaluates the policy for every server that Claude Code's own
@@ -128,7 +129,7 @@ func (sc *scan) judgeOthers() {
 	}
 	var todo []*Server
 	for _, s := range sc.res.Servers {
-		if !s.judged && s.Status != StatusInvalid && sc.contextFor(s) != nil {
+		if !s.judged && s.Status != reports.StatusInvalid && sc.contextFor(s) != nil {
 			todo = append(todo, s)
 		}
 	}
@@ -138,8 +139,8 @@ func (sc *scan) judgeOthers() {
 		s.judged = true
 		switch {
 		case s.Client == ClientClaudeCode && v.claudeDenies:
-			s.Status, s.Decision = StatusBlocked, v.Decision
-		case s.Status == StatusActive || s.Status == StatusPendingApproval || s.Status == StatusDisabled:
+			s.Status, s.Decision = reports.StatusBlocked, v.Decision
+		case s.Status == reports.StatusActive || s.Status == reports.StatusPendingApproval || s.Status == reports.StatusDisabled:
 			// The client decides its own status; the decision is mcpguard's verdict.
 			s.Decision = v.Decision
 		}
@@ -172,8 +173,8 @@ type pendingFinding struct {
 	message  string
 	evidence map[string]any
 	disc     []string
-	severity policy.Severity  // "" means the catalog's
-	loc      *policy.Location // nil means the server's source
+	severity reports.Severity  // "" means the catalog's
+	loc      *reports.Location // nil means the server's source
 }
 
 // finding records a finding about server s.
@@ -182,11 +183,11 @@ func (sc *scan) finding(s *Server, rule, msg string, evidence map[string]any, di
 }
 
 // fileFinding records a finding that is not about one server.
-func (sc *scan) fileFinding(rule string, loc policy.Location, msg string, disc ...string) *policy.Finding {
+func (sc *scan) fileFinding(rule string, loc reports.Location, msg string, disc ...string) *reports.Finding {
 	return sc.fileFindingEvidence(rule, loc, msg, nil, disc...)
 }
 
-func (sc *scan) fileFindingEvidence(rule string, loc policy.Location, msg string, evidence map[string]any, disc ...string) *policy.Finding {
+func (sc *scan) fileFindingEvidence(rule string, loc reports.Location, msg string, evidence map[string]any, disc ...string) *reports.Finding {
 	f := sc.newFinding(rule, loc, "", msg, disc...)
 	f.Evidence = evidence
 	if sc.seenFindings[f.ID] {
@@ -199,17 +200,17 @@ func (sc *scan) fileFindingEvidence(rule string, loc policy.Location, msg string
 
 // newFinding builds a finding whose id uses the stable form of its path (see
 // stablePath), so that finding ids survive a move of the scanned tree.
-func (sc *scan) newFinding(rule string, loc policy.Location, serverID, msg string, disc ...string) policy.Finding {
+func (sc *scan) newFinding(rule string, loc reports.Location, serverID, msg string, disc ...string) reports.Finding {
 	idLoc := loc
 	idLoc.Path = sc.stablePath(loc.Path)
-	f := policy.NewFinding(rule, idLoc, serverID, msg, disc...)
+	f := reports.NewFinding(rule, idLoc, serverID, msg, disc...)
 	f.Location = loc
 	return f
 }
 
 // fileError records an errors[] entry once. Policy workers call it
 // concurrently.
-func (sc *scan) fileError(errs ...policy.FileError) {
+func (sc *scan) fileError(errs ...reports.FileError) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	for _, e := range errs {
@@ -223,7 +224,7 @@ func (sc *scan) fileError(errs ...policy.FileError) {
 }
 
 // source records a file that was read.
-func (sc *scan) source(s Source) {
+func (sc *scan) source(s reports.Source) {
 	key := s.Path + "\x00" + s.Client + "\x00" + s.Kind
 	if sc.seenSources[key] {
 		return
@@ -295,7 +296,7 @@ func (sc *scan) finalize() {
 // a project scanned in CI and on a laptop, or a home on two machines, gives the
 // same ids (baselines and fleet merges depend on it).
 func (sc *scan) serverID(s *Server) string {
-	return "s-" + policy.Fingerprint(s.Client, s.Scope, sc.stablePath(s.Project), sc.stablePath(s.Source.Path), s.Source.Pointer)
+	return "s-" + reports.Fingerprint(s.Client, s.Scope, sc.stablePath(s.Project), sc.stablePath(s.Source.Path), s.Source.Pointer)
 }
 
 // stableText rewrites the absolute paths a message quotes as stablePath does,
@@ -355,17 +356,17 @@ func absPath(p string) string {
 }
 
 // statError describes a path given on the command line that cannot be read.
-func statError(path string, err error) policy.FileError {
+func statError(path string, err error) reports.FileError {
 	msg := err.Error()
 	if pe, ok := err.(*os.PathError); ok {
 		msg = pe.Err.Error()
 	}
-	return policy.FileError{Path: path, Message: msg}
+	return reports.FileError{Path: path, Message: msg}
 }
 
 // unknownFileError is the error for a file that is no known MCP configuration.
-func unknownFileError(path string) policy.FileError {
-	return policy.FileError{Path: path, Message: "not a recognised MCP configuration file (no mcpServers, servers or context_servers key)"}
+func unknownFileError(path string) reports.FileError {
+	return reports.FileError{Path: path, Message: "not a recognised MCP configuration file (no mcpServers, servers or context_servers key)"}
 }
 
 // policyRevision fingerprints the policy inputs' contents, so that two reports
@@ -375,7 +376,7 @@ func (sc *scan) policyRevision() string {
 	parts := make([]string, 0, 3*len(sources))
 	for _, src := range sources {
 		data, _, _ := cfgfile.Read(src.Path)
-		parts = append(parts, src.Kind, sc.stablePath(src.Path), policy.Fingerprint(string(data)))
+		parts = append(parts, src.Kind, sc.stablePath(src.Path), reports.Fingerprint(string(data)))
 	}
-	return policy.Fingerprint(parts...)
+	return reports.Fingerprint(parts...)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/internal/wrapargv"
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Servers wrapped by `mcpguard wrap` run `mcpguard proxy [flags] -- CMD ARGS`
@@ -42,7 +43,7 @@ func seeThrough(s *Server) {
 // server, the whole wrapper argv Claude Code starts. A server that is not
 // wrapped yet is first offered to Options.WrapPreview.
 func (sc *scan) expandServer(s *Server, lookup interp.Lookup) {
-	if s.wrapper == nil && sc.opts.WrapPreview != nil && s.Transport == TransportStdio && s.Status != StatusInvalid {
+	if s.wrapper == nil && sc.opts.WrapPreview != nil && s.Transport == TransportStdio && s.Status != reports.StatusInvalid {
 		if prefix := sc.opts.WrapPreview(s); len(prefix) > 0 {
 			s.wrapper = append([]string{}, prefix...)
 		}
@@ -96,7 +97,7 @@ func (sc *scan) reconcileWrapped(s *Server, inner, outer *policy.ServerResult, v
 		"claude_code_decision": decisionMap(outer.Decision),
 		"inner_decision":       decisionMap(inner.Decision),
 	}
-	add := func(kind string, sev policy.Severity, msg string) {
+	add := func(kind string, sev reports.Severity, msg string) {
 		evidence["case"] = kind
 		s.pendingFindings = append(s.pendingFindings, pendingFinding{rule: ruleWrapVerdict, message: msg, evidence: evidence,
 			disc: []string{kind}, severity: sev})
@@ -109,20 +110,20 @@ func (sc *scan) reconcileWrapped(s *Server, inner, outer *policy.ServerResult, v
 	switch {
 	case inner.Decision.Allowed:
 		// Claude Code refuses the wrapper although it admits the wrapped command.
-		if contains(outer.Decision.Reasons, policy.ReasonDeniedCommand) {
-			add("wrapper-denied", policy.SeverityWarning, fmt.Sprintf(
+		if contains(outer.Decision.Reasons, reports.ReasonDeniedCommand) {
+			add("wrapper-denied", reports.SeverityWarning, fmt.Sprintf(
 				"server %q runs through mcpguard proxy and a serverCommand deny entry matches the wrapped command line %s, so Claude Code refuses the server although its own command is allowed; remove the wrapper (mcpguard unwrap) or the deny entry%s",
 				s.Name, quoted, note))
 			break
 		}
 		entry := jsonText(map[string]any{"serverCommand": shown})
 		evidence["entry"] = map[string]any{"serverCommand": shown}
-		add("allowlist", policy.SeverityWarning, fmt.Sprintf(
+		add("allowlist", reports.SeverityWarning, fmt.Sprintf(
 			"server %q runs through mcpguard proxy, and Claude Code matches serverCommand entries against the command line it starts: no allowedMcpServers entry equals %s, so Claude Code refuses the server although its own command is allowlisted; the policy owners must add %s to allowedMcpServers, or remove the wrapper (mcpguard unwrap)%s",
 			s.Name, quoted, entry, note))
-	case contains(inner.Decision.Reasons, policy.ReasonDeniedCommand):
+	case contains(inner.Decision.Reasons, reports.ReasonDeniedCommand):
 		// The wrapper hides the command line from a deny entry.
-		add("deny-evaded", policy.SeverityError, fmt.Sprintf(
+		add("deny-evaded", reports.SeverityError, fmt.Sprintf(
 			"server %q runs through mcpguard proxy, which hides its command line from Claude Code's deny list: the serverCommand deny entry that matches %s does not match the command line Claude Code starts, %s, so Claude Code loads a server the policy denies; remove the server or its wrapper (mcpguard unwrap), or deny the wrapped command line too",
 			s.Name, jsonText(redactedArgv(det, s.Argv())), quoted))
 	default:
@@ -161,7 +162,7 @@ func redactedArgv(det *secrets.Detector, argv []string) []string {
 	return append([]string{det.RedactText(argv[0])}, det.RedactArgs(argv[1:])...)
 }
 
-func decisionMap(d policy.Decision) map[string]any {
+func decisionMap(d reports.Decision) map[string]any {
 	reasons := make([]any, len(d.Reasons))
 	for i, r := range d.Reasons {
 		reasons[i] = r

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -19,7 +20,7 @@ func wrapperOf(name string) string {
 // wrappedWant is what TestWrappedServers expects of one server: its status,
 // whether the decision allows it, and the P008 case ("" for none).
 type wrappedWant struct {
-	status  scanner.Status
+	status  reports.Status
 	allowed bool
 	p008    string
 }
@@ -37,9 +38,9 @@ func TestWrappedServers(t *testing.T) {
 			name:     "no policy",
 			settings: `{}`,
 			want: map[string]wrappedWant{
-				"gh":    {scanner.StatusActive, true, ""},
-				"plain": {scanner.StatusActive, true, ""},
-				"shell": {scanner.StatusActive, true, ""},
+				"gh":    {reports.StatusActive, true, ""},
+				"plain": {reports.StatusActive, true, ""},
+				"shell": {reports.StatusActive, true, ""},
 			},
 		},
 		{
@@ -50,9 +51,9 @@ func TestWrappedServers(t *testing.T) {
 			want: map[string]wrappedWant{
 				// Claude Code refuses the wrapper, mcpguard's verdict on the
 				// inner command is "allowed": P008 says what entry to add.
-				"gh":    {scanner.StatusBlocked, true, "allowlist"},
-				"plain": {scanner.StatusActive, true, ""},
-				"shell": {scanner.StatusBlocked, false, ""},
+				"gh":    {reports.StatusBlocked, true, "allowlist"},
+				"plain": {reports.StatusActive, true, ""},
+				"shell": {reports.StatusBlocked, false, ""},
 			},
 		},
 		{
@@ -62,9 +63,9 @@ func TestWrappedServers(t *testing.T) {
 				{"serverCommand": ["node", "plain.js"]}]}`,
 			want: map[string]wrappedWant{
 				// The policy owners admitted exactly the wrapped command line.
-				"gh":    {scanner.StatusActive, true, ""},
-				"plain": {scanner.StatusActive, true, ""},
-				"shell": {scanner.StatusBlocked, false, ""},
+				"gh":    {reports.StatusActive, true, ""},
+				"plain": {reports.StatusActive, true, ""},
+				"shell": {reports.StatusBlocked, false, ""},
 			},
 		},
 		{
@@ -73,18 +74,18 @@ func TestWrappedServers(t *testing.T) {
 			want: map[string]wrappedWant{
 				// Claude Code no longer sees the denied command line and loads
 				// the server: mcpguard says no, and P008 is an error.
-				"gh":    {scanner.StatusActive, false, "deny-evaded"},
-				"plain": {scanner.StatusActive, true, ""},
-				"shell": {scanner.StatusActive, true, ""},
+				"gh":    {reports.StatusActive, false, "deny-evaded"},
+				"plain": {reports.StatusActive, true, ""},
+				"shell": {reports.StatusActive, true, ""},
 			},
 		},
 		{
 			name:     "deny on the wrapper",
 			settings: `{"deniedMcpServers": [{"serverCommand": ["/usr/local/bin/mcpguard", "proxy", "--name", "claude-code/user/gh", "--", "npx", "-y", "@modelcontextprotocol/server-github@1.2.3"]}]}`,
 			want: map[string]wrappedWant{
-				"gh":    {scanner.StatusBlocked, true, "wrapper-denied"},
-				"plain": {scanner.StatusActive, true, ""},
-				"shell": {scanner.StatusActive, true, ""},
+				"gh":    {reports.StatusBlocked, true, "wrapper-denied"},
+				"plain": {reports.StatusActive, true, ""},
+				"shell": {reports.StatusActive, true, ""},
 			},
 		},
 	}
@@ -115,7 +116,7 @@ func TestWrappedServers(t *testing.T) {
 				if s.Status != w.status || s.Decision.Allowed != w.allowed {
 					t.Errorf("%s: status %s decision %+v, want %s allowed=%v", name, s.Status, s.Decision, w.status, w.allowed)
 				}
-				var p008 []policy.Finding
+				var p008 []reports.Finding
 				for _, f := range res.Findings {
 					if f.Rule == "MCPG-P008" && f.ServerID == s.ID {
 						p008 = append(p008, f)
@@ -126,8 +127,8 @@ func TestWrappedServers(t *testing.T) {
 					t.Errorf("%s: unexpected %+v", name, p008)
 				case w.p008 != "" && (len(p008) != 1 || p008[0].Evidence["case"] != w.p008):
 					t.Errorf("%s: P008 %+v, want case %s", name, p008, w.p008)
-				case w.p008 == "deny-evaded" && p008[0].Severity != policy.SeverityError,
-					w.p008 == "allowlist" && p008[0].Severity != policy.SeverityWarning:
+				case w.p008 == "deny-evaded" && p008[0].Severity != reports.SeverityError,
+					w.p008 == "allowlist" && p008[0].Severity != reports.SeverityWarning:
 					t.Errorf("%s: severity %s", name, p008[0].Severity)
 				case w.p008 == "allowlist":
 					want := `{"serverCommand":["/usr/local/bin/mcpguard","proxy","--name","claude-code/user/gh","--","npx","-y","@modelcontextprotocol/server-github@1.2.3"]}`
@@ -236,10 +237,10 @@ func TestWrapPreview(t *testing.T) {
 		t.Errorf("asked about %v", asked)
 	}
 	gh, docs := findServer(res, scanner.ClientClaudeCode, "gh"), findServer(res, scanner.ClientClaudeCode, "docs")
-	if gh.Status != scanner.StatusBlocked || !gh.Decision.Allowed || gh.Command != "npx" || gh.Details["wrapped_by"] != nil {
+	if gh.Status != reports.StatusBlocked || !gh.Decision.Allowed || gh.Command != "npx" || gh.Details["wrapped_by"] != nil {
 		t.Errorf("gh: %s %+v %q %v", gh.Status, gh.Decision, gh.Command, gh.Details)
 	}
-	if docs.Status != scanner.StatusBlocked || docs.Decision.Allowed {
+	if docs.Status != reports.StatusBlocked || docs.Decision.Allowed {
 		// Still blocked: the wrapper is not on the allowlist either, so the
 		// evaded deny does not let it in.
 		t.Errorf("docs: %s %+v", docs.Status, docs.Decision)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -47,7 +48,7 @@ type Report struct {
 	// Tools lists the tools in document order.
 	Tools []Tool
 	// Findings are sorted by position in the document, then rule.
-	Findings []policy.Finding
+	Findings []reports.Finding
 	// Root is the parsed document and ListPointer the JSON pointer of its
 	// tools array ("" for a bare array, "/tools", "/result/tools"); Listed
 	// is the array's length, elements that are not objects included.
@@ -71,7 +72,7 @@ type Tool struct {
 	// Pointer is the RFC 6901 pointer of the tool object in the document,
 	// e.g. "/result/tools/3"; Location its position.
 	Pointer  string
-	Location policy.Location
+	Location reports.Location
 	// Value is the parsed tool object, for pins (PinTool).
 	Value *jsonc.Value
 
@@ -97,7 +98,7 @@ const MaxDescription = 2048
 // or key in data.
 //
 // A document that is not JSON, or not one of those shapes, is an error: a
-// *policy.FileError naming path:line:col (wrapping ErrNoToolsList for the
+// *reports.FileError naming path:line:col (wrapping ErrNoToolsList for the
 // shape). Everything inside the tools is reported as findings, never as an
 // error, so hostile input cannot stop the analysis. Analyze never
 // panics and its output is bounded by the input size.
@@ -108,13 +109,13 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 	if err != nil {
 		var se *jsonc.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &policy.FileError{Path: opts.Path, Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg}
+			return nil, &reports.FileError{Path: opts.Path, Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg}
 		}
-		return nil, &policy.FileError{Path: opts.Path, Message: err.Error()}
+		return nil, &reports.FileError{Path: opts.Path, Message: err.Error()}
 	}
 	list, listPtr, err := toolsArray(root)
 	if err != nil {
-		return nil, &toolsShapeError{FileError: policy.FileError{Path: opts.Path, Line: root.Pos.Line, Column: root.Pos.Col, Message: err.Error()}}
+		return nil, &toolsShapeError{FileError: reports.FileError{Path: opts.Path, Line: root.Pos.Line, Column: root.Pos.Col, Message: err.Error()}}
 	}
 	rep.Root, rep.ListPointer, rep.Listed = root, listPtr, len(list.Elems)
 	ide := opts.IDE || opts.Server == "ide"
@@ -161,14 +162,14 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 }
 
 // toolsShapeError is a well-formed document that holds no tools list.
-type toolsShapeError struct{ policy.FileError }
+type toolsShapeError struct{ reports.FileError }
 
 func (e *toolsShapeError) Unwrap() error { return ErrNoToolsList }
 
 // AsFileError returns the positioned error of an Analyze failure, for
 // a report's errors[] list, and false for other errors.
-func AsFileError(err error) (*policy.FileError, bool) {
-	var fe *policy.FileError
+func AsFileError(err error) (*reports.FileError, bool) {
+	var fe *reports.FileError
 	if errors.As(err, &fe) {
 		return fe, true
 	}
@@ -200,7 +201,7 @@ func toolsArray(root *jsonc.Value) (*jsonc.Value, string, error) {
 		if e := root.Get("error"); e != nil {
 			msg := ""
 			if m := e.Get("message"); m.IsString() {
-				msg = ": " + policy.TrimMessage(m.Str, 120)
+				msg = ": " + reports.TrimMessage(m.Str, 120)
 			}
 			return nil, "", fmt.Errorf("a JSON-RPC error response%s, not a tools/list result", msg)
 		}
@@ -227,7 +228,7 @@ const (
 // toolAnalysis is the state of one Analyze call.
 type toolAnalysis struct {
 	rep      *Report
-	findings []policy.Finding
+	findings []reports.Finding
 	// unicode findings per tool index, and their hidden decoded payloads.
 	hidden map[int][]hiddenText
 	// uniAt records U-findings by pointer (to avoid a second U006).
@@ -257,13 +258,13 @@ type hiddenText struct {
 	rule    string
 }
 
-func (a *toolAnalysis) loc(p jsonc.Pos, ptr string) policy.Location {
-	return policy.Location{Path: a.rep.Path, Pointer: ptr, Line: p.Line, Column: p.Col}
+func (a *toolAnalysis) loc(p jsonc.Pos, ptr string) reports.Location {
+	return reports.Location{Path: a.rep.Path, Pointer: ptr, Line: p.Line, Column: p.Col}
 }
 
 // add appends a finding with the catalog severity.
-func (a *toolAnalysis) add(rule string, p jsonc.Pos, ptr, msg string, ev map[string]any, disc ...string) *policy.Finding {
-	f := policy.NewFinding(rule, a.loc(p, ptr), a.rep.serverID, msg, disc...)
+func (a *toolAnalysis) add(rule string, p jsonc.Pos, ptr, msg string, ev map[string]any, disc ...string) *reports.Finding {
+	f := reports.NewFinding(rule, a.loc(p, ptr), a.rep.serverID, msg, disc...)
 	f.Evidence = ev
 	a.findings = append(a.findings, f)
 	return &a.findings[len(a.findings)-1]
@@ -340,11 +341,11 @@ func QuoteName(s string) string {
 	if s == "" {
 		return `""`
 	}
-	return strconv.QuoteToASCII(policy.TrimMessage(s, 64))
+	return strconv.QuoteToASCII(reports.TrimMessage(s, 64))
 }
 
 // sortFindings orders findings by position, then rule and id.
-func sortToolFindings(fs []policy.Finding) {
+func sortToolFindings(fs []reports.Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i].Location, fs[j].Location
 		if a.Path != b.Path {
@@ -377,7 +378,7 @@ func (a *toolAnalysis) tools() {
 		}
 		return
 	}
-	out := make([][]policy.Finding, chunks.Count(n))
+	out := make([][]reports.Finding, chunks.Count(n))
 	// Workers append to base, whose capacity is full: their first append
 	// copies it, so none writes the shared array (overLong reads it).
 	base := a.findings[:len(a.findings):len(a.findings)]
@@ -431,11 +432,11 @@ func (a *toolAnalysis) customFindings(p *policy.ToolsPolicy, server string, ide 
 
 // Location returns the location of the tool named name, and false when the
 // document has no such tool.
-func (r *Report) Location(name string) (policy.Location, bool) {
+func (r *Report) Location(name string) (reports.Location, bool) {
 	for _, t := range r.Tools {
 		if t.Name == name {
 			return t.Location, true
 		}
 	}
-	return policy.Location{}, false
+	return reports.Location{}, false
 }

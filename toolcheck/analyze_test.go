@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // analyze runs Analyze on a JSON text and fails the test on error.
@@ -30,7 +30,7 @@ func analyze(t *testing.T, doc string, opts Options) *Report {
 func tool(obj string) string { return "[" + obj + "]" }
 
 // ruleCount counts findings of rule at or above severity rank min.
-func ruleCount(fs []policy.Finding, rule string, min int) int {
+func ruleCount(fs []reports.Finding, rule string, min int) int {
 	n := 0
 	for _, f := range fs {
 		if f.Rule == rule && f.Severity.Rank() >= min {
@@ -40,7 +40,7 @@ func ruleCount(fs []policy.Finding, rule string, min int) int {
 	return n
 }
 
-func summary(fs []policy.Finding) string {
+func summary(fs []reports.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "  %s %s %s %s\n", f.Severity, f.Rule, f.Location.Pointer, f.Message)
@@ -279,7 +279,7 @@ func TestFindingsAreStableAndLocated(t *testing.T) {
 		if l.Line < 1 || l.Column < 1 || !strings.HasPrefix(l.Pointer, "/result/tools/") {
 			t.Errorf("bad location %+v", l)
 		}
-		if r, ok := policy.LookupRule(a.Findings[i].Rule); !ok || r.Category != a.Findings[i].Category {
+		if r, ok := reports.LookupRule(a.Findings[i].Rule); !ok || r.Category != a.Findings[i].Category {
 			t.Errorf("rule %s not in the catalog", a.Findings[i].Rule)
 		}
 	}

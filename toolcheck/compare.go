@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Compare reports what only several servers' tool lists show
@@ -20,10 +20,10 @@ import (
 // functions of it, so every duplicate and look-alike shares the skeleton),
 // and references through one automaton per server over its tools'
 // distinctive names (refIndex).
-func Compare(reports []*Report) []policy.Finding {
-	var out []policy.Finding
+func Compare(lists []*Report) []reports.Finding {
+	var out []reports.Finding
 	seen := map[string]bool{}
-	emit := func(fs ...policy.Finding) {
+	emit := func(fs ...reports.Finding) {
 		for _, f := range fs {
 			// Several files of one server repeat a finding: keep the first.
 			k := fmt.Sprint(f.Location.Path, "\x00", f.Location.Pointer, "\x00", f.Evidence["kind"], "\x00", f.Evidence["other_server"], "\x00", f.Evidence["other_tool"])
@@ -39,16 +39,16 @@ func Compare(reports []*Report) []policy.Finding {
 		}
 		return "\x00" + r.Path
 	}
-	cmp := make([]*compareState, len(reports))
+	cmp := make([]*compareState, len(lists))
 	state := func(i int) *compareState {
 		if cmp[i] == nil {
-			cmp[i] = newCompareState(reports[i])
+			cmp[i] = newCompareState(lists[i])
 		}
 		return cmp[i]
 	}
-	for j, rj := range reports {
+	for j, rj := range lists {
 		for i := 0; i < j; i++ {
-			ri := reports[i]
+			ri := lists[i]
 			if server(ri) == server(rj) {
 				continue
 			}
@@ -70,7 +70,7 @@ func Compare(reports []*Report) []policy.Finding {
 						if nv := t.Value.Get("name"); nv != nil {
 							loc.Line, loc.Column = nv.Pos.Line, nv.Pos.Col
 						}
-						f := policy.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
+						f := reports.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
 							QuoteName(t.Name), tlServerLabel(rj), map[string]string{"cross-server-duplicate": "is also", "cross-server-lookalike": "looks like",
 								"cross-server-confusable": "is confusable with"}[kind], QuoteName(o.Name), tlServerLabel(ri)), kind, ri.Path, o.Pointer)
 						f.Evidence = map[string]any{"kind": kind, "tool": t.Name, "other_tool": o.Name, "other_server": ri.Server, "other_path": ri.Path}
@@ -144,7 +144,7 @@ func (c *compareState) refTexts(i int) []refText {
 // tlReferences finds texts of tool ti of server r naming a tool of server
 // other that r does not have itself (own: r's lower-cased names): for each
 // such tool of other, in order, the first text that names it.
-func tlReferences(r *compareState, ti int, other *compareState, own map[string]bool) []policy.Finding {
+func tlReferences(r *compareState, ti int, other *compareState, own map[string]bool) []reports.Finding {
 	idx := other.refs
 	if len(idx.names) == 0 {
 		return nil
@@ -177,12 +177,12 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int { return a.tool - b.tool })
-	var out []policy.Finding
+	var out []reports.Finding
 	for _, h := range hits {
 		o := &other.rep.Tools[h.tool]
 		tx := texts[h.text]
-		loc := policy.Location{Path: r.rep.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
-		f := policy.NewFinding(ruleT002, loc, r.rep.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
+		loc := reports.Location{Path: r.rep.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
+		f := reports.NewFinding(ruleT002, loc, r.rep.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 			QuoteName(t.Name), tlServerLabel(r.rep), QuoteName(o.Name), tlServerLabel(other.rep)), "cross-server-reference", other.rep.Path, o.Name)
 		f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.rep.Server, "other_path": other.rep.Path}
 		out = append(out, f)

@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // refCompareTools is Compare as it was: every tool against every tool
 // of every other report, and every distinctive name against every text.
 // It reads the texts' match views, which the analysis no longer keeps:
 // refTexts rebuilds them as poisoning computed them.
-func refCompareTools(reports []*Report) []policy.Finding {
-	var out []policy.Finding
+func refCompareTools(lists []*Report) []reports.Finding {
+	var out []reports.Finding
 	seen := map[string]bool{}
-	emit := func(fs ...policy.Finding) {
+	emit := func(fs ...reports.Finding) {
 		for _, f := range fs {
 			k := fmt.Sprint(f.Location.Path, "\x00", f.Location.Pointer, "\x00", f.Evidence["kind"], "\x00", f.Evidence["other_server"], "\x00", f.Evidence["other_tool"])
 			if !seen[k] {
@@ -38,9 +38,9 @@ func refCompareTools(reports []*Report) []policy.Finding {
 		texts[t] = tx
 		return tx
 	}
-	for j, rj := range reports {
+	for j, rj := range lists {
 		for i := 0; i < j; i++ {
-			ri := reports[i]
+			ri := lists[i]
 			if server(ri) == server(rj) {
 				continue
 			}
@@ -75,7 +75,7 @@ func refCompareTools(reports []*Report) []policy.Finding {
 					if nv := t.Value.Get("name"); nv != nil {
 						loc.Line, loc.Column = nv.Pos.Line, nv.Pos.Col
 					}
-					f := policy.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
+					f := reports.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
 						QuoteName(t.Name), tlServerLabel(rj), map[string]string{"cross-server-duplicate": "is also", "cross-server-lookalike": "looks like",
 							"cross-server-confusable": "is confusable with"}[kind], QuoteName(o.Name), tlServerLabel(ri)), kind, ri.Path, o.Pointer)
 					f.Evidence = map[string]any{"kind": kind, "tool": t.Name, "other_tool": o.Name, "other_server": ri.Server, "other_path": ri.Path}
@@ -108,8 +108,8 @@ func refTexts(t *Tool) []toolText {
 	return texts
 }
 
-func refReferences(r *Report, t *Tool, texts []toolText, other *Report, own map[string]bool) []policy.Finding {
-	var out []policy.Finding
+func refReferences(r *Report, t *Tool, texts []toolText, other *Report, own map[string]bool) []reports.Finding {
+	var out []reports.Finding
 	for _, o := range other.Tools {
 		low := strings.ToLower(o.Name)
 		if !tlDistinctive(o.Name) || own[low] {
@@ -119,8 +119,8 @@ func refReferences(r *Report, t *Tool, texts []toolText, other *Report, own map[
 			if tx.key || tx.role == roleName || tx.view == "" || !tlContainsWord(tx.view, low) {
 				continue
 			}
-			loc := policy.Location{Path: r.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
-			f := policy.NewFinding(ruleT002, loc, r.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
+			loc := reports.Location{Path: r.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
+			f := reports.NewFinding(ruleT002, loc, r.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 				QuoteName(t.Name), tlServerLabel(r), QuoteName(o.Name), tlServerLabel(other)), "cross-server-reference", other.Path, o.Name)
 			f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.Server, "other_path": other.Path}
 			out = append(out, f)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // jstr encodes s as a JSON string literal.
@@ -17,8 +18,8 @@ func jstr(s string) string {
 
 // levelOf returns the highest severity of rule's findings: "error",
 // "warning", "note" or "" when there is none.
-func levelOf(fs []policy.Finding, rule string) string {
-	best := policy.Severity("")
+func levelOf(fs []reports.Finding, rule string) string {
+	best := reports.Severity("")
 	for _, f := range fs {
 		if f.Rule == rule && f.Severity.Rank() > best.Rank() {
 			best = f.Severity
@@ -273,7 +274,7 @@ func TestIDEAllowlist(t *testing.T) {
 		for _, f := range rep.Findings {
 			if f.Rule == ruleI001 {
 				denied = append(denied, f.Evidence["tool"].(string))
-				if f.Severity != policy.SeverityError || !strings.HasSuffix(f.Location.Pointer, "/name") {
+				if f.Severity != reports.SeverityError || !strings.HasSuffix(f.Location.Pointer, "/name") {
 					t.Errorf("I001 finding %+v", f)
 				}
 			}

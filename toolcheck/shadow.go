@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -115,7 +115,7 @@ func (a *toolAnalysis) nameRules(t *Tool) {
 	case len(t.Name) > 64:
 		f := a.add(ruleT005, pos, ptr, fmt.Sprintf("tool name %s is %d characters: Anthropic's API rejects tool names over 64", QuoteName(t.Name), len(t.Name)),
 			map[string]any{"kind": "over-64", "tool": t.Name, "length": len(t.Name)}, "length")
-		f.Severity = policy.SeverityNote
+		f.Severity = reports.SeverityNote
 	}
 	a.builtinShadow(t, pos, ptr)
 }
@@ -128,7 +128,7 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 	type hit struct {
 		ref  builtinRef
 		kind string
-		sev  policy.Severity
+		sev  reports.Severity
 	}
 	var hits []hit
 	seen := map[string]bool{}
@@ -137,9 +137,9 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 			return
 		}
 		seen[r.list.client+r.name] = true
-		sev := policy.SeverityWarning
+		sev := reports.SeverityWarning
 		if r.list.exactIsNote && kind != "confusable" && (kind == "exact" || r.list.historical) {
-			sev = policy.SeverityNote
+			sev = reports.SeverityNote
 		}
 		hits = append(hits, hit{r, kind, sev})
 	}
@@ -168,7 +168,7 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 	}
 	best := hits[0]
 	msg := fmt.Sprintf("tool name %s shadows the built-in tool %s", QuoteName(t.Name), strings.Join(names, ", "))
-	if best.sev == policy.SeverityNote {
+	if best.sev == reports.SeverityNote {
 		msg += "; the client keeps its own tool and namespaces or renames the MCP one"
 	}
 	f := a.add(ruleT002, pos, ptr, msg, map[string]any{"kind": "builtin", "tool": t.Name, "matches": matches}, "builtin")
@@ -357,7 +357,7 @@ func (a *toolAnalysis) overLong(t *Tool, desc string, n int) {
 	if len(beyond) == 0 {
 		// A long description with nothing beyond the cut only loses its
 		// tail in Claude Code: worth knowing, not a warning.
-		f.Severity = policy.SeverityNote
+		f.Severity = reports.SeverityNote
 	}
 }
 

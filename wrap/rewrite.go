@@ -9,7 +9,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/internal/jsonedit"
 	"github.com/mcpguard/mcpguard/internal/wrapargv"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Mode says whether servers are wrapped or unwrapped.
@@ -69,7 +69,7 @@ type RewriteOptions struct {
 // entry, and the edits made (offsets into data). Only the command's string
 // token and the args array (or an inserted or removed "args" member) change;
 // every other byte is kept. A file that does not parse gives a
-// *policy.FileError without a path.
+// *reports.FileError without a path.
 //
 // Before returning, Rewrite checks its own work: the result parses, every
 // entry it changed now reads as intended, and undoing the change gives back
@@ -134,12 +134,12 @@ func parse(data []byte, jsoncMode bool) (*jsonc.Value, error) {
 	if err != nil {
 		var se *jsonc.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &policy.FileError{Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg}
+			return nil, &reports.FileError{Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg}
 		}
-		return nil, &policy.FileError{Message: err.Error()}
+		return nil, &reports.FileError{Message: err.Error()}
 	}
 	if root.Kind != jsonc.Object {
-		return nil, &policy.FileError{Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()}
+		return nil, &reports.FileError{Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()}
 	}
 	return root, nil
 }

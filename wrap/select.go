@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/mcpguard/mcpguard/internal/wrapargv"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -25,7 +25,7 @@ type selection struct {
 	sources map[string]bool
 	// refuse holds servers that must not be wrapped, with the reason.
 	refuse   map[*scanner.Server]string
-	warnings []policy.Finding
+	warnings []reports.Finding
 }
 
 func newSelection(opts Options, p *Plan) (*selection, error) {
@@ -37,7 +37,7 @@ func newSelection(opts Options, p *Plan) (*selection, error) {
 		}
 		fi, err := os.Stat(abs)
 		if err != nil {
-			p.Errors = append(p.Errors, policy.FileError{Path: raw, Message: describe(err)})
+			p.Errors = append(p.Errors, reports.FileError{Path: raw, Message: describe(err)})
 			continue
 		}
 		if fi.IsDir() {
@@ -121,7 +121,7 @@ func (sel *selection) preview(s *scanner.Server) []string {
 // and local servers, every client's per-user files, the known projects) plus,
 // for explicit paths, a scan of those paths. In wrap mode every server the run
 // would wrap is judged as wrapped (scanner.Options.WrapPreview).
-func (sel *selection) scan(ctx context.Context) ([]*scanner.Server, []policy.FileError, error) {
+func (sel *selection) scan(ctx context.Context) ([]*scanner.Server, []reports.FileError, error) {
 	o := sel.opts
 	base := scanner.Options{Home: o.Home, ManagedDir: o.ManagedDir, ClaudeConfigDir: o.ClaudeConfigDir, Project: o.Project,
 		WorkDir: o.WorkDir, LookupEnv: o.LookupEnv, GOOS: o.GOOS, Policy: o.Policy}
@@ -143,11 +143,11 @@ func (sel *selection) scan(ctx context.Context) ([]*scanner.Server, []policy.Fil
 		results = append(results, res)
 	}
 	var servers []*scanner.Server
-	var errs []policy.FileError
+	var errs []reports.FileError
 	seen := map[string]bool{}
 	seenFinding := map[string]bool{}
 	for _, res := range results {
-		byID := map[string][]policy.Finding{}
+		byID := map[string][]reports.Finding{}
 		for _, f := range res.Findings {
 			if f.Rule == ruleWrapVerdict {
 				byID[f.ServerID] = append(byID[f.ServerID], f)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/wrapargv"
 	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -83,10 +84,10 @@ type Plan struct {
 	// Warnings are MCPG-P008 findings about the selected servers as they will
 	// be after the run: Claude Code refusing a wrapper its allowlist does not
 	// list, or a wrapper hiding a server from a deny entry.
-	Warnings []policy.Finding
+	Warnings []reports.Finding
 	// Errors are inputs that cannot be rewritten: unreadable or malformed
 	// files, paths that name nothing wrap supports.
-	Errors []policy.FileError
+	Errors []reports.FileError
 }
 
 // File is the plan for one configuration file.
@@ -102,7 +103,7 @@ type File struct {
 	// Written is true once the new content replaced the file.
 	Written bool
 	// Err is why the file was not (or cannot be) rewritten.
-	Err *policy.FileError
+	Err *reports.FileError
 
 	real string // the file the path resolves to (a symlink is followed)
 	info fs.FileInfo
@@ -156,7 +157,7 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 		p.planFile(f, byPath[f.Path], sel)
 	}
 	for _, path := range sel.unmatched() {
-		p.Errors = append(p.Errors, policy.FileError{Path: path, Message: "not a configuration file of a client wrap supports (" + strings.Join(Clients(), ", ") + ")"})
+		p.Errors = append(p.Errors, reports.FileError{Path: path, Message: "not a configuration file of a client wrap supports (" + strings.Join(Clients(), ", ") + ")"})
 	}
 	if p.Mode == ModeWrap {
 		p.Warnings = sel.warnings
@@ -167,22 +168,22 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 // planFile reads one file and computes its new content.
 func (p *Plan) planFile(f *File, servers []*scanner.Server, sel *selection) {
 	jsoncMode, _ := fileDialect(f.Client, f.Path)
-	fail := func(e policy.FileError) {
+	fail := func(e reports.FileError) {
 		e.Path = f.Path
 		f.Err = &e
 	}
 	real, err := filepath.EvalSymlinks(f.Path)
 	if err != nil {
-		fail(policy.FileError{Message: describe(err)})
+		fail(reports.FileError{Message: describe(err)})
 		return
 	}
 	f.real = real
 	if f.info, err = os.Stat(real); err != nil {
-		fail(policy.FileError{Message: describe(err)})
+		fail(reports.FileError{Message: describe(err)})
 		return
 	}
 	if f.Before, err = readFile(real); err != nil {
-		fail(policy.FileError{Message: describe(err)})
+		fail(reports.FileError{Message: describe(err)})
 		return
 	}
 	var entries []Entry
@@ -200,11 +201,11 @@ func (p *Plan) planFile(f *File, servers []*scanner.Server, sel *selection) {
 	}
 	after, results, _, err := Rewrite(f.Before, p.Mode, entries, RewriteOptions{JSONC: jsoncMode, Executable: p.Executable})
 	if err != nil {
-		var fe *policy.FileError
+		var fe *reports.FileError
 		if errors.As(err, &fe) {
 			fail(*fe)
 		} else {
-			fail(policy.FileError{Message: err.Error()})
+			fail(reports.FileError{Message: err.Error()})
 		}
 		f.After = f.Before
 		return
@@ -292,7 +293,7 @@ func (p *Plan) Commit(now time.Time) {
 			continue
 		}
 		if err := f.commit(now); err != nil {
-			f.Err = &policy.FileError{Path: f.Path, Message: err.Error()}
+			f.Err = &reports.FileError{Path: f.Path, Message: err.Error()}
 		}
 	}
 }

@@ -124,7 +124,7 @@ func TestPinsShowJSON(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("show left files behind: %v", entries)
 	}
-	if doc.Schema != pinsShowSchema || doc.Name != "github" || doc.Approved == nil || doc.Pending == nil || doc.Diff == nil ||
+	if doc.Schema != pins.ShowSchema || doc.Name != "github" || doc.Approved == nil || doc.Pending == nil || doc.Diff == nil ||
 		len(doc.Diff.Changed) != 1 || strings.Join(doc.Diff.Added, ",") != "delete_repo" || strings.Join(doc.Diff.Launch, ",") != "args" {
 		t.Errorf("show json:\n%s", out)
 	}
@@ -278,7 +278,7 @@ func TestPinsOutputFile(t *testing.T) {
 	outPath := filepath.Join(dir, "list.json")
 	stdout, _, code := runCLI(t, testEnv(dir, dir, nil), "pins", "list", "--format", "json", "--output", outPath, "--pins", path)
 	data, err := os.ReadFile(outPath)
-	if code != exitOK || stdout != "" || err != nil || !strings.Contains(string(data), `"schema": "`+pinsListSchema+`"`) {
+	if code != exitOK || stdout != "" || err != nil || !strings.Contains(string(data), `"schema": "`+pins.ListSchema+`"`) {
 		t.Errorf("exit %d, stdout %q, err %v:\n%s", code, stdout, err, data)
 	}
 }
@@ -298,11 +298,11 @@ func FuzzPinsText(f *testing.F) {
 			return
 		}
 		var b bytes.Buffer
-		if err := writePinsListText(&b, "pins.json", ps); err != nil {
+		if err := pins.WriteListText(&b, "pins.json", ps); err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range ps.Names() {
-			if err := writePinsShowText(&b, "pins.json", n, ps.Pins[n], ps.Pending[n]); err != nil {
+			if err := pins.WriteShowText(&b, "pins.json", n, ps.Pins[n], ps.Pending[n]); err != nil {
 				t.Fatal(err)
 			}
 			if cur := ps.Pending[n]; cur != nil {
@@ -310,7 +310,7 @@ func FuzzPinsText(f *testing.F) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				writeDiff(&b, "  ", d, cur)
+				pins.WriteDiffText(&b, "  ", d, cur)
 			}
 		}
 		for _, r := range b.String() {

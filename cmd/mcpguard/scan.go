@@ -10,10 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpguard/mcpguard/internal/ignorefile"
-	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/managed"
-	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -118,26 +117,40 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
-	failRank, err := policy.ParseSeverity(opts.FailOn)
+	failRank, err := reports.ParseSeverity(opts.FailOn)
 	if err != nil {
 		return &exitCodeError{code: exitError, err: fmt.Errorf("--fail-on: %w", err)}
 	}
 	cwd, _ := env.getwd()
-	sup, err := loadSuppressions(cmd.ErrOrStderr(), cwd, opts)
+	sup, err := loadSuppressions(cmd.ErrOrStderr(), cwd, opts.Baseline, opts.IgnoreFile, opts.ignoreFileSet)
 	if err != nil {
 		return err
 	}
+	res, err := runner.Run(cmd.Context(), runner.Options{
+		Scan:         scanOptions(env, cwd, opts),
+		Policies:     opts.Policies,
+		Print:        cmd.ErrOrStderr(),
+		Suppressions: sup,
+		Meta:         reportMeta(env),
+	})
+	if err != nil {
+		return &exitCodeError{code: exitError, err: err}
+	}
+	return finishReport(cmd, env, res.Report, res.Stale, format, failRank, opts.FailOn, opts.Output)
+}
+
+// scanOptions turns the scan flags into what the scanner reads: in path
+// mode the machine's home and managed directory only when asked for, and
+// CLAUDE_CONFIG_DIR only for the real home.
+func scanOptions(env environment, cwd string, opts *ScanOptions) scanner.Options {
 	sopts := scanner.Options{
 		WorkDir:    cwd,
-		Home:       opts.Home,
+		Home:       absOrEmpty(opts.Home),
 		ManagedDir: absOrEmpty(opts.ManagedDir),
 		Project:    absOrEmpty(opts.Project),
 		Paths:      opts.Paths,
 		LookupEnv:  env.lookupEnv,
 		GOOS:       env.goos,
-	}
-	if sopts.Home != "" {
-		sopts.Home = absOrEmpty(sopts.Home)
 	}
 	if !opts.homeSet {
 		// CLAUDE_CONFIG_DIR relocates the real home's Claude files; a rebased
@@ -154,51 +167,39 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 			sopts.ManagedDir = ""
 		}
 	}
-	regoPaths, jsonPaths := splitPolicies(opts.Policies)
-	// Compile the policies while the scan reads the configuration files.
-	engine := policy.StartEngine(cmd.Context(), policy.EngineOptions{Paths: regoPaths, Print: cmd.ErrOrStderr()})
-	if len(regoPaths) > 0 {
-		// A custom policy that does not compile stops here, before any scan.
-		if err := engine.Err(); err != nil {
-			return &exitCodeError{code: exitError, err: fmt.Errorf("load policy: %w", err)}
-		}
-	}
-	det := secrets.NewDetector()
-	sopts.Policy, sopts.PolicyFiles, sopts.Secrets = engine, jsonPaths, det
-	res, err := scanner.Scan(cmd.Context(), sopts)
-	if err == nil {
-		if cerr := engine.Err(); cerr != nil {
-			err = fmt.Errorf("load policy: %w", cerr)
-		}
-	}
-	if err != nil {
-		return &exitCodeError{code: exitError, err: fmt.Errorf("scan: %w", err)}
-	}
+	return sopts
+}
+
+// reportMeta is what a report says about this run.
+func reportMeta(env environment) runner.Meta {
 	host, _ := env.hostname()
-	rep := reports.Build(res, reports.Meta{
-		Secrets:     det,
+	return runner.Meta{
 		Version:     env.version,
 		GeneratedAt: env.now().UTC().Format(time.RFC3339),
 		Host:        reports.Host{Hostname: host, OS: env.goos, User: env.username()},
-	})
-	sup.apply(rep)
-	stale := sup.stale(rep)
-	// The exit code is decided here, once: the SARIF invocation records the
-	// same value the process exits with.
-	code, why := scanExit(rep, failRank, opts.FailOn)
+	}
+}
+
+// finishReport decides the exit code of a report (once: the SARIF
+// invocation records the value the process exits with), renders it, and
+// prints its errors and notes to stderr.
+func finishReport(cmd *cobra.Command, env environment, rep *reports.Report, notes []reports.Notification, format reports.Format, failRank int, failOn, output string) error {
+	code, why := reportExit(rep, failRank, failOn)
+	cwd, _ := env.getwd()
 	ropts := reports.Options{
 		FailOn:     failRank,
 		WorkDir:    cwd,
-		Invocation: &reports.Invocation{ExitCode: code, ExitCodeDescription: why, Notifications: stale},
+		Invocation: &reports.Invocation{ExitCode: code, ExitCodeDescription: why, Notifications: notes},
 	}
-	if err := writeReport(cmd.OutOrStdout(), env, opts.Output, format, rep, ropts); err != nil {
+	if err := writeReport(cmd.OutOrStdout(), env, output, format, rep, ropts); err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
-	for _, e := range res.Errors {
-		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(e.Error()))
+	stderr := cmd.ErrOrStderr()
+	for _, e := range rep.Errors {
+		fmt.Fprintf(stderr, "mcpguard: %s\n", reports.Printable(e.Error()))
 	}
-	for _, n := range stale {
-		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(fmt.Sprintf("%s:%d:%d: %s: %s", n.Path, n.Line, n.Column, n.Level, n.Message)))
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "mcpguard: %s\n", reports.Printable(fmt.Sprintf("%s:%d:%d: %s: %s", n.Path, n.Line, n.Column, n.Level, n.Message)))
 	}
 	if code != exitOK {
 		return &exitCodeError{code: code}
@@ -212,19 +213,6 @@ func writeReport(stdout io.Writer, env environment, output string, format report
 		ropts.Color = format == reports.FormatText && env.isTTY(stdout) && !noColor(env)
 	}
 	return writeOutput(stdout, output, func(w io.Writer) error { return reports.Render(w, format, rep, ropts) })
-}
-
-// splitPolicies sorts --policy paths into Rego sources (files and directories)
-// and JSON policy documents.
-func splitPolicies(paths []string) (rego, jsonFiles []string) {
-	for _, p := range paths {
-		if strings.HasSuffix(strings.ToLower(p), ".json") {
-			jsonFiles = append(jsonFiles, p)
-		} else {
-			rego = append(rego, p)
-		}
-	}
-	return rego, jsonFiles
 }
 
 func noColor(env environment) bool {

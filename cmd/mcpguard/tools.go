@@ -1,24 +1,17 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"time"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
-	"github.com/mcpguard/mcpguard/scanner"
-	"github.com/mcpguard/mcpguard/toolcheck"
+	"github.com/mcpguard/mcpguard/runner"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -109,155 +102,65 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
-// toolsInput is one read document.
-type toolsInput struct {
-	path string // as shown in locations: the argument, or <stdin>
-	data []byte
-}
-
 func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
-	format := reports.Format(opts.Format)
+	format := reports.FormatText
 	if opts.Format != "text" {
 		var err error
 		if format, err = reports.ParseFormat(opts.Format); err != nil {
 			return &exitCodeError{code: exitError, err: fmt.Errorf("--format: %w", err)}
 		}
 	}
-	failRank, err := policy.ParseSeverity(opts.FailOn)
+	failRank, err := reports.ParseSeverity(opts.FailOn)
 	if err != nil {
 		return &exitCodeError{code: exitError, err: fmt.Errorf("--fail-on: %w", err)}
 	}
 	if opts.Sanitize && len(opts.Files) != 1 {
 		return &exitCodeError{code: exitError, err: errors.New("--sanitize takes exactly one FILE")}
 	}
-	// Without custom rules the tools policy is compiled only if an IDE server
-	// needs it (AnalyzeTools does that).
-	var tp *policy.ToolsPolicy
-	if len(opts.Policies) > 0 {
-		if tp, err = policy.NewToolsPolicy(cmd.Context(), policy.ToolsPolicyOptions{Paths: opts.Policies, Print: cmd.ErrOrStderr()}); err != nil {
-			return &exitCodeError{code: exitError, err: fmt.Errorf("load policy: %w", err)}
-		}
-	}
-	stdinUsed := false
-	var inputs []toolsInput
-	var fileErrs []policy.FileError
-	for _, p := range opts.Files {
-		in := toolsInput{path: p}
-		if p == "-" {
-			if stdinUsed {
-				return &exitCodeError{code: exitError, err: errors.New(`"-" (standard input) given twice`)}
-			}
-			stdinUsed = true
-			in.path = "<stdin>"
-			in.data, err = io.ReadAll(cmd.InOrStdin())
-		} else {
-			in.data, err = os.ReadFile(p)
-		}
-		if err != nil {
-			fileErrs = append(fileErrs, policy.FileError{Path: in.path, Message: describeReadError(err)})
-			continue
-		}
-		inputs = append(inputs, in)
-	}
-
-	var toolReports []*toolcheck.Report
-	var findings []policy.Finding
-	nTools := 0
-	for _, in := range inputs {
-		name := opts.Name
-		if name == "" {
-			name = serverNameFromPath(in.path)
-		}
-		rep, err := toolcheck.Analyze(in.data, toolcheck.Options{Path: in.path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp})
-		if err != nil {
-			if fe, ok := toolcheck.AsFileError(err); ok {
-				fileErrs = append(fileErrs, *fe)
-				continue
-			}
-			return &exitCodeError{code: exitError, err: fmt.Errorf("%s: %w", in.path, err)}
-		}
-		toolReports = append(toolReports, rep)
-		findings = append(findings, rep.Findings...)
-		nTools += len(rep.Tools)
-	}
-	findings = append(findings, toolcheck.Compare(toolReports)...)
-
-	host, _ := env.hostname()
-	res := &scanner.Result{Findings: findings, Errors: fileErrs}
-	for _, p := range opts.Files {
-		if p == "-" {
-			p = "<stdin>"
-		}
-		res.Sources = append(res.Sources, scanner.Source{Path: p, Kind: "tools-list"})
-	}
-	rep := reports.Build(res, reports.Meta{
-		Version:     env.version,
-		GeneratedAt: env.now().UTC().Format(time.RFC3339),
-		Host:        reports.Host{Hostname: host, OS: env.goos, User: env.username()},
+	res, err := runner.Tools(cmd.Context(), runner.ToolsOptions{
+		Files: opts.Files, Stdin: cmd.InOrStdin(), Name: opts.Name, IDE: opts.IDE,
+		Policies: opts.Policies, Print: cmd.ErrOrStderr(), Meta: reportMeta(env),
 	})
-	// Decided once, before rendering, so a SARIF invocation records the code
-	// the process exits with.
-	code, why := scanExit(rep, failRank, opts.FailOn)
-
+	if err != nil {
+		return &exitCodeError{code: exitError, err: err}
+	}
+	rep := res.Report
 	out := cmd.OutOrStdout()
-	var write func(io.Writer) error
 	switch {
 	case opts.Sanitize:
-		if len(inputs) == 1 && len(fileErrs) == 0 {
-			clean, _, err := mcpunicode.SanitizeJSON(inputs[0].data)
-			if err != nil {
-				// AnalyzeTools accepted the document; a disagreement is a bug,
-				// reported as malformed input rather than hidden.
-				return &exitCodeError{code: exitError, err: fmt.Errorf("%s: sanitize: %w", inputs[0].path, err)}
-			}
-			write = func(w io.Writer) error { _, err := w.Write(clean); return err }
+		if len(res.Inputs) != 1 || len(rep.Errors) != 0 {
+			break
 		}
-	case opts.Format == "text":
-		color := opts.Output == "" && env.isTTY(out) && !noColor(env)
-		write = func(w io.Writer) error {
-			return writeToolsText(w, toolReports, findings, fileErrs, nTools, color)
+		clean, _, err := mcpunicode.SanitizeJSON(res.Inputs[0].Data)
+		if err != nil {
+			// The analysis accepted the document; a disagreement is a bug,
+			// reported as malformed input rather than hidden.
+			return &exitCodeError{code: exitError, err: fmt.Errorf("%s: sanitize: %w", res.Inputs[0].Path, err)}
 		}
-	default:
-		cwd, _ := env.getwd()
-		ropts := reports.Options{
-			FailOn:     failRank,
-			WorkDir:    cwd,
-			Invocation: &reports.Invocation{ExitCode: code, ExitCodeDescription: why},
-		}
-		write = func(w io.Writer) error { return reports.Render(w, format, rep, ropts) }
-	}
-	if write != nil {
-		if err := writeOutput(out, opts.Output, write); err != nil {
+		if err := writeOutput(out, opts.Output, func(w io.Writer) error { _, err := w.Write(clean); return err }); err != nil {
 			return &exitCodeError{code: exitError, err: err}
 		}
+	case format == reports.FormatText:
+		lists := make([]reports.ToolList, len(res.Lists))
+		for i, l := range res.Lists {
+			lists[i] = reports.ToolList{Path: l.Path, Server: l.Server, Tools: len(l.Tools)}
+		}
+		color := opts.Output == "" && env.isTTY(out) && !noColor(env)
+		if err := writeOutput(out, opts.Output, func(w io.Writer) error {
+			return reports.WriteToolsText(w, lists, rep.Findings, rep.Errors, color)
+		}); err != nil {
+			return &exitCodeError{code: exitError, err: err}
+		}
+	default:
+		return finishReport(cmd, env, rep, nil, format, failRank, opts.FailOn, opts.Output)
 	}
-	for _, e := range fileErrs {
+	for _, e := range rep.Errors {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(e.Error()))
 	}
-	if code != exitOK {
+	if code, _ := reportExit(rep, failRank, opts.FailOn); code != exitOK {
 		return &exitCodeError{code: code}
 	}
 	return nil
-}
-
-// describeReadError drops the path an *fs.PathError repeats.
-func describeReadError(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// serverNameFromPath names a file's server: its base name without the
-// .json and .tools-list suffixes ("github.tools-list.json" → "github").
-func serverNameFromPath(p string) string {
-	if p == "<stdin>" {
-		return "stdin"
-	}
-	b := filepath.Base(p)
-	b = strings.TrimSuffix(b, filepath.Ext(b))
-	return strings.TrimSuffix(strings.TrimSuffix(b, ".tools-list"), ".tools")
 }
 
 // writeOutput writes to stdout, or to a file written atomically (a
@@ -282,88 +185,4 @@ func writeOutput(stdout io.Writer, output string, write func(io.Writer) error) e
 		return fmt.Errorf("write %s: %w", output, err)
 	}
 	return nil
-}
-
-// writeToolsText renders findings for people: a summary line, then per
-// file its findings with the JSON pointer and any decoded hidden text.
-// Everything quoted from the input is made terminal-safe.
-func writeToolsText(w io.Writer, reps []*toolcheck.Report, findings []policy.Finding, errs []policy.FileError, nTools int, color bool) error {
-	bw := bufio.NewWriter(w)
-	var count [4]int
-	for _, f := range findings {
-		count[f.Severity.Rank()]++
-	}
-	sev := func(s policy.Severity, text string) string {
-		if !color {
-			return text
-		}
-		code := map[policy.Severity]string{policy.SeverityError: "31", policy.SeverityWarning: "33", policy.SeverityNote: "36"}[s]
-		return "\x1b[" + code + "m" + text + "\x1b[0m"
-	}
-	fmt.Fprintf(bw, "mcpguard tools: %s, %s; findings: %s, %s, %s; errors: %d\n",
-		plural(len(reps), "file"), plural(nTools, "tool"),
-		sev(policy.SeverityError, plural(count[3], "error")), sev(policy.SeverityWarning, plural(count[2], "warning")),
-		sev(policy.SeverityNote, plural(count[1], "note")), len(errs))
-	byPath := map[string][]policy.Finding{}
-	for _, f := range findings {
-		byPath[f.Location.Path] = append(byPath[f.Location.Path], f)
-	}
-	for _, r := range reps {
-		fs := byPath[r.Path]
-		sort.SliceStable(fs, func(i, j int) bool {
-			a, b := fs[i].Location, fs[j].Location
-			if a.Line != b.Line {
-				return a.Line < b.Line
-			}
-			if a.Column != b.Column {
-				return a.Column < b.Column
-			}
-			return fs[i].Rule < fs[j].Rule
-		})
-		fmt.Fprintf(bw, "\n%s (server %s): %s, %s\n", terminalSafe(r.Path), terminalSafe(r.Server), plural(len(r.Tools), "tool"), plural(len(fs), "finding"))
-		for _, f := range fs {
-			fmt.Fprintf(bw, "  %s %s %s: %s\n", sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), f.Rule, terminalSafe(f.Location.String()), terminalSafe(f.Message))
-			fmt.Fprintf(bw, "          at %s\n", terminalSafe(f.Location.Pointer))
-			if d, ok := f.Evidence["decoded"].(string); ok && d != "" {
-				fmt.Fprintf(bw, "          decoded: %s\n", terminalSafe(fmt.Sprintf("%q", d)))
-			}
-		}
-	}
-	if len(errs) > 0 {
-		fmt.Fprintf(bw, "\nERRORS\n")
-		for _, e := range errs {
-			fmt.Fprintf(bw, "%s\n", terminalSafe(e.Error()))
-		}
-	}
-	return bw.Flush()
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// terminalSafe escapes what a terminal would act on or hide: controls,
-// format characters (bidi, zero-width, tags), private-use and unassigned
-// code points, variation selectors and line separators. Text a person
-// reads in a report must not be able to rewrite the report.
-func terminalSafe(s string) string {
-	var b bytes.Buffer
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0) || r == 0x2028 || r == 0x2029 || r == 0xFFFD ||
-			unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || unicode.Is(unicode.Variation_Selector, r) ||
-			!unicode.IsGraphic(r) && r != ' ':
-			fmt.Fprintf(&b, `\u{%X}`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -189,9 +187,9 @@ func runWrap(cmd *cobra.Command, env environment, opts *WrapOptions) error {
 	}
 	write := func(w io.Writer) error {
 		if opts.Format == "json" {
-			return writeWrapJSON(w, plan, opts.DryRun)
+			return plan.WriteJSON(w, opts.DryRun)
 		}
-		return writeWrapText(w, plan, opts.DryRun)
+		return plan.WriteText(w, opts.DryRun)
 	}
 	if err := writeOutput(cmd.OutOrStdout(), opts.Output, write); err != nil {
 		return &exitCodeError{code: exitError, err: err}
@@ -237,164 +235,4 @@ func executable(env environment, flag string) (string, error) {
 		return "", fmt.Errorf("--mcpguard %s: not an executable file", p)
 	}
 	return abs, nil
-}
-
-// verbs are the text output's words per mode and dry run: the action and the
-// summary's "N servers ..." phrase.
-func verbs(mode wrap.Mode, dryRun bool) (done, summary string) {
-	switch {
-	case mode == wrap.ModeWrap && dryRun:
-		return "would wrap", "to wrap"
-	case mode == wrap.ModeWrap:
-		return "wrapped", "wrapped"
-	case dryRun:
-		return "would unwrap", "to unwrap"
-	}
-	return "unwrapped", "unwrapped"
-}
-
-// writeWrapText prints, per file, what happened to each selected server and
-// where the backup is; then a summary line and, for a dry run, the diff.
-func writeWrapText(w io.Writer, plan *wrap.Plan, dryRun bool) error {
-	bw := bufio.NewWriter(w)
-	done, summary := verbs(plan.Mode, dryRun)
-	changed, skipped, files := 0, 0, 0
-	for _, f := range plan.Files {
-		fmt.Fprintf(bw, "%s (%s)\n", reports.Printable(f.Path), f.Client)
-		for _, e := range f.Entries {
-			where := e.Scope
-			if e.Project != "" {
-				where += " " + e.Project
-			}
-			switch e.Action {
-			case wrap.ActionSkipped:
-				skipped++
-				fmt.Fprintf(bw, "  %-12s %s (%s): %s\n", "skipped", reports.Printable(e.Name), reports.Printable(where), e.Reason)
-			default:
-				changed++
-				fmt.Fprintf(bw, "  %-12s %s (%s)\n", done, reports.Printable(e.Name), reports.Printable(where))
-			}
-		}
-		switch {
-		case f.Err != nil:
-			fmt.Fprintf(bw, "  %-12s %s\n", "error", reports.Printable(f.Err.Error()))
-		case f.Written:
-			files++
-			fmt.Fprintf(bw, "  %-12s %s\n", "backup", reports.Printable(f.Backup))
-		case f.Changed():
-			files++
-		default:
-			fmt.Fprintln(bw, "  unchanged")
-		}
-	}
-	fmt.Fprintf(bw, "mcpguard %s: %s %s, %d skipped, %s", plan.Mode, plural(changed, "server"), summary, skipped, plural(files, "file"))
-	if dryRun {
-		fmt.Fprint(bw, " to change (dry run: nothing written)")
-	} else {
-		fmt.Fprint(bw, " changed")
-	}
-	fmt.Fprintln(bw)
-	if dryRun {
-		if d := plan.Diff(); d != "" {
-			fmt.Fprintln(bw)
-			fmt.Fprint(bw, printableDiff(d))
-		}
-	}
-	return bw.Flush()
-}
-
-// printableDiff makes each diff line terminal-safe.
-func printableDiff(d string) string {
-	lines := strings.SplitAfter(d, "\n")
-	for i, l := range lines {
-		if strings.HasSuffix(l, "\n") {
-			lines[i] = reports.Printable(strings.TrimSuffix(l, "\n")) + "\n"
-		} else {
-			lines[i] = reports.Printable(l)
-		}
-	}
-	return strings.Join(lines, "")
-}
-
-// wrapJSON is the --format json document of wrap and unwrap.
-type wrapJSON struct {
-	Mode       string             `json:"mode"`
-	DryRun     bool               `json:"dry_run"`
-	Executable string             `json:"executable,omitempty"`
-	Files      []wrapFileJSON     `json:"files"`
-	Warnings   []policy.Finding   `json:"warnings"`
-	Errors     []policy.FileError `json:"errors"`
-	Summary    wrapSummaryJSON    `json:"summary"`
-}
-
-type wrapSummaryJSON struct {
-	Wrapped      int `json:"wrapped"`
-	Unwrapped    int `json:"unwrapped"`
-	Skipped      int `json:"skipped"`
-	FilesChanged int `json:"files_changed"`
-}
-
-type wrapFileJSON struct {
-	Path    string            `json:"path"`
-	Client  string            `json:"client"`
-	Changed bool              `json:"changed"`
-	Written bool              `json:"written"`
-	Backup  string            `json:"backup,omitempty"`
-	Error   *policy.FileError `json:"error,omitempty"`
-	Servers []wrapServerJSON  `json:"servers"`
-	Diff    string            `json:"diff,omitempty"`
-}
-
-type wrapServerJSON struct {
-	Name      string `json:"name"`
-	Client    string `json:"client"`
-	Scope     string `json:"scope"`
-	Project   string `json:"project"`
-	Pointer   string `json:"pointer"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Action    string `json:"action"`
-	Reason    string `json:"reason,omitempty"`
-	ProxyName string `json:"proxy_name,omitempty"`
-}
-
-func writeWrapJSON(w io.Writer, plan *wrap.Plan, dryRun bool) error {
-	doc := wrapJSON{Mode: plan.Mode.String(), DryRun: dryRun, Executable: plan.Executable,
-		Files: []wrapFileJSON{}, Warnings: plan.Warnings, Errors: plan.Errors}
-	if doc.Warnings == nil {
-		doc.Warnings = []policy.Finding{}
-	}
-	if doc.Errors == nil {
-		doc.Errors = []policy.FileError{}
-	}
-	for _, f := range plan.Files {
-		fj := wrapFileJSON{Path: f.Path, Client: f.Client, Changed: f.Changed(), Written: f.Written, Backup: f.Backup, Error: f.Err, Servers: []wrapServerJSON{}}
-		if dryRun && fj.Changed {
-			fj.Diff = wrap.UnifiedDiff(f.Path, f.Path, f.Before, f.After)
-		}
-		if fj.Changed {
-			doc.Summary.FilesChanged++
-		}
-		for _, e := range f.Entries {
-			sj := wrapServerJSON{Name: e.Name, Client: e.Client, Scope: e.Scope, Project: e.Project, Pointer: e.Pointer,
-				Line: e.Line, Column: e.Column, Action: e.Action, Reason: e.Reason}
-			if plan.Mode == wrap.ModeWrap && e.Action == wrap.ActionWrapped {
-				sj.ProxyName = e.ProxyName
-			}
-			switch e.Action {
-			case wrap.ActionWrapped:
-				doc.Summary.Wrapped++
-			case wrap.ActionUnwrapped:
-				doc.Summary.Unwrapped++
-			default:
-				doc.Summary.Skipped++
-			}
-			fj.Servers = append(fj.Servers, sj)
-		}
-		doc.Files = append(doc.Files, fj)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
 }

@@ -9,7 +9,7 @@ import (
 	"syscall"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // MaxSize is the largest configuration file mcpguard reads. ~/.claude.json
@@ -19,36 +19,36 @@ const MaxSize = 64 << 20
 // Read returns the contents of path. exists is false, with a nil error, when the
 // path does not exist (ENOENT or ENOTDIR on a parent); every other failure is a
 // FileError naming the path.
-func Read(path string) (data []byte, exists bool, ferr *policy.FileError) {
+func Read(path string) (data []byte, exists bool, ferr *reports.FileError) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, false, nil
 		}
-		return nil, true, &policy.FileError{Path: path, Message: describe(err)}
+		return nil, true, &reports.FileError{Path: path, Message: describe(err)}
 	}
 	if fi.IsDir() {
-		return nil, true, &policy.FileError{Path: path, Message: "is a directory, expected a file"}
+		return nil, true, &reports.FileError{Path: path, Message: "is a directory, expected a file"}
 	}
 	if !fi.Mode().IsRegular() {
 		// A FIFO or device would block or never end.
-		return nil, true, &policy.FileError{Path: path, Message: fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
+		return nil, true, &reports.FileError{Path: path, Message: fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
 	}
 	if fi.Size() > MaxSize {
-		return nil, true, &policy.FileError{Path: path, Message: fmt.Sprintf("file is %d bytes, over the %d MiB limit", fi.Size(), MaxSize>>20)}
+		return nil, true, &reports.FileError{Path: path, Message: fmt.Sprintf("file is %d bytes, over the %d MiB limit", fi.Size(), MaxSize>>20)}
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, true, &policy.FileError{Path: path, Message: describe(err)}
+		return nil, true, &reports.FileError{Path: path, Message: describe(err)}
 	}
 	defer f.Close()
 	// The file may grow between Stat and Read: never read past the limit.
 	data, err = io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
-		return nil, true, &policy.FileError{Path: path, Message: describe(err)}
+		return nil, true, &reports.FileError{Path: path, Message: describe(err)}
 	}
 	if len(data) > MaxSize {
-		return nil, true, &policy.FileError{Path: path, Message: fmt.Sprintf("file is over the %d MiB limit", MaxSize>>20)}
+		return nil, true, &reports.FileError{Path: path, Message: fmt.Sprintf("file is over the %d MiB limit", MaxSize>>20)}
 	}
 	return data, true, nil
 }
@@ -70,18 +70,18 @@ func describe(err error) string {
 
 // ParseJSON parses data as JSON (or JSONC when jsoncMode) and converts syntax
 // errors and warnings into report errors. The value is nil when parsing failed.
-func ParseJSON(path string, data []byte, jsoncMode bool) (*jsonc.Value, []policy.FileError) {
+func ParseJSON(path string, data []byte, jsoncMode bool) (*jsonc.Value, []reports.FileError) {
 	v, warns, err := jsonc.Parse(data, jsonc.Options{JSONC: jsoncMode})
-	var errs []policy.FileError
+	var errs []reports.FileError
 	for _, w := range warns {
-		errs = append(errs, policy.FileError{Path: path, Line: w.Pos.Line, Column: w.Pos.Col, Message: w.Msg})
+		errs = append(errs, reports.FileError{Path: path, Line: w.Pos.Line, Column: w.Pos.Col, Message: w.Msg})
 	}
 	if err != nil {
 		var se *jsonc.SyntaxError
 		if errors.As(err, &se) {
-			errs = append(errs, policy.FileError{Path: path, Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg})
+			errs = append(errs, reports.FileError{Path: path, Line: se.Pos.Line, Column: se.Pos.Col, Message: "invalid JSON: " + se.Msg})
 		} else {
-			errs = append(errs, policy.FileError{Path: path, Message: err.Error()})
+			errs = append(errs, reports.FileError{Path: path, Message: err.Error()})
 		}
 		return nil, errs
 	}
@@ -89,6 +89,6 @@ func ParseJSON(path string, data []byte, jsoncMode bool) (*jsonc.Value, []policy
 }
 
 // Loc returns the report location of a JSON value.
-func Loc(path, pointer string, p jsonc.Pos) policy.Location {
-	return policy.Location{Path: path, Pointer: pointer, Line: p.Line, Column: p.Col}
+func Loc(path, pointer string, p jsonc.Pos) reports.Location {
+	return reports.Location{Path: path, Pointer: pointer, Line: p.Line, Column: p.Col}
 }

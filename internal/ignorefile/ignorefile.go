@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // DefaultName is the ignore file `mcpguard scan` reads from the working
@@ -166,7 +166,7 @@ func parseLine(name string, n int, line string) (*Entry, *Error) {
 	case strings.HasPrefix(strings.ToLower(target), "f-"):
 		return fail(toks[0].col, "malformed finding id %q: want f- and 16 lowercase hex digits, as in the report's findings[].id", target)
 	case strings.HasPrefix(strings.ToUpper(target), "MCPG-"):
-		if _, ok := policy.LookupRule(target); !ok {
+		if _, ok := reports.LookupRule(target); !ok {
 			return fail(toks[0].col, "unknown rule %q: mcpguard's rule ids are MCPG-P001 and the like (docs/rules.md)", target)
 		}
 		e.Rule = target

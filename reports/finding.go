@@ -1,4 +1,4 @@
-package policy
+package reports
 
 import (
 	"crypto/sha256"
@@ -94,6 +94,9 @@ type Finding struct {
 	ServerID string         `json:"server_id,omitempty"`
 	Location Location       `json:"location"`
 	Evidence map[string]any `json:"evidence,omitempty"`
+	// Suppressed is set when a baseline or an ignore file accepted the
+	// finding: it is still reported, but never counts toward --fail-on.
+	Suppressed *Suppression `json:"suppressed,omitempty"`
 }
 
 // FileError is an input that could not be read or parsed: a report errors[]
@@ -162,3 +165,23 @@ func TrimMessage(s string, n int) string {
 
 // JoinReasons renders reasons for people.
 func JoinReasons(r []string) string { return strings.Join(r, ", ") }
+
+// Status is where a server stands after resolution (SPEC §5).
+type Status string
+
+// The statuses.
+const (
+	StatusActive          Status = "active"
+	StatusPendingApproval Status = "pending-approval"
+	StatusBlocked         Status = "blocked"
+	StatusShadowed        Status = "shadowed"
+	StatusRejected        Status = "rejected"
+	StatusDisabled        Status = "disabled"
+	StatusSuppressed      Status = "suppressed"
+	StatusInvalid         Status = "invalid"
+)
+
+// Loaded reports whether the client starts a server with this status: active and
+// pending-approval servers (pending ones load without a prompt in headless runs,
+// docs/claude-code.md §5.3).
+func (s Status) Loaded() bool { return s == StatusActive || s == StatusPendingApproval }

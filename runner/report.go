@@ -1,0 +1,89 @@
+package runner
+
+import (
+	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// Meta is what a report says about its own production.
+type Meta struct {
+	Version     string
+	GeneratedAt string // RFC 3339
+	Host        reports.Host
+}
+
+// BuildReport makes the mcpguard/report/v1 document of a scan result. It
+// never carries a secret value: env and header values are not in the
+// result's JSON form, and command lines, arguments and URLs are redacted
+// here with det (nil builds a detector).
+func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports.Report {
+	if det == nil {
+		det = secrets.NewDetector()
+	}
+	r := &reports.Report{
+		Schema:      reports.Schema,
+		Tool:        reports.Tool{Name: "mcpguard", Version: meta.Version},
+		GeneratedAt: meta.GeneratedAt,
+		Host:        meta.Host,
+		Policy:      res.Policy,
+		Servers:     make([]reports.Server, 0, len(res.Servers)),
+		Findings:    res.Findings,
+		Errors:      res.Errors,
+		Sources:     res.Sources,
+	}
+	if r.Policy.Sources == nil {
+		r.Policy.Sources = []reports.PolicySource{}
+	}
+	if r.Findings == nil {
+		r.Findings = []reports.Finding{}
+	}
+	if r.Errors == nil {
+		r.Errors = []reports.FileError{}
+	}
+	if r.Sources == nil {
+		r.Sources = []reports.Source{}
+	}
+	for _, s := range res.Servers {
+		r.Servers = append(r.Servers, reportServer(det, s))
+	}
+	r.Summary = reports.Summarize(r)
+	return r
+}
+
+func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
+	out := reports.Server{
+		ID:         s.ID,
+		Name:       s.Name,
+		Client:     s.Client,
+		Scope:      s.Scope,
+		Project:    s.Project,
+		Transport:  s.Transport,
+		Command:    det.RedactText(s.Command),
+		Args:       det.RedactArgs(s.Args),
+		URL:        det.RedactURL(s.URL),
+		EnvKeys:    s.EnvKeys,
+		HeaderKeys: s.HeaderKeys,
+		Source:     s.Source,
+		Status:     s.Status,
+		Decision:   s.Decision,
+		FindingIDs: s.FindingIDs,
+		Details:    s.Details,
+	}
+	if out.Args == nil {
+		out.Args = []string{}
+	}
+	if out.EnvKeys == nil {
+		out.EnvKeys = []string{}
+	}
+	if out.HeaderKeys == nil {
+		out.HeaderKeys = []string{}
+	}
+	if out.FindingIDs == nil {
+		out.FindingIDs = []string{}
+	}
+	if out.Decision.Reasons == nil {
+		out.Decision.Reasons = []string{}
+	}
+	return out
+}

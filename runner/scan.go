@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// Options configure one run of the scan pipeline. The zero value scans
+// nothing; the command layer fills in the defaults of SPEC §4.
+type Options struct {
+	// Scan selects what is read; see scanner.Options. Its Policy,
+	// PolicyFiles and Secrets fields are set by Run from the fields below.
+	Scan scanner.Options
+	// Policies are --policy paths: .rego files or directories of them, and
+	// JSON files shaped like managed-settings.json.
+	Policies []string
+	// Engine, when set, is the compiled policy engine to use, and the Rego
+	// paths among Policies are not compiled again: a daemon compiles once
+	// and runs the pipeline on every change.
+	Engine *policy.Engine
+	// Print receives the output of Rego print() calls; nil discards it. It
+	// must never be stdout.
+	Print io.Writer
+	// Suppressions are the accepted findings (LoadSuppressions); nil accepts
+	// none.
+	Suppressions *Suppressions
+	// Meta is what the report says about its production.
+	Meta Meta
+	// Secrets detects and redacts credentials; nil builds one.
+	Secrets *secrets.Detector
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	// Report is the mcpguard/report/v1 value, secrets redacted.
+	Report *reports.Report
+	// Scan is the scanner's model of the same run. Its servers still hold
+	// env and header values in memory, for introspection and the daemon's
+	// diffs: never render it.
+	Scan *scanner.Result
+	// Stale lists ignore entries that matched no finding of what was
+	// scanned (notes for the user).
+	Stale []reports.Notification
+}
+
+// Run runs the scan pipeline once. Its error is a policy that does not
+// compile or a cancelled context; unreadable or malformed files are
+// Report.Errors entries and the run goes on.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	regoPaths, jsonPaths := SplitPolicies(opts.Policies)
+	engine := opts.Engine
+	if engine == nil {
+		// Compile the policies while the scan reads the configuration files.
+		engine = policy.StartEngine(ctx, policy.EngineOptions{Paths: regoPaths, Print: opts.Print})
+		if len(regoPaths) > 0 {
+			// A custom policy that does not compile stops here, before any scan.
+			if err := engine.Err(); err != nil {
+				return nil, fmt.Errorf("load policy: %w", err)
+			}
+		}
+	}
+	det := opts.Secrets
+	if det == nil {
+		det = secrets.NewDetector()
+	}
+	sopts := opts.Scan
+	sopts.Policy, sopts.PolicyFiles, sopts.Secrets = engine, jsonPaths, det
+	res, err := scanner.Scan(ctx, sopts)
+	if err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	if err := engine.Err(); err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
+	rep := BuildReport(res, opts.Meta, det)
+	out := &Result{Report: rep, Scan: res}
+	if s := opts.Suppressions; s != nil {
+		out.Stale = s.Apply(rep)
+	}
+	return out, nil
+}
+
+// SplitPolicies sorts --policy paths into Rego sources (files and
+// directories) and JSON policy documents.
+func SplitPolicies(paths []string) (rego, jsonFiles []string) {
+	for _, p := range paths {
+		if strings.HasSuffix(strings.ToLower(p), ".json") {
+			jsonFiles = append(jsonFiles, p)
+		} else {
+			rego = append(rego, p)
+		}
+	}
+	return rego, jsonFiles
+}
