@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpguard/mcpguard/internal/atomicfile"
+	"github.com/mcpguard/mcpguard/internal/filelock"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
 
@@ -226,7 +228,7 @@ func (s *Store) Update(fn func(*Set) error) error {
 		s.setStamp(st)
 		return nil
 	}
-	if err := writeFileAtomic(s.path, data); err != nil {
+	if err := atomicfile.WriteFile(s.path, data, 0o600); err != nil {
 		return err
 	}
 	fi, err := os.Stat(s.path)
@@ -348,44 +350,6 @@ func checkRegular(path string, fi fs.FileInfo, limit int64) error {
 	return nil
 }
 
-// writeFileAtomic replaces path with data: a temporary file in the same
-// directory (0600), fsync, rename over path, fsync of the directory. The
-// rename is atomic on one file system, so no reader sees a partial file.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	// CreateTemp makes the file 0600; Chmod states it for systems (and
-	// umasks) that disagree.
-	if err := tmp.Chmod(0o600); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	// The rename is durable only once the directory is; a failure here
-	// leaves a complete file, so it is not reported.
-	syncDir(dir)
-	return nil
-}
-
 // loadOrCreateKey returns the key in the key file, creating the file when
 // it is missing. Creation happens under the store's exclusive lock, after
 // checking again that no other process created it meanwhile, and by
@@ -408,7 +372,7 @@ func (s *Store) loadOrCreateKey() ([]byte, error) {
 	if key, err = NewKey(); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(s.keyPath, []byte(hex.EncodeToString(key)+"\n")); err != nil {
+	if err := atomicfile.WriteFile(s.keyPath, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
 		return nil, fmt.Errorf("create pin key: %w", err)
 	}
 	return key, nil
@@ -438,12 +402,12 @@ func (s *Store) lock() (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", s.lockPath, err)
 	}
-	if err := lockFile(f, true); err != nil {
+	if err := filelock.Lock(f, true); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", s.lockPath, err)
 	}
 	return func() {
-		unlockFile(f)
+		filelock.Unlock(f)
 		f.Close() // closing releases the lock too, should unlocking fail
 	}, nil
 }
@@ -458,12 +422,12 @@ func (s *Store) lockShared() func() {
 	if err != nil {
 		return func() {}
 	}
-	if lockFile(f, false) != nil {
+	if filelock.Lock(f, false) != nil {
 		f.Close()
 		return func() {}
 	}
 	return func() {
-		unlockFile(f)
+		filelock.Unlock(f)
 		f.Close()
 	}
 }

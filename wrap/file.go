@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpguard/mcpguard/internal/atomicfile"
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 )
 
@@ -87,51 +89,19 @@ func backup(path string, orig []byte, perm fs.FileMode, now time.Time) (string, 
 	return name, nil
 }
 
-// replaceFile writes data over path atomically: a temporary file in the same
-// directory with path's permissions (and owner, where the OS allows), synced,
-// then renamed over path. Just before the rename the file is read again; if
-// it no longer holds orig, nothing is written and the error is ErrChanged.
-func replaceFile(path string, orig, data []byte, fi fs.FileInfo) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".mcpguard-*")
-	if err != nil {
-		return fmt.Errorf("create temporary file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(fi.Mode().Perm()); err != nil {
-		return fmt.Errorf("set permissions: %w", err)
-	}
-	keepOwner(tmp, fi)
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("write temporary file: %w", err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("sync temporary file: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("close temporary file: %w", err)
-	}
-	cur, rerr := readFile(path)
-	if rerr != nil || !bytes.Equal(cur, orig) {
-		err = ErrChanged
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("replace file: %w", err)
-	}
-	syncDir(dir)
-	return nil
-}
-
-// syncDir makes a rename durable where the OS supports syncing a directory.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
+// replaceFile writes data over path atomically with path's permissions
+// (and owner, where the OS allows). Just before the rename the file is read
+// again; if it no longer holds orig, nothing is written and the error is
+// ErrChanged.
+func replaceFile(path string, orig, data []byte, fi fs.FileInfo) error {
+	return atomicfile.Write(path, atomicfile.Options{
+		Perm:  fi.Mode().Perm(),
+		Owner: fi,
+		BeforeRename: func() error {
+			if cur, err := readFile(path); err != nil || !bytes.Equal(cur, orig) {
+				return ErrChanged
+			}
+			return nil
+		},
+	}, func(w io.Writer) error { _, err := w.Write(data); return err })
 }

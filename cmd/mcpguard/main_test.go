@@ -203,7 +203,7 @@ func TestOutputFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte(`{"mcpServers": {"a": {"command": "node"}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	outPath := filepath.Join(dir, "report.json")
+	outPath := filepath.Join(t.TempDir(), "report.json")
 	stdout, _, code := runCLI(t, testEnv(dir, dir, nil), "scan", "--format", "json", "--output", outPath, p)
 	if code != exitOK || stdout != "" {
 		t.Fatalf("exit %d, stdout %q", code, stdout)
@@ -215,9 +215,9 @@ func TestOutputFile(t *testing.T) {
 	if !strings.Contains(string(data), `"schema": "mcpguard/report/v1"`) {
 		t.Errorf("report file: %s", data)
 	}
-	entries, _ := os.ReadDir(dir)
+	entries, _ := os.ReadDir(filepath.Dir(outPath))
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".mcpguard-report-") {
+		if e.Name() != filepath.Base(outPath) {
 			t.Errorf("temporary file left behind: %s", e.Name())
 		}
 	}

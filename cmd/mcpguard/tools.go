@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpguard/mcpguard/internal/atomicfile"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/runner"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
@@ -163,26 +162,11 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 	return nil
 }
 
-// writeOutput writes to stdout, or to a file written atomically (a
-// temporary file renamed into place), so a reader never sees half a report.
+// writeOutput writes to stdout, or to a file written atomically, so a
+// reader never sees half a report.
 func writeOutput(stdout io.Writer, output string, write func(io.Writer) error) error {
 	if output == "" || output == "-" {
 		return write(stdout)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(output), ".mcpguard-output-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := os.Rename(tmp.Name(), output); err != nil {
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	return nil
+	return atomicfile.Write(output, atomicfile.Options{}, write)
 }

@@ -1,4 +1,4 @@
-package pins
+package filelock
 
 import (
 	"math"
@@ -7,11 +7,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// lockFile takes LockFileEx on the first byte range of f (the whole range
+// Lock takes LockFileEx on the first byte range of f (the whole range
 // a lock file could hold), waiting for it. Locks belong to the handle, so
 // two opens exclude each other within one process too; Windows releases
 // them when the process exits.
-func lockFile(f *os.File, exclusive bool) error {
+func Lock(f *os.File, exclusive bool) error {
 	var flags uint32
 	if exclusive {
 		flags = windows.LOCKFILE_EXCLUSIVE_LOCK
@@ -20,11 +20,8 @@ func lockFile(f *os.File, exclusive bool) error {
 	return windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, math.MaxUint32, math.MaxUint32, ol)
 }
 
-func unlockFile(f *os.File) {
+// Unlock releases the lock Lock took.
+func Unlock(f *os.File) {
 	ol := new(windows.Overlapped)
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, math.MaxUint32, math.MaxUint32, ol)
 }
-
-// syncDir does nothing: Windows cannot open a directory for flushing, and
-// NTFS journals the rename itself.
-func syncDir(string) {}

@@ -1,18 +1,17 @@
 //go:build !unix && !windows
 
-package pins
+package filelock
 
 import (
 	"errors"
 	"os"
 )
 
-// lockFile fails where there is no file locking (js, wasip1, plan9): a pin
+// Lock fails where there is no file locking (js, wasip1, plan9): a pin
 // store without a lock could lose a concurrent writer's pins.
-func lockFile(*os.File, bool) error {
+func Lock(*os.File, bool) error {
 	return errors.New("file locking is not supported on this system")
 }
 
-func unlockFile(*os.File) {}
-
-func syncDir(string) {}
+// Unlock releases the lock Lock took.
+func Unlock(*os.File) {}
