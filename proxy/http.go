@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strconv"
+
+	"github.com/mcpguard/mcpguard/internal/mcpio"
 )
 
 // defaultMaxBody bounds one HTTP request or JSON response body.
@@ -140,7 +141,6 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 // message) through the relay; an event the relay does not change is copied
 // byte for byte.
 func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) error {
-	br := bufio.NewReaderSize(src, 64<<10)
 	var event bytes.Buffer // the raw event text
 	var data bytes.Buffer  // its data lines joined
 	hasData := false
@@ -161,9 +161,9 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 		hasData = false
 		return err
 	}
-	fr := &frameReader{r: br, max: h.max}
+	fr := mcpio.NewFrameReader(src, h.max)
 	for {
-		line, err := fr.next()
+		line, err := fr.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return flush()
@@ -171,7 +171,7 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 			return err
 		}
 		event.Write(line)
-		trimmed := trimFrame(line)
+		trimmed := mcpio.TrimFrame(line)
 		if len(trimmed) == 0 {
 			if err := flush(); err != nil {
 				return err

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/mcpio"
 )
 
 // Inspector applies mcpguard's checks to the messages the proxy decodes. It
@@ -105,10 +107,10 @@ func (r *relay) toClient(frame []byte) error {
 // session separates request ids of different clients (HTTP sessions); stdio
 // has one, "".
 func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte) {
-	if isBatch(frame) {
+	if mcpio.IsBatch(frame) {
 		return r.fromClientBatch(session, frame)
 	}
-	env, ok := parseEnvelope(frame)
+	env, ok := mcpio.ParseEnvelope(frame)
 	if !ok {
 		return frame, nil
 	}
@@ -120,21 +122,21 @@ func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte)
 
 // request records a request the proxy will inspect the response to and
 // returns an error response when the request must not reach the server.
-func (r *relay) request(session string, env *envelope) []byte {
-	if !env.isRequest() {
+func (r *relay) request(session string, env *mcpio.Envelope) []byte {
+	if !env.IsRequest() {
 		return nil
 	}
-	switch env.method {
+	switch env.Method {
 	case "tools/list", "initialize":
 		var p struct {
 			Cursor *string `json:"cursor"`
 		}
-		_ = json.Unmarshal(env.params, &p) // absent or malformed params: the first page
+		_ = json.Unmarshal(env.Params, &p) // absent or malformed params: the first page
 		r.mu.Lock()
-		r.pending[session+"\x00"+idKey(env.id)] = pendingRequest{method: env.method, paged: p.Cursor != nil}
+		r.pending[session+"\x00"+mcpio.IDKey(env.ID)] = pendingRequest{method: env.Method, paged: p.Cursor != nil}
 		r.mu.Unlock()
 	case "tools/call":
-		name, ok := callName(env.params)
+		name, ok := callName(env.Params)
 		if !ok {
 			return nil
 		}
@@ -148,7 +150,7 @@ func (r *relay) request(session string, env *envelope) []byte {
 			return nil
 		}
 		r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Rule: w.Rule, Message: w.Message})
-		return errorResponse(env.id, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", name, w.Message),
+		return errorResponse(env.ID, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", name, w.Message),
 			map[string]any{"tool": name, "rule": w.Rule})
 	}
 	return nil
@@ -180,7 +182,7 @@ func (r *relay) fromClientBatch(session string, frame []byte) (forward, reply []
 	}
 	var keep, replies []json.RawMessage
 	for _, e := range elems {
-		env, ok := parseEnvelope(e)
+		env, ok := mcpio.ParseEnvelope(e)
 		if !ok {
 			keep = append(keep, e)
 			continue
@@ -208,7 +210,7 @@ func batch(elems []json.RawMessage) []byte {
 // fromServer decides about one server frame and returns the bytes to send to
 // the client: the original frame unless a tools/list result was changed.
 func (r *relay) fromServer(session string, frame []byte) []byte {
-	if isBatch(frame) {
+	if mcpio.IsBatch(frame) {
 		var elems []json.RawMessage
 		if json.Unmarshal(frame, &elems) != nil {
 			return frame
@@ -224,7 +226,7 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 		}
 		return batch(elems)
 	}
-	if out, ok := r.serverMessage(session, trimFrame(frame)); ok {
+	if out, ok := r.serverMessage(session, mcpio.TrimFrame(frame)); ok {
 		return append(out, '\n')
 	}
 	return frame
@@ -232,41 +234,41 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 
 // serverMessage inspects one server message; ok is true when it was rewritten.
 func (r *relay) serverMessage(session string, msg []byte) ([]byte, bool) {
-	env, ok := parseEnvelope(msg)
+	env, ok := mcpio.ParseEnvelope(msg)
 	if !ok {
 		return nil, false
 	}
-	if env.isNotification() && env.method == "notifications/tools/list_changed" {
+	if env.IsNotification() && env.Method == "notifications/tools/list_changed" {
 		r.opts.Inspector.ListChanged()
 		r.opts.Events.Emit(events.Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
 		return nil, false
 	}
-	if env.method != "" || env.id == nil {
+	if env.Method != "" || env.ID == nil {
 		return nil, false // a server request (sampling, roots, ...) or a notification
 	}
 	// A response: it settles its request whether it carries a result or an
 	// error, so the table does not grow with failed requests.
-	key := session + "\x00" + idKey(env.id)
+	key := session + "\x00" + mcpio.IDKey(env.ID)
 	r.mu.Lock()
 	req, pending := r.pending[key]
 	delete(r.pending, key)
 	r.mu.Unlock()
-	if !pending || env.result == nil {
+	if !pending || env.Result == nil {
 		return nil, false
 	}
 	var out []byte
 	switch req.method {
 	case "tools/list":
-		out = r.opts.Inspector.ToolsList(env.result, req.paged)
+		out = r.opts.Inspector.ToolsList(env.Result, req.paged)
 	case "initialize":
-		out = r.opts.Inspector.Initialize(env.result)
+		out = r.opts.Inspector.Initialize(env.Result)
 	default:
 		return nil, false
 	}
-	if bytes.Equal(out, env.result) {
+	if bytes.Equal(out, env.Result) {
 		return nil, false
 	}
-	rewritten, err := replaceResult(msg, env.result, out)
+	rewritten, err := replaceResult(msg, env.Result, out)
 	if err != nil {
 		return nil, false
 	}
@@ -320,20 +322,20 @@ func errorResponse(id []byte, code int, msg string, data any) []byte {
 // between the client (in, out) and it until the client closes its input or
 // the server exits. It returns the server's exit status.
 func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (int, error) {
-	c, err := startChild(argv, environ(), stderr)
+	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr})
 	if err != nil {
 		return 0, err
 	}
 	r := newRelay(out, opts)
 	// A process the server started may keep the pipe open after the server
 	// exits; closing our end stops the reader.
-	defer c.stdout.Close()
+	defer c.Stdout().Close()
 
 	serverDone := make(chan error, 1)
-	go func() { serverDone <- r.pumpServer(c.stdout) }()
+	go func() { serverDone <- r.pumpServer(c.Stdout()) }()
 
 	clientDone := make(chan error, 1)
-	go func() { clientDone <- r.pumpClient(in, c.stdin) }()
+	go func() { clientDone <- r.pumpClient(in, c.Stdin()) }()
 
 	// drain waits for the server's remaining output to reach the client, but
 	// not forever: a client that stopped reading must not hang the proxy.
@@ -348,25 +350,25 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 	select {
 	case <-clientDone:
 		// Client EOF: the spec's shutdown, then the server's last words.
-		c.shutdown(ctx, r.opts.Grace)
+		c.Shutdown(ctx, r.opts.Grace)
 		drain()
 	case <-serverDone:
 		// The server closed its output: it is exiting.
-		if !c.waitFor(r.opts.Grace) {
-			c.shutdown(ctx, r.opts.Grace)
+		if !c.WaitFor(r.opts.Grace) {
+			c.Shutdown(ctx, r.opts.Grace)
 		}
 	case <-ctx.Done():
-		c.shutdown(ctx, r.opts.Grace)
+		c.Shutdown(ctx, r.opts.Grace)
 		drain()
 	}
-	return c.exitCode(), nil
+	return c.ExitCode(), nil
 }
 
 // pumpClient forwards client frames to the server until the client's EOF.
 func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
-	fr := newFrameReader(in, r.opts.MaxMessage)
+	fr := mcpio.NewFrameReader(in, r.opts.MaxMessage)
 	for {
-		frame, err := fr.next()
+		frame, err := fr.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
@@ -389,9 +391,9 @@ func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
 
 // pumpServer forwards server frames to the client until the server's EOF.
 func (r *relay) pumpServer(server io.Reader) error {
-	fr := newFrameReader(server, r.opts.MaxMessage)
+	fr := mcpio.NewFrameReader(server, r.opts.MaxMessage)
 	for {
-		frame, err := fr.next()
+		frame, err := fr.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil

@@ -1,28 +1,30 @@
-package proxy
+package mcpio
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// envelope is what the proxy needs from a JSON-RPC message without decoding
+// Envelope is what the proxy needs from a JSON-RPC message without decoding
 // its payload: the raw id, the method, and whether it carries a result or an
 // error. Params and result stay raw slices into the frame.
-type envelope struct {
-	id       []byte // raw JSON of "id" (nil when absent)
-	method   string
-	params   []byte // raw JSON of "params"
-	result   []byte // raw JSON of "result"
-	hasError bool
+type Envelope struct {
+	ID       []byte // raw JSON of "id" (nil when absent or null)
+	Method   string
+	Params   []byte // raw JSON of "params"
+	Result   []byte // raw JSON of "result"
+	HasError bool
 }
 
-// kind classifies a message.
-func (e *envelope) isRequest() bool      { return e.method != "" && e.id != nil }
-func (e *envelope) isNotification() bool { return e.method != "" && e.id == nil }
+// IsRequest reports a message that expects a response.
+func (e *Envelope) IsRequest() bool { return e.Method != "" && e.ID != nil }
 
-// idKey is the canonical form of an id for the pending-request table: the raw
+// IsNotification reports a message without an id.
+func (e *Envelope) IsNotification() bool { return e.Method != "" && e.ID == nil }
+
+// IDKey is the canonical form of an id for the pending-request table: the raw
 // JSON with insignificant whitespace removed (ids are strings or numbers).
-func idKey(raw []byte) string {
+func IDKey(raw []byte) string {
 	if len(raw) > 0 && raw[0] == '"' {
 		return string(raw)
 	}
@@ -33,7 +35,7 @@ func idKey(raw []byte) string {
 	return string(bytes.TrimSpace(raw))
 }
 
-// parseEnvelope reads the top level of one JSON object. It returns ok ==
+// ParseEnvelope reads the top level of one JSON object. It returns ok ==
 // false for anything that is not an object (batches are handled by the
 // caller) or is malformed; such frames are forwarded untouched.
 //
@@ -41,7 +43,7 @@ func idKey(raw []byte) string {
 // see the same members it sees: a key spelled with escapes ("res\u0075lt")
 // or anything the fast scanner does not take is decoded by encoding/json
 // instead, and of repeated members the last one counts, as in JavaScript.
-func parseEnvelope(frame []byte) (envelope, bool) {
+func ParseEnvelope(frame []byte) (Envelope, bool) {
 	env, ok, escaped := scanEnvelope(frame)
 	if ok && !escaped {
 		return env, true
@@ -49,30 +51,30 @@ func parseEnvelope(frame []byte) (envelope, bool) {
 	return decodeEnvelope(frame)
 }
 
-// decodeEnvelope is parseEnvelope's slow path.
-func decodeEnvelope(frame []byte) (env envelope, ok bool) {
+// decodeEnvelope is ParseEnvelope's slow path.
+func decodeEnvelope(frame []byte) (env Envelope, ok bool) {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(frame, &members) != nil || members == nil {
 		return env, false
 	}
 	if raw, ok := members["id"]; ok && !bytes.Equal(raw, []byte("null")) {
-		env.id = raw
+		env.ID = raw
 	}
 	if raw, ok := members["method"]; ok {
 		var m string
 		if json.Unmarshal(raw, &m) == nil {
-			env.method = m
+			env.Method = m
 		}
 	}
-	env.params = members["params"]
-	env.result = members["result"]
-	_, env.hasError = members["error"]
+	env.Params = members["params"]
+	env.Result = members["result"]
+	_, env.HasError = members["error"]
 	return env, true
 }
 
-// scanEnvelope is the allocation-free fast path of parseEnvelope; escaped
+// scanEnvelope is the allocation-free fast path of ParseEnvelope; escaped
 // reports a key with a backslash escape, which it does not decode.
-func scanEnvelope(frame []byte) (env envelope, ok, escaped bool) {
+func scanEnvelope(frame []byte) (env Envelope, ok, escaped bool) {
 	s := jsonScanner{b: frame}
 	s.space()
 	if !s.consume('{') {
@@ -104,19 +106,19 @@ func scanEnvelope(frame []byte) (env envelope, ok, escaped bool) {
 		switch string(key) {
 		case "id":
 			if !bytes.Equal(raw, []byte("null")) {
-				env.id = raw
+				env.ID = raw
 			}
 		case "method":
 			var m string
 			if json.Unmarshal(raw, &m) == nil {
-				env.method = m
+				env.Method = m
 			}
 		case "params":
-			env.params = raw
+			env.Params = raw
 		case "result":
-			env.result = raw
+			env.Result = raw
 		case "error":
-			env.hasError = true
+			env.HasError = true
 		}
 		s.space()
 		if s.consume(',') {
@@ -130,8 +132,8 @@ func scanEnvelope(frame []byte) (env envelope, ok, escaped bool) {
 	}
 }
 
-// isBatch reports whether a frame is a JSON array (a JSON-RPC batch).
-func isBatch(frame []byte) bool {
+// IsBatch reports whether a frame is a JSON array (a JSON-RPC batch).
+func IsBatch(frame []byte) bool {
 	t := bytes.TrimLeft(frame, " \t\r\n")
 	return len(t) > 0 && t[0] == '['
 }

@@ -1,4 +1,4 @@
-package proxy
+package mcpio
 
 import (
 	"bufio"
@@ -7,26 +7,27 @@ import (
 	"io"
 )
 
-// frameReader reads newline-delimited frames of any length. MCP over stdio is
+// FrameReader reads newline-delimited frames of any length. MCP over stdio is
 // one JSON-RPC message per line; lines of tens of megabytes (a large
 // tools/list) must pass, so there is no fixed cap — only the optional max.
-type frameReader struct {
+type FrameReader struct {
 	r   *bufio.Reader
 	buf []byte
 	max int // 0: unlimited
 }
 
-// errFrameTooLarge reports a line over the reader's limit.
-var errFrameTooLarge = errors.New("proxy: message larger than the limit")
+// ErrFrameTooLarge reports a line over the reader's limit.
+var ErrFrameTooLarge = errors.New("mcpio: message larger than the limit")
 
-func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+// NewFrameReader reads frames from r; max > 0 limits their length.
+func NewFrameReader(r io.Reader, max int) *FrameReader {
+	return &FrameReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
-// next returns the next frame including its trailing newline (absent on a last
+// Next returns the next frame including its trailing newline (absent on a last
 // line without one). The slice is valid until the next call. At the end of the
 // input it returns io.EOF with no frame.
-func (f *frameReader) next() ([]byte, error) {
+func (f *FrameReader) Next() ([]byte, error) {
 	line, err := f.r.ReadSlice('\n')
 	if err == nil {
 		return line, nil
@@ -43,7 +44,7 @@ func (f *frameReader) next() ([]byte, error) {
 		line, err = f.r.ReadSlice('\n')
 		f.buf = append(f.buf, line...)
 		if f.max > 0 && len(f.buf) > f.max {
-			return nil, errFrameTooLarge
+			return nil, ErrFrameTooLarge
 		}
 		switch err {
 		case nil:
@@ -61,8 +62,8 @@ func (f *frameReader) next() ([]byte, error) {
 	}
 }
 
-// trimFrame removes the trailing newline (and a carriage return before it).
-func trimFrame(b []byte) []byte {
+// TrimFrame removes the trailing newline (and a carriage return before it).
+func TrimFrame(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	return bytes.TrimSuffix(b, []byte("\r"))
 }

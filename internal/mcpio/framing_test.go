@@ -1,4 +1,4 @@
-package proxy
+package mcpio
 
 import (
 	"bytes"
@@ -22,10 +22,10 @@ func TestFrameReaderLongLinesAndPartialReads(t *testing.T) {
 			if name == "one-byte" && testing.Short() {
 				t.Skip("slow")
 			}
-			f := newFrameReader(r, 0)
+			f := NewFrameReader(r, 0)
 			var got []string
 			for {
-				b, err := f.next()
+				b, err := f.Next()
 				if err == io.EOF {
 					break
 				}
@@ -48,8 +48,8 @@ func TestFrameReaderLongLinesAndPartialReads(t *testing.T) {
 }
 
 func TestFrameReaderLimit(t *testing.T) {
-	f := newFrameReader(strings.NewReader(strings.Repeat("y", 200<<10)+"\n"), 100<<10)
-	if _, err := f.next(); !errors.Is(err, errFrameTooLarge) {
+	f := NewFrameReader(strings.NewReader(strings.Repeat("y", 200<<10)+"\n"), 100<<10)
+	if _, err := f.Next(); !errors.Is(err, ErrFrameTooLarge) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -75,7 +75,7 @@ func TestParseEnvelope(t *testing.T) {
 		{`not json`, false, "", "", "", "", false},
 	}
 	for _, tc := range tests {
-		env, ok := parseEnvelope([]byte(tc.in))
+		env, ok := ParseEnvelope([]byte(tc.in))
 		if ok != tc.ok {
 			t.Errorf("%q: ok = %v", tc.in, ok)
 			continue
@@ -83,27 +83,27 @@ func TestParseEnvelope(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if string(env.id) != tc.id || env.method != tc.method || string(env.params) != tc.params || string(env.result) != tc.result || env.hasError != tc.hasErr {
-			t.Errorf("%q: got id=%s method=%q params=%s result=%s err=%v", tc.in, env.id, env.method, env.params, env.result, env.hasError)
+		if string(env.ID) != tc.id || env.Method != tc.method || string(env.Params) != tc.params || string(env.Result) != tc.result || env.HasError != tc.hasErr {
+			t.Errorf("%q: got id=%s method=%q params=%s result=%s err=%v", tc.in, env.ID, env.Method, env.Params, env.Result, env.HasError)
 		}
 	}
 }
 
 func TestIDKey(t *testing.T) {
 	for _, pair := range [][2]string{{`1`, `1.0`}, {`1`, ` 1 `}, {`"1"`, `"1"`}} {
-		a, b := idKey([]byte(pair[0])), idKey([]byte(pair[1]))
+		a, b := IDKey([]byte(pair[0])), IDKey([]byte(pair[1]))
 		if pair[0] == `1` && pair[1] == `1.0` {
 			// 1 and 1.0 are different JSON texts; clients echo ids verbatim.
 			if a == b {
-				t.Errorf("idKey(%s) == idKey(%s)", pair[0], pair[1])
+				t.Errorf("idKey(%s) == IDKey(%s)", pair[0], pair[1])
 			}
 			continue
 		}
 		if a != b {
-			t.Errorf("idKey(%s) = %q, idKey(%s) = %q", pair[0], a, pair[1], b)
+			t.Errorf("idKey(%s) = %q, IDKey(%s) = %q", pair[0], a, pair[1], b)
 		}
 	}
-	if idKey([]byte(`1`)) == idKey([]byte(`"1"`)) {
+	if IDKey([]byte(`1`)) == IDKey([]byte(`"1"`)) {
 		t.Error("number and string ids must differ")
 	}
 }
@@ -113,12 +113,12 @@ func FuzzParseEnvelope(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		env, ok := parseEnvelope(b)
+		env, ok := ParseEnvelope(b)
 		if !ok {
 			return
 		}
 		// Every slice the scanner returns lies inside the frame.
-		for _, part := range [][]byte{env.id, env.params, env.result} {
+		for _, part := range [][]byte{env.ID, env.Params, env.Result} {
 			if part != nil && !bytes.Contains(b, part) {
 				t.Fatalf("slice %q not in frame", part)
 			}
