@@ -24,7 +24,7 @@ func FuzzPolicyFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		d, broken, exists, _ := LoadSettings(path, KindPolicyFile)
+		d, broken, exists, _ := LoadSettings(nil, path, KindPolicyFile)
 		if !exists || (d == nil) == (broken == nil) {
 			t.Fatalf("LoadSettings: doc %v, broken %v, exists %v", d, broken, exists)
 		}

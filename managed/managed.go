@@ -91,17 +91,21 @@ type Dir struct {
 	Errors  []reports.FileError
 }
 
-// LoadDir reads the managed directory. A missing directory is not an error.
-func LoadDir(dir string) *Dir {
+// LoadDir reads the managed directory through fsys (nil: the machine's). A
+// missing directory is not an error.
+func LoadDir(fsys cfgfile.FS, dir string) *Dir {
+	if fsys == nil {
+		fsys = cfgfile.OS{}
+	}
 	d := &Dir{Path: dir}
 	if dir == "" {
 		return d
 	}
-	d.loadSettings(filepath.Join(dir, "managed-settings.json"), KindManaged)
+	d.loadSettings(fsys, filepath.Join(dir, "managed-settings.json"), KindManaged)
 	dropDir := filepath.Join(dir, "managed-settings.d")
-	entries, err := os.ReadDir(dropDir)
+	entries, err := fsys.ReadDir(dropDir)
 	if err != nil && !os.IsNotExist(err) {
-		if fi, serr := os.Stat(dropDir); serr == nil && !fi.IsDir() {
+		if fi, serr := fsys.Stat(dropDir); serr == nil && !fi.IsDir() {
 			d.Errors = append(d.Errors, reports.FileError{Path: dropDir, Message: "is not a directory; Claude Code reads no drop-ins from it"})
 		} else {
 			d.Errors = append(d.Errors, reports.FileError{Path: dropDir, Message: "cannot list drop-ins: " + err.Error()})
@@ -118,10 +122,10 @@ func LoadDir(dir string) *Dir {
 			d.Ignored = append(d.Ignored, p)
 			continue
 		}
-		d.loadSettings(p, KindManagedDropIn)
+		d.loadSettings(fsys, p, KindManagedDropIn)
 	}
 	mcpPath := filepath.Join(dir, "managed-mcp.json")
-	data, exists, ferr := cfgfile.Read(mcpPath)
+	data, exists, ferr := fsys.ReadFile(mcpPath)
 	if exists {
 		d.MCP = &MCPFile{Path: mcpPath, Error: ferr}
 		if ferr == nil {
@@ -145,8 +149,8 @@ func LoadDir(dir string) *Dir {
 	return d
 }
 
-func (d *Dir) loadSettings(path, kind string) {
-	doc, broken, exists, errs := LoadSettings(path, kind)
+func (d *Dir) loadSettings(fsys cfgfile.FS, path, kind string) {
+	doc, broken, exists, errs := LoadSettings(fsys, path, kind)
 	if !exists {
 		return
 	}
@@ -160,10 +164,14 @@ func (d *Dir) loadSettings(path, kind string) {
 	}
 }
 
-// LoadSettings reads one settings document. A document that exists but is not
-// a JSON object (invalid JSON, an array, unreadable) comes back as broken.
-func LoadSettings(path, kind string) (doc *Document, broken *Broken, exists bool, errs []reports.FileError) {
-	data, exists, ferr := cfgfile.Read(path)
+// LoadSettings reads one settings document through fsys (nil: the
+// machine's). A document that exists but is not a JSON object (invalid
+// JSON, an array, unreadable) comes back as broken.
+func LoadSettings(fsys cfgfile.FS, path, kind string) (doc *Document, broken *Broken, exists bool, errs []reports.FileError) {
+	if fsys == nil {
+		fsys = cfgfile.OS{}
+	}
+	data, exists, ferr := fsys.ReadFile(path)
 	if !exists {
 		return nil, nil, false, nil
 	}

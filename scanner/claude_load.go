@@ -2,7 +2,6 @@ package scanner
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,7 +28,7 @@ func (sc *scan) claudeConfigDir() string {
 // $CLAUDE_CONFIG_DIR, where a legacy .config.json takes precedence (§1.4).
 func (sc *scan) claudeJSONPath() string {
 	if d := sc.opts.ClaudeConfigDir; d != "" {
-		if _, exists, _ := cfgfile.Read(filepath.Join(d, ".config.json")); exists {
+		if _, exists, _ := sc.fs.ReadFile(filepath.Join(d, ".config.json")); exists {
 			return filepath.Join(d, ".config.json")
 		}
 		if v, ok := sc.opts.LookupEnv("CLAUDE_CODE_CUSTOM_OAUTH_URL"); ok && v != "" {
@@ -46,7 +45,7 @@ func (sc *scan) claudeJSONPath() string {
 // loadClaudeWorld reads the machine-wide Claude Code files.
 func (sc *scan) loadClaudeWorld() *claudeWorld {
 	w := &claudeWorld{configDir: sc.claudeConfigDir(), claudeJSONPath: sc.claudeJSONPath()}
-	w.managed = managed.LoadDir(sc.opts.ManagedDir)
+	w.managed = managed.LoadDir(sc.fs, sc.opts.ManagedDir)
 	sc.fileError(w.managed.Errors...)
 	w.managedDocs = w.managed.Documents
 	for _, d := range w.managed.Documents {
@@ -71,7 +70,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 	}
 	if w.configDir != "" {
 		remote := filepath.Join(w.configDir, "remote-settings.json")
-		if _, exists, _ := cfgfile.Read(remote); exists {
+		if _, exists, _ := sc.fs.ReadFile(remote); exists {
 			// Observed offline: the CLI does not apply this cache without an eligible
 			// claude.ai account, so it is recorded but not used.
 			sc.source(reports.Source{Path: remote, Client: ClientClaudeCode, Kind: managed.KindRemote, Scope: ScopeManaged})
@@ -81,7 +80,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 		w.userSettings = sc.loadSettings(filepath.Join(w.configDir, "settings.json"), managed.KindUser, ScopeUser)
 	}
 	if w.claudeJSONPath != "" {
-		data, exists, ferr := cfgfile.Read(w.claudeJSONPath)
+		data, exists, ferr := sc.fs.ReadFile(w.claudeJSONPath)
 		switch {
 		case ferr != nil:
 			sc.fileError(*ferr)
@@ -115,7 +114,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 // loadSettings reads a Claude Code settings document and reports keys that
 // have no effect there (C006). A broken document is an error and is ignored.
 func (sc *scan) loadSettings(path, kind, scope string) *managed.Document {
-	doc, broken, exists, errs := managed.LoadSettings(path, kind)
+	doc, broken, exists, errs := managed.LoadSettings(sc.fs, path, kind)
 	if !exists {
 		return nil
 	}
@@ -153,7 +152,7 @@ func (sc *scan) loadSettings(path, kind, scope string) *managed.Document {
 // file in path mode).
 func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, settings bool) *claudeProject {
 	p := &claudeProject{dir: dir, localKey: dir}
-	root := gitRoot(dir)
+	root := sc.gitRoot(dir)
 	if root != "" {
 		p.localKey = root
 	}
@@ -170,7 +169,7 @@ func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, se
 		p.localSettings = appendDoc(p.localSettings, sc.loadSettings(filepath.Join(dir, ".claude", "settings.local.json"), managed.KindLocal, ScopeLocal))
 	}
 	for _, path := range chain {
-		data, exists, ferr := cfgfile.Read(path)
+		data, exists, ferr := sc.fs.ReadFile(path)
 		if !exists {
 			continue
 		}
@@ -209,12 +208,12 @@ func appendDoc(list []*managed.Document, d *managed.Document) []*managed.Documen
 // nearest folder at or above dir with a .git entry. A linked worktree (.git
 // file pointing into <main>/.git/worktrees/) resolves to its main checkout, as
 // Claude Code documents; "" when dir is in no repository.
-func gitRoot(dir string) string {
+func (sc *scan) gitRoot(dir string) string {
 	for d := filepath.Clean(dir); ; {
 		g := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(g); err == nil {
+		if fi, err := sc.fs.Lstat(g); err == nil {
 			if fi.Mode().IsRegular() {
-				if data, _, ferr := cfgfile.Read(g); ferr == nil {
+				if data, _, ferr := sc.fs.ReadFile(g); ferr == nil {
 					line := strings.TrimSpace(string(data))
 					if gitdir, ok := strings.CutPrefix(line, "gitdir:"); ok {
 						gitdir = strings.TrimSpace(gitdir)

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
@@ -112,7 +111,7 @@ func (sc *scan) envFileKeys(s *Server, ref string) []string {
 		}
 		p = filepath.Join(s.Project, p)
 	}
-	data, exists, ferr := cfgfile.Read(p)
+	data, exists, ferr := sc.fs.ReadFile(p)
 	if !exists || ferr != nil {
 		return nil
 	}

@@ -243,7 +243,7 @@ func (sc *scan) codexTrust(dir string) (level, key string, known bool) {
 	}
 	trust := map[string]string{}
 	read := func(path string) {
-		root := quietTOML(path)
+		root := sc.quietTOML(path)
 		projects := root.Get("projects")
 		if projects == nil || projects.Kind != jsonc.Object {
 			return
@@ -260,7 +260,7 @@ func (sc *scan) codexTrust(dir string) (level, key string, known bool) {
 	read(filepath.Join(home, "config.toml"))
 	candidates := []string{filepath.Clean(dir)}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if exists(filepath.Join(d, ".git")) {
+		if sc.exists(filepath.Join(d, ".git")) {
 			if d != candidates[0] {
 				candidates = append(candidates, d)
 			}
@@ -305,7 +305,7 @@ func (sc *scan) codexRequirements() (list map[string]codexIdentity, path string,
 		return nil, "", false
 	}
 	path = sc.codexRequirementsPath()
-	root := quietTOML(path)
+	root := sc.quietTOML(path)
 	servers := root.Get("mcp_servers")
 	if servers == nil || servers.Kind != jsonc.Object {
 		return nil, path, false
@@ -363,7 +363,7 @@ func (sc *scan) applyCodexRequirements(servers []*Server) {
 func codexRequirementsFile(sc *scan, path, _, _ string) {
 	root := sc.readTOML(path, ClientCodex, "requirements", ScopeSystem)
 	if root == nil {
-		if exists(path) {
+		if sc.exists(path) {
 			sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: path, Kind: policyKindCodexRequirements,
 				Error: "unparseable: Codex refuses to start while its requirements file is invalid"})
 		}
@@ -404,8 +404,8 @@ func (sc *scan) readTOML(path, client, kind, scope string) *jsonc.Value {
 
 // quietTOML parses a TOML file for a lookup (trust table, requirements)
 // without recording anything: the file's own handler reports its errors.
-func quietTOML(path string) *jsonc.Value {
-	data, exists, ferr := cfgfile.Read(path)
+func (sc *scan) quietTOML(path string) *jsonc.Value {
+	data, exists, ferr := sc.fs.ReadFile(path)
 	if !exists || ferr != nil {
 		return nil
 	}

@@ -2,7 +2,6 @@ package scanner
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -25,7 +24,7 @@ func (sc *scan) scanClaudeExtras(w *claudeWorld, projects []string) {
 // scanIDELocks turns each ~/.claude/ide/<port>.lock into the "ide" server that
 // Claude Code builds from it: {type: ws-ide|sse-ide, url: ws://127.0.0.1:<port>}.
 func (sc *scan) scanIDELocks(dir string, projects []string) {
-	names := listDir(dir)
+	names := sc.listDir(dir)
 	sort.Strings(names)
 	for _, name := range names {
 		portText, ok := strings.CutSuffix(name, ".lock")
@@ -33,7 +32,7 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		data, exists, ferr := cfgfile.Read(path)
+		data, exists, ferr := sc.fs.ReadFile(path)
 		if !exists {
 			continue
 		}
@@ -109,7 +108,7 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 		if !s.Decision.Allowed {
 			s.Status = reports.StatusBlocked
 		}
-		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		if fi, err := sc.fs.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
 			sc.finding(s, "MCPG-C006", fmt.Sprintf("IDE lock file is readable by other users (mode %04o, want 0600): its auth token lets any local user drive the IDE's MCP server", fi.Mode().Perm()),
 				map[string]any{"problem": "lock file mode", "mode": fmt.Sprintf("%04o", fi.Mode().Perm())}, "mode")
 		}

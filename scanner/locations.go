@@ -2,9 +2,7 @@ package scanner
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
@@ -143,24 +141,19 @@ func relocated(h fileHandler, env string, elem ...string) fileHandler {
 }
 
 // expand resolves a location's glob under base; most locations are plain paths.
-func (l location) expand(base string) []string {
+func (sc *scan) expand(l location, base string) []string {
 	p := filepath.Join(base, filepath.FromSlash(l.rel))
 	if !strings.ContainsAny(l.rel, "*?[") {
 		return []string{p}
 	}
-	matches, err := filepath.Glob(p)
-	if err != nil {
-		return nil
-	}
-	sort.Strings(matches)
-	return matches
+	return cfgfile.Glob(sc.fs, p)
 }
 
 // readConfig reads a client file and parses it with parse, recording the
 // source and every error. It returns nil when the file is absent,
 // unreadable or malformed (parse returns no root).
 func (sc *scan) readConfig(path, client, kind, scope string, parse func(data []byte) (*jsonc.Value, []reports.FileError)) *jsonc.Value {
-	data, exists, ferr := cfgfile.Read(path)
+	data, exists, ferr := sc.fs.ReadFile(path)
 	if !exists {
 		return nil
 	}
@@ -319,7 +312,7 @@ func (sc *scan) vscodeAccess(path string) (access, from string) {
 	}
 	rank := map[string]int{"": 0, "all": 0, "registry": 1, "none": 2}
 	for _, c := range candidates {
-		root := quietJSON(c)
+		root := sc.quietJSON(c)
 		v := ""
 		if a := root.Get("chat.mcp.access"); a.IsString() {
 			v = a.Str
@@ -336,8 +329,8 @@ func (sc *scan) vscodeAccess(path string) (access, from string) {
 
 // quietJSON parses a JSONC file for a lookup (trust, allowlists, access)
 // without recording anything: the file's own handler reports its errors.
-func quietJSON(path string) *jsonc.Value {
-	data, exists, ferr := cfgfile.Read(path)
+func (sc *scan) quietJSON(path string) *jsonc.Value {
+	data, exists, ferr := sc.fs.ReadFile(path)
 	if !exists || ferr != nil {
 		return nil
 	}
@@ -439,10 +432,10 @@ func (sc *scan) geminiSystemPaths() (settings, defaults string) {
 func (sc *scan) geminiLayers() (defaults, user, system *jsonc.Value) {
 	if sc.machine {
 		s, d := sc.geminiSystemPaths()
-		defaults, system = quietJSON(d), quietJSON(s)
+		defaults, system = sc.quietJSON(d), sc.quietJSON(s)
 	}
 	if sc.opts.Home != "" {
-		user = quietJSON(filepath.Join(sc.opts.Home, ".gemini", "settings.json"))
+		user = sc.quietJSON(filepath.Join(sc.opts.Home, ".gemini", "settings.json"))
 	}
 	return defaults, user, system
 }
@@ -518,7 +511,7 @@ func (sc *scan) geminiTrust(dir string) (trusted, known bool, why string) {
 	}
 	loc := realPath(dir)
 	best, level := -1, ""
-	if rules := quietJSON(file); rules != nil {
+	if rules := sc.quietJSON(file); rules != nil {
 		for _, m := range rules.Members {
 			if !m.Value.IsString() {
 				continue
@@ -641,8 +634,8 @@ func opencodeConfig(sc *scan, path, scope, project string) {
 }
 
 // listDir returns the names in dir, or nil.
-func listDir(dir string) []string {
-	entries, err := os.ReadDir(dir)
+func (sc *scan) listDir(dir string) []string {
+	entries, err := sc.fs.ReadDir(dir)
 	if err != nil {
 		return nil
 	}

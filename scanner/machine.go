@@ -1,7 +1,6 @@
 package scanner
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -17,14 +16,14 @@ func (sc *scan) scanMachine() {
 	projects := sc.scanClaudeMachine(w)
 	if sc.opts.Home != "" {
 		for _, l := range userLocations() {
-			for _, p := range l.expand(sc.opts.Home) {
+			for _, p := range sc.expand(l, sc.opts.Home) {
 				l.handler(sc, p, ScopeUser, "")
 			}
 		}
 		sc.scanClaudeExtras(w, projects)
 	}
 	for _, l := range systemLocations(sc.opts.GOOS) {
-		for _, p := range l.expand("/") {
+		for _, p := range sc.expand(l, "/") {
 			l.handler(sc, p, ScopeSystem, "")
 		}
 	}
@@ -33,7 +32,7 @@ func (sc *scan) scanMachine() {
 			return
 		}
 		for _, l := range projectLocations() {
-			for _, p := range l.expand(dir) {
+			for _, p := range sc.expand(l, dir) {
 				l.handler(sc, p, ScopeProject, dir)
 			}
 		}
@@ -63,28 +62,28 @@ func (sc *scan) scanPaths() {
 	}
 	for _, raw := range sc.opts.Paths {
 		p := absPath(raw)
-		fi, err := os.Stat(p)
+		fi, err := sc.fs.Stat(p)
 		if err != nil {
 			sc.fileError(statError(raw, err))
 			continue
 		}
 		if fi.IsDir() {
-			if _, err := os.ReadDir(p); err != nil {
+			if _, err := sc.fs.ReadDir(p); err != nil {
 				sc.fileError(statError(raw, err))
 				continue
 			}
 			c := claudeFor(p)
-			if exists(filepath.Join(p, ".mcp.json")) {
+			if sc.exists(filepath.Join(p, ".mcp.json")) {
 				c.mcp = append(c.mcp, filepath.Join(p, ".mcp.json"))
 			}
 			for i, name := range []string{"settings.json", "settings.local.json"} {
-				if f := filepath.Join(p, ".claude", name); exists(f) {
+				if f := filepath.Join(p, ".claude", name); sc.exists(f) {
 					c.settings[i] = f
 				}
 			}
 			for _, l := range projectLocations() {
-				for _, f := range l.expand(p) {
-					if exists(f) {
+				for _, f := range sc.expand(l, p) {
+					if sc.exists(f) {
 						l.handler(sc, f, ScopeProject, p)
 					}
 				}
@@ -227,7 +226,7 @@ func scopeOfFile(p string) string {
 func sniffFile(sc *scan, p string) {
 	root := sc.readJSON(p, "", "mcp-config", ScopeProject, true)
 	if root == nil {
-		if exists(p) && !sc.hasError(p) {
+		if sc.exists(p) && !sc.hasError(p) {
 			sc.fileError(unknownFileError(p))
 		}
 		return
@@ -256,7 +255,7 @@ func (sc *scan) hasError(p string) bool {
 	return false
 }
 
-func exists(p string) bool {
-	_, err := os.Lstat(p)
+func (sc *scan) exists(p string) bool {
+	_, err := sc.fs.Lstat(p)
 	return err == nil
 }

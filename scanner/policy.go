@@ -594,7 +594,7 @@ func (sc *scan) findingAt(s *Server, r policy.RuleResult) {
 // that does not load must never mean "allow all".
 func (sc *scan) loadPolicyFiles() {
 	for _, p := range sc.opts.PolicyFiles {
-		doc, broken, exists, errs := managed.LoadSettings(p, managed.KindPolicyFile)
+		doc, broken, exists, errs := managed.LoadSettings(sc.fs, p, managed.KindPolicyFile)
 		sc.fileError(errs...)
 		switch {
 		case !exists:

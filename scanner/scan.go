@@ -51,6 +51,9 @@ type Options struct {
 	PolicyFiles []string
 	// Secrets detects credentials; nil builds one. Share it with reports.Build.
 	Secrets *secrets.Detector
+	// FS is the file system the scan reads; nil means the machine's.
+	// Every file read and directory listing goes through it.
+	FS cfgfile.FS
 	// WrapPreview, when set, is asked about every Claude Code stdio server that
 	// does not run through `mcpguard proxy` yet. A non-nil result is the argv
 	// prefix [mcpguard, proxy flags..., "--"] that `mcpguard wrap` would write,
@@ -70,6 +73,7 @@ type scan struct {
 	seenSources  map[string]bool
 	kept         map[*Server]bool
 	secrets      *secrets.Detector
+	fs           cfgfile.FS
 	policyFiles  []*managed.Document
 	mu           sync.Mutex // guards seenFindings and res.Errors during concurrent policy evaluation
 	// mainCtx is the main project's Claude Code policy context; orgCtx the
@@ -90,6 +94,9 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = func(string) (string, bool) { return "", false }
 	}
+	if opts.FS == nil {
+		opts.FS = cfgfile.OS{}
+	}
 	sc := &scan{
 		ctx:          ctx,
 		opts:         opts,
@@ -98,6 +105,7 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		seenSources:  map[string]bool{},
 		kept:         map[*Server]bool{},
 		secrets:      opts.Secrets,
+		fs:           opts.FS,
 	}
 	sc.loadPolicyFiles()
 	if len(opts.Paths) > 0 {
@@ -375,7 +383,7 @@ func (sc *scan) policyRevision() string {
 	sources := sc.res.Policy.Sources
 	parts := make([]string, 0, 3*len(sources))
 	for _, src := range sources {
-		data, _, _ := cfgfile.Read(src.Path)
+		data, _, _ := sc.fs.ReadFile(src.Path)
 		parts = append(parts, src.Kind, sc.stablePath(src.Path), reports.Fingerprint(string(data)))
 	}
 	return reports.Fingerprint(parts...)
