@@ -5,24 +5,24 @@ package scanner
 // (the same under a Linux, macOS or Windows home).
 func extraUserLocations() []location {
 	return []location{
-		{".codex/config.toml", ClientCodex, relocated(codexUserConfig, "CODEX_HOME", "config.toml")},
+		{rel: ".codex/config.toml", client: ClientCodex, handler: relocated(codexUserConfig, "CODEX_HOME", "config.toml"), env: "CODEX_HOME"},
 		// Codex reads managed_config.toml from $CODEX_HOME on Windows.
-		{".codex/managed_config.toml", ClientCodex, relocated(codexLayer("managed_config"), "CODEX_HOME", "managed_config.toml")},
-		{".continue/config.yaml", ClientContinue, continueYAML("config")},
-		{".continue/config.json", ClientContinue, continueLegacyJSON},
+		{rel: ".codex/managed_config.toml", client: ClientCodex, handler: relocated(codexLayer("managed_config"), "CODEX_HOME", "managed_config.toml"), env: "CODEX_HOME"},
+		{rel: ".continue/config.yaml", client: ClientContinue, handler: continueYAML("config")},
+		{rel: ".continue/config.json", client: ClientContinue, handler: continueLegacyJSON},
 		// Continue also loads block folders under ~/.continue [unverified].
-		{".continue/mcpServers/*.yaml", ClientContinue, continueYAML("mcp-block")},
-		{".continue/mcpServers/*.yml", ClientContinue, continueYAML("mcp-block")},
-		{".continue/mcpServers/*.json", ClientContinue, jsonServers(specContinueJSON, true, "mcpServers")},
+		{rel: ".continue/mcpServers/*.yaml", client: ClientContinue, handler: continueYAML("mcp-block")},
+		{rel: ".continue/mcpServers/*.yml", client: ClientContinue, handler: continueYAML("mcp-block")},
+		{rel: ".continue/mcpServers/*.json", client: ClientContinue, handler: jsonServers(specContinueJSON, true, "mcpServers")},
 	}
 }
 
 // extraProjectLocations adds the project files of Codex and Continue.
 func extraProjectLocations() []location {
 	return []location{
-		{".codex/config.toml", ClientCodex, codexProjectConfig},
-		{".continue/mcpServers/*.yaml", ClientContinue, continueYAML("mcp-block")},
-		{".continue/mcpServers/*.yml", ClientContinue, continueYAML("mcp-block")},
+		{rel: ".codex/config.toml", client: ClientCodex, handler: codexProjectConfig},
+		{rel: ".continue/mcpServers/*.yaml", client: ClientContinue, handler: continueYAML("mcp-block")},
+		{rel: ".continue/mcpServers/*.yml", client: ClientContinue, handler: continueYAML("mcp-block")},
 	}
 }
 
@@ -35,29 +35,28 @@ func systemLocations(goos string) []location {
 	switch goos {
 	case "windows":
 		locs = append(locs,
-			location{"ProgramData/gemini-cli/settings.json", ClientGemini, geminiSystemFile("settings")},
-			location{"ProgramData/gemini-cli/system-defaults.json", ClientGemini, geminiSystemFile("system-defaults")},
-			location{"ProgramData/OpenAI/Codex/requirements.toml", ClientCodex,
-				relocated(codexRequirementsFile, "ProgramData", "OpenAI", "Codex", "requirements.toml")},
+			location{rel: "ProgramData/gemini-cli/settings.json", client: ClientGemini, handler: geminiSystemFile("settings"), env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH"},
+			location{rel: "ProgramData/gemini-cli/system-defaults.json", client: ClientGemini, handler: geminiSystemFile("system-defaults"), env: "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
+			location{rel: "ProgramData/OpenAI/Codex/requirements.toml", client: ClientCodex, handler: relocated(codexRequirementsFile, "ProgramData", "OpenAI", "Codex", "requirements.toml"), env: "ProgramData"},
 		)
 		return locs
 	case "darwin":
 		locs = append(locs,
-			location{"Library/Application Support/GeminiCli/settings.json", ClientGemini, geminiSystemFile("settings")},
-			location{"Library/Application Support/GeminiCli/system-defaults.json", ClientGemini, geminiSystemFile("system-defaults")},
-			location{"Library/Application Support/opencode/opencode.json", ClientOpenCode, opencodeConfig},
-			location{"Library/Application Support/opencode/opencode.jsonc", ClientOpenCode, opencodeConfig},
+			location{rel: "Library/Application Support/GeminiCli/settings.json", client: ClientGemini, handler: geminiSystemFile("settings"), env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH"},
+			location{rel: "Library/Application Support/GeminiCli/system-defaults.json", client: ClientGemini, handler: geminiSystemFile("system-defaults"), env: "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
+			location{rel: "Library/Application Support/opencode/opencode.json", client: ClientOpenCode, handler: opencodeConfig},
+			location{rel: "Library/Application Support/opencode/opencode.jsonc", client: ClientOpenCode, handler: opencodeConfig},
 		)
 	default:
 		locs = append(locs,
-			location{"etc/gemini-cli/settings.json", ClientGemini, geminiSystemFile("settings")},
-			location{"etc/gemini-cli/system-defaults.json", ClientGemini, geminiSystemFile("system-defaults")},
+			location{rel: "etc/gemini-cli/settings.json", client: ClientGemini, handler: geminiSystemFile("settings"), env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH"},
+			location{rel: "etc/gemini-cli/system-defaults.json", client: ClientGemini, handler: geminiSystemFile("system-defaults"), env: "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
 		)
 	}
 	// Codex on every Unix.
 	return append(locs,
-		location{"etc/codex/config.toml", ClientCodex, codexLayer("system")},
-		location{"etc/codex/managed_config.toml", ClientCodex, codexLayer("managed_config")},
-		location{"etc/codex/requirements.toml", ClientCodex, codexRequirementsFile},
+		location{rel: "etc/codex/config.toml", client: ClientCodex, handler: codexLayer("system")},
+		location{rel: "etc/codex/managed_config.toml", client: ClientCodex, handler: codexLayer("managed_config")},
+		location{rel: "etc/codex/requirements.toml", client: ClientCodex, handler: codexRequirementsFile},
 	)
 }

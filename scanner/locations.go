@@ -17,9 +17,12 @@ type fileHandler func(sc *scan, path, scope, project string)
 // location is a configuration file at a fixed place: relative to the home
 // directory, to a project, or absolute (system files).
 type location struct {
-	rel     string // slash-separated; may end in a glob ("*.yaml")
+	rel     string // slash-separated; any element may be a glob ("*.yaml")
 	client  string
 	handler fileHandler
+	// env names the environment variable that relocates the file in a
+	// machine scan (CODEX_HOME, COPILOT_HOME, ProgramData), if any.
+	env string
 }
 
 // codeUserDirs are VS Code's user directories (and those of its forks that keep
@@ -41,40 +44,40 @@ var forkUserDirs = []string{
 // stats and lets --home point at a home copied from another OS.
 func userLocations() []location {
 	locs := []location{
-		{"Library/Application Support/Claude/claude_desktop_config.json", ClientClaudeDesktop, jsonServers(specClaudeDesktop, false, "mcpServers")},
-		{"AppData/Roaming/Claude/claude_desktop_config.json", ClientClaudeDesktop, jsonServers(specClaudeDesktop, false, "mcpServers")},
-		{"AppData/Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json", ClientClaudeDesktop, jsonServers(specClaudeDesktop, false, "mcpServers")},
-		{".config/Claude/claude_desktop_config.json", ClientClaudeDesktop, jsonServers(specClaudeDesktop, false, "mcpServers")},
-		{".cursor/mcp.json", ClientCursor, jsonServers(specCursor, true, "mcpServers")},
-		{".vscode/mcp.json", ClientVSCode, vscodeMCP},
-		{".codeium/windsurf/mcp_config.json", ClientWindsurf, jsonServers(specWindsurf, true, "mcpServers")},
-		{".codeium/mcp_config.json", ClientWindsurf, jsonServers(specWindsurf, true, "mcpServers")},
-		{".gemini/settings.json", ClientGemini, geminiSettings},
-		{".gemini/extensions/*/gemini-extension.json", ClientGemini, geminiExtension},
-		{".gemini/antigravity/mcp_config.json", ClientAntigravity, jsonServers(specAntigravity, true, "mcpServers")},
-		{".gemini/config/mcp_config.json", ClientAntigravity, jsonServers(specAntigravity, true, "mcpServers")},
-		{".config/zed/settings.json", ClientZed, zedSettings},
-		{"AppData/Roaming/Zed/settings.json", ClientZed, zedSettings},
-		{".cline/data/settings/cline_mcp_settings.json", ClientCline, jsonServers(specCline, true, "mcpServers")},
-		{".cline/mcp.json", ClientCline, jsonServers(specCline, true, "mcpServers")},
-		{".kilocode/cli/global/settings/mcp_settings.json", ClientKilo, jsonServers(specKilo, true, "mcpServers")},
-		{".junie/mcp/mcp.json", ClientJunie, jsonServers(specJunie, true, "mcpServers")},
-		{".kiro/settings/mcp.json", ClientKiro, jsonServers(specKiro, true, "mcpServers")},
-		{".copilot/mcp-config.json", ClientCopilotCLI, relocated(jsonServers(specCopilotCLI, true, "mcpServers"), "COPILOT_HOME", "mcp-config.json")},
-		{".config/opencode/opencode.json", ClientOpenCode, opencodeConfig},
-		{".config/opencode/opencode.jsonc", ClientOpenCode, opencodeConfig},
+		{rel: "Library/Application Support/Claude/claude_desktop_config.json", client: ClientClaudeDesktop, handler: jsonServers(specClaudeDesktop, false, "mcpServers")},
+		{rel: "AppData/Roaming/Claude/claude_desktop_config.json", client: ClientClaudeDesktop, handler: jsonServers(specClaudeDesktop, false, "mcpServers")},
+		{rel: "AppData/Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json", client: ClientClaudeDesktop, handler: jsonServers(specClaudeDesktop, false, "mcpServers")},
+		{rel: ".config/Claude/claude_desktop_config.json", client: ClientClaudeDesktop, handler: jsonServers(specClaudeDesktop, false, "mcpServers")},
+		{rel: ".cursor/mcp.json", client: ClientCursor, handler: jsonServers(specCursor, true, "mcpServers")},
+		{rel: ".vscode/mcp.json", client: ClientVSCode, handler: vscodeMCP},
+		{rel: ".codeium/windsurf/mcp_config.json", client: ClientWindsurf, handler: jsonServers(specWindsurf, true, "mcpServers")},
+		{rel: ".codeium/mcp_config.json", client: ClientWindsurf, handler: jsonServers(specWindsurf, true, "mcpServers")},
+		{rel: ".gemini/settings.json", client: ClientGemini, handler: geminiSettings},
+		{rel: ".gemini/extensions/*/gemini-extension.json", client: ClientGemini, handler: geminiExtension},
+		{rel: ".gemini/antigravity/mcp_config.json", client: ClientAntigravity, handler: jsonServers(specAntigravity, true, "mcpServers")},
+		{rel: ".gemini/config/mcp_config.json", client: ClientAntigravity, handler: jsonServers(specAntigravity, true, "mcpServers")},
+		{rel: ".config/zed/settings.json", client: ClientZed, handler: zedSettings},
+		{rel: "AppData/Roaming/Zed/settings.json", client: ClientZed, handler: zedSettings},
+		{rel: ".cline/data/settings/cline_mcp_settings.json", client: ClientCline, handler: jsonServers(specCline, true, "mcpServers")},
+		{rel: ".cline/mcp.json", client: ClientCline, handler: jsonServers(specCline, true, "mcpServers")},
+		{rel: ".kilocode/cli/global/settings/mcp_settings.json", client: ClientKilo, handler: jsonServers(specKilo, true, "mcpServers")},
+		{rel: ".junie/mcp/mcp.json", client: ClientJunie, handler: jsonServers(specJunie, true, "mcpServers")},
+		{rel: ".kiro/settings/mcp.json", client: ClientKiro, handler: jsonServers(specKiro, true, "mcpServers")},
+		{rel: ".copilot/mcp-config.json", client: ClientCopilotCLI, handler: relocated(jsonServers(specCopilotCLI, true, "mcpServers"), "COPILOT_HOME", "mcp-config.json"), env: "COPILOT_HOME"},
+		{rel: ".config/opencode/opencode.json", client: ClientOpenCode, handler: opencodeConfig},
+		{rel: ".config/opencode/opencode.jsonc", client: ClientOpenCode, handler: opencodeConfig},
 	}
 	for _, d := range codeUserDirs {
 		locs = append(locs,
-			location{d + "/mcp.json", ClientVSCode, vscodeMCP},
-			location{d + "/settings.json", ClientVSCode, vscodeSettings},
+			location{rel: d + "/mcp.json", client: ClientVSCode, handler: vscodeMCP},
+			location{rel: d + "/settings.json", client: ClientVSCode, handler: vscodeSettings},
 		)
 	}
 	for _, d := range append(append([]string{}, codeUserDirs...), forkUserDirs...) {
 		locs = append(locs,
-			location{d + "/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", ClientCline, jsonServers(specCline, true, "mcpServers")},
-			location{d + "/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json", ClientRoo, jsonServers(specRoo, true, "mcpServers")},
-			location{d + "/globalStorage/kilocode.kilo-code/settings/mcp_settings.json", ClientKilo, jsonServers(specKilo, true, "mcpServers")},
+			location{rel: d + "/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", client: ClientCline, handler: jsonServers(specCline, true, "mcpServers")},
+			location{rel: d + "/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json", client: ClientRoo, handler: jsonServers(specRoo, true, "mcpServers")},
+			location{rel: d + "/globalStorage/kilocode.kilo-code/settings/mcp_settings.json", client: ClientKilo, handler: jsonServers(specKilo, true, "mcpServers")},
 		)
 	}
 	return append(locs, extraUserLocations()...)
@@ -84,18 +87,18 @@ func userLocations() []location {
 // Code's .mcp.json and .claude/ settings are resolved separately).
 func projectLocations() []location {
 	locs := []location{
-		{".cursor/mcp.json", ClientCursor, jsonServers(specCursor, true, "mcpServers")},
-		{".vscode/mcp.json", ClientVSCode, vscodeMCP},
-		{".vscode/settings.json", ClientVSCode, vscodeSettings},
-		{".gemini/settings.json", ClientGemini, geminiSettings},
-		{".zed/settings.json", ClientZed, zedSettings},
-		{".junie/mcp/mcp.json", ClientJunie, jsonServers(specJunie, true, "mcpServers")},
-		{".kiro/settings/mcp.json", ClientKiro, jsonServers(specKiro, true, "mcpServers")},
-		{".roo/mcp.json", ClientRoo, jsonServers(specRoo, true, "mcpServers")},
-		{".kilocode/mcp.json", ClientKilo, jsonServers(specKilo, true, "mcpServers")},
-		{".continue/mcpServers/*.json", ClientContinue, jsonServers(specContinueJSON, true, "mcpServers")},
-		{"opencode.json", ClientOpenCode, opencodeConfig},
-		{"opencode.jsonc", ClientOpenCode, opencodeConfig},
+		{rel: ".cursor/mcp.json", client: ClientCursor, handler: jsonServers(specCursor, true, "mcpServers")},
+		{rel: ".vscode/mcp.json", client: ClientVSCode, handler: vscodeMCP},
+		{rel: ".vscode/settings.json", client: ClientVSCode, handler: vscodeSettings},
+		{rel: ".gemini/settings.json", client: ClientGemini, handler: geminiSettings},
+		{rel: ".zed/settings.json", client: ClientZed, handler: zedSettings},
+		{rel: ".junie/mcp/mcp.json", client: ClientJunie, handler: jsonServers(specJunie, true, "mcpServers")},
+		{rel: ".kiro/settings/mcp.json", client: ClientKiro, handler: jsonServers(specKiro, true, "mcpServers")},
+		{rel: ".roo/mcp.json", client: ClientRoo, handler: jsonServers(specRoo, true, "mcpServers")},
+		{rel: ".kilocode/mcp.json", client: ClientKilo, handler: jsonServers(specKilo, true, "mcpServers")},
+		{rel: ".continue/mcpServers/*.json", client: ClientContinue, handler: jsonServers(specContinueJSON, true, "mcpServers")},
+		{rel: "opencode.json", client: ClientOpenCode, handler: opencodeConfig},
+		{rel: "opencode.jsonc", client: ClientOpenCode, handler: opencodeConfig},
 	}
 	locs = append(locs, extraProjectLocations()...)
 	user := map[string]bool{}
