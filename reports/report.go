@@ -76,6 +76,9 @@ type Server struct {
 	Decision   Decision       `json:"decision"`
 	FindingIDs []string       `json:"finding_ids"`
 	Details    map[string]any `json:"details,omitempty"`
+	// User owns the server when one inventory covers several users (the
+	// daemon's --all-users); empty otherwise and for machine-wide servers.
+	User string `json:"user,omitempty"`
 }
 
 // Summary counts servers and findings.

@@ -20,6 +20,8 @@ type environment struct {
 	goos      string
 	version   string
 	isTTY     func(any) bool
+	// euid is the effective user id (0: a system daemon's defaults).
+	euid func() int
 	// executable returns the running mcpguard binary (wrap writes it into
 	// client configs); nil means os.Executable.
 	executable func() (string, error)
@@ -49,6 +51,7 @@ func defaultEnv() environment {
 			return err == nil && fi.Mode()&os.ModeCharDevice != 0
 		},
 		executable: os.Executable,
+		euid:       os.Geteuid,
 	}
 }
 

@@ -44,6 +44,7 @@ func testEnv(cwd, home string, vars map[string]string) environment {
 		goos:      "linux",
 		version:   "test",
 		isTTY:     func(any) bool { return false },
+		euid:      func() int { return 1000 },
 	}
 }
 

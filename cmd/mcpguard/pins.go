@@ -328,10 +328,3 @@ func describeOSError(err error) string {
 	}
 	return err.Error()
 }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

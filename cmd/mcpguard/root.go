@@ -111,5 +111,6 @@ func newRootCmd(s streams, env environment) *cobra.Command {
 	root.AddCommand(newPinsCmd(env))
 	root.AddCommand(newWrapCmd(env), newUnwrapCmd(env))
 	root.AddCommand(newProxyCmd(env))
+	root.AddCommand(newDaemonCmd(env), newStatusCmd(env))
 	return root
 }

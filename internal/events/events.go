@@ -19,8 +19,12 @@ const Schema = "mcpguard/event/v1"
 // new kinds and detail keys may be added within v1, existing ones never
 // change meaning.
 type Event struct {
-	Schema string    `json:"schema"`
-	Time   time.Time `json:"time"`
+	Schema string `json:"schema"`
+	// Seq numbers the daemon's events, from 1, without gaps and across
+	// restarts (GET /v1/events?since=N resumes after N); 0 and absent for
+	// the proxy's.
+	Seq  int64     `json:"seq,omitempty"`
+	Time time.Time `json:"time"`
 	// Source is the emitting component: "proxy" or "daemon".
 	Source string `json:"source"`
 	// Server names the MCP server the event is about (the proxy's --name).
@@ -35,6 +39,15 @@ type Event struct {
 	Tool string `json:"tool,omitempty"`
 	// FindingID is the stable id of the finding (as in reports).
 	FindingID string `json:"finding_id,omitempty"`
+	// ServerID is the stable id of the server (as in reports); Client,
+	// Scope, Project and Path (its configuration file) locate it, and User
+	// owns it when the daemon watches every user's home.
+	ServerID string `json:"server_id,omitempty"`
+	Client   string `json:"client,omitempty"`
+	Scope    string `json:"scope,omitempty"`
+	Project  string `json:"project,omitempty"`
+	Path     string `json:"path,omitempty"`
+	User     string `json:"user,omitempty"`
 	// Message is for people.
 	Message string `json:"message"`
 	// Details are machine-readable facts of the kind.
@@ -99,27 +112,10 @@ func (l *Log) Emit(e Event) {
 	if l == nil {
 		return
 	}
-	e.Schema, e.Source = Schema, l.source
 	if e.Server == "" {
 		e.Server = l.server
 	}
-	if e.Time.IsZero() {
-		e.Time = l.now().UTC()
-	}
-	e.Server = l.det.RedactText(e.Server)
-	e.Tool = l.det.RedactText(e.Tool)
-	e.Message = l.det.RedactText(e.Message)
-	if e.Details != nil {
-		e.Details = l.redactMap(e.Details)
-	}
-	line, err := json.Marshal(e)
-	if err != nil {
-		// Details hold only JSON values by contract; say so rather than drop
-		// the event.
-		line, _ = json.Marshal(Event{Schema: Schema, Time: e.Time, Source: e.Source, Server: e.Server, Kind: e.Kind,
-			Severity: e.Severity, Rule: e.Rule, Tool: e.Tool, FindingID: e.FindingID, Message: e.Message,
-			Details: map[string]any{"encoding_error": err.Error()}})
-	}
+	line := Marshal(Prepare(e, l.source, l.det, l.now))
 	line = append(line, '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -146,33 +142,62 @@ func (l *Log) Close() error {
 	return l.closer.Close()
 }
 
-func (l *Log) redactMap(m map[string]any) map[string]any {
+// Prepare fills the schema, time (from now, when unset) and source of e and
+// redacts every string in it: what Emit writes, for writers of their own
+// (the daemon numbers and keeps its events).
+func Prepare(e Event, source string, det *secrets.Detector, now func() time.Time) Event {
+	e.Schema, e.Source = Schema, source
+	if e.Time.IsZero() {
+		e.Time = now().UTC()
+	}
+	for _, s := range []*string{&e.Server, &e.Tool, &e.Message, &e.Project, &e.Path, &e.User} {
+		*s = det.RedactText(*s)
+	}
+	if e.Details != nil {
+		e.Details = redactMap(det, e.Details)
+	}
+	return e
+}
+
+// Marshal encodes a prepared event as one JSON line (without the newline).
+func Marshal(e Event) []byte {
+	line, err := json.Marshal(e)
+	if err != nil {
+		// Details hold only JSON values by contract; say so rather than drop
+		// the event.
+		e.Details = map[string]any{"encoding_error": err.Error()}
+		line, _ = json.Marshal(e)
+	}
+	return line
+}
+
+func redactMap(det *secrets.Detector, m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		out[k] = l.redact(v)
+		out[k] = redact(det, v)
 	}
 	return out
 }
 
 // redact walks the JSON-shaped values events carry.
-func (l *Log) redact(v any) any {
+func redact(det *secrets.Detector, v any) any {
 	switch x := v.(type) {
 	case string:
-		return l.det.RedactText(x)
+		return det.RedactText(x)
 	case []string:
 		out := make([]string, len(x))
 		for i, s := range x {
-			out[i] = l.det.RedactText(s)
+			out[i] = det.RedactText(s)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = l.redact(e)
+			out[i] = redact(det, e)
 		}
 		return out
 	case map[string]any:
-		return l.redactMap(x)
+		return redactMap(det, x)
 	}
 	return v
 }

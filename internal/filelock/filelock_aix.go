@@ -27,3 +27,14 @@ func Unlock(f *os.File) {
 	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0}
 	_ = unix.FcntlFlock(f.Fd(), unix.F_SETLK, &lk)
 }
+
+// TryLock takes an exclusive fcntl(2) lock on f without waiting; held
+// reports that another process holds it.
+func TryLock(f *os.File) (held bool, err error) {
+	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0}
+	err = unix.FcntlFlock(f.Fd(), unix.F_SETLK, &lk)
+	if err == unix.EAGAIN || err == unix.EACCES {
+		return true, nil
+	}
+	return false, err
+}

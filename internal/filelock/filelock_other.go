@@ -15,3 +15,8 @@ func Lock(*os.File, bool) error {
 
 // Unlock releases the lock Lock took.
 func Unlock(*os.File) {}
+
+// TryLock fails where there is no file locking.
+func TryLock(*os.File) (bool, error) {
+	return false, errors.New("file locking is not supported on this system")
+}

@@ -27,3 +27,20 @@ func Lock(f *os.File, exclusive bool) error {
 
 // Unlock releases the lock Lock took.
 func Unlock(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }
+
+// TryLock takes an exclusive flock(2) on f without waiting; held reports
+// that another open file description holds it.
+func TryLock(f *os.File) (held bool, err error) {
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		switch err {
+		case nil:
+			return false, nil
+		case unix.EWOULDBLOCK:
+			return true, nil
+		case unix.EINTR:
+			continue
+		}
+		return false, err
+	}
+}

@@ -25,3 +25,14 @@ func Unlock(f *os.File) {
 	ol := new(windows.Overlapped)
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, math.MaxUint32, math.MaxUint32, ol)
 }
+
+// TryLock takes an exclusive LockFileEx on f without waiting; held reports
+// that another handle holds it.
+func TryLock(f *os.File) (held bool, err error) {
+	ol := new(windows.Overlapped)
+	err = windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, math.MaxUint32, math.MaxUint32, ol)
+	if err == windows.ERROR_LOCK_VIOLATION {
+		return true, nil
+	}
+	return false, err
+}

@@ -1,0 +1,288 @@
+package daemon
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/reports"
+)
+
+// inventory is one observed state of the machine: the report and, per
+// server id, the keyed hashes of what the report does not show.
+type inventory struct {
+	report  *reports.Report
+	secrets map[string]map[string]string
+}
+
+// diff turns the difference between two inventories into events, in a
+// stable order: files that broke or recovered, the policy, servers removed,
+// added and changed, status changes, findings resolved and opened. old may
+// be nil (a first start): every server is then added.
+func diff(old, cur inventory) []events.Event {
+	var out []events.Event
+	var oldRep reports.Report
+	if old.report != nil {
+		oldRep = *old.report
+	}
+	rep := cur.report
+
+	// Files.
+	oldErrs, curErrs := errorsByPath(oldRep.Errors), errorsByPath(rep.Errors)
+	for _, p := range sortedKeys(curErrs) {
+		e := curErrs[p]
+		if prev, ok := oldErrs[p]; ok && prev == e {
+			continue
+		}
+		out = append(out, events.Event{Kind: "file-error", Severity: "error", Path: p, Message: e.Error(),
+			Details: map[string]any{"line": e.Line, "column": e.Column, "error": e.Message}})
+	}
+	for _, p := range sortedKeys(oldErrs) {
+		if _, ok := curErrs[p]; !ok {
+			out = append(out, events.Event{Kind: "file-recovered", Path: p, Message: p + ": readable and valid again"})
+		}
+	}
+
+	// Policy.
+	if old.report != nil && oldRep.Policy.Revision != rep.Policy.Revision {
+		out = append(out, events.Event{Kind: "policy-changed", Message: "the policy in effect changed",
+			Details: map[string]any{"old_revision": oldRep.Policy.Revision, "new_revision": rep.Policy.Revision, "sources": policyPaths(rep)}})
+	}
+
+	// Servers.
+	oldSrv, curSrv := serversByID(oldRep.Servers), serversByID(rep.Servers)
+	for _, id := range sortedKeys(oldSrv) {
+		if _, ok := curSrv[id]; !ok {
+			s := oldSrv[id]
+			out = append(out, serverEvent("server-removed", s, fmt.Sprintf("server %q (%s, %s scope) was removed", s.Name, s.Client, s.Scope), nil))
+		}
+	}
+	for _, id := range sortedKeys(curSrv) {
+		s := curSrv[id]
+		prev, ok := oldSrv[id]
+		if !ok {
+			out = append(out, serverEvent("server-added", s, fmt.Sprintf("server %q (%s, %s scope) was added: %s", s.Name, s.Client, s.Scope, s.Status),
+				map[string]any{"status": string(s.Status), "transport": s.Transport, "command": s.Command, "args": s.Args, "url": s.URL,
+					"allowed": s.Decision.Allowed, "reasons": s.Decision.Reasons}))
+			continue
+		}
+		if fields, det := changedFields(prev, s, old.secrets[id], cur.secrets[id]); len(fields) > 0 {
+			det["fields"] = fields
+			out = append(out, serverEvent("server-changed", s, fmt.Sprintf("server %q changed: %s", s.Name, strings.Join(fields, ", ")), det))
+		}
+		if prev.Status != s.Status {
+			ev := serverEvent("status-changed", s, fmt.Sprintf("server %q: %s -> %s", s.Name, prev.Status, s.Status),
+				map[string]any{"old": string(prev.Status), "new": string(s.Status), "reasons": s.Decision.Reasons})
+			if s.Status == reports.StatusBlocked {
+				ev.Severity = "warning"
+			}
+			out = append(out, ev)
+		}
+	}
+
+	// Findings.
+	oldF, curF := findingsByID(oldRep.Findings), findingsByID(rep.Findings)
+	for _, id := range sortedKeys(oldF) {
+		if _, ok := curF[id]; !ok {
+			out = append(out, findingEvent("finding-resolved", oldF[id], oldSrv, "resolved: "))
+		}
+	}
+	for _, id := range sortedKeys(curF) {
+		if _, ok := oldF[id]; !ok {
+			out = append(out, findingEvent("finding-opened", curF[id], curSrv, ""))
+		}
+	}
+	return out
+}
+
+// serverEvent describes a server event.
+func serverEvent(kind string, s *reports.Server, msg string, details map[string]any) events.Event {
+	return events.Event{Kind: kind, ServerID: s.ID, Server: s.Name, Client: s.Client, Scope: s.Scope,
+		Project: s.Project, Path: s.Source.Path, User: s.User, Message: msg, Details: details}
+}
+
+func findingEvent(kind string, f *reports.Finding, servers map[string]*reports.Server, prefix string) events.Event {
+	e := events.Event{Kind: kind, FindingID: f.ID, Rule: f.Rule, Severity: string(f.Severity), Path: f.Location.Path,
+		ServerID: f.ServerID, Message: prefix + f.Message,
+		Details: map[string]any{"line": f.Location.Line, "column": f.Location.Column, "pointer": f.Location.Pointer}}
+	if kind == "finding-resolved" {
+		e.Severity = ""
+	}
+	if f.Suppressed != nil {
+		e.Details["suppressed"] = string(f.Suppressed.Kind)
+	}
+	if s := servers[f.ServerID]; s != nil {
+		e.Server, e.Client, e.Scope, e.Project, e.User = s.Name, s.Client, s.Scope, s.Project, s.User
+	}
+	return e
+}
+
+// changedFields lists what differs between two versions of a server, with
+// the before and after of the fields a report shows (already redacted) and
+// only the names of the secret-bearing ones that changed.
+func changedFields(a, b *reports.Server, aSec, bSec map[string]string) ([]string, map[string]any) {
+	var fields []string
+	det := map[string]any{}
+	// Compared as JSON: an inventory read back from the state file has
+	// float64 numbers and nil for empty details where a fresh one has ints
+	// and empty maps.
+	cmp := func(name string, x, y any) {
+		if !sameJSON(x, y) {
+			fields = append(fields, name)
+			det[name] = map[string]any{"old": x, "new": y}
+		}
+	}
+	cmp("name", a.Name, b.Name)
+	cmp("transport", a.Transport, b.Transport)
+	cmp("command", a.Command, b.Command)
+	cmp("args", a.Args, b.Args)
+	cmp("url", a.URL, b.URL)
+	cmp("env_keys", a.EnvKeys, b.EnvKeys)
+	cmp("header_keys", a.HeaderKeys, b.HeaderKeys)
+	cmp("decision", a.Decision, b.Decision)
+	cmp("details", withoutLastGood(a.Details), withoutLastGood(b.Details))
+	if aSec != nil && bSec != nil {
+		var secret []string
+		for _, k := range changedSecrets(aSec, bSec) {
+			// A value whose name appeared or went is already in env_keys or
+			// header_keys; what is left is a changed value.
+			if _, inA := aSec[k]; inA {
+				if _, inB := bSec[k]; inB {
+					secret = append(secret, k)
+				}
+			}
+		}
+		if len(secret) > 0 {
+			fields = append(fields, "values")
+			det["values"] = secret
+		}
+	}
+	return fields, det
+}
+
+func sameJSON(x, y any) bool {
+	norm := func(v any) []byte {
+		if m, ok := v.(map[string]any); ok && len(m) == 0 {
+			v = nil
+		}
+		b, _ := json.Marshal(v)
+		return b
+	}
+	return bytes.Equal(norm(x), norm(y))
+}
+
+func errorsByPath(list []reports.FileError) map[string]reports.FileError {
+	m := map[string]reports.FileError{}
+	for _, e := range list {
+		if _, ok := m[e.Path]; !ok {
+			m[e.Path] = e
+		}
+	}
+	return m
+}
+
+func serversByID(list []reports.Server) map[string]*reports.Server {
+	m := make(map[string]*reports.Server, len(list))
+	for i := range list {
+		m[list[i].ID] = &list[i]
+	}
+	return m
+}
+
+func findingsByID(list []reports.Finding) map[string]*reports.Finding {
+	m := make(map[string]*reports.Finding, len(list))
+	for i := range list {
+		m[list[i].ID] = &list[i]
+	}
+	return m
+}
+
+func policyPaths(r *reports.Report) []string {
+	var out []string
+	for _, s := range r.Policy.Sources {
+		out = append(out, s.Path)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// keepLastGood carries the servers (and their findings) of a file that is
+// unreadable or malformed now from the previous inventory into the current
+// one: a half-written or briefly unreadable file keeps its last good
+// servers, rather than a storm of server-removed and server-added events.
+// Each carried server says so in its details.
+func keepLastGood(old, cur inventory) inventory {
+	if old.report == nil || len(cur.report.Errors) == 0 {
+		return cur
+	}
+	broken := map[string]bool{}
+	for _, e := range cur.report.Errors {
+		broken[e.Path] = true
+	}
+	have := serversByID(cur.report.Servers)
+	rep := *cur.report
+	rep.Servers = append([]reports.Server(nil), rep.Servers...)
+	rep.Findings = append([]reports.Finding(nil), rep.Findings...)
+	carried := map[string]bool{}
+	for _, s := range old.report.Servers {
+		if !broken[s.Source.Path] || have[s.ID] != nil {
+			continue
+		}
+		s.Details = cloneDetails(s.Details)
+		s.Details[lastGoodKey] = "the file is unreadable or malformed now; this is its last good definition"
+		rep.Servers = append(rep.Servers, s)
+		carried[s.ID] = true
+		if sec := old.secrets[s.ID]; sec != nil {
+			cur.secrets[s.ID] = sec
+		}
+	}
+	if len(carried) == 0 {
+		return cur
+	}
+	curF := findingsByID(rep.Findings)
+	for _, f := range old.report.Findings {
+		if carried[f.ServerID] && curF[f.ID] == nil {
+			rep.Findings = append(rep.Findings, f)
+		}
+	}
+	rep.Summary = reports.Summarize(&rep)
+	cur.report = &rep
+	return cur
+}
+
+// withoutLastGood drops the mark keepLastGood adds: carrying a server over
+// is not a change of the server.
+func withoutLastGood(m map[string]any) map[string]any {
+	if _, ok := m[lastGoodKey]; !ok {
+		return m
+	}
+	out := cloneDetails(m)
+	delete(out, lastGoodKey)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// lastGoodKey marks, in a server's details, a definition kept from before
+// its file became unreadable or malformed.
+const lastGoodKey = "last_good"
+
+func cloneDetails(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

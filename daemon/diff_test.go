@@ -1,0 +1,145 @@
+package daemon
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/reports"
+)
+
+func server(id, name string, status reports.Status, mod ...func(*reports.Server)) reports.Server {
+	s := reports.Server{ID: id, Name: name, Client: "cursor", Scope: "user", Transport: "stdio", Command: "npx",
+		Args: []string{"-y", "pkg@1.0.0"}, EnvKeys: []string{}, HeaderKeys: []string{}, FindingIDs: []string{},
+		Source: reports.Location{Path: "/h/.cursor/mcp.json", Line: 2, Column: 5}, Status: status,
+		Decision: reports.Decision{Allowed: status != reports.StatusBlocked, Reasons: []string{"ALLOWED"}}}
+	for _, m := range mod {
+		m(&s)
+	}
+	return s
+}
+
+func report(servers []reports.Server, findings []reports.Finding, errs []reports.FileError) *reports.Report {
+	r := &reports.Report{Schema: reports.Schema, Servers: servers, Findings: findings, Errors: errs}
+	r.Summary = reports.Summarize(r)
+	return r
+}
+
+func kinds(evs []events.Event) []string {
+	var out []string
+	for _, e := range evs {
+		id := e.FindingID
+		if id == "" {
+			id = e.ServerID
+		}
+		if id == "" {
+			id = e.Path
+		}
+		out = append(out, e.Kind+":"+id)
+	}
+	return out
+}
+
+func TestDiff(t *testing.T) {
+	a := server("s-a", "a", reports.StatusActive)
+	b := server("s-b", "b", reports.StatusActive)
+	fA := reports.Finding{ID: "f-1", Rule: "MCPG-C002", Severity: reports.SeverityWarning, ServerID: "s-a", Message: "unpinned"}
+	broken := reports.FileError{Path: "/h/x.json", Line: 1, Column: 2, Message: "invalid JSON"}
+	tests := []struct {
+		name     string
+		old, cur inventory
+		want     []string
+	}{
+		{"first start adds everything", inventory{}, inventory{report: report([]reports.Server{a}, []reports.Finding{fA}, nil)},
+			[]string{"server-added:s-a", "finding-opened:f-1"}},
+		{"nothing changed", inventory{report: report([]reports.Server{a}, nil, nil)}, inventory{report: report([]reports.Server{a}, nil, nil)}, nil},
+		{"removed and added", inventory{report: report([]reports.Server{a}, nil, nil)}, inventory{report: report([]reports.Server{b}, nil, nil)},
+			[]string{"server-removed:s-a", "server-added:s-b"}},
+		{"status change", inventory{report: report([]reports.Server{server("s-a", "a", reports.StatusPendingApproval)}, nil, nil)},
+			inventory{report: report([]reports.Server{a}, nil, nil)}, []string{"status-changed:s-a"}},
+		{"command change", inventory{report: report([]reports.Server{a}, nil, nil)},
+			inventory{report: report([]reports.Server{server("s-a", "a", reports.StatusActive, func(s *reports.Server) { s.Args = []string{"evil"} })}, nil, nil)},
+			[]string{"server-changed:s-a"}},
+		{"a moved line is no change", inventory{report: report([]reports.Server{a}, nil, nil)},
+			inventory{report: report([]reports.Server{server("s-a", "a", reports.StatusActive, func(s *reports.Server) { s.Source.Line = 9 })}, nil, nil)}, nil},
+		{"finding resolved", inventory{report: report([]reports.Server{a}, []reports.Finding{fA}, nil)}, inventory{report: report([]reports.Server{a}, nil, nil)},
+			[]string{"finding-resolved:f-1"}},
+		{"file error and recovery", inventory{report: report(nil, nil, nil)}, inventory{report: report(nil, nil, []reports.FileError{broken})},
+			[]string{"file-error:/h/x.json"}},
+		{"file recovered", inventory{report: report(nil, nil, []reports.FileError{broken})}, inventory{report: report(nil, nil, nil)},
+			[]string{"file-recovered:/h/x.json"}},
+		{"secret value changed", inventory{report: report([]reports.Server{a}, nil, nil), secrets: map[string]map[string]string{"s-a": {"env:TOKEN": "1"}}},
+			inventory{report: report([]reports.Server{a}, nil, nil), secrets: map[string]map[string]string{"s-a": {"env:TOKEN": "2"}}},
+			[]string{"server-changed:s-a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := kinds(diff(tc.old, tc.cur)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("events %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDiffNamesChangedSecretsWithoutValues: a changed env value is named,
+// its value never appears.
+func TestDiffNamesChangedSecretsWithoutValues(t *testing.T) {
+	a := server("s-a", "a", reports.StatusActive)
+	old := inventory{report: report([]reports.Server{a}, nil, nil), secrets: map[string]map[string]string{"s-a": {"env:TOKEN": "hash1", "args": "x"}}}
+	cur := inventory{report: report([]reports.Server{a}, nil, nil), secrets: map[string]map[string]string{"s-a": {"env:TOKEN": "hash2", "args": "x"}}}
+	evs := diff(old, cur)
+	if len(evs) != 1 {
+		t.Fatalf("events %v", kinds(evs))
+	}
+	b, _ := json.Marshal(evs[0])
+	if got := evs[0].Details["values"]; !reflect.DeepEqual(got, []string{"env:TOKEN"}) {
+		t.Errorf("values %v in %s", got, b)
+	}
+	for _, h := range []string{"hash1", "hash2"} {
+		if strings.Contains(string(b), h) {
+			t.Errorf("event carries a hash %s: %s", h, b)
+		}
+	}
+}
+
+// TestDiffSurvivesTheStateFile: an inventory read back from JSON compares
+// equal to the one that was written.
+func TestDiffSurvivesTheStateFile(t *testing.T) {
+	s := server("s-a", "a", reports.StatusActive, func(s *reports.Server) { s.Details = map[string]any{"port": 54321, "tools": []string{"x"}} })
+	cur := inventory{report: report([]reports.Server{s}, nil, nil)}
+	data, err := json.Marshal(cur.report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back reports.Report
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if evs := diff(inventory{report: &back}, cur); len(evs) != 0 {
+		t.Errorf("a round trip through JSON differs: %v", kinds(evs))
+	}
+}
+
+// TestKeepLastGood: a file that breaks keeps its servers and their
+// findings, marked, and no server-removed is emitted for them.
+func TestKeepLastGood(t *testing.T) {
+	a := server("s-a", "a", reports.StatusActive)
+	other := server("s-o", "o", reports.StatusActive, func(s *reports.Server) { s.Source.Path = "/h/other.json" })
+	f := reports.Finding{ID: "f-1", Rule: "MCPG-C002", Severity: reports.SeverityWarning, ServerID: "s-a"}
+	old := inventory{report: report([]reports.Server{a, other}, []reports.Finding{f}, nil), secrets: map[string]map[string]string{"s-a": {"args": "1"}}}
+	broken := reports.FileError{Path: a.Source.Path, Line: 1, Column: 1, Message: "invalid JSON"}
+	cur := inventory{report: report(nil, nil, []reports.FileError{broken}), secrets: map[string]map[string]string{}}
+	got := keepLastGood(old, cur)
+	if len(got.report.Servers) != 1 || got.report.Servers[0].ID != "s-a" || got.report.Servers[0].Details[lastGoodKey] == nil {
+		t.Fatalf("servers %+v", got.report.Servers)
+	}
+	if len(got.report.Findings) != 1 || got.secrets["s-a"] == nil {
+		t.Errorf("findings %v, secrets %v", got.report.Findings, got.secrets)
+	}
+	want := []string{"file-error:" + a.Source.Path, "server-removed:s-o"}
+	if evs := kinds(diff(old, got)); !reflect.DeepEqual(evs, want) {
+		t.Errorf("events %v, want %v", evs, want)
+	}
+}

@@ -1,0 +1,200 @@
+package daemon
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpguard/mcpguard/internal/atomicfile"
+	"github.com/mcpguard/mcpguard/internal/filelock"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// StateSchema identifies the daemon's state file.
+const StateSchema = "mcpguard/daemon-state/v1"
+
+// State file names inside the state directory.
+const (
+	stateFile = "state.json"
+	keyFile   = "state.key"
+	lockFile  = "daemon.lock"
+)
+
+// state is what the daemon persists after every change: the inventory it
+// last reported and the last event number, so that a restart reports what
+// changed while it was down and numbers events on.
+type state struct {
+	Schema string          `json:"schema"`
+	Seq    int64           `json:"seq"`
+	Report *reports.Report `json:"report"`
+	// Secrets maps a server id to keyed hashes of the values a report does
+	// not show (env and header values, raw args and URL), so that a changed
+	// token or LD_PRELOAD path is a server-changed event without any value
+	// being stored.
+	Secrets map[string]map[string]string `json:"secrets,omitempty"`
+}
+
+// ErrLocked reports a second daemon on one state directory.
+var ErrLocked = errors.New("another mcpguard daemon is running on this state directory")
+
+// stateDir is an opened, locked state directory.
+type stateDir struct {
+	path string
+	lock *os.File
+	key  []byte
+}
+
+// openStateDir creates the directory (0700), takes its lock without waiting
+// and loads or creates the key of the secret hashes.
+func openStateDir(dir string) (*stateDir, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	lf, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	held, err := filelock.TryLock(lf)
+	if err != nil {
+		lf.Close()
+		return nil, fmt.Errorf("state directory: lock %s: %w", lf.Name(), err)
+	}
+	if held {
+		pid, _ := os.ReadFile(lf.Name())
+		lf.Close()
+		who := ""
+		if p := strings.TrimSpace(string(pid)); p != "" {
+			who = " (pid " + p + ")"
+		}
+		return nil, fmt.Errorf("%s: %w%s", dir, ErrLocked, who)
+	}
+	_ = lf.Truncate(0)
+	_, _ = lf.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	sd := &stateDir{path: dir, lock: lf}
+	if sd.key, err = loadOrCreateKey(filepath.Join(dir, keyFile)); err != nil {
+		sd.close()
+		return nil, err
+	}
+	return sd, nil
+}
+
+func (sd *stateDir) close() {
+	filelock.Unlock(sd.lock)
+	sd.lock.Close()
+}
+
+func loadOrCreateKey(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err == nil {
+		key, derr := hex.DecodeString(strings.TrimSpace(string(data)))
+		if derr == nil && len(key) == 32 {
+			return key, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("state key: %w", err)
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("state key: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("state key: %w", err)
+	}
+	return key, nil
+}
+
+// load reads the persisted state. A missing file is a first start; a file
+// that does not parse is moved aside (state.json.corrupt-<time>) and the
+// daemon starts as if for the first time, saying so.
+func (sd *stateDir) load(now time.Time) (st *state, note string, err error) {
+	path := filepath.Join(sd.path, stateFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("read state: %w", err)
+	}
+	st = &state{}
+	if jerr := json.Unmarshal(data, st); jerr != nil || st.Schema != StateSchema || st.Report == nil {
+		aside := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+		if rerr := os.Rename(path, aside); rerr != nil {
+			return nil, "", fmt.Errorf("state %s is unreadable and cannot be moved aside: %w", path, rerr)
+		}
+		why := "not a " + StateSchema + " document"
+		if jerr != nil {
+			why = jerr.Error()
+		}
+		return nil, fmt.Sprintf("the state file was unreadable (%s) and was moved to %s; the inventory starts afresh", why, aside), nil
+	}
+	return st, "", nil
+}
+
+// save writes the state atomically.
+func (sd *stateDir) save(st *state) error {
+	st.Schema = StateSchema
+	data, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(sd.path, stateFile), data, 0o600); err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	return nil
+}
+
+// secretHashes returns keyed hashes of what the report of s does not show:
+// each env and header value, the raw arguments and URL. No value can be
+// recovered from them without the key, which never leaves the state
+// directory.
+func secretHashes(key []byte, s *scanner.Server) map[string]string {
+	mac := func(parts ...string) string {
+		h := hmac.New(sha256.New, key)
+		for _, p := range parts {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+		return hex.EncodeToString(h.Sum(nil)[:16])
+	}
+	out := map[string]string{"args": mac(append([]string{"args", s.Command}, s.Args...)...)}
+	if s.URL != "" {
+		out["url"] = mac("url", s.URL)
+	}
+	for k, v := range s.Env {
+		out["env:"+k] = mac("env", k, v)
+	}
+	for k, v := range s.Headers {
+		out["header:"+k] = mac("header", k, v)
+	}
+	return out
+}
+
+// changedSecrets lists the keys whose hashes differ (added, removed or
+// changed), sorted.
+func changedSecrets(old, cur map[string]string) []string {
+	var out []string
+	for k, v := range cur {
+		if old[k] != v {
+			out = append(out, k)
+		}
+	}
+	for k := range old {
+		if _, ok := cur[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

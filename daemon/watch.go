@@ -1,0 +1,153 @@
+package daemon
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// watchPlan is what to watch for one scan: the directories, and how to
+// tell a relevant event from noise in them.
+type watchPlan struct {
+	// dirs are the existing directories to watch.
+	dirs map[string]bool
+	// files are the paths the scan read or stat'ed (and the real paths of
+	// symlinks among them); listed are the directories it listed.
+	files, listed map[string]bool
+	// ancestors are the directories on the way to a path that does not
+	// exist yet: their creation brings the path closer.
+	ancestors map[string]bool
+}
+
+// planWatches turns the paths a scan asked about (true: listed as a
+// directory) into the directories to watch. A file is watched through its
+// directory, so that an editor's atomic replace (write a temporary file,
+// rename it over) is seen; a path that does not exist yet is watched
+// through its nearest existing ancestor; a symlink also through the
+// directory of its target.
+func planWatches(asked map[string]bool, extra []string) *watchPlan {
+	p := &watchPlan{dirs: map[string]bool{}, files: map[string]bool{}, listed: map[string]bool{}, ancestors: map[string]bool{}}
+	add := func(path string, listed bool) {
+		path = filepath.Clean(path)
+		if listed {
+			p.listed[path] = true
+			p.watchDir(path)
+			return
+		}
+		p.files[path] = true
+		p.watchDir(filepath.Dir(path))
+		if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+			p.files[real] = true
+			p.watchDir(filepath.Dir(real))
+		}
+	}
+	for path, listed := range asked {
+		add(path, listed)
+	}
+	for _, path := range extra {
+		add(path, false)
+	}
+	return p
+}
+
+// watchDir watches dir, or its nearest existing ancestor when it does not
+// exist, remembering the missing directories on the way.
+func (p *watchPlan) watchDir(dir string) {
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			p.dirs[dir] = true
+			return
+		}
+		p.ancestors[dir] = true
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return
+		}
+		dir = parent
+	}
+}
+
+// relevant reports whether an event on path can change what the scan
+// reads, and whether it is about a directory whose whole contents are
+// affected (removed, renamed or created).
+func (p *watchPlan) relevant(path string) bool {
+	path = filepath.Clean(path)
+	if p.files[path] || p.listed[path] || p.ancestors[path] {
+		return true
+	}
+	if p.listed[filepath.Dir(path)] {
+		return true
+	}
+	// A directory above a watched file was replaced (mv dir aside; mv new
+	// dir in): its children are what the scan reads.
+	prefix := path + string(filepath.Separator)
+	for f := range p.files {
+		if strings.HasPrefix(f, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// watchSet keeps an fsnotify watcher's directories equal to a plan.
+type watchSet struct {
+	w       *fsnotify.Watcher
+	current map[string]bool
+	// limited is set when the OS refused a watch for its watch limit
+	// (inotify's max_user_watches): the daemon then resyncs by polling.
+	limited bool
+	// failed holds directories that could not be watched, with why.
+	failed map[string]string
+}
+
+func newWatchSet(w *fsnotify.Watcher) *watchSet {
+	return &watchSet{w: w, current: map[string]bool{}, failed: map[string]string{}}
+}
+
+// apply adds the plan's new directories and drops the ones it no longer
+// needs; it returns how many it added.
+func (s *watchSet) apply(p *watchPlan) (added int) {
+	s.failed = map[string]string{}
+	s.limited = false
+	for dir := range s.current {
+		if !p.dirs[dir] {
+			_ = s.w.Remove(dir) // fails for a directory that is gone: fine
+			delete(s.current, dir)
+		}
+	}
+	dirs := make([]string, 0, len(p.dirs))
+	for d := range p.dirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		if s.current[d] {
+			continue
+		}
+		if err := s.w.Add(d); err != nil {
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
+				s.limited = true
+			}
+			s.failed[d] = err.Error()
+			continue
+		}
+		s.current[d] = true
+		added++
+	}
+	return added
+}
+
+// readd re-adds every directory: after a resync, in case a watch was lost
+// with its directory.
+func (s *watchSet) readd(p *watchPlan) {
+	for d := range s.current {
+		_ = s.w.Remove(d)
+	}
+	s.current = map[string]bool{}
+	s.apply(p)
+}
