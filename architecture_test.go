@@ -42,7 +42,7 @@ var layers = [][]string{
 	// The pipeline every command shares; the proxy; config rewriting.
 	{"runner", "proxy", "wrap"},
 	{"daemon/..."},
-	{"cmd/...", "bench/...", "e2e"},
+	{"cmd/...", "bench/...", "e2e", "packaging"},
 }
 
 // notLinked lists packages that must stay out of a package's whole
