@@ -137,6 +137,13 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
+	return newHarnessWithin(t, testTimeout)
+}
+
+// newHarnessWithin is newHarness for a test that runs many sessions: it may
+// take up to timeout.
+func newHarnessWithin(t *testing.T, timeout time.Duration) *harness {
+	t.Helper()
 	stampOnce.Do(stampInputs)
 	if skipReason != "" {
 		t.Skipf("%s; install the e2e peers with: npm ci --prefix e2e/testdata/node", skipReason)
@@ -145,7 +152,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(buildErr)
 	}
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	h := &harness{t: t, ctx: ctx}
 	// Registered first, so it runs last: after every process has stopped
 	// and its stderr is complete.
@@ -452,6 +459,7 @@ type doc struct {
 	Unlisted        []string  `json:"unlisted"`
 	ListChangedSeen *bool     `json:"listChangedSeen"`
 	Fatal           *rpcError `json:"fatal"`
+	ListError       *rpcError `json:"listError"`
 
 	raw      any    // the whole document
 	stderr   string // the client's stderr (and a stdio server's)

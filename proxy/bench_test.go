@@ -221,13 +221,13 @@ func BenchmarkGuardToolsList(b *testing.B) {
 				opts.Pins = openPins(b)
 			}
 			g := NewGuard(opts)
-			g.ToolsList(tc.tools, false)
+			_, _ = g.ToolsList(tc.tools, false)
 			b.SetBytes(int64(len(tc.tools)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
 				g.ListChanged()
-				g.ToolsList(tc.tools, false)
+				_, _ = g.ToolsList(tc.tools, false)
 			}
 		})
 	}

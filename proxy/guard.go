@@ -162,16 +162,19 @@ func (g *Guard) Initialize(result []byte) []byte {
 }
 
 // ToolsList implements Inspector.
-func (g *Guard) ToolsList(result []byte, paged bool) []byte {
+func (g *Guard) ToolsList(result []byte, paged bool) ([]byte, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	pinsChanged := g.opts.Pins != nil && g.opts.Pins.Changed()
 	if g.last.in != nil && !pinsChanged && g.last.paged == paged && bytes.Equal(result, g.last.in) {
-		return g.last.out
+		return g.last.out, nil
 	}
-	out := g.inspect(result, paged)
+	out, err := g.inspect(result, paged)
+	if err != nil {
+		return nil, err
+	}
 	g.last.in, g.last.out, g.last.paged = append([]byte(nil), result...), out, paged
-	return out
+	return out, nil
 }
 
 // toolVerdict is what the Guard does with one tool of a listing.
@@ -182,19 +185,16 @@ type toolVerdict struct {
 	dropHints []string
 }
 
-// inspect analyses one listing and returns what to forward.
-func (g *Guard) inspect(result []byte, paged bool) []byte {
+// inspect analyses one listing and returns what to forward, or why it
+// could not be analysed: the relay then fails closed, since the client may
+// read tools out of it that were never checked.
+func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 	rep, nextCursor, listed, err := g.analyse(result)
 	if err != nil {
-		// Not a listing the Guard understands: fail closed, since the client
-		// may read tools out of it that were never checked.
 		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
-			Message: fmt.Sprintf("tools/list result not analysed: %v%s", err, g.action("; the client gets an empty tool list", ""))})
+			Message: fmt.Sprintf("tools/list result not analysed: %v%s", err, g.action("; the client gets an error instead", " (monitor mode: forwarded)"))})
 		g.opts.Logger.Error("tools/list result not analysed", "server", g.opts.Name, "err", err)
-		if g.opts.Enforce {
-			return []byte(`{"tools":[]}`)
-		}
-		return result
+		return nil, err
 	}
 	verdicts := make([]toolVerdict, len(rep.Tools))
 	idx := newToolIndex(rep)
@@ -241,7 +241,7 @@ func (g *Guard) inspect(result []byte, paged bool) []byte {
 		}
 	}
 	if !g.opts.Enforce {
-		return result
+		return result, nil
 	}
 	return g.rewrite(result, idx, verdicts, listed != len(rep.Tools))
 }
@@ -537,10 +537,16 @@ func (g *Guard) report(rep *toolcheck.Report, idx toolIndex, findings []reports.
 // removed, withheld tools left out, contradicted hints dropped. Every other
 // byte of the result is the server's when only Unicode was cleaned.
 // nonObjects says the tools array holds elements that are not objects.
-func (g *Guard) rewrite(result []byte, idx toolIndex, verdicts []toolVerdict, nonObjects bool) []byte {
+func (g *Guard) rewrite(result []byte, idx toolIndex, verdicts []toolVerdict, nonObjects bool) ([]byte, error) {
 	out := result
 	if !mcpunicode.IsCleanJSON(result) {
-		if clean, changed, err := mcpunicode.SanitizeJSON(result); err == nil && changed {
+		clean, changed, err := mcpunicode.SanitizeJSON(result)
+		if err != nil {
+			// The result parsed for the analysis; failing here is a bug.
+			// Fail closed rather than forward hidden characters.
+			return nil, fmt.Errorf("sanitize: %w", err)
+		}
+		if changed {
 			out = clean
 			g.emit(events.Event{Kind: "tools-sanitized", Severity: string(reports.SeverityWarning),
 				Message: "removed hidden characters and escape sequences from tools/list"})
@@ -554,17 +560,17 @@ func (g *Guard) rewrite(result []byte, idx toolIndex, verdicts []toolVerdict, no
 		}
 	}
 	if !edit {
-		return out
+		return out, nil
 	}
 	edited, err := editTools(out, idx, verdicts)
 	if err != nil {
 		// The result parsed for the analysis; failing here is a bug. Fail
 		// closed rather than forward tools that should be withheld.
 		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
-			Message: fmt.Sprintf("could not rewrite tools/list (%v); the client gets an empty tool list", err)})
-		return []byte(`{"tools":[]}`)
+			Message: fmt.Sprintf("could not rewrite tools/list (%v); the client gets an error instead", err)})
+		return nil, fmt.Errorf("rewrite: %w", err)
 	}
-	return edited
+	return edited, nil
 }
 
 // editTools removes withheld tools, elements that are not tool objects,

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/mcpio"
 )
@@ -37,6 +37,9 @@ func NewHTTP(upstream string, opts Options) (http.Handler, error) {
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
 			pr.Out.Host = u.Host
+			// Ask for an identity or gzip body (which Go's transport
+			// decodes): a body compressed otherwise cannot be inspected.
+			pr.Out.Header.Del("Accept-Encoding")
 			// The path the client asked for is the upstream's MCP endpoint when
 			// the upstream URL has none of its own.
 			if u.Path != "" && u.Path != "/" {
@@ -74,6 +77,11 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		forward, reply := h.relay.fromClient(session, body)
 		if forward == nil {
+			if reply == nil {
+				// Refused without an id to answer to.
+				http.Error(w, "mcpguard: request refused: it could not be parsed", http.StatusBadRequest)
+				return
+			}
 			// Every message was refused: answer for the server.
 			w.Header().Set("Content-Type", "application/json")
 			if session != "" {
@@ -101,9 +109,15 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	// the response assigns (initialize) is for the requests that follow.
 	session := resp.Request.Header.Get("Mcp-Session-Id")
 	reply := replyFrom(resp.Request.Context())
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch mt {
-	case "application/json":
+	kind := bodyKind(resp.Header.Get("Content-Type"))
+	if kind != "" {
+		if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+			// Clients decode it; the proxy cannot inspect it.
+			return fmt.Errorf("upstream response in Content-Encoding %q cannot be inspected", ce)
+		}
+	}
+	switch kind {
+	case "json":
 		body, err := io.ReadAll(io.LimitReader(resp.Body, int64(h.max)+1))
 		resp.Body.Close()
 		if err != nil {
@@ -113,13 +127,16 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 			return errors.New("upstream response larger than the limit")
 		}
 		out := h.relay.fromServer(session, body)
+		if out == nil && reply == nil {
+			return errors.New("upstream response could not be analysed")
+		}
 		if reply != nil {
 			out = mergeBatch(out, reply)
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(out))
 		resp.ContentLength = int64(len(out))
 		resp.Header.Set("Content-Length", strconv.Itoa(len(out)))
-	case "text/event-stream":
+	case "sse":
 		pr, pw := io.Pipe()
 		src := resp.Body
 		go func() {
@@ -137,9 +154,27 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	return nil
 }
 
+// bodyKind says how a client reads a response body: "sse", "json" or ""
+// (not at all). The TypeScript SDK looks for the media types anywhere in
+// the header (event stream first), so the proxy does too: a header such as
+// "text/plain; x=text/event-stream" must not pass uninspected.
+func bodyKind(contentType string) string {
+	ct := strings.ToLower(contentType)
+	switch {
+	case strings.Contains(ct, "text/event-stream"):
+		return "sse"
+	case strings.Contains(ct, "application/json"), strings.Contains(ct, "+json"):
+		return "json"
+	}
+	return ""
+}
+
 // rewriteEvents copies an SSE stream, passing each event's data (one JSON-RPC
 // message) through the relay; an event the relay does not change is copied
-// byte for byte.
+// byte for byte, one it refuses is left out. Lines end as the SSE
+// specification has them (CRLF, LF or a lone CR), a leading BOM is
+// skipped, and a field line without a colon is a field with an empty
+// value, as every event-stream parser reads them.
 func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) error {
 	var event bytes.Buffer // the raw event text
 	var data bytes.Buffer  // its data lines joined
@@ -151,7 +186,11 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 		out := event.Bytes()
 		if hasData {
 			msg := bytes.TrimSuffix(data.Bytes(), []byte("\n"))
-			if rewritten := h.relay.fromServer(session, msg); !bytes.Equal(rewritten, msg) {
+			rewritten := h.relay.fromServer(session, msg)
+			switch {
+			case rewritten == nil:
+				out = nil
+			case !bytes.Equal(rewritten, msg):
 				out = rebuildEvent(event.Bytes(), bytes.TrimSuffix(rewritten, []byte("\n")))
 			}
 		}
@@ -162,37 +201,72 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 		return err
 	}
 	fr := mcpio.NewFrameReader(src, h.max)
+	first := true
 	for {
-		line, err := fr.Next()
+		chunk, err := fr.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return flush()
 			}
 			return err
 		}
-		event.Write(line)
-		trimmed := mcpio.TrimFrame(line)
-		if len(trimmed) == 0 {
-			if err := flush(); err != nil {
-				return err
-			}
-			continue
+		if first {
+			first = false
+			chunk = bytes.TrimPrefix(chunk, []byte("\xef\xbb\xbf"))
 		}
-		if v, ok := bytes.CutPrefix(trimmed, []byte("data:")); ok {
-			data.Write(bytes.TrimPrefix(v, []byte(" ")))
-			data.WriteByte('\n')
-			hasData = true
+		for _, line := range sseLines(chunk) {
+			event.Write(line)
+			field := bytes.TrimRight(line, "\r\n")
+			if len(field) == 0 {
+				if err := flush(); err != nil {
+					return err
+				}
+				continue
+			}
+			if field[0] == ':' {
+				continue // a comment
+			}
+			name, value, found := bytes.Cut(field, []byte(":"))
+			if found {
+				value = bytes.TrimPrefix(value, []byte(" "))
+			}
+			if string(name) == "data" {
+				data.Write(value)
+				data.WriteByte('\n')
+				hasData = true
+			}
 		}
 	}
 }
 
-// rebuildEvent keeps an event's other fields (id, event, retry) and replaces
-// its data lines with one line holding msg.
+// sseLines splits a chunk that ends at a line feed (or the end of the
+// stream) into lines, each with its terminator: CRLF, LF or a lone CR.
+func sseLines(chunk []byte) [][]byte {
+	var lines [][]byte
+	for len(chunk) > 0 {
+		i := bytes.IndexAny(chunk, "\r\n")
+		if i < 0 {
+			return append(lines, chunk)
+		}
+		end := i + 1
+		if chunk[i] == '\r' && end < len(chunk) && chunk[end] == '\n' {
+			end++
+		}
+		lines = append(lines, chunk[:end])
+		chunk = chunk[end:]
+	}
+	return lines
+}
+
+// rebuildEvent keeps an event's other fields (id, event, retry, comments)
+// and replaces its data lines with one line holding msg; lines end in LF.
 func rebuildEvent(event, msg []byte) []byte {
 	var out bytes.Buffer
 	wroteData := false
-	for _, line := range bytes.SplitAfter(event, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("data:")) {
+	for _, line := range sseLines(event) {
+		field := bytes.TrimRight(line, "\r\n")
+		name, _, _ := bytes.Cut(field, []byte(":"))
+		if len(field) > 0 && field[0] != ':' && string(name) == "data" {
 			if !wroteData {
 				out.WriteString("data: ")
 				out.Write(msg)
@@ -201,7 +275,8 @@ func rebuildEvent(event, msg []byte) []byte {
 			}
 			continue
 		}
-		out.Write(line)
+		out.Write(field)
+		out.WriteByte('\n')
 	}
 	return out.Bytes()
 }

@@ -170,3 +170,59 @@ func TestHTTPBadUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPEncodingsAndContentTypes: the proxy asks for a body it can read,
+// refuses one it cannot, and reads a body the way clients decide to read it.
+func TestHTTPEncodingsAndContentTypes(t *testing.T) {
+	var gotAE []string
+	var mu sync.Mutex
+	mode := "br"
+	upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		gotAE = append(gotAE, r.Header.Get("Accept-Encoding"))
+		m := mode
+		mu.Unlock()
+		resp := `{"jsonrpc":"2.0","id":1,"result":` + twoTools + `}`
+		switch m {
+		case "br":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Encoding", "br")
+			io.WriteString(w, "\x0b\x02\x80not really brotli")
+		case "sneaky":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8; x=text/event-stream")
+			io.WriteString(w, "data: "+resp+"\n\n")
+		case "cr":
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "\xef\xbb\xbfevent: message\rdata: "+resp+"\r\r")
+		}
+	}))
+	t.Cleanup(upSrv.Close)
+	h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: true, Inspector: &fakeInspector{
+		withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "hidden instructions"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := httptest.NewServer(h)
+	t.Cleanup(px.Close)
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+
+	resp, body := post(t, px.URL+"/mcp", list, map[string]string{"Accept-Encoding": "br, gzip"})
+	if resp.StatusCode != http.StatusBadGateway || strings.Contains(body, "evil") {
+		t.Errorf("a body in an encoding the proxy cannot read: %d %q", resp.StatusCode, body)
+	}
+	mu.Lock()
+	if len(gotAE) == 0 || strings.Contains(gotAE[0], "br") {
+		t.Errorf("the client's Accept-Encoding reached the upstream: %q", gotAE)
+	}
+	mode = "sneaky"
+	mu.Unlock()
+	if _, body := post(t, px.URL+"/mcp", list, nil); strings.Contains(body, "evil") || !strings.Contains(body, "read_file") {
+		t.Errorf("an event stream under another content type was not inspected: %q", body)
+	}
+	mu.Lock()
+	mode = "cr"
+	mu.Unlock()
+	if _, body := post(t, px.URL+"/mcp", list, nil); strings.Contains(body, "evil") || !strings.Contains(body, "read_file") {
+		t.Errorf("an event stream with CR line ends was not inspected: %q", body)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,9 +24,10 @@ type Inspector interface {
 	// returns the result to forward: the same slice when nothing changes.
 	Initialize(result []byte) []byte
 	// ToolsList inspects the result of a tools/list response and returns the
-	// result to forward. paged is true when the request carried a cursor
-	// (a later page of a paginated listing).
-	ToolsList(result []byte, paged bool) []byte
+	// result to forward, or why it could not be analysed (the relay then
+	// answers the client with an error in enforce mode). paged is true when
+	// the request carried a cursor (a later page of a paginated listing).
+	ToolsList(result []byte, paged bool) ([]byte, error)
 	// ListChanged is told that the server announced a changed tool list.
 	ListChanged()
 	// Withheld reports whether calls to the tool must be refused, and why.
@@ -41,14 +43,21 @@ type Withheld struct {
 // passThrough inspects nothing.
 type passThrough struct{}
 
-func (passThrough) Initialize(r []byte) []byte        { return r }
-func (passThrough) ToolsList(r []byte, _ bool) []byte { return r }
-func (passThrough) ListChanged()                      {}
-func (passThrough) Withheld(string) (Withheld, bool)  { return Withheld{}, false }
+func (passThrough) Initialize(r []byte) []byte                 { return r }
+func (passThrough) ToolsList(r []byte, _ bool) ([]byte, error) { return r, nil }
+func (passThrough) ListChanged()                               {}
+func (passThrough) Withheld(string) (Withheld, bool)           { return Withheld{}, false }
 
-// CodeWithheld is the JSON-RPC error code of a call to a withheld tool
-// (implementation-defined server error range).
-const CodeWithheld = -32001
+// JSON-RPC error codes of mcpguard's own answers (implementation-defined
+// server error range).
+const (
+	// CodeWithheld answers a call to a withheld tool.
+	CodeWithheld = -32001
+	// CodeNotAnalysed answers in the server's place when its response could
+	// not be parsed or analysed, and a request that could not be, or that a
+	// server could read otherwise than the proxy (enforce mode).
+	CodeNotAnalysed = -32002
+)
 
 // Options configure a proxy.
 type Options struct {
@@ -79,7 +88,7 @@ type relay struct {
 	client io.Writer
 
 	mu      sync.Mutex
-	pending map[string]pendingRequest // session and request id -> request, for responses to inspect
+	pending map[string]*pendingRequest // session and id key -> request, for responses to inspect
 }
 
 func newRelay(client io.Writer, opts Options) *relay {
@@ -89,7 +98,7 @@ func newRelay(client io.Writer, opts Options) *relay {
 	if opts.Grace <= 0 {
 		opts.Grace = 5 * time.Second
 	}
-	return &relay{opts: opts, client: client, pending: map[string]pendingRequest{}}
+	return &relay{opts: opts, client: client, pending: map[string]*pendingRequest{}}
 }
 
 // toClient writes one frame to the client.
@@ -106,18 +115,48 @@ func (r *relay) toClient(frame []byte) error {
 //
 // session separates request ids of different clients (HTTP sessions); stdio
 // has one, "".
+//
+// In enforce mode a frame the proxy cannot parse is not forwarded: a server
+// might read it (a tools/call to a withheld tool followed by garbage, a
+// depth the proxy gave up on), and the proxy must see every call it lets
+// through. So is a request whose envelope a case-insensitive decoder (Go's
+// encoding/json) reads differently ("METHOD", "Params").
 func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte) {
-	if mcpio.IsBatch(frame) {
-		return r.fromClientBatch(session, frame)
-	}
-	env, ok := mcpio.ParseEnvelope(frame)
-	if !ok {
+	msg := mcpio.TrimFrame(frame)
+	if blank(msg) {
 		return frame, nil
 	}
-	if denied := r.request(session, &env); denied != nil {
+	m, err := mcpio.ParseMessage(msg)
+	if err != nil {
+		return r.refuseClient(frame, parseErrorID(err), "request could not be parsed: "+err.Error())
+	}
+	if m.Batch != nil {
+		return r.fromClientBatch(session, frame, m.Batch)
+	}
+	if m.Ambiguous != "" {
+		return r.refuseClient(frame, m.ID, fmt.Sprintf("ambiguous request: the member %q is read as an envelope member by some servers", m.Ambiguous))
+	}
+	if denied := r.request(session, &m.Envelope); denied != nil {
 		return nil, append(denied, '\n')
 	}
 	return frame, nil
+}
+
+// refuseClient handles a client frame the proxy does not trust: answered
+// with an error (or dropped, without an id) in enforce mode, forwarded with
+// an event in monitor mode.
+func (r *relay) refuseClient(frame, id []byte, why string) (forward, reply []byte) {
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded a client message that enforce mode refuses: " + why})
+		return frame, nil
+	}
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a client message: " + why,
+		Details: map[string]any{"direction": "client", "answered": id != nil}})
+	if id == nil {
+		return nil, nil
+	}
+	return nil, append(errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), '\n')
 }
 
 // request records a request the proxy will inspect the response to and
@@ -132,13 +171,22 @@ func (r *relay) request(session string, env *mcpio.Envelope) []byte {
 			Cursor *string `json:"cursor"`
 		}
 		_ = json.Unmarshal(env.Params, &p) // absent or malformed params: the first page
+		req := &pendingRequest{method: env.Method, paged: p.Cursor != nil}
 		r.mu.Lock()
-		r.pending[session+"\x00"+mcpio.IDKey(env.ID)] = pendingRequest{method: env.Method, paged: p.Cursor != nil}
+		for _, k := range mcpio.IDKeys(env.ID) {
+			r.pending[session+"\x00"+k] = req
+		}
 		r.mu.Unlock()
 	case "tools/call":
-		name, ok := callName(env.Params)
-		if !ok {
-			return nil
+		name, variant := callName(env.Params)
+		if variant != "" {
+			if !r.opts.Enforce {
+				r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Severity: "warning",
+					Message: fmt.Sprintf("monitor mode: forwarded a tools/call whose params also hold %q, which some servers read as the tool name", variant)})
+				return nil
+			}
+			r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Message: fmt.Sprintf("ambiguous tool name: the params also hold %q", variant)})
+			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q beside \"name\"", variant), nil)
 		}
 		w, withheld := r.opts.Inspector.Withheld(name)
 		if !withheld {
@@ -156,50 +204,67 @@ func (r *relay) request(session string, env *mcpio.Envelope) []byte {
 	return nil
 }
 
-// callName returns params.name of a tools/call as the server reads it: the
-// member spelled exactly "name" (encoding/json's struct decoding would also
-// take "NAME", letting {"name": "evil", "NAME": "x"} pass as "x"), the last
-// one when repeated.
-func callName(params []byte) (string, bool) {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(params, &members) != nil {
-		return "", false
+// callName returns params.name of a tools/call as JSON.parse reads it (the
+// member spelled exactly "name", the last one when repeated), and any other
+// member a case-insensitive decoder would take for it instead ("NAME",
+// "Name": encoding/json's struct decoding takes the last of them).
+func callName(params []byte) (name, variant string) {
+	keys, values, ok := mcpio.ObjectMembers(params)
+	if !ok {
+		return "", ""
 	}
-	var name string
-	if json.Unmarshal(members["name"], &name) != nil {
-		return "", false
+	for i, k := range keys {
+		switch {
+		case k == "name":
+			var s string
+			if json.Unmarshal(values[i], &s) == nil {
+				name = s
+			} else {
+				name = ""
+			}
+		case strings.EqualFold(k, "name"):
+			variant = k
+		}
 	}
-	return name, true
+	return name, variant
 }
 
 // fromClientBatch handles a JSON-RPC batch: it is forwarded as one frame
 // unless an element must be refused, in which case the refused elements are
 // answered and the rest forwarded as a batch.
-func (r *relay) fromClientBatch(session string, frame []byte) (forward, reply []byte) {
-	var elems []json.RawMessage
-	if json.Unmarshal(frame, &elems) != nil {
-		return frame, nil
-	}
+func (r *relay) fromClientBatch(session string, frame []byte, elems [][]byte) (forward, reply []byte) {
 	var keep, replies []json.RawMessage
 	for _, e := range elems {
-		env, ok := mcpio.ParseEnvelope(e)
-		if !ok {
+		m, err := mcpio.ParseMessage(e)
+		switch {
+		case err != nil || m.Batch != nil:
+			// Not a message at all: a server answers it with an error.
 			keep = append(keep, e)
 			continue
+		case m.Ambiguous != "" && r.opts.Enforce:
+			r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error",
+				Message: fmt.Sprintf("refused a client message: ambiguous request: the member %q", m.Ambiguous)})
+			if m.ID != nil {
+				replies = append(replies, errorResponse(m.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous request: the member %q is read as an envelope member by some servers", m.Ambiguous), nil))
+			}
+			continue
 		}
-		if denied := r.request(session, &env); denied != nil {
+		if denied := r.request(session, &m.Envelope); denied != nil {
 			replies = append(replies, denied)
 			continue
 		}
 		keep = append(keep, e)
 	}
-	if len(replies) == 0 {
+	if len(replies) == 0 && len(keep) == len(elems) {
 		return frame, nil
 	}
 	if len(keep) > 0 {
 		forward = batch(keep)
 	}
-	return forward, batch(replies)
+	if len(replies) > 0 {
+		reply = batch(replies)
+	}
+	return forward, reply
 }
 
 func batch(elems []json.RawMessage) []byte {
@@ -207,68 +272,159 @@ func batch(elems []json.RawMessage) []byte {
 	return append(b, '\n')
 }
 
+func blank(b []byte) bool { return len(bytes.TrimLeft(b, " \t\r\n")) == 0 }
+
+// parseErrorID returns the id a ParseError recovered, if any.
+func parseErrorID(err error) []byte {
+	if pe, ok := err.(*mcpio.ParseError); ok {
+		return pe.ID
+	}
+	return nil
+}
+
 // fromServer decides about one server frame and returns the bytes to send to
-// the client: the original frame unless a tools/list result was changed.
+// the client: the original frame unless a result was changed, or nil when
+// the frame must not reach the client.
+//
+// In enforce mode nothing the proxy has not fully parsed and analysed
+// reaches the client (SPEC §8): a frame that is not one complete JSON value
+// becomes an error response for its id when the id can be read, and is
+// dropped otherwise; a tools/list result that cannot be analysed becomes an
+// error response.
 func (r *relay) fromServer(session string, frame []byte) []byte {
-	if mcpio.IsBatch(frame) {
-		var elems []json.RawMessage
-		if json.Unmarshal(frame, &elems) != nil {
-			return frame
-		}
+	msg := mcpio.TrimFrame(frame)
+	if blank(msg) {
+		return frame
+	}
+	m, err := mcpio.ParseMessage(msg)
+	if err != nil {
+		return r.refuseServer(session, frame, parseErrorID(err), "response could not be parsed: "+err.Error())
+	}
+	if m.Batch != nil {
+		elems := make([]json.RawMessage, len(m.Batch))
 		changed := false
-		for i, e := range elems {
-			if out, ok := r.serverMessage(session, e); ok {
+		for i, e := range m.Batch {
+			elems[i] = e
+			em, err := mcpio.ParseMessage(e)
+			if err != nil || em.Batch != nil {
+				continue // a client rejects it as it is
+			}
+			if out, ok := r.serverMessage(session, e, em); ok {
+				if out == nil {
+					elems[i], changed = nil, true
+					continue
+				}
 				elems[i], changed = out, true
 			}
 		}
 		if !changed {
 			return frame
 		}
-		return batch(elems)
+		kept := elems[:0]
+		for _, e := range elems {
+			if e != nil {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) == 0 {
+			return nil
+		}
+		return batch(kept)
 	}
-	if out, ok := r.serverMessage(session, mcpio.TrimFrame(frame)); ok {
+	if out, ok := r.serverMessage(session, msg, m); ok {
+		if out == nil {
+			return nil
+		}
 		return append(out, '\n')
 	}
 	return frame
 }
 
-// serverMessage inspects one server message; ok is true when it was rewritten.
-func (r *relay) serverMessage(session string, msg []byte) ([]byte, bool) {
-	env, ok := mcpio.ParseEnvelope(msg)
-	if !ok {
-		return nil, false
+// refuseServer handles a server frame the proxy could not parse.
+func (r *relay) refuseServer(session string, frame, id []byte, why string) []byte {
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
+		return frame
 	}
-	if env.IsNotification() && env.Method == "notifications/tools/list_changed" {
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
+		Details: map[string]any{"direction": "server", "answered": id != nil}})
+	if id == nil {
+		return nil
+	}
+	r.settle(session, id)
+	return append(errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), '\n')
+}
+
+// settle removes the pending request a response answers and returns it.
+func (r *relay) settle(session string, id []byte) *pendingRequest {
+	keys := mcpio.IDKeys(id)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var req *pendingRequest
+	for _, k := range keys {
+		if p := r.pending[session+"\x00"+k]; p != nil && req == nil {
+			req = p
+		}
+	}
+	if req != nil {
+		for k, p := range r.pending {
+			if p == req {
+				delete(r.pending, k)
+			}
+		}
+	}
+	return req
+}
+
+// serverMessage inspects one parsed server message; ok is true when the
+// message is replaced by out (nil: dropped).
+func (r *relay) serverMessage(session string, msg []byte, m mcpio.Message) (out []byte, ok bool) {
+	if m.IsNotification() && m.Method == "notifications/tools/list_changed" {
 		r.opts.Inspector.ListChanged()
 		r.opts.Events.Emit(events.Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
 		return nil, false
 	}
-	if env.Method != "" || env.ID == nil {
+	if m.Method != "" || m.ID == nil {
 		return nil, false // a server request (sampling, roots, ...) or a notification
 	}
 	// A response: it settles its request whether it carries a result or an
 	// error, so the table does not grow with failed requests.
-	key := session + "\x00" + mcpio.IDKey(env.ID)
-	r.mu.Lock()
-	req, pending := r.pending[key]
-	delete(r.pending, key)
-	r.mu.Unlock()
-	if !pending || env.Result == nil {
+	req := r.settle(session, m.ID)
+	if m.Result == nil {
 		return nil, false
 	}
-	var out []byte
-	switch req.method {
+	if req == nil {
+		// Matched as loosely as any client matches (mcpio.IDKeys): no
+		// client takes this for the answer to a listing.
+		return nil, false
+	}
+	method, paged := req.method, req.paged
+	result := m.Result
+	if m.InvalidUTF8 || m.LoneSurrogate {
+		// What the client decodes to U+FFFD is sent as U+FFFD: the client
+		// then sees exactly what the analysis saw.
+		result = mcpio.Normalize(result)
+	}
+	switch method {
 	case "tools/list":
-		out = r.opts.Inspector.ToolsList(env.Result, req.paged)
+		inspected, err := r.opts.Inspector.ToolsList(result, paged)
+		if err != nil {
+			if !r.opts.Enforce {
+				return nil, false
+			}
+			return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: tools/list result could not be analysed: "+err.Error(), nil), true
+		}
+		result = inspected
 	case "initialize":
-		out = r.opts.Inspector.Initialize(env.Result)
+		result = r.opts.Inspector.Initialize(result)
 	default:
 		return nil, false
 	}
-	if bytes.Equal(out, env.Result) {
+	if bytes.Equal(result, m.Result) {
 		return nil, false
 	}
-	rewritten, err := replaceResult(msg, env.Result, out)
+	rewritten, err := replaceResult(msg, m.Result, result)
 	if err != nil {
 		return nil, false
 	}

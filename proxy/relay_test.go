@@ -164,7 +164,7 @@ type fakeInspector struct {
 
 func (f *fakeInspector) Initialize(result []byte) []byte { return result }
 
-func (f *fakeInspector) ToolsList(result []byte, _ bool) []byte {
+func (f *fakeInspector) ToolsList(result []byte, _ bool) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seen = append(f.seen, string(result))
@@ -172,7 +172,7 @@ func (f *fakeInspector) ToolsList(result []byte, _ bool) []byte {
 		Tools []map[string]any `json:"tools"`
 	}
 	if f.monitor || json.Unmarshal(result, &r) != nil {
-		return result
+		return result, nil
 	}
 	var kept []map[string]any
 	for _, tool := range r.Tools {
@@ -183,10 +183,10 @@ func (f *fakeInspector) ToolsList(result []byte, _ bool) []byte {
 		kept = append(kept, tool)
 	}
 	if len(kept) == len(r.Tools) {
-		return result
+		return result, nil
 	}
 	b, _ := json.Marshal(map[string]any{"tools": kept})
-	return b
+	return b, nil
 }
 
 func (f *fakeInspector) Withheld(tool string) (Withheld, bool) {
@@ -304,9 +304,10 @@ func TestExitStatusAndShutdown(t *testing.T) {
 func TestServerExitsMidResponse(t *testing.T) {
 	s := start(t, "crash-mid", Options{Enforce: true})
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	// The partial frame is forwarded as it is; the proxy exits with the server.
+	// The partial frame never reaches the client: its request is answered
+	// with an error instead; the proxy exits with the server.
 	rest, _ := io.ReadAll(s.fromProx)
-	if !strings.HasPrefix(string(rest), `{"jsonrpc":"2.0","id":1,"result":{"half`) {
+	if strings.Contains(string(rest), `half`) || !strings.Contains(string(rest), `"id":1,"error":{"code":-32002`) {
 		t.Errorf("partial frame: %q", rest)
 	}
 	select {
@@ -348,10 +349,10 @@ type slowInspector struct {
 	started chan struct{}
 }
 
-func (s slowInspector) ToolsList(r []byte, _ bool) []byte {
+func (s slowInspector) ToolsList(r []byte, _ bool) ([]byte, error) {
 	close(s.started)
 	time.Sleep(300 * time.Millisecond)
-	return r
+	return r, nil
 }
 
 // TestServerLastWordsAfterClientEOF: while the proxy is busy with a
@@ -387,21 +388,30 @@ func TestServerLastWordsAfterClientEOF(t *testing.T) {
 func TestPeersViewOfMessages(t *testing.T) {
 	r := newRelay(io.Discard, Options{Enforce: true, Inspector: &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "x"}}}})
 	// Calls: an escaped member name, a case variant after the real name,
-	// a repeated name (the last counts).
+	// a repeated name (the last counts), case variants that Go's
+	// encoding/json reads as the name or the method, trailing data and
+	// nesting a naive scanner gives up on.
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	for _, call := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"n\u0061me":"evil"}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil","NAME":"read_file"}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","name":"evil"}}`,
 		`{"jsonrpc":"2.0","id":1,"met\u0068od":"tools/call","params":{"name":"evil"}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools\/call","params":{"name":"ev\u0069l"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","NAME":"evil"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","Name":"evil"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","METHOD":"tools/call","params":{"name":"evil"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file"},"Params":{"name":"evil"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil"}} trailing`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil","x":` + deep + `}}`,
 	} {
 		forward, reply := r.fromClient("", []byte(call))
-		if forward != nil || !bytes.Contains(reply, []byte(`"code":-32001`)) {
-			t.Errorf("%s: forwarded", call)
+		if forward != nil || !bytes.Contains(reply, []byte(`"code":-3200`)) {
+			t.Errorf("%.120s: forwarded", call)
 		}
 	}
-	if forward, _ := r.fromClient("", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","NAME":"evil"}}`)); forward == nil {
-		t.Error("a call to an allowed tool was refused")
+	if forward, _ := r.fromClient("", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","x":`+deep+`}}`)); forward == nil {
+		t.Error("a deep call to an allowed tool was refused")
 	}
 	// A tools/list response whose result member is spelled with an escape.
 	r.fromClient("", []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
@@ -418,22 +428,26 @@ func TestPeersViewOfMessages(t *testing.T) {
 	}
 }
 
-// TestInvalidJSONFromTheServer: lines that are not JSON-RPC pass untouched
-// and do not disturb what follows.
+// TestInvalidJSONFromTheServer: in enforce mode lines that are not JSON
+// never reach the client (a server logging to stdout, a half message);
+// they do not disturb what follows. Monitor mode passes them on.
 func TestInvalidJSONFromTheServer(t *testing.T) {
 	t.Setenv("MCPGUARD_FAKE_TOOLS", twoTools)
 	insp := &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "x"}}}
 	s := start(t, "junk", Options{Enforce: true, Inspector: insp})
-	for _, want := range []string{`this is not json`, `{"jsonrpc":"2.0","id":`, `[1,2`} {
-		if got := s.recv(); got != want {
-			t.Errorf("got %q, want %q", got, want)
-		}
-	}
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	if got := s.recv(); strings.Contains(got, "evil") || !strings.Contains(got, "read_file") {
-		t.Errorf("tools/list after junk: %s", got)
+		t.Errorf("the first line after junk: %s", got)
 	}
 	s.close()
+
+	monitor := start(t, "junk", Options{Enforce: false, Inspector: insp})
+	for _, want := range []string{`this is not json`, `{"jsonrpc":"2.0","id":`, `[1,2`} {
+		if got := monitor.recv(); got != want {
+			t.Errorf("monitor: got %q, want %q", got, want)
+		}
+	}
+	monitor.close()
 }
 
 // TestTerminatedWhileShuttingDown: a client closes the proxy's stdin and,

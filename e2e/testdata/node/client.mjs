@@ -15,6 +15,7 @@
 //               notifications/tools/list_changed; list again; call get_fact
 //   ide         list; call executeCode, getDiagnostics and openFile
 //   list        list; call get_fact
+//   listonce    list once, recording an error instead of failing
 //
 // The client declares the roots, sampling and elicitation capabilities and
 // answers the server's requests with fixed, deterministic results (it stands
@@ -279,6 +280,16 @@ const scenarios = {
   async list() {
     await listTools();
     await callTool("get_fact", {});
+  },
+  // One listing whose failure is recorded rather than fatal: the framing
+  // tests look at what a client makes of a hostile response.
+  async listonce() {
+    try {
+      const res = await client.listTools({}, { timeout: Number(process.env.LIST_TIMEOUT_MS ?? 5000) });
+      doc.lists.push(res.tools);
+    } catch (e) {
+      doc.listError = errorOf(e);
+    }
   },
 };
 if (!scenarios[scenario]) usage(`unknown scenario ${scenario}`);
