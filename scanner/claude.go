@@ -493,11 +493,15 @@ func (sc *scan) claudeEntries(path string, container *jsonc.Value, pointer strin
 			fmt.Sprintf("%q must be an object of named servers, not %s; Claude Code loads nothing from it", key, m.Value.Kind), key)
 		return nil
 	}
+	if sc.tooManyServers(path, pointer, m) {
+		return nil
+	}
 	var out []*Server
 	for i := range m.Value.Members {
 		mem := &m.Value.Members[i]
-		s, invalid := parseClaudeEntry(path, pointer+"/"+jsonc.PointerToken(mem.Key), mem)
+		s, invalid := sc.parseClaudeEntry(path, pointer+"/"+jsonc.PointerToken(mem.Key), mem)
 		switch {
+		case s.refused:
 		case invalid != "":
 			s.Status = reports.StatusInvalid
 			s.Decision = reports.Decision{Reasons: []string{reports.ReasonInvalid}}
@@ -542,7 +546,10 @@ func (sc *scan) missingServersKey(path string, container *jsonc.Value, pointer, 
 // entries without ${ in the url or a header value are accepted.
 func (sc *scan) managedMcpServer(e managed.NamedEntry) *Server {
 	pointer := "/managedMcpServers/" + jsonc.PointerToken(e.Name)
-	s, invalid := parseClaudeEntry(e.Doc.Path, pointer, e.Member)
+	s, invalid := sc.parseClaudeEntry(e.Doc.Path, pointer, e.Member)
+	if s.refused {
+		return s
+	}
 	if invalid == "" {
 		switch {
 		case s.Transport != TransportHTTP && s.Transport != TransportSSE:

@@ -33,14 +33,18 @@ var internalTypes = map[string]string{
 // parseClaudeEntry reads one server entry of ~/.claude.json, .mcp.json or
 // managed-mcp.json. invalid is non-empty when Claude Code skips the entry at
 // load time (§2.2); the server is still returned so that it can be reported.
-func parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Server, invalid string) {
+func (sc *scan) parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Server, invalid string) {
 	s = &Server{
 		Name:    m.Key,
 		Client:  ClientClaudeCode,
 		Source:  cfgfile.Loc(path, pointer, m.KeyPos),
 		Dialect: interp.Claude,
-		Raw:     m.Value.Interface(),
 	}
+	if why := entryTooLarge(m.Value); why != "" {
+		sc.refuseEntry(s, why)
+		return s, ""
+	}
+	s.Raw = m.Value.Interface()
 	if m.Value.Kind != jsonc.Object {
 		s.Transport = TransportOther
 		return s, "server config must be an object, got " + m.Value.Kind.String()

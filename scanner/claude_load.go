@@ -258,7 +258,14 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 	if sc.opts.Project != "" {
 		projects = append(projects, sc.opts.Project)
 	}
-	for _, p := range knownProjects(w) {
+	known := knownProjects(w)
+	if len(known) > MaxProjects {
+		pos := w.claudeJSON.Member("projects").KeyPos
+		sc.fileError(reports.FileError{Path: w.claudeJSONPath, Line: pos.Line, Column: pos.Col,
+			Message: fmt.Sprintf("%d projects, over the limit of %d; only the first %d are scanned", len(known), MaxProjects, MaxProjects)})
+		known = known[:MaxProjects]
+	}
+	for _, p := range known {
 		if !contains(projects, p) {
 			projects = append(projects, p)
 		}

@@ -58,6 +58,9 @@ func (sc *scan) parseEntries(spec *entrySpec, path string, servers *jsonc.Member
 			map[string]any{"problem": "wrong type"}, servers.Key)
 		return nil
 	}
+	if sc.tooManyServers(path, pointer, servers) {
+		return nil
+	}
 	var out []*Server
 	for i := range servers.Value.Members {
 		m := &servers.Value.Members[i]
@@ -73,9 +76,12 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 		Name: name, Client: spec.client, Scope: scope, Project: project,
 		Source:  cfgfile.Loc(path, pointer, pos),
 		Dialect: spec.dialect,
-		Raw:     v.Interface(),
 	}
 	s.ID = sc.serverID(s)
+	if why := entryTooLarge(v); why != "" {
+		return sc.refuseEntry(s, why)
+	}
+	s.Raw = v.Interface()
 	if v.Kind != jsonc.Object {
 		s.Transport = TransportOther
 		sc.invalid(s, "server entry must be an object, got "+v.Kind.String())

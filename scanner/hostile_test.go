@@ -2,6 +2,7 @@ package scanner_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,6 +134,46 @@ func TestHostileInput(t *testing.T) {
 				writeFiles(t, home, map[string]string{".claude.json": strings.Repeat("[", 100000)})
 			},
 			path: ".claude.json", line: 1, col: 513, message: "nesting deeper",
+		},
+		{
+			name: "an array past the element limit",
+			setup: func(t *testing.T, home string) {
+				writeFiles(t, home, map[string]string{".claude.json": `{"mcpServers": {"x": {"command": "npx", "args": [` +
+					strings.Repeat(`"a",`, 100001) + `"a"]}}}`})
+			},
+			path: ".claude.json", line: 1, col: 49, message: "array of more than 100000 elements",
+		},
+		{
+			name: "an entry with too many arguments",
+			setup: func(t *testing.T, home string) {
+				writeFiles(t, home, map[string]string{".claude.json": `{"mcpServers": {"x": {"command": "npx", "args": [` +
+					strings.Repeat(`"a",`, scanner.MaxEntryValues) + `"a"]}}}`})
+			},
+			path: ".claude.json", line: 1, col: 17, message: `server "x" refused: the entry holds more than 10000 values`,
+		},
+		{
+			name: "a huge command",
+			setup: func(t *testing.T, home string) {
+				writeFiles(t, home, map[string]string{".kiro/settings/mcp.json": `{"mcpServers": {"x": {"command": "` +
+					strings.Repeat("n", scanner.MaxStringBytes+1) + `"}}}`})
+			},
+			path: ".kiro/settings/mcp.json", line: 1, col: 17, message: `server "x" refused: a string of the entry is 262145 bytes`,
+		},
+		{
+			name: "too many servers in one file",
+			setup: func(t *testing.T, home string) {
+				var b strings.Builder
+				b.WriteString(`{"mcpServers": {`)
+				for i := 0; i <= scanner.MaxServersPerFile; i++ {
+					if i > 0 {
+						b.WriteString(",")
+					}
+					fmt.Fprintf(&b, `"s%d": {"command": "node"}`, i)
+				}
+				b.WriteString("}}")
+				writeFiles(t, home, map[string]string{".claude.json": b.String()})
+			},
+			path: ".claude.json", line: 1, col: 2, message: "over the limit of 10000",
 		},
 	}
 	for _, tc := range tests {

@@ -566,6 +566,10 @@ func zedSettings(sc *scan, path, scope, project string) {
 			v = zedLegacy(v, cmd)
 		}
 		s := sc.parseEntry(specZed, path, pointer, e.Key, e.KeyPos, v, scope, project)
+		if s.refused {
+			sc.keep(s)
+			continue
+		}
 		s.Raw = e.Value.Interface()
 		if src := e.Value.Get("source"); src != nil && src.Kind == jsonc.String && src.Str == "extension" {
 			s.Transport, s.Status = TransportOther, reports.StatusActive
@@ -631,7 +635,9 @@ func opencodeConfig(sc *scan, path, scope, project string) {
 			v = flat
 		}
 		s := sc.parseEntry(spec, path, jsonc.Pointer("mcp", e.Key), e.Key, e.KeyPos, v, scope, project)
-		s.Raw = e.Value.Interface()
+		if !s.refused {
+			s.Raw = e.Value.Interface()
+		}
 		sc.keep(s)
 	}
 }

@@ -95,6 +95,9 @@ type Server struct {
 	warning string
 	// judged is set once the policy has decided this server.
 	judged bool
+	// refused marks an entry over the limits (limits.go): reported, never
+	// resolved or evaluated.
+	refused bool
 }
 
 // Expanded is a Claude Code server entry after variable expansion

@@ -133,10 +133,10 @@ func (sc *scan) pluginServers(pl plugin) []*Server {
 			}
 			for i := range src.servers.Value.Members {
 				mem := &src.servers.Value.Members[i]
-				s, invalid := parseClaudeEntry(src.path, src.pointer+"/"+jsonc.PointerToken(mem.Key), mem)
+				s, invalid := sc.parseClaudeEntry(src.path, src.pointer+"/"+jsonc.PointerToken(mem.Key), mem)
 				s.Name = "plugin:" + pl.name + ":" + mem.Key
 				s.detail("plugin", pl.id)
-				if invalid != "" {
+				if invalid != "" && !s.refused {
 					sc.markInvalid(s, invalid)
 					if fromManifest && manifestInvalid == "" {
 						manifestInvalid = mem.Key

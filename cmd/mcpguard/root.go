@@ -72,15 +72,16 @@ func runContext(ctx context.Context, args []string, s streams, env environment) 
 
 // tuneGC trades memory for time in short-lived commands: compiling the
 // policies allocates heavily, and on a small machine the collector running
-// beside it costs a quarter of a scan. The heap stays bounded by a soft limit,
-// past which the collector runs as usual. Long-running commands keep Go's
-// defaults.
+// beside it costs a quarter of a scan. The heap stays bounded by a soft limit
+// (96 MiB: a pre-commit scan never reaches it, and a large or hostile input
+// is collected as it goes rather than held until the end). Long-running
+// commands keep Go's defaults.
 func tuneGC(args []string) {
 	if len(args) > 0 && (args[0] == "proxy" || args[0] == "daemon") {
 		return
 	}
 	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(512 << 20)
+	debug.SetMemoryLimit(96 << 20)
 }
 
 const rootLong = `mcpguard finds every MCP server configuration on a machine, evaluates it

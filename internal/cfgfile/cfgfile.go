@@ -68,10 +68,20 @@ func describe(err error) string {
 	return err.Error()
 }
 
+// Limits of a configuration document (docs/security.md): far above the
+// largest real files (a ~/.claude.json of tens of megabytes holds well
+// under a million values and a few thousand projects), and reached by a
+// hostile file early enough that it is refused at the cost of a fraction
+// of its parse.
+const (
+	MaxValues   = 4_000_000
+	MaxElements = 100_000
+)
+
 // ParseJSON parses data as JSON (or JSONC when jsoncMode) and converts syntax
 // errors and warnings into report errors. The value is nil when parsing failed.
 func ParseJSON(path string, data []byte, jsoncMode bool) (*jsonc.Value, []reports.FileError) {
-	v, warns, err := jsonc.Parse(data, jsonc.Options{JSONC: jsoncMode})
+	v, warns, err := jsonc.Parse(data, jsonc.Options{JSONC: jsoncMode, MaxValues: MaxValues, MaxElements: MaxElements})
 	var errs []reports.FileError
 	for _, w := range warns {
 		errs = append(errs, reports.FileError{Path: path, Line: w.Pos.Line, Column: w.Pos.Col, Message: w.Msg})

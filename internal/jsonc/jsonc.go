@@ -160,6 +160,11 @@ type Options struct {
 	JSONC bool
 	// MaxDepth caps nesting; 0 means DefaultMaxDepth.
 	MaxDepth int
+	// MaxValues caps the values of the document and MaxElements the
+	// elements or members of one array or object; 0 means no cap. A
+	// document past either is refused as soon as the parser gets there, at
+	// the cost of what it read so far.
+	MaxValues, MaxElements int
 }
 
 // DefaultMaxDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -202,6 +207,7 @@ type parser struct {
 	line      int
 	lineStart int // offset of the first byte of the current line
 	depth     int
+	values    int
 	warnings  []Warning
 
 	// Column cache: the rune count of the current line up to colOff, so that
@@ -343,6 +349,9 @@ func (p *parser) value() (*Value, error) {
 	if p.off >= len(p.data) {
 		return nil, p.errorf("unexpected end of input, expected a value")
 	}
+	if p.values++; p.opts.MaxValues > 0 && p.values > p.opts.MaxValues {
+		return nil, p.errorf("more than %d values in the document", p.opts.MaxValues)
+	}
 	start := p.pos()
 	switch c := p.data[p.off]; {
 	case c == '{':
@@ -463,6 +472,9 @@ func (p *parser) object(start Pos) (*Value, error) {
 			if index != nil {
 				index[key] = len(members)
 			}
+			if p.opts.MaxElements > 0 && len(members) >= p.opts.MaxElements {
+				return nil, &SyntaxError{Pos: start, Msg: fmt.Sprintf("object of more than %d members", p.opts.MaxElements)}
+			}
 			p.members = append(p.members, Member{Key: key, KeyPos: keyPos, Value: val})
 		}
 		if err := p.space(); err != nil {
@@ -515,6 +527,9 @@ func (p *parser) array(start Pos) (*Value, error) {
 			v.End = p.off
 			v.Elems = p.popElems(base)
 			return v, nil
+		}
+		if p.opts.MaxElements > 0 && len(p.elems)-base >= p.opts.MaxElements {
+			return nil, &SyntaxError{Pos: start, Msg: fmt.Sprintf("array of more than %d elements", p.opts.MaxElements)}
 		}
 		e, err := p.value()
 		if err != nil {

@@ -71,3 +71,40 @@ func (ix *LineIndex) Lines() int { return len(ix.lineStarts) }
 
 // End returns the position just past the last byte.
 func (ix *LineIndex) End() Pos { return ix.Pos(len(ix.data)) }
+
+// Size is what a value holds: the number of values (itself included) and
+// the bytes of its strings and keys, and the longest string.
+type Size struct {
+	Values, StringBytes, LongestString int
+}
+
+// Measure walks v; it stops early, returning a size over the limits, once
+// either total exceeds maxValues or maxBytes (0: no limit).
+func Measure(v *Value, maxValues, maxBytes int) Size {
+	var s Size
+	stack := []*Value{v}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == nil {
+			continue
+		}
+		s.Values++
+		switch x.Kind {
+		case String:
+			s.StringBytes += len(x.Str)
+			s.LongestString = max(s.LongestString, len(x.Str))
+		case Array:
+			stack = append(stack, x.Elems...)
+		case Object:
+			for i := range x.Members {
+				s.StringBytes += len(x.Members[i].Key)
+				stack = append(stack, x.Members[i].Value)
+			}
+		}
+		if maxValues > 0 && s.Values > maxValues || maxBytes > 0 && s.StringBytes > maxBytes {
+			return s
+		}
+	}
+	return s
+}

@@ -14,33 +14,70 @@ const Redacted = "REDACTED"
 type tokenFormat struct {
 	kind string
 	re   *regexp.Regexp
+	// needles are literals one of which every match contains (fold: in any
+	// case): a string without any is not searched with re. Most values
+	// hold none, and the regexps would otherwise walk every byte of every
+	// argument.
+	needles []string
+	fold    bool
+}
+
+// mayMatch reports whether s contains one of f's needles.
+func (f *tokenFormat) mayMatch(s string) bool {
+	for _, n := range f.needles {
+		if f.fold && containsFold(s, n) || !f.fold && strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s contains needle (ASCII, lower case) in any
+// case, without allocating.
+func containsFold(s, needle string) bool {
+	first := needle[0]
+	upper := first - 'a' + 'A'
+	for i := 0; i+len(needle) <= len(s); {
+		j := strings.IndexAny(s[i:], string([]byte{first, upper}))
+		if j < 0 || i+j+len(needle) > len(s) {
+			return false
+		}
+		if strings.EqualFold(s[i+j:i+j+len(needle)], needle) {
+			return true
+		}
+		i += j + 1
+	}
+	return false
 }
 
 // Token formats, anchored on the vendor prefix so that they stay precise. The
 // regexps are compiled once per process by Detector; they are not globals so
 // that the package has no init-time cost for commands that never use it.
 func tokenFormats() []tokenFormat {
-	mk := func(kind, re string) tokenFormat { return tokenFormat{kind, regexp.MustCompile(re)} }
+	mk := func(kind, re string, needles ...string) tokenFormat {
+		return tokenFormat{kind: kind, re: regexp.MustCompile(re), needles: needles}
+	}
+	fold := func(f tokenFormat) tokenFormat { f.fold = true; return f }
 	return []tokenFormat{
-		mk("github-token", `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`),
-		mk("github-fine-grained-token", `\bgithub_pat_[A-Za-z0-9_]{22,}\b`),
-		mk("gitlab-token", `\bglpat-[A-Za-z0-9_\-]{20,}\b`),
-		mk("aws-access-key-id", `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
-		mk("slack-token", `\bxox[abposr]-[A-Za-z0-9-]{10,}\b`),
-		mk("slack-webhook", `hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}`),
-		mk("anthropic-api-key", `\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{40,}`),
-		mk("openai-api-key", `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}T3BlbkFJ[A-Za-z0-9_\-]{20,}`),
-		mk("openai-api-key", `\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}`),
-		mk("google-api-key", `\bAIza[0-9A-Za-z_\-]{35}\b`),
-		mk("stripe-key", `\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}\b`),
-		mk("npm-token", `\bnpm_[A-Za-z0-9]{36}\b`),
-		mk("huggingface-token", `\bhf_[A-Za-z0-9]{30,}\b`),
-		mk("sendgrid-key", `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b`),
-		mk("jwt", `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
-		mk("private-key", `-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`),
-		mk("bearer-token", `(?i)\bbearer\s+[A-Za-z0-9_\-\.=+/~]{12,}`),
-		mk("basic-auth", `(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}`),
-		mk("url-credentials", `\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@`),
+		mk("github-token", `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`, "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+		mk("github-fine-grained-token", `\bgithub_pat_[A-Za-z0-9_]{22,}\b`, "github_pat_"),
+		mk("gitlab-token", `\bglpat-[A-Za-z0-9_\-]{20,}\b`, "glpat-"),
+		mk("aws-access-key-id", `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, "AKIA", "ASIA", "ABIA", "ACCA"),
+		mk("slack-token", `\bxox[abposr]-[A-Za-z0-9-]{10,}\b`, "xox"),
+		mk("slack-webhook", `hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}`, "hooks.slack.com/services/"),
+		mk("anthropic-api-key", `\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{40,}`, "sk-ant-"),
+		mk("openai-api-key", `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}T3BlbkFJ[A-Za-z0-9_\-]{20,}`, "T3BlbkFJ"),
+		mk("openai-api-key", `\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}`, "sk-proj-", "sk-svcacct-", "sk-admin-"),
+		mk("google-api-key", `\bAIza[0-9A-Za-z_\-]{35}\b`, "AIza"),
+		mk("stripe-key", `\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}\b`, "k_live_", "k_test_"),
+		mk("npm-token", `\bnpm_[A-Za-z0-9]{36}\b`, "npm_"),
+		mk("huggingface-token", `\bhf_[A-Za-z0-9]{30,}\b`, "hf_"),
+		mk("sendgrid-key", `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b`, "SG."),
+		mk("jwt", `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, "eyJ"),
+		mk("private-key", `-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`, "-----BEGIN "),
+		fold(mk("bearer-token", `(?i)\bbearer\s+[A-Za-z0-9_\-\.=+/~]{12,}`, "bearer")),
+		fold(mk("basic-auth", `(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}`, "basic")),
+		mk("url-credentials", `\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@`, "://"),
 	}
 }
 
@@ -65,7 +102,11 @@ func (d *Detector) Detect(s string) (kind string, ok bool) {
 	if len(s) < 12 || d.IsPlaceholder(s) {
 		return "", false
 	}
-	for _, f := range d.formats {
+	for i := range d.formats {
+		f := &d.formats[i]
+		if !f.mayMatch(s) {
+			continue
+		}
 		if loc := f.re.FindStringIndex(s); loc != nil {
 			if d.IsPlaceholder(s[loc[0]:loc[1]]) || placeholderTail(s[loc[0]:loc[1]]) {
 				continue
@@ -156,6 +197,9 @@ func placeholderTail(tok string) bool {
 // isReferenceOnly reports whether s is made of variable references (in any
 // client dialect) and separators only, e.g. "${env:TOKEN}", "Bearer ${TOKEN}".
 func (d *Detector) isReferenceOnly(s string) bool {
+	if !strings.ContainsAny(s, "$%{") {
+		return false
+	}
 	rest := d.reference.ReplaceAllString(s, "")
 	rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(rest), "Bearer"), "bearer"))
 	return rest == "" && s != rest
@@ -241,7 +285,11 @@ func (d *Detector) RedactText(s string) string {
 	if len(s) < 12 {
 		return s
 	}
-	for _, f := range d.formats {
+	for i := range d.formats {
+		f := &d.formats[i]
+		if !f.mayMatch(s) {
+			continue
+		}
 		s = f.re.ReplaceAllStringFunc(s, func(m string) string {
 			if d.IsPlaceholder(m) || placeholderTail(m) {
 				return m
