@@ -1,6 +1,7 @@
 package scanner
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -424,6 +425,10 @@ func parseTOML(path string, data []byte) (root *jsonc.Value, ferr *reports.FileE
 		return nil, e
 	}
 	ix := jsonc.NewLineIndex(data)
+	if at, why := tomlOverLimits(data); at >= 0 {
+		p := ix.Pos(at)
+		return nil, &reports.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid TOML: " + why}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			root, ferr = nil, &reports.FileError{Path: path, Message: fmt.Sprintf("invalid TOML: parser failure: %v", r)}
@@ -739,4 +744,54 @@ func checkUTF8(path string, data []byte) *reports.FileError {
 		return &reports.FileError{Path: path, Line: p.Line, Column: p.Col, Message: "invalid UTF-8"}
 	}
 	return nil
+}
+
+// tomlOverLimits scans TOML text for arrays and inline tables of more than
+// cfgfile.MaxElements elements, or more than cfgfile.MaxValues values in
+// all, without parsing it: a hostile file is refused at the cost of one
+// pass over its bytes, before the parser builds millions of nodes. It
+// returns the offset of the container and why, or -1.
+func tomlOverLimits(data []byte) (int, string) {
+	type open struct{ at, n int }
+	var stack []open
+	total := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '#':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			quote := []byte{c}
+			if i+2 < len(data) && data[i+1] == c && data[i+2] == c {
+				quote = []byte{c, c, c}
+			}
+			i += len(quote)
+			for i < len(data) && !bytes.HasPrefix(data[i:], quote) {
+				if c == '"' && data[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i += len(quote) - 1
+		case '[', '{':
+			stack = append(stack, open{at: i})
+		case ']', '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ',':
+			if len(stack) == 0 {
+				continue
+			}
+			top := &stack[len(stack)-1]
+			if top.n++; top.n >= cfgfile.MaxElements {
+				return top.at, fmt.Sprintf("more than %d elements", cfgfile.MaxElements)
+			}
+			if total++; total >= cfgfile.MaxValues {
+				return top.at, fmt.Sprintf("more than %d values in the document", cfgfile.MaxValues)
+			}
+		}
+	}
+	return -1, ""
 }

@@ -212,6 +212,11 @@ func parseYAML(path string, data []byte) (root *jsonc.Value, ferr *reports.FileE
 	if e := checkUTF8(path, data); e != nil {
 		return nil, e
 	}
+	if at := yamlOverLimits(data); at >= 0 {
+		p := jsonc.NewLineIndex(data).Pos(at)
+		return nil, &reports.FileError{Path: path, Line: p.Line, Column: p.Col,
+			Message: fmt.Sprintf("invalid YAML: more than %d lines and flow items; a Continue configuration holds a few hundred", maxYAMLItems)}
+	}
 	var doc yaml.Node
 	if err := safeYAML(data, &doc); err != nil {
 		msg := yamlMessage(err)
@@ -404,4 +409,35 @@ func (c *yamlConv) value(n *yaml.Node, depth int) (*jsonc.Value, *reports.FileEr
 		return &jsonc.Value{Kind: jsonc.String, Pos: pos, Str: n.Value}, nil
 	}
 	return nil, c.errAt(n, "unsupported YAML node")
+}
+
+// maxYAMLItems bounds the lines and flow-collection items of a YAML file:
+// yaml.v3 builds a node for each (at several microseconds apiece), and a
+// Continue configuration holds a few hundred. Past it the file is refused
+// before it is parsed.
+const maxYAMLItems = 200_000
+
+// yamlOverLimits counts lines and commas outside quotes and comments; it
+// returns the offset where the count passes maxYAMLItems, or -1.
+func yamlOverLimits(data []byte) int {
+	n := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '#':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			for i++; i < len(data) && data[i] != c && data[i] != '\n'; i++ {
+				if c == '"' && data[i] == '\\' {
+					i++
+				}
+			}
+		case '\n', ',':
+			if n++; n > maxYAMLItems {
+				return i
+			}
+		}
+	}
+	return -1
 }

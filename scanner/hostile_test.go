@@ -160,6 +160,22 @@ func TestHostileInput(t *testing.T) {
 			path: ".kiro/settings/mcp.json", line: 1, col: 17, message: `server "x" refused: a string of the entry is 262145 bytes`,
 		},
 		{
+			name: "a TOML array past the element limit",
+			setup: func(t *testing.T, home string) {
+				writeFiles(t, home, map[string]string{".codex/config.toml": "[mcp_servers.x]\ncommand = \"npx\"\nargs = [" +
+					strings.Repeat(`"a",`, 100001) + `"a"]` + "\n"})
+			},
+			path: ".codex/config.toml", line: 3, col: 8, message: "more than 100000 elements",
+		},
+		{
+			name: "a YAML file of absurd length",
+			setup: func(t *testing.T, home string) {
+				writeFiles(t, home, map[string]string{".continue/config.yaml": "mcpServers:\n  - name: x\n    command: npx\n    args: [" +
+					strings.Repeat("a, ", 200001) + "a]\n"})
+			},
+			path: ".continue/config.yaml", line: 4, message: "more than 200000 lines and flow items",
+		},
+		{
 			name: "too many servers in one file",
 			setup: func(t *testing.T, home string) {
 				var b strings.Builder
@@ -195,7 +211,7 @@ func TestHostileInput(t *testing.T) {
 			if found == nil {
 				t.Fatalf("no error for %s; errors = %+v", tc.path, res.Errors)
 			}
-			if !strings.Contains(found.Message, tc.message) || found.Line != tc.line || found.Column != tc.col {
+			if !strings.Contains(found.Message, tc.message) || found.Line != tc.line || (found.Column != tc.col && tc.col != 0) {
 				t.Errorf("error = %s, want %d:%d containing %q", found.Error(), tc.line, tc.col, tc.message)
 			}
 			if !hasServer(res, "cursor", "ok") {

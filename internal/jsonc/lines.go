@@ -8,20 +8,55 @@ import (
 // LineIndex turns byte offsets of a document into positions: 1-based lines
 // and 1-based columns counted in code points, as Parse reports them, so that
 // TOML and YAML locations read like JSON ones (SARIF "unicodeCodePoints").
+//
+// It is safe for concurrent use: positions on one long line (a minified
+// document, a hostile one) cost a bounded amount each, through rune counts
+// kept at checkpoints every few hundred bytes.
 type LineIndex struct {
 	data       []byte
 	lineStarts []int // byte offset of the first byte of each line
+	// checkpoints are offsets of rune starts (bytes that are not UTF-8
+	// continuation bytes, where decoding always starts a rune) about every
+	// checkpointEvery bytes, with the runes before each.
+	checkpoints []checkpoint
 }
+
+type checkpoint struct{ off, runes int }
+
+const checkpointEvery = 256
 
 // NewLineIndex indexes the line starts of data.
 func NewLineIndex(data []byte) *LineIndex {
-	ix := &LineIndex{data: data, lineStarts: []int{0}}
+	ix := &LineIndex{data: data, lineStarts: []int{0}, checkpoints: []checkpoint{{0, 0}}}
 	for i, c := range data {
 		if c == '\n' {
 			ix.lineStarts = append(ix.lineStarts, i+1)
 		}
 	}
+	if len(data) > checkpointEvery {
+		last := 0
+		runes := 0
+		for next := checkpointEvery; next < len(data); next += checkpointEvery {
+			for next < len(data) && data[next]&0xC0 == 0x80 {
+				next++
+			}
+			if next >= len(data) {
+				break
+			}
+			runes += utf8.RuneCount(data[last:next])
+			ix.checkpoints = append(ix.checkpoints, checkpoint{next, runes})
+			last = next
+		}
+	}
 	return ix
+}
+
+// runesBefore returns the number of runes in data[:offset], offset being a
+// rune start.
+func (ix *LineIndex) runesBefore(offset int) int {
+	k := sort.Search(len(ix.checkpoints), func(i int) bool { return ix.checkpoints[i].off > offset }) - 1
+	cp := ix.checkpoints[k]
+	return cp.runes + utf8.RuneCount(ix.data[cp.off:offset])
 }
 
 // Pos returns the position of the byte at offset (clamped to the document).
@@ -34,7 +69,19 @@ func (ix *LineIndex) Pos(offset int) Pos {
 	}
 	line := sort.Search(len(ix.lineStarts), func(i int) bool { return ix.lineStarts[i] > offset }) - 1
 	start := ix.lineStarts[line]
-	return Pos{Offset: offset, Line: line + 1, Col: utf8.RuneCount(ix.data[start:offset]) + 1}
+	var col int
+	if offset-start <= checkpointEvery {
+		col = utf8.RuneCount(ix.data[start:offset])
+	} else {
+		// A line start follows '\n', a rune start; so must offset be for the
+		// difference to count what RuneCount would: move it back to one.
+		at := offset
+		for at > start && at < len(ix.data) && ix.data[at]&0xC0 == 0x80 {
+			at--
+		}
+		col = ix.runesBefore(at) - ix.runesBefore(start) + utf8.RuneCount(ix.data[at:offset])
+	}
+	return Pos{Offset: offset, Line: line + 1, Col: col + 1}
 }
 
 // LineCol converts a 1-based line and 1-based byte column (as go-toml reports
