@@ -49,6 +49,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 	sc.fileError(w.managed.Errors...)
 	w.managedDocs = w.managed.Documents
 	for _, d := range w.managed.Documents {
+		sc.duplicateKeys(d.Path, d.Root)
 		sc.source(reports.Source{Path: d.Path, Client: ClientClaudeCode, Kind: d.Kind, Scope: ScopeManaged})
 		sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: d.Path, Kind: d.Kind, Active: true})
 	}
@@ -61,6 +62,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 			Error: "Claude Code reads only *.json drop-ins whose name does not start with a dot"})
 	}
 	if mf := w.managed.MCP; mf != nil {
+		sc.duplicateKeys(mf.Path, mf.Root)
 		src := reports.Source{Path: mf.Path, Client: ClientClaudeCode, Kind: managed.KindManagedMCP, Scope: ScopeManaged}
 		if mf.Error != nil {
 			src.Error = mf.Error.Message
@@ -88,6 +90,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 		case exists:
 			root, errs := cfgfile.ParseJSON(w.claudeJSONPath, data, false)
 			sc.fileError(errs...)
+			sc.duplicateKeys(w.claudeJSONPath, root)
 			src := reports.Source{Path: w.claudeJSONPath, Client: ClientClaudeCode, Kind: "claude-json", Scope: ScopeUser}
 			if root != nil && root.Kind != jsonc.Object {
 				fe := reports.FileError{Path: w.claudeJSONPath, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()}
@@ -126,6 +129,7 @@ func (sc *scan) loadSettings(path, kind, scope string) *managed.Document {
 		return nil
 	}
 	sc.source(src)
+	sc.duplicateKeys(path, doc.Root)
 	if why, m := managed.SchemaProblem(doc); why != "" {
 		sc.fileFindingEvidence("MCPG-C006", doc.Loc(m),
 			fmt.Sprintf("Claude Code rejects this whole settings file (%s): none of its settings apply, its deny list included", why),
@@ -181,6 +185,7 @@ func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, se
 			continue
 		}
 		root, errs := cfgfile.ParseJSON(path, data, false)
+		sc.duplicateKeys(path, root)
 		sc.fileError(errs...)
 		if root != nil && root.Kind != jsonc.Object {
 			sc.fileError(reports.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})

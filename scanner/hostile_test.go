@@ -290,3 +290,32 @@ func writeAbs(tb testing.TB, p, content string) {
 		tb.Fatal(err)
 	}
 }
+
+// TestDuplicateKeys: a key written twice is a C008 warning naming both
+// positions, and the value the client uses (the last) is what is judged.
+func TestDuplicateKeys(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".mcp.json": "{\"mcpServers\": {\n  \"a\": {\"command\": \"safe\"},\n  \"a\": {\"command\": \"evil\", \"env\": {\"K\": \"1\", \"K\": \"2\"}}\n}}"})
+	res, err := scanner.Scan(context.Background(), scanner.Options{Paths: []string{dir}, WorkDir: dir, LookupEnv: emptyEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dups []reports.Finding
+	for _, f := range res.Findings {
+		if f.Rule == "MCPG-C008" {
+			dups = append(dups, f)
+		}
+	}
+	if len(dups) != 2 {
+		t.Fatalf("%d C008 findings, want 2 (the server and its env key): %+v", len(dups), dups)
+	}
+	f := dups[0]
+	if f.Location.Line != 2 || f.Location.Pointer != "/mcpServers/a" || !strings.Contains(f.Message, "2:3, 3:3") || f.Evidence["used"] != "3:3" {
+		t.Errorf("finding %+v", f)
+	}
+	for _, s := range res.Servers {
+		if s.Name == "a" && s.Command != "evil" {
+			t.Errorf("judged command %q, want the last value, evil", s.Command)
+		}
+	}
+}

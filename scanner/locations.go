@@ -181,6 +181,7 @@ func (sc *scan) readConfig(path, client, kind, scope string, parse func(data []b
 func (sc *scan) readJSON(path, client, kind, scope string, jsoncMode bool) *jsonc.Value {
 	return sc.readConfig(path, client, kind, scope, func(data []byte) (*jsonc.Value, []reports.FileError) {
 		root, errs := cfgfile.ParseJSON(path, data, jsoncMode)
+		sc.duplicateKeys(path, root)
 		if root != nil && root.Kind != jsonc.Object {
 			errs = append(errs, reports.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
 			root = nil
