@@ -324,6 +324,9 @@ func (d *daemon) loop(ctx context.Context) {
 				continue
 			}
 			name := filepath.Clean(ev.Name)
+			if d.watches != nil {
+				d.watches.observe(ev)
+			}
 			if ev.Op == fsnotify.Chmod && (d.plan == nil || !d.plan.files[name]) {
 				// Spotlight and antivirus touch everything; a config file's
 				// own mode matters (chmod 000 makes it unreadable).

@@ -14,8 +14,9 @@ import (
 // watchPlan is what to watch for one scan: the directories, and how to
 // tell a relevant event from noise in them.
 type watchPlan struct {
-	// dirs are the existing directories to watch.
-	dirs map[string]bool
+	// dirs are the existing directories to watch, each with what Stat said
+	// when the plan was made: which directory (inode) is meant.
+	dirs map[string]os.FileInfo
 	// files are the paths the scan read or stat'ed (and the real paths of
 	// symlinks among them); listed are the directories it listed.
 	files, listed map[string]bool
@@ -31,7 +32,7 @@ type watchPlan struct {
 // through its nearest existing ancestor; a symlink also through the
 // directory of its target.
 func planWatches(asked map[string]bool, extra []string) *watchPlan {
-	p := &watchPlan{dirs: map[string]bool{}, files: map[string]bool{}, listed: map[string]bool{}, ancestors: map[string]bool{}}
+	p := &watchPlan{dirs: map[string]os.FileInfo{}, files: map[string]bool{}, listed: map[string]bool{}, ancestors: map[string]bool{}}
 	add := func(path string, listed bool) {
 		path = filepath.Clean(path)
 		if listed {
@@ -60,7 +61,7 @@ func planWatches(asked map[string]bool, extra []string) *watchPlan {
 func (p *watchPlan) watchDir(dir string) {
 	for {
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			p.dirs[dir] = true
+			p.dirs[dir] = fi
 			return
 		}
 		p.ancestors[dir] = true
@@ -96,8 +97,15 @@ func (p *watchPlan) relevant(path string) bool {
 
 // watchSet keeps an fsnotify watcher's directories equal to a plan.
 type watchSet struct {
-	w       *fsnotify.Watcher
-	current map[string]bool
+	w *fsnotify.Watcher
+	// current maps each watched path to the directory the watch is on. A
+	// watch belongs to a directory, not a path: when a watched directory is
+	// removed and created again, or renamed away and another moved in, the
+	// path is the same but the watch is gone or elsewhere. observe forgets
+	// such watches as their events arrive, apply checks the watcher's own
+	// list and the inode (a recreated directory may reuse it, so the inode
+	// alone cannot tell).
+	current map[string]os.FileInfo
 	// limited is set when the OS refused a watch for its watch limit
 	// (inotify's max_user_watches): the daemon then resyncs by polling.
 	limited bool
@@ -106,7 +114,7 @@ type watchSet struct {
 }
 
 func newWatchSet(w *fsnotify.Watcher) *watchSet {
-	return &watchSet{w: w, current: map[string]bool{}, failed: map[string]string{}}
+	return &watchSet{w: w, current: map[string]os.FileInfo{}, failed: map[string]string{}}
 }
 
 // apply adds the plan's new directories and drops the ones it no longer
@@ -114,8 +122,12 @@ func newWatchSet(w *fsnotify.Watcher) *watchSet {
 func (s *watchSet) apply(p *watchPlan) (added int) {
 	s.failed = map[string]string{}
 	s.limited = false
-	for dir := range s.current {
-		if !p.dirs[dir] {
+	live := map[string]bool{}
+	for _, d := range s.w.WatchList() {
+		live[filepath.Clean(d)] = true
+	}
+	for dir, watched := range s.current {
+		if fi := p.dirs[dir]; fi == nil || !live[dir] || !os.SameFile(fi, watched) {
 			_ = s.w.Remove(dir) // fails for a directory that is gone: fine
 			delete(s.current, dir)
 		}
@@ -126,7 +138,7 @@ func (s *watchSet) apply(p *watchPlan) (added int) {
 	}
 	sort.Strings(dirs)
 	for _, d := range dirs {
-		if s.current[d] {
+		if s.current[d] != nil {
 			continue
 		}
 		if err := s.w.Add(d); err != nil {
@@ -136,10 +148,27 @@ func (s *watchSet) apply(p *watchPlan) (added int) {
 			s.failed[d] = err.Error()
 			continue
 		}
-		s.current[d] = true
+		// The plan's Stat came before Add: if the directory was replaced
+		// in between, the inode recorded is the old one and the next apply
+		// watches again, never the other way round.
+		s.current[d] = p.dirs[d]
 		added++
 	}
 	return added
+}
+
+// observe forgets the watch on a directory that an event says was removed
+// or renamed away: the OS dropped the watch (or it follows the directory
+// elsewhere), so the next apply must watch whatever is at that path now.
+func (s *watchSet) observe(ev fsnotify.Event) {
+	if !ev.Has(fsnotify.Remove) && !ev.Has(fsnotify.Rename) {
+		return
+	}
+	name := filepath.Clean(ev.Name)
+	if s.current[name] != nil {
+		_ = s.w.Remove(name)
+		delete(s.current, name)
+	}
 }
 
 // readd re-adds every directory: after a resync, in case a watch was lost
@@ -148,6 +177,6 @@ func (s *watchSet) readd(p *watchPlan) {
 	for d := range s.current {
 		_ = s.w.Remove(d)
 	}
-	s.current = map[string]bool{}
+	s.current = map[string]os.FileInfo{}
 	s.apply(p)
 }

@@ -1,9 +1,13 @@
 package daemon
 
 import (
+	"time"
+
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // TestPlanWatches: existing folders are watched themselves, missing ones
@@ -28,11 +32,11 @@ func TestPlanWatches(t *testing.T) {
 	}
 	p := planWatches(asked, nil)
 	for _, d := range []string{home, filepath.Join(home, ".gemini"), filepath.Join(home, "dotfiles")} {
-		if !p.dirs[d] {
+		if p.dirs[d] == nil {
 			t.Errorf("%s not watched; dirs %v", d, p.dirs)
 		}
 	}
-	if p.dirs[filepath.Join(home, ".cursor")] {
+	if p.dirs[filepath.Join(home, ".cursor")] != nil {
 		t.Error("a missing folder is watched")
 	}
 	relevant := []string{
@@ -51,6 +55,63 @@ func TestPlanWatches(t *testing.T) {
 	for _, r := range []string{filepath.Join(home, ".bash_history"), filepath.Join(home, "dotfiles", "other"), filepath.Join(home, ".gemini", "x.json")} {
 		if p.relevant(r) {
 			t.Errorf("event on %s judged relevant", r)
+		}
+	}
+}
+
+// TestWatchSetRecreatedDirectory: a watched directory removed and created
+// again between two scans has the same path but no watch any more; the
+// next apply must watch the new directory. (Seen under CI load: the scan
+// after the removal ran before rmdir, the next one after mkdir.)
+func TestWatchSetRecreatedDirectory(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".cursor")
+	file := filepath.Join(dir, "mcp.json")
+	write(t, file, "{}")
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	set := newWatchSet(w)
+	set.apply(planWatches(map[string]bool{file: false}, nil))
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	write(t, file, "{}")
+	// As in the daemon: a scan may apply before the removal's events are
+	// read; the loop then hands each event to observe, which makes the
+	// next scan's apply watch the new directory.
+	plan := planWatches(map[string]bool{file: false}, nil)
+	set.apply(plan)
+	drain(w, set)
+	set.apply(plan)
+	if set.current[dir] == nil {
+		t.Fatal("the recreated directory is not watched")
+	}
+	write(t, file, `{"mcpServers": {}}`)
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-w.Events:
+			if filepath.Clean(ev.Name) == file {
+				return
+			}
+		case err := <-w.Errors:
+			t.Fatal(err)
+		case <-deadline:
+			t.Fatal("a write in the recreated directory was never seen")
+		}
+	}
+}
+
+func drain(w *fsnotify.Watcher, set *watchSet) {
+	for {
+		select {
+		case ev := <-w.Events:
+			set.observe(ev)
+		case <-time.After(50 * time.Millisecond):
+			return
 		}
 	}
 }
