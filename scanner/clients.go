@@ -104,11 +104,13 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 			break
 		}
 	}
-	if s.URL != "" || urlTransport != "" {
-		hk := spec.headersKey
-		if hk == "" {
-			hk = "headers"
-		}
+	// Headers are read for stdio entries too: the client ignores them, or
+	// rejects the entry, but a credential written there is still in the file.
+	hk := spec.headersKey
+	if hk == "" {
+		hk = "headers"
+	}
+	if f.v.Member(hk) != nil {
 		s.Headers, s.HeaderKeys, _ = f.strMap(hk)
 	}
 	switch {

@@ -337,8 +337,11 @@ func (sc *scan) facts(s *Server) map[string]any {
 	add := func(field, key string, index int, kind string) {
 		found = append(found, map[string]any{"field": field, "key": key, "index": index, "kind": kind})
 	}
+	// The one definition of a plaintext secret (secrets.Detector.Secret):
+	// what the report would hide of the command, the arguments and the URL,
+	// and the env and header values (which no report shows) it calls secret.
 	for _, k := range s.EnvKeys {
-		if kind, ok := det.Classify(k, s.Env[k]); ok {
+		if kind, ok := det.Secret(k, s.Env[k]); ok {
 			add("env", k, -1, kind)
 		}
 	}
@@ -346,38 +349,20 @@ func (sc *scan) facts(s *Server) map[string]any {
 		if s.Scope == ScopeIDE {
 			break // the lock file's per-session token is Claude Code's own, not configuration
 		}
-		if kind, ok := det.Classify(k, s.Headers[k]); ok {
+		if kind, ok := det.Secret(k, s.Headers[k]); ok {
 			add("headers", k, -1, kind)
 		}
 	}
-	for i, a := range s.Args {
-		flag := ""
-		if i > 0 && strings.HasPrefix(s.Args[i-1], "-") && !strings.Contains(s.Args[i-1], "=") {
-			flag = strings.TrimLeft(s.Args[i-1], "-")
-		}
-		if name, val, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
-			if kind, ok := det.Classify(strings.TrimLeft(name, "-"), val); ok {
-				add("args", strings.TrimLeft(name, "-"), i, kind)
-				continue
-			}
-		}
-		if kind, ok := det.Classify(flag, a); ok && !strings.HasPrefix(a, "-") {
-			add("args", flag, i, kind)
-		}
+	if _, f := det.ScanText(s.Command); len(f) > 0 {
+		add("command", "", -1, f[0].Kind)
 	}
-	if kind, ok := det.Classify("", s.URL); ok {
-		add("url", "", -1, kind)
-	} else if u, err := urlmatch.Parse(s.URL); err == nil {
-		if u.Password != "" && !det.IsPlaceholder(u.Password) {
-			add("url", "userinfo", -1, "url-credentials")
-		}
-		for _, q := range strings.Split(strings.TrimPrefix(u.Search, "?"), "&") {
-			if k, v, ok := strings.Cut(q, "="); ok {
-				if kind, ok := det.Classify(k, v); ok {
-					add("url", k, -1, kind)
-				}
-			}
-		}
+	_, argFound := det.ScanArgs(s.Args)
+	for _, f := range argFound {
+		add("args", f.Key, f.Index, f.Kind)
+	}
+	_, urlFound := det.ScanURL(s.URL)
+	for _, f := range urlFound {
+		add("url", f.Key, -1, f.Kind)
 	}
 	facts := map[string]any{"secrets": emptyIfNil(found), "url": urlFacts(s.URL)}
 	facts["program"], facts["program_args"] = program(s)

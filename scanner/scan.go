@@ -137,7 +137,7 @@ func (sc *scan) judgeOthers() {
 	}
 	var todo []*Server
 	for _, s := range sc.res.Servers {
-		if !s.judged && s.Status != reports.StatusInvalid && sc.contextFor(s) != nil {
+		if !s.judged && (s.Status != reports.StatusInvalid || !s.refused) && sc.contextFor(s) != nil {
 			todo = append(todo, s)
 		}
 	}
@@ -145,6 +145,19 @@ func (sc *scan) judgeOthers() {
 	for i, s := range todo {
 		v := decisions[i]
 		s.judged = true
+		if s.Status == reports.StatusInvalid {
+			// The client skips the entry, so no verdict applies; but what is
+			// written in the file is still there: keep the configuration
+			// findings (a plaintext secret above all), not the policy's.
+			kept := s.pendingFindings[:0]
+			for _, f := range s.pendingFindings {
+				if strings.HasPrefix(f.rule, "MCPG-C") {
+					kept = append(kept, f)
+				}
+			}
+			s.pendingFindings = kept
+			continue
+		}
 		switch {
 		case s.Client == ClientClaudeCode && v.claudeDenies:
 			s.Status, s.Decision = reports.StatusBlocked, v.Decision

@@ -117,51 +117,177 @@ func (d *Detector) Detect(s string) (kind string, ok bool) {
 	return "", false
 }
 
-// Classify decides whether value, stored under key (an env variable, header or
-// flag name, or "" when there is none), is a plaintext secret. It reports the
-// token format, or "credential-name" for a high-entropy value under a
-// credential-like key.
-func (d *Detector) Classify(key, value string) (kind string, ok bool) {
-	if kind, ok := d.Detect(value); ok {
-		return kind, true
-	}
-	if key == "" || !IsCredentialName(key) || d.IsPlaceholder(value) {
+// Classify is Secret under its older name.
+func (d *Detector) Classify(key, value string) (kind string, ok bool) { return d.Secret(key, value) }
+
+// Secret decides whether value, stored under key (an env variable, header,
+// flag, query parameter or KEY=value name; "" when there is none), is a
+// plaintext secret. It is the one definition mcpguard has: the redactor
+// hides exactly what it calls a secret, and MCPG-C001 reports exactly that.
+//
+// A value is a secret when it holds a credential of a known format anywhere
+// (kind: the format), or when its name says it holds a credential ("TOKEN",
+// "X-Api-Key", "--password", "Authorization"; kind "credential-name") and it
+// is neither a placeholder, a variable reference, a path nor a sentence. A
+// name that only mentions a credential among other words ("AUTH_MODE",
+// "TOKEN_FILE") needs a value that looks random: 16 characters or more with
+// at least 3.5 bits of entropy each. A credential after a scheme word
+// ("token ghp_...", "Bearer x", "Digest ...") is judged without the word.
+func (d *Detector) Secret(key, value string) (kind string, ok bool) {
+	v := strings.TrimSpace(value)
+	if v == "" || d.IsPlaceholder(v) {
 		return "", false
 	}
-	v := strings.TrimSpace(value)
-	if len(v) >= 16 && !strings.ContainsAny(v, " \t") && Entropy(v) >= 3.5 {
+	if kind, ok := d.Detect(v); ok {
+		return kind, true
+	}
+	st := nameStrength(key)
+	if st == noCredential {
+		return "", false
+	}
+	if scheme, rest, ok := strings.Cut(v, " "); ok && isSchemeWord(scheme) {
+		if rest = strings.TrimSpace(rest); rest != "" && !strings.ContainsAny(rest, " \t") {
+			if d.IsPlaceholder(rest) {
+				return "", false
+			}
+			v = rest
+		}
+	}
+	// A URL's secrets are in its userinfo and query (Detect and ScanURL
+	// judge those), never in the URL as a whole.
+	if strings.ContainsAny(v, " \t\r\n") || strings.Contains(v, "://") || looksLikePath(v) || notASecretWord(v) {
+		return "", false
+	}
+	switch st {
+	case strongCredential:
 		return "credential-name", true
+	case weakCredential:
+		if len(v) >= 16 && Entropy(v) >= 3.5 {
+			return "credential-name", true
+		}
 	}
 	return "", false
 }
 
-var credentialWords = []string{
-	"token", "secret", "password", "passwd", "pwd", "apikey", "api_key", "api-key",
-	"auth", "credential", "private_key", "privatekey", "access_key", "accesskey",
-	"client_secret", "session", "cookie", "signature", "bearer", "pat",
+// credentialStrength says what a name says of its value.
+type credentialStrength int
+
+const (
+	noCredential credentialStrength = iota
+	weakCredential
+	strongCredential
+)
+
+// credentialNouns end names whose value is a credential.
+var credentialNouns = map[string]bool{
+	"token": true, "tokens": true, "secret": true, "secrets": true, "password": true, "passwd": true, "pwd": true,
+	"pass": true, "passphrase": true, "passcode": true, "credential": true, "credentials": true, "cookie": true,
+	"pat": true, "auth": true, "authorization": true, "bearer": true, "apikey": true, "privatekey": true,
+	"signature": true, "sig": true,
+}
+
+// keyQualifiers make "key" a credential ("API_KEY", "access-key"), unlike
+// "sort_key" or "hotkey".
+var keyQualifiers = map[string]bool{
+	"api": true, "access": true, "private": true, "secret": true, "signing": true, "encryption": true, "client": true,
+	"master": true, "license": true, "licence": true, "auth": true, "service": true, "account": true,
+	"subscription": true, "app": true, "application": true, "admin": true, "session": true, "shared": true,
+	"webhook": true, "x": true,
+}
+
+// nameStrength judges a name by its words ("X-Api-Key" is x, api, key;
+// "authToken" is auth, token): a credential noun last is strong, anywhere
+// else weak.
+func nameStrength(name string) credentialStrength {
+	w := nameWords(name)
+	if len(w) == 0 {
+		return noCredential
+	}
+	last := w[len(w)-1]
+	switch {
+	case credentialNouns[last]:
+		return strongCredential
+	case last == "key" && len(w) > 1 && keyQualifiers[w[len(w)-2]]:
+		return strongCredential
+	case len(w) == 1 && last == "key":
+		return weakCredential // "key=value", a sort key, a map key
+	}
+	for i, x := range w {
+		if credentialNouns[x] || x == "key" && i > 0 && keyQualifiers[w[i-1]] {
+			return weakCredential
+		}
+	}
+	return noCredential
+}
+
+// nameWords splits a name into lower-case words at punctuation and at
+// camelCase boundaries.
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			cur = append(cur, r)
+			prevLower = true
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				flush()
+			}
+			cur = append(cur, r)
+			prevLower = false
+		default:
+			flush()
+			prevLower = false
+		}
+	}
+	flush()
+	return words
+}
+
+// isSchemeWord reports an HTTP authorization scheme or similar prefix.
+func isSchemeWord(w string) bool {
+	if len(w) == 0 || len(w) > 20 {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// looksLikePath reports a file path given where a credential could be (a
+// --token-file flag would not reach here, but --key ./key.pem does).
+func looksLikePath(v string) bool {
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/") {
+		return true
+	}
+	return len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/')
+}
+
+// notASecretWord reports literal values that configure rather than
+// authenticate.
+func notASecretWord(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "enabled", "disabled", "required", "optional", "oauth", "oauth2", "none", "env", "file", "keychain":
+		return true
+	}
+	return false
 }
 
 // IsCredentialName reports whether a key, header or flag name suggests a
 // credential (GITHUB_TOKEN, X-Api-Key, --password, Authorization).
 func IsCredentialName(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "-"))
-	n = strings.NewReplacer("-", "_", ".", "_").Replace(n)
-	for _, w := range credentialWords {
-		w = strings.ReplaceAll(w, "-", "_")
-		if w == "pat" {
-			// Only as a whole word: PAT, GITHUB_PAT; not "path" or "pattern".
-			for _, part := range strings.Split(n, "_") {
-				if part == "pat" {
-					return true
-				}
-			}
-			continue
-		}
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return n == "key" || strings.HasSuffix(n, "_key") || strings.HasPrefix(n, "key_")
+	return nameStrength(strings.TrimLeft(name, "-")) != noCredential
 }
 
 const placeholderPattern = `(?i)^(?:` +
@@ -227,34 +353,51 @@ func Entropy(s string) float64 {
 	return h
 }
 
-// credentialQueryParams are query parameter names whose values are redacted.
-func isCredentialQueryParam(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
-	case "key", "code", "sig", "signature", "token", "auth", "apikey", "api_key", "access_token",
-		"refresh_token", "id_token", "client_secret", "password", "pass", "pwd", "secret", "x-amz-signature",
-		"x-amz-credential", "x-amz-security-token", "sv", "se", "sp", "sr", "skoid", "sktid":
-		return true
-	}
-	return IsCredentialName(n)
+// Found is a secret a scan hid: in which argument (Index, -1 outside
+// argv), under which name (Key: a flag, env-style name, query parameter,
+// "userinfo" or ""), and of which kind (a token format or
+// "credential-name").
+type Found struct {
+	Index int
+	Key   string
+	Kind  string
 }
 
-// RedactURL removes userinfo passwords and usernames and the values of
-// credential-like query parameters. Text that does not parse as a URL is
-// returned with detected tokens redacted.
-func (d *Detector) RedactURL(raw string) string {
+// credentialQueryParam reports query parameter names whose values are
+// credentials whatever they look like (SAS signatures, OAuth codes).
+func credentialQueryParam(name string) bool {
+	switch strings.ToLower(name) {
+	case "key", "code", "sig", "signature", "token", "auth", "apikey", "api_key", "access_token",
+		"refresh_token", "id_token", "client_secret", "password", "pass", "pwd", "secret", "x-amz-signature",
+		"x-amz-credential", "x-amz-security-token":
+		return true
+	}
+	return false
+}
+
+// ScanURL returns raw with its secrets hidden, and what it hid: userinfo
+// (a password, or a user name alone, which services use for tokens), query
+// parameters that Secret calls secrets or whose names are credential
+// parameters, and tokens anywhere. Text that does not parse as a URL is
+// scanned as text.
+func (d *Detector) ScanURL(raw string) (string, []Found) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		return d.RedactText(raw)
+		return d.ScanText(raw)
 	}
+	var found []Found
 	changed := false
 	if u.User != nil {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(Redacted, Redacted)
-		} else {
+		name := u.User.Username()
+		pw, has := u.User.Password()
+		switch {
+		case has && !d.IsPlaceholder(pw):
 			u.User = url.User(Redacted)
+			found, changed = append(found, Found{Index: -1, Key: "userinfo", Kind: "url-credentials"}), true
+		case !has && name != "" && !d.IsPlaceholder(name):
+			u.User = url.User(Redacted)
+			found, changed = append(found, Found{Index: -1, Key: "userinfo", Kind: "url-credentials"}), true
 		}
-		changed = true
 	}
 	if u.RawQuery != "" {
 		parts := strings.Split(u.RawQuery, "&")
@@ -264,36 +407,45 @@ func (d *Detector) RedactURL(raw string) string {
 				continue
 			}
 			dec, _ := url.QueryUnescape(val)
-			if isCredentialQueryParam(name) && !d.IsPlaceholder(dec) {
+			kind, ok := d.Secret(name, dec)
+			if !ok && credentialQueryParam(name) && !d.IsPlaceholder(dec) {
+				kind, ok = "credential-name", true
+			}
+			if ok {
 				parts[i] = name + "=" + Redacted
-				changed = true
-			} else if _, ok := d.Detect(dec); ok {
-				parts[i] = name + "=" + Redacted
-				changed = true
+				found, changed = append(found, Found{Index: -1, Key: name, Kind: kind}), true
 			}
 		}
 		u.RawQuery = strings.Join(parts, "&")
 	}
-	if !changed {
-		return d.RedactText(raw)
+	out := raw
+	if changed {
+		out = u.String()
 	}
-	return d.RedactText(u.String())
+	out, more := d.ScanText(out)
+	return out, append(found, more...)
 }
 
-// RedactText replaces every detected token in free text.
-func (d *Detector) RedactText(s string) string {
+// RedactURL is ScanURL without what it found.
+func (d *Detector) RedactURL(raw string) string { out, _ := d.ScanURL(raw); return out }
+
+// ScanText returns s with every token of a known format hidden, and their
+// kinds.
+func (d *Detector) ScanText(s string) (string, []Found) {
 	if len(s) < 12 {
-		return s
+		return s, nil
 	}
+	var found []Found
 	for i := range d.formats {
 		f := &d.formats[i]
 		if !f.mayMatch(s) {
 			continue
 		}
 		s = f.re.ReplaceAllStringFunc(s, func(m string) string {
-			if d.IsPlaceholder(m) || placeholderTail(m) {
+			if d.IsPlaceholder(m) || placeholderTail(m) || strings.Contains(m, Redacted) {
 				return m
 			}
+			found = append(found, Found{Index: -1, Kind: f.kind})
 			switch f.kind {
 			case "bearer-token", "basic-auth":
 				word, _, _ := strings.Cut(m, " ")
@@ -305,54 +457,70 @@ func (d *Detector) RedactText(s string) string {
 			return Redacted
 		})
 	}
-	return s
+	return s, found
 }
 
-// RedactArgs returns a copy of argv with secrets replaced: tokens of known
-// formats anywhere, the value after a credential-named flag ("--token X"),
-// "--flag=value" forms, KEY=value pairs with credential names, and header
-// arguments such as "Authorization: Bearer x".
-func (d *Detector) RedactArgs(args []string) []string {
+// RedactText replaces every detected token in free text.
+func (d *Detector) RedactText(s string) string { out, _ := d.ScanText(s); return out }
+
+// ScanArgs returns a copy of argv with its secrets hidden, and what it hid:
+// the value after a credential flag ("--token X"), "--flag=value" and
+// "NAME=value" forms (docker's -e API_KEY=x, env's VAR=x), header
+// arguments ("Authorization: token x"), URLs, and tokens of known formats
+// anywhere. Each secret is one Secret decision.
+func (d *Detector) ScanArgs(args []string) ([]string, []Found) {
 	if len(args) == 0 {
-		return args
+		return args, nil
 	}
 	out := make([]string, len(args))
+	var found []Found
 	for i, a := range args {
-		out[i] = d.redactArg(a)
-		if i > 0 && isCredentialFlag(args[i-1]) && !strings.HasPrefix(a, "-") && !d.IsPlaceholder(a) {
-			out[i] = Redacted
-		}
-	}
-	return out
-}
-
-// isCredentialFlag reports whether a is a flag like --api-key or -p (without a
-// value) whose next argument is a credential.
-func isCredentialFlag(a string) bool {
-	if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
-		return false
-	}
-	n := strings.TrimLeft(a, "-")
-	return n != "" && IsCredentialName(n)
-}
-
-func (d *Detector) redactArg(a string) string {
-	if name, val, ok := strings.Cut(a, "="); ok && val != "" && !strings.ContainsAny(name, " /:") {
-		if IsCredentialName(name) && !d.IsPlaceholder(val) {
-			return name + "=" + Redacted
-		}
-	}
-	if name, val, ok := strings.Cut(a, ":"); ok && !strings.Contains(name, "/") && IsCredentialName(strings.TrimSpace(name)) {
-		v := strings.TrimSpace(val)
-		if v != "" && !strings.HasPrefix(v, "//") && !d.IsPlaceholder(v) {
-			if word, _, ok := strings.Cut(v, " "); ok && (strings.EqualFold(word, "bearer") || strings.EqualFold(word, "basic")) {
-				return name + ": " + word + " " + Redacted
+		var f []Found
+		out[i], f = d.scanArg(a)
+		if len(f) == 0 && i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && !strings.HasPrefix(a, "-") {
+			flag := strings.TrimLeft(args[i-1], "-")
+			if kind, ok := d.Secret(flag, a); ok {
+				out[i] = Redacted
+				f = []Found{{Key: flag, Kind: kind}}
 			}
-			return name + ": " + Redacted
+		}
+		for _, x := range f {
+			x.Index = i
+			found = append(found, x)
+		}
+	}
+	return out, found
+}
+
+// RedactArgs is ScanArgs without what it found.
+func (d *Detector) RedactArgs(args []string) []string { out, _ := d.ScanArgs(args); return out }
+
+func (d *Detector) scanArg(a string) (string, []Found) {
+	if name, val, ok := strings.Cut(a, "="); ok && val != "" && !strings.ContainsAny(name, " /:") {
+		key := strings.TrimLeft(name, "-")
+		if kind, ok := d.Secret(key, val); ok {
+			return name + "=" + Redacted, []Found{{Key: key, Kind: kind}}
+		}
+		if strings.HasPrefix(name, "-") {
+			// --env=NAME=value, --header=X-Api-Key:value
+			if inner, f := d.scanArg(val); len(f) > 0 {
+				return name + "=" + inner, f
+			}
+		}
+	}
+	if name, val, ok := strings.Cut(a, ":"); ok && !strings.ContainsAny(name, "/ ") && name != "" {
+		v := strings.TrimSpace(val)
+		if v != "" && !strings.HasPrefix(v, "//") {
+			if kind, ok := d.Secret(name, v); ok {
+				if word, _, ok := strings.Cut(v, " "); ok && isSchemeWord(word) {
+					return name + ": " + word + " " + Redacted, []Found{{Key: name, Kind: kind}}
+				}
+				return name + ": " + Redacted, []Found{{Key: name, Kind: kind}}
+			}
 		}
 	}
 	if strings.Contains(a, "://") {
-		return d.RedactURL(a)
+		return d.ScanURL(a)
 	}
-	return d.RedactText(a)
+	return d.ScanText(a)
 }

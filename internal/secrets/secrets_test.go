@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -95,16 +96,144 @@ func TestRedactArgs(t *testing.T) {
 	}
 }
 
+// FuzzRedact checks the redactor and the finding agree: an argument is
+// changed exactly when a secret is reported at its index, a NAME=value
+// argument whose value Secret calls a secret is reported and hidden, and
+// a token of a known format never survives.
 func FuzzRedact(f *testing.F) {
 	f.Add("https://u:p@h/x?token=1", "--token")
 	f.Add("Bearer abcdefghijklmnopqrstu", "Authorization")
+	f.Add("token ghp_aaaaBBBBccccDDDDeeeeFFFFgggg1234hhhh", "Authorization")
+	f.Add("q8Zr4Lx0Tn2Vb7Kd5Wm1Ys9P", "TOKEN_URL")
+	f.Add("hunter2", "--password")
 	f.Fuzz(func(t *testing.T, s, key string) {
 		d := NewDetector()
-		_, _ = d.Classify(key, s)
+		_, _ = d.Secret(key, s)
 		out := d.RedactURL(s)
 		if kind, ok := d.Detect(s); ok && kind != "url-credentials" && strings.Contains(out, s) && len(s) > 40 {
 			t.Fatalf("token %q (%s) survived redaction: %q", s, kind, out)
 		}
-		_ = d.RedactArgs([]string{key, s})
+		args := []string{key, s, key + "=" + s}
+		red, found := d.ScanArgs(args)
+		reported := map[int]bool{}
+		for _, x := range found {
+			if x.Index < 0 || x.Index >= len(args) {
+				t.Fatalf("finding at index %d of %d args", x.Index, len(args))
+			}
+			reported[x.Index] = true
+		}
+		for i := range args {
+			if (red[i] != args[i]) != reported[i] {
+				t.Fatalf("arg %d %q redacted to %q, reported %v: the redactor and the finding disagree", i, args[i], red[i], reported[i])
+			}
+		}
+		name := strings.TrimLeft(key, "-")
+		if _, ok := d.Secret(name, s); ok && name != "" && !strings.ContainsAny(key, "= /:") && s != "" {
+			if !reported[2] {
+				t.Fatalf("%q: Secret(%q, %q) but ScanArgs does not report it", args[2], name, s)
+			}
+		}
 	})
+}
+
+// TestSecretNames: how much a name says about its value. A credential noun
+// last ("API_KEY", "authToken") is enough for any literal; a name that only
+// mentions one ("TOKEN_URL", "AUTH_MODE") needs a random-looking value.
+func TestSecretNames(t *testing.T) {
+	d := NewDetector()
+	ghp := "ghp_" + strings.Repeat("a1B2", 9)
+	tests := []struct {
+		key, value string
+		want       string
+	}{
+		{"Authorization", "token " + ghp, "github-token"},
+		{"Authorization", "token q8Zr4Lx0Tn2Vb7Kd5Wm1", "credential-name"},
+		{"Authorization", "Digest q8Zr4Lx0Tn2Vb7Kd5Wm1", "credential-name"},
+		{"Authorization", "token ${GITHUB_TOKEN}", ""},
+		{"DB_PASSWORD", "hunter2", "credential-name"},
+		{"authToken", "abc123def", "credential-name"},
+		{"client-secret", "s3cr3t-value", "credential-name"},
+		{"TOKEN_URL", "q8Zr4Lx0Tn2Vb7Kd5Wm1Ys9P", "credential-name"},
+		{"TOKEN_URL", "https://auth.example.com/token", ""},
+		{"AUTH_MODE", "oauth", ""},
+		{"AUTH_TYPE", "bearer", ""},
+		{"TOKEN_FILE", "/run/secrets/token", ""},
+		{"API_KEY_PATH", "./key.pem", ""},
+		{"PRIVATE_KEY", `C:\keys\id.pem`, ""},
+		{"SORT_KEY", "q8Zr4Lx0Tn2Vb7Kd5Wm1Ys9P", ""},
+		{"HOTKEY", "ctrl+shift+k", ""},
+		{"PASSWORD", "required", ""},
+		{"API_KEY", "the key from the vault", ""},
+	}
+	for _, tc := range tests {
+		got, _ := d.Secret(tc.key, tc.value)
+		if got != tc.want {
+			t.Errorf("Secret(%q, %q) = %q, want %q", tc.key, tc.value, got, tc.want)
+		}
+	}
+}
+
+// TestScanArgs: every argument form that carries a secret is found once,
+// at its index, and hidden; everything else is left as it was.
+func TestScanArgs(t *testing.T) {
+	d := NewDetector()
+	ghp := "ghp_" + strings.Repeat("x1", 18)
+	tests := []struct {
+		name  string
+		args  []string
+		want  []string
+		found []int // indexes reported
+	}{
+		{"docker -e NAME=value",
+			[]string{"run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=abcDEF123456", "-e", "DEBUG=1", "ghcr.io/github/github-mcp-server"},
+			[]string{"run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=REDACTED", "-e", "DEBUG=1", "ghcr.io/github/github-mcp-server"},
+			[]int{4}},
+		{"docker -e NAME (value from the environment)",
+			[]string{"run", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "image"},
+			[]string{"run", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "image"},
+			nil},
+		{"--env=NAME=value",
+			[]string{"--env=API_KEY=q8Zr4Lx0Tn2Vb7Kd5", "--env=LOG=debug"},
+			[]string{"--env=API_KEY=REDACTED", "--env=LOG=debug"},
+			[]int{0}},
+		{"header with a token scheme",
+			[]string{"mcp-remote", "https://mcp.example.com/sse", "--header", "Authorization: token " + ghp},
+			[]string{"mcp-remote", "https://mcp.example.com/sse", "--header", "Authorization: token REDACTED"},
+			[]int{3}},
+		{"header from a variable",
+			[]string{"--header", "Authorization: Bearer ${AUTH_TOKEN}"},
+			[]string{"--header", "Authorization: Bearer ${AUTH_TOKEN}"},
+			nil},
+		{"flag then value",
+			[]string{"--password", "hunter2", "--token-file", "/run/secrets/t", "--port", "8080"},
+			[]string{"--password", "REDACTED", "--token-file", "/run/secrets/t", "--port", "8080"},
+			[]int{1}},
+		{"URL with credentials",
+			[]string{"postgres://app:hunter2hunter2@db.internal/prod", "https://mcp.example.com/mcp?api_key=abc123"},
+			[]string{"postgres://REDACTED@db.internal/prod", "https://mcp.example.com/mcp?api_key=REDACTED"},
+			[]int{0, 1}},
+		{"bare token of a known format",
+			[]string{ghp},
+			[]string{"REDACTED"},
+			[]int{0}},
+		{"nothing",
+			[]string{"-y", "@modelcontextprotocol/server-filesystem", "/home/me/src", "key=value"},
+			[]string{"-y", "@modelcontextprotocol/server-filesystem", "/home/me/src", "key=value"},
+			nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, found := d.ScanArgs(tc.args)
+			if strings.Join(got, "\x00") != strings.Join(tc.want, "\x00") {
+				t.Errorf("ScanArgs = %q, want %q", got, tc.want)
+			}
+			var idx []int
+			for _, f := range found {
+				idx = append(idx, f.Index)
+			}
+			if fmt.Sprint(idx) != fmt.Sprint(tc.found) {
+				t.Errorf("found at %v, want %v (%+v)", idx, tc.found, found)
+			}
+		})
+	}
 }

@@ -16,6 +16,7 @@ findings contains {
 
 place(s) := sprintf("env %s", [s.key]) if s.field == "env"
 else := sprintf("header %s", [s.key]) if s.field == "headers"
+else := "the command" if s.field == "command"
 else := sprintf("argument %d", [s.index + 1]) if {
 	s.field == "args"
 	s.key == ""

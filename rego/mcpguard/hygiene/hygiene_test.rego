@@ -67,6 +67,11 @@ test_c001_url if {
 	contains(f2.msg, "in the URL;")
 }
 
+test_c001_command if {
+	f := one(secret("command", "", -1, "github-token"), "MCPG-C001")
+	contains(f.msg, "plaintext github-token in the command;")
+}
+
 test_c001_one_per_secret if {
 	s := object.union(base, {"facts": {"secrets": [
 		{"field": "env", "key": "A", "index": -1, "kind": "k"},
