@@ -32,9 +32,12 @@ type Status struct {
 	// LastChangeAt is when the inventory last changed ("" since start).
 	LastChangeAt string `json:"last_change_at"`
 	Scans        int    `json:"scans"`
-	StateDir     string `json:"state_dir"`
-	Socket       string `json:"socket"`
-	Events       string `json:"events"`
+	// LastScan says what the last scan cost: a change re-evaluates only
+	// the servers whose input it changed.
+	LastScan ScanStats `json:"last_scan"`
+	StateDir string    `json:"state_dir"`
+	Socket   string    `json:"socket"`
+	Events   string    `json:"events"`
 	// EventSeq is the number of the last event.
 	EventSeq int64       `json:"event_seq"`
 	Watch    WatchStatus `json:"watch"`
@@ -47,6 +50,15 @@ type Status struct {
 	Users int `json:"users,omitempty"`
 	// Degraded lists what does not work as it should; empty when healthy.
 	Degraded []Degraded `json:"degraded"`
+}
+
+// ScanStats describe one scan.
+type ScanStats struct {
+	DurationMS float64 `json:"duration_ms"`
+	// Evaluated servers went through the policies; Reused ones kept the
+	// result of an earlier scan because nothing they depend on changed.
+	Evaluated uint64 `json:"evaluated"`
+	Reused    uint64 `json:"reused"`
 }
 
 // WatchStatus says how changes are noticed.
@@ -288,7 +300,7 @@ func (d *daemon) status() Status {
 	st := Status{
 		Schema: StatusSchema, Version: d.opts.Version, PID: os.Getpid(),
 		StartedAt: d.started.UTC().Format(time.RFC3339Nano), UptimeSeconds: int64(now.Sub(d.started).Seconds()),
-		LastScanAt: d.lastScan.UTC().Format(time.RFC3339Nano), Scans: d.scans,
+		LastScanAt: d.lastScan.UTC().Format(time.RFC3339Nano), Scans: d.scans, LastScan: d.lastStats,
 		StateDir: d.opts.StateDir, Socket: d.opts.Socket, Events: d.opts.Events, EventSeq: seq,
 		Degraded: []Degraded{}, Users: len(d.homes),
 	}

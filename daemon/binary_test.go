@@ -366,6 +366,14 @@ func TestDaemonFileChanges(t *testing.T) {
 				t.Errorf("server-changed names %v, want args", e.Details["fields"])
 			}
 		}
+		// Only what the change touched is evaluated again.
+		st, err := h.client.Status(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ls := st.LastScan; ls.Reused == 0 || ls.Evaluated >= uint64(st.Servers) {
+			t.Errorf("one changed server: the last scan evaluated %d and reused %d of %d servers", ls.Evaluated, ls.Reused, st.Servers)
+		}
 		h.matchesScan()
 	})
 	t.Run("a changed secret value is named, never shown", func(t *testing.T) {

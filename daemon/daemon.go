@@ -112,7 +112,9 @@ type daemon struct {
 	lastScan time.Time
 	lastChg  time.Time
 	scans    int
-	saveErr  error
+	// lastStats describe the last scan (Status.LastScan).
+	lastStats ScanStats
+	saveErr   error
 }
 
 // published is the loop's state as the API shows it, copied under mu.
@@ -202,7 +204,7 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 	}()
 	// The policy must be valid to start: there is no last good one to
 	// fall back on, and scanning without it would allow what it denies.
-	if d.engine, err = policy.NewEngine(ctx, policy.EngineOptions{Paths: d.regoPaths, Print: opts.Print}); err != nil {
+	if d.engine, err = policy.NewEngine(ctx, policy.EngineOptions{Paths: d.regoPaths, Print: opts.Print, Memo: true}); err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
 	d.regoRev = regoRevision(d.regoPaths)
@@ -471,6 +473,15 @@ func sameReport(a, b *reports.Report) bool {
 // scan asked about.
 func (d *daemon) scan(ctx context.Context) (inventory, map[string]bool, error) {
 	d.fs.beginScan()
+	start := time.Now()
+	defer func() {
+		reused, evaluated := d.engine.Sweep()
+		st := ScanStats{DurationMS: float64(time.Since(start).Microseconds()) / 1000, Evaluated: evaluated, Reused: reused}
+		d.log.Debug("scanned", "ms", st.DurationMS, "evaluated", evaluated, "reused", reused)
+		d.mu.Lock()
+		d.lastStats = st
+		d.mu.Unlock()
+	}()
 	meta := runner.Meta{Version: d.opts.Version, GeneratedAt: d.now().UTC().Format(time.RFC3339), Host: d.opts.Host}
 	base := scanner.Options{
 		Home: d.opts.Home, ManagedDir: d.opts.ManagedDir, Project: d.opts.Project, ClaudeConfigDir: d.opts.ClaudeConfigDir,
@@ -557,7 +568,7 @@ func (d *daemon) reloadPolicy(ctx context.Context) {
 	defer d.publish()
 	rev := regoRevision(d.regoPaths)
 	if len(d.regoPaths) > 0 && (rev != d.regoRev || d.policyErrs["rego"] != "") {
-		eng, err := policy.NewEngine(ctx, policy.EngineOptions{Paths: d.regoPaths, Print: d.opts.Print})
+		eng, err := policy.NewEngine(ctx, policy.EngineOptions{Paths: d.regoPaths, Print: d.opts.Print, Memo: true})
 		switch {
 		case err != nil:
 			msg := err.Error()

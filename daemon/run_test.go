@@ -13,7 +13,7 @@ import (
 // runInProcess starts Run in this process (so that -race sees the loop and
 // the API together) and returns a client and a stop function that checks a
 // clean exit.
-func runInProcess(t *testing.T, opts Options) (*Client, func()) {
+func runInProcess(t testing.TB, opts Options) (*Client, func()) {
 	t.Helper()
 	root, err := os.MkdirTemp("", "mgr-")
 	if err != nil {
@@ -56,7 +56,7 @@ func runInProcess(t *testing.T, opts Options) (*Client, func()) {
 	}
 }
 
-func waitEvents(t *testing.T, c *Client, since int64, kind, server string) []events.Event {
+func waitEvents(t testing.TB, c *Client, since int64, kind, server string) []events.Event {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -42,6 +42,11 @@ func planWatches(asked map[string]bool, extra []string) *watchPlan {
 		}
 		p.files[path] = true
 		p.watchDir(filepath.Dir(path))
+		// Only a symlinked file needs its target's directory watched: a
+		// symlinked parent is followed by the watch on Dir(path) itself.
+		if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return
+		}
 		if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
 			p.files[real] = true
 			p.watchDir(filepath.Dir(real))
@@ -60,6 +65,9 @@ func planWatches(asked map[string]bool, extra []string) *watchPlan {
 // exist, remembering the missing directories on the way.
 func (p *watchPlan) watchDir(dir string) {
 	for {
+		if p.dirs[dir] != nil {
+			return // already planned, with its ancestors
+		}
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 			p.dirs[dir] = fi
 			return

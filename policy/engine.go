@@ -65,6 +65,13 @@ type EngineOptions struct {
 	// Print receives the output of print() calls in policies; nil discards it.
 	// It must never be stdout, which belongs to reports and the proxy protocol.
 	Print io.Writer
+	// Memo keeps each server's result for as long as its input and the
+	// policies are the same: a daemon evaluates again only the servers a
+	// change touched. Call Sweep after each scan. A memoized server's
+	// print() output is not repeated, and a custom policy that reads the
+	// clock or the network sees it once per input: build a new Engine to
+	// start afresh.
+	Memo bool
 }
 
 // Engine holds the compiled policies: the shipped ones and any custom ones.
@@ -80,6 +87,7 @@ type Engine struct {
 	Custom []string
 	// Sources are the custom policy files.
 	Sources []string
+	memo    *serverMemo // nil unless EngineOptions.Memo
 }
 
 // Query entrypoints of the shipped policies.
@@ -105,6 +113,9 @@ func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
 // compilation; Err reports its failure.
 func StartEngine(ctx context.Context, opts EngineOptions) *Engine {
 	e := &Engine{ready: make(chan struct{})}
+	if opts.Memo {
+		e.memo = newServerMemo()
+	}
 	go func() {
 		defer close(e.ready)
 		e.err = e.compile(ctx, opts)

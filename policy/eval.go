@@ -63,6 +63,23 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	if err := e.Err(); err != nil {
 		return nil, err
 	}
+	memo := e.memo
+	if server.v == nil || pctx.v == nil {
+		memo = nil
+	}
+	if memo != nil {
+		if res := memo.get(server.v, pctx.v); res != nil {
+			return res, nil
+		}
+	}
+	res, err := e.evalServer(ctx, server, pctx)
+	if err == nil && memo != nil {
+		memo.put(server.v, pctx.v, res)
+	}
+	return res, err
+}
+
+func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	in := input(server, pctx)
 	rs, err := e.server.Eval(ctx, rego.EvalParsedInput(in))
 	if err != nil {

@@ -66,7 +66,7 @@ func codexLayer(layer string) fileHandler {
 // when the user config marks the project trusted (trust_level = "trusted");
 // otherwise the layer is disabled until the user trusts the folder.
 func codexProjectConfig(sc *scan, path, scope, project string) {
-	if home := sc.codexHome(); home != "" && samePath(filepath.Dir(path), home) {
+	if home := sc.codexHome(); home != "" && sc.samePath(filepath.Dir(path), home) {
 		// The project is the home directory: this is the user config, which
 		// Codex never reads twice.
 		if !sc.machine {
@@ -717,6 +717,25 @@ func numberDetail(v *jsonc.Value) any {
 func samePath(a, b string) bool {
 	a, b = filepath.Clean(a), filepath.Clean(b)
 	return a == b || realPath(a) == realPath(b)
+}
+
+// samePath is samePath with the real paths remembered for the scan: the
+// same home is compared with every project of every location.
+func (sc *scan) samePath(a, b string) bool {
+	a, b = filepath.Clean(a), filepath.Clean(b)
+	return a == b || sc.realPath(a) == sc.realPath(b)
+}
+
+func (sc *scan) realPath(p string) string {
+	if r, ok := sc.realPaths[p]; ok {
+		return r
+	}
+	if sc.realPaths == nil {
+		sc.realPaths = map[string]string{}
+	}
+	r := realPath(p)
+	sc.realPaths[p] = r
+	return r
 }
 
 // realPath resolves symbolic links, or returns the cleaned path.

@@ -119,7 +119,7 @@ func projectLocations() []location {
 // A machine scan has read it already; a path scan reads it as a user file.
 func notHomeTwice(h fileHandler) fileHandler {
 	return func(sc *scan, path, scope, project string) {
-		if sc.opts.Home != "" && project != "" && samePath(project, sc.opts.Home) {
+		if sc.opts.Home != "" && project != "" && sc.samePath(project, sc.opts.Home) {
 			if sc.machine {
 				return
 			}

@@ -67,6 +67,8 @@ type scan struct {
 	ctx  context.Context
 	opts Options
 	res  *Result
+	// realPaths remembers symlink resolutions for this scan (samePath).
+	realPaths map[string]string
 	// seenFindings de-duplicates file-level findings that several project
 	// resolutions would otherwise emit twice.
 	seenFindings map[string]bool

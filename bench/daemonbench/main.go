@@ -107,6 +107,7 @@ func bench(bin string, edits, burst int) error {
 		return fmt.Errorf("%s holds no uvx server to edit", file)
 	}
 	var lat []time.Duration
+	cpuEdits := cpuTicks(pid)
 	for i := 0; i < edits; i++ {
 		data := version.ReplaceAll(orig, []byte(fmt.Sprintf(`"acme-tool-$1==0.$2.%d"`, i+1)))
 		t0 := time.Now()
@@ -119,8 +120,13 @@ func bench(bin string, edits, burst int) error {
 		lat = append(lat, time.Since(t0))
 		drain(got, 100*time.Millisecond)
 	}
+	cpuEdits = cpuTicks(pid) - cpuEdits
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	p50, p99 := lat[len(lat)/2], lat[(len(lat)*99+99)/100-1]
+	stEdit, err := c.Status(context.Background())
+	if err != nil {
+		return err
+	}
 
 	// A burst of writes: bounded events, the right final state.
 	st0, _ := c.Status(context.Background())
@@ -153,6 +159,9 @@ func bench(bin string, edits, burst int) error {
 	fmt.Printf("%-40s %10.1fms %12s\n", "change -> event p50", ms(p50), "")
 	fmt.Printf("%-40s %10.1fms %10s (%.2fx)\n", "change -> event p99", ms(p99), "<= 150ms", ms(p99)/150)
 	fmt.Printf("%-40s %10d %12s\n", "CPU ticks in 5s idle (1 tick = 10ms)", idle, "0")
+	fmt.Printf("%-40s %10.1fms %12s\n", "CPU per edit", float64(cpuEdits)*10/float64(edits), "")
+	fmt.Printf("%-40s %10.1fms %12s\n", "last scan after an edit", stEdit.LastScan.DurationMS, "")
+	fmt.Printf("%-40s %5d of %-4d %12s\n", "servers evaluated again after an edit", stEdit.LastScan.Evaluated, stEdit.Servers, "")
 	fmt.Printf("%-40s %8.1f MiB %10s (%.2fx)\n", "RSS after start", float64(rss)/1024, "<= 40 MiB", float64(rss)/1024/40)
 	fmt.Printf("%-40s %8.1f MiB %12s\n", "peak RSS (after the edits and burst)", float64(max(hwm, hwm2))/1024, "")
 	fmt.Printf("%-40s %12d %12s\n", fmt.Sprintf("events for %d rapid writes", burst), st1.EventSeq-st0.EventSeq, "bounded")
