@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Whole-process timing of `mcpguard scan` (SPEC §7), as ratios against a
-# baseline measured in the same run: `mcpguard version` (process start, the
-# floor every command pays) on this shared machine.
+# Whole-process timing of `mcpguard scan` (SPEC §7, issue 18), as ratios
+# against the floor measured in the same run: bench/floor, a program built
+# from this go.mod that imports OPA, compiles a one-rule policy and
+# evaluates it once. The commands run interleaved (one of each, RUNS times)
+# so that a machine getting busier or quieter moves them all alike; the
+# figures are medians.
 #
-#   bench/scan.sh            # needs hyperfine (apt-get install hyperfine)
+#   bench/scan.sh            # RUNS=200 by default
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/scan.sh: needs hyperfine" >&2; exit 2; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpguard" ./cmd/mcpguard
+go build -o "$work/floor" ./bench/floor
 machine=$(go run ./bench/genmachine "$work/machine" 200)
 demo=testdata/demo
 mcp="$work/mcp/.mcp.json"
@@ -26,19 +29,26 @@ json.dump({"mcpServers": servers}, open(sys.argv[1], "w"), indent=2)
 PY
 
 B="$work/mcpguard"
-hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-json "$work/out.json" \
-  -n baseline "$B version" \
-  -n demo "$B scan --format json --fail-on never --home $demo/home --managed-dir $demo/managed --project $demo/project" \
-  -n mcp-json-10 "$B scan --format json --fail-on never $mcp" \
-  -n machine-200 "$B scan --format json --fail-on never $machine" >/dev/null
-
-python3 - "$work/out.json" <<'PY'
-import json, sys
-res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
-base = res["baseline"]["median"]
-print(f"{'case':<14}{'median ms':>10}{'p95 ms':>9}{'x baseline':>12}")
-for name, r in res.items():
-    times = sorted(r["times"])
-    p95 = times[int(0.95 * (len(times) - 1))]
-    print(f"{name:<14}{r['median']*1e3:>10.2f}{p95*1e3:>9.2f}{r['median']/base:>12.2f}")
+python3 - "${RUNS:-200}" <<PY
+import statistics, subprocess, time
+cmds = {
+    "floor": ["$work/floor"],
+    "version": ["$B", "version"],
+    "demo": "$B scan --format json --fail-on never --home $demo/home --managed-dir $demo/managed --project $demo/project".split(),
+    "mcp-json-10": "$B scan --format json --fail-on never $mcp".split(),
+    "machine-200": "$B scan --format json --fail-on never $machine".split(),
+}
+runs = int("${RUNS:-200}")
+times = {k: [] for k in cmds}
+for i in range(runs + 10):
+    for k, c in cmds.items():
+        t = time.perf_counter()
+        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        if i >= 10:  # warm-up rounds
+            times[k].append(time.perf_counter() - t)
+base = statistics.median(times["floor"])
+print(f"{'case':<14}{'median ms':>10}{'p95 ms':>9}{'x floor':>9}")
+for k, v in times.items():
+    v.sort()
+    print(f"{k:<14}{statistics.median(v)*1e3:>10.2f}{v[int(0.95*(len(v)-1))]*1e3:>9.2f}{statistics.median(v)/base:>9.2f}")
 PY

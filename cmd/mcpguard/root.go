@@ -52,8 +52,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func runContext(ctx context.Context, args []string, s streams, env environment) int {
 	root := newRootCmd(s, env)
+	var prof profileFlags
+	prof.register(root)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if perr := prof.stop(); perr != nil && err == nil {
+		err = &exitCodeError{code: exitError, err: perr}
+	}
 	var ec *exitCodeError
 	switch {
 	case err == nil:
