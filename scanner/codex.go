@@ -712,15 +712,9 @@ func numberDetail(v *jsonc.Value) any {
 	return v.Str
 }
 
-// samePath reports whether two paths name the same directory (after cleaning
-// and resolving symbolic links where possible).
-func samePath(a, b string) bool {
-	a, b = filepath.Clean(a), filepath.Clean(b)
-	return a == b || realPath(a) == realPath(b)
-}
-
-// samePath is samePath with the real paths remembered for the scan: the
-// same home is compared with every project of every location.
+// samePath reports whether a and b name the same file, through symlinks;
+// the real paths are remembered for the scan (the same home is compared
+// with every project of every location).
 func (sc *scan) samePath(a, b string) bool {
 	a, b = filepath.Clean(a), filepath.Clean(b)
 	return a == b || sc.realPath(a) == sc.realPath(b)
