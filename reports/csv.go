@@ -22,7 +22,10 @@ var csvHeader = []string{
 // escapes, so every record is one line, and a cell that starts with = + - @
 // (or a tab or carriage return) gets a leading apostrophe so that no
 // application evaluates it as a formula (CSV injection).
-func WriteCSV(w io.Writer, r *Report, _ Options) error {
+func WriteCSV(w io.Writer, r *Report, opts Options) error {
+	if opts.CSVKind == CSVServers {
+		return WriteServersCSV(w, r)
+	}
 	cw := csv.NewWriter(w)
 	cw.UseCRLF = true
 	if err := cw.Write(csvHeader); err != nil {
@@ -33,18 +36,7 @@ func WriteCSV(w io.Writer, r *Report, _ Options) error {
 		servers[r.Servers[i].ID] = &r.Servers[i]
 	}
 	for _, f := range r.Findings {
-		row := []string{
-			f.ID, f.Rule, string(f.Severity), f.Category, f.Message,
-			f.Location.Path, strconv.Itoa(f.Location.Line), strconv.Itoa(f.Location.Column), f.Location.Pointer,
-			f.ServerID, "", "", "", "", "", "",
-			"", "",
-		}
-		if s := servers[f.ServerID]; s != nil {
-			row[10], row[11], row[12], row[13], row[14], row[15] = s.Name, s.Client, s.Scope, s.Project, s.Transport, string(s.Status)
-		}
-		if s := f.Suppressed; s != nil {
-			row[16], row[17] = s.Kind, s.Justification
-		}
+		row := findingRow(f, servers[f.ServerID])
 		for i := range row {
 			row[i] = csvCell(row[i])
 		}
@@ -54,6 +46,24 @@ func WriteCSV(w io.Writer, r *Report, _ Options) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// findingRow is a finding's CSV row, with its server's columns when s is
+// known.
+func findingRow(f Finding, s *Server) []string {
+	row := []string{
+		f.ID, f.Rule, string(f.Severity), f.Category, f.Message,
+		f.Location.Path, strconv.Itoa(f.Location.Line), strconv.Itoa(f.Location.Column), f.Location.Pointer,
+		f.ServerID, "", "", "", "", "", "",
+		"", "",
+	}
+	if s != nil {
+		row[10], row[11], row[12], row[13], row[14], row[15] = s.Name, s.Client, s.Scope, s.Project, s.Transport, string(s.Status)
+	}
+	if s := f.Suppressed; s != nil {
+		row[16], row[17] = s.Kind, s.Justification
+	}
+	return row
 }
 
 // csvCell neutralises a value for spreadsheets (OWASP CSV injection).

@@ -57,6 +57,10 @@ type Options struct {
 	// Invocation describes the run for the formats that record one (SARIF
 	// invocations[]); nil when rendering a saved report.
 	Invocation *Invocation
+	// CSVKind selects the CSV table: CSVFindings (the default for one
+	// machine's report: one row per finding) or CSVServers (one row per
+	// server; the default of a fleet).
+	CSVKind string
 }
 
 // Invocation is how the run ended, as decided by the command.

@@ -8,3 +8,9 @@ import _ "embed"
 //
 //go:embed report-v1.schema.json
 var SchemaJSON []byte
+
+// FleetSchemaJSON is the JSON Schema of mcpguard/fleet/v1, the merged
+// report of `mcpguard report` (docs/report-schema.md).
+//
+//go:embed fleet-v1.schema.json
+var FleetSchemaJSON []byte

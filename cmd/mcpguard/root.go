@@ -119,5 +119,6 @@ func newRootCmd(s streams, env environment) *cobra.Command {
 	root.AddCommand(newWrapCmd(env), newUnwrapCmd(env))
 	root.AddCommand(newProxyCmd(env))
 	root.AddCommand(newDaemonCmd(env), newStatusCmd(env))
+	root.AddCommand(newReportCmd(env))
 	return root
 }

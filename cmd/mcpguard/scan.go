@@ -25,6 +25,7 @@ type ScanOptions struct {
 	Format     string
 	Output     string
 	FailOn     string
+	CSVKind    string
 	// Policies are --policy paths: .rego files or directories of them, or JSON
 	// files shaped like managed-settings.json.
 	Policies []string
@@ -98,6 +99,7 @@ func newScanCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.Format, "format", "text", "output format: "+formatList())
 	f.StringVarP(&opts.Output, "output", "o", "", "write the report to FILE instead of stdout")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error, warning, note, never")
+	f.StringVar(&opts.CSVKind, "csv-kind", reports.CSVFindings, "with --format csv: findings (one row per finding) or servers")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "organisation policy: a .rego file or directory, or a JSON file shaped like managed-settings.json (repeatable)")
 	f.StringVar(&opts.Baseline, "baseline", "", "previous JSON report (--format json): its findings are reported as suppressed and do not count toward --fail-on")
 	f.StringVar(&opts.IgnoreFile, "ignore-file", "", "file of accepted findings with reasons (default: "+ignorefile.DefaultName+" in the working directory, if any; \"\" for none)")
@@ -136,7 +138,10 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
-	return finishReport(cmd, env, res.Report, res.Stale, format, failRank, opts.FailOn, opts.Output)
+	if opts.CSVKind != reports.CSVServers && opts.CSVKind != reports.CSVFindings {
+		return &exitCodeError{code: exitError, err: fmt.Errorf("--csv-kind %q: want findings or servers", opts.CSVKind)}
+	}
+	return finishReport(cmd, env, res.Report, res.Stale, format, failRank, opts.FailOn, opts.Output, opts.CSVKind)
 }
 
 // scanOptions turns the scan flags into what the scanner reads: in path
@@ -183,13 +188,14 @@ func reportMeta(env environment) runner.Meta {
 // finishReport decides the exit code of a report (once: the SARIF
 // invocation records the value the process exits with), renders it, and
 // prints its errors and notes to stderr.
-func finishReport(cmd *cobra.Command, env environment, rep *reports.Report, notes []reports.Notification, format reports.Format, failRank int, failOn, output string) error {
+func finishReport(cmd *cobra.Command, env environment, rep *reports.Report, notes []reports.Notification, format reports.Format, failRank int, failOn, output, csvKind string) error {
 	code, why := reportExit(rep, failRank, failOn)
 	cwd, _ := env.getwd()
 	ropts := reports.Options{
 		FailOn:     failRank,
 		WorkDir:    cwd,
 		Invocation: &reports.Invocation{ExitCode: code, ExitCodeDescription: why, Notifications: notes},
+		CSVKind:    csvKind,
 	}
 	if err := writeReport(cmd.OutOrStdout(), env, output, format, rep, ropts); err != nil {
 		return &exitCodeError{code: exitError, err: err}

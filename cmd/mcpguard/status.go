@@ -133,7 +133,7 @@ func runStatus(cmd *cobra.Command, env environment, opts *StatusOptions) error {
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
-	return finishReport(cmd, env, rep, nil, format, failRank, opts.FailOn, opts.Output)
+	return finishReport(cmd, env, rep, nil, format, failRank, opts.FailOn, opts.Output, reports.CSVFindings)
 }
 
 // followEvents prints events until interrupted, reconnecting after a

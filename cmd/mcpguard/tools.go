@@ -151,7 +151,7 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 			return &exitCodeError{code: exitError, err: err}
 		}
 	default:
-		return finishReport(cmd, env, rep, nil, format, failRank, opts.FailOn, opts.Output)
+		return finishReport(cmd, env, rep, nil, format, failRank, opts.FailOn, opts.Output, reports.CSVFindings)
 	}
 	for _, e := range rep.Errors {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(e.Error()))

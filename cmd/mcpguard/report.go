@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpguard/mcpguard/reports"
+)
+
+// ReportOptions are the flags of `mcpguard report`.
+type ReportOptions struct {
+	Format  string
+	Output  string
+	FailOn  string
+	MaxAge  time.Duration
+	CSVKind string
+	// Inputs are report files, directories of them, or "-" (stdin).
+	Inputs []string
+}
+
+const reportLong = `Render saved reports (scan --format json, status --format json), or merge
+the reports of many machines into one fleet report.
+
+One report is rendered in any format, as scan would have. Several — files,
+directories of them (searched recursively for *.json), or - for stdin — are
+merged: every host with its newest report (the same hostname and user
+reported twice: the later generated_at wins; the older is listed as
+superseded), every server with its host and user, and what a security team
+asks for: each distinct server (by what it launches, not its name) with how
+many hosts and users run it and how the policy judged it, the hosts out of
+compliance (a blocked server, or an unsuppressed error), findings by rule.
+A host whose report is older than --max-age is marked stale. A file that is
+not a report is an error entry (path:line:col) and the rest is merged.
+
+Fleet formats: json (mcpguard/fleet/v1, docs/report-schema.md), text,
+markdown and csv (--csv-kind servers: one row per server per host;
+findings: one row per finding).
+
+Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;
+2 a usage error or an input that is not a readable report.`
+
+const reportExample = `  mcpguard report laptop.json --format markdown
+  mcpguard report reports/ --format json -o fleet.json
+  mcpguard report reports/ --format csv --csv-kind findings -o findings.csv
+  ssh build-01 mcpguard scan --format json | mcpguard report -`
+
+func newReportCmd(env environment) *cobra.Command {
+	opts := &ReportOptions{}
+	cmd := &cobra.Command{
+		Use:     "report [flags] REPORT...",
+		Short:   "Render saved reports, or merge many machines' reports into a fleet report",
+		Long:    reportLong,
+		Example: reportExample,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Inputs = args
+			return runReport(cmd, env, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Format, "format", "text", "output format: "+formatList()+" (a fleet: json, text, markdown, csv)")
+	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE instead of stdout")
+	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error, warning, note, never")
+	f.DurationVar(&opts.MaxAge, "max-age", 7*24*time.Hour, "mark hosts whose report is older than this stale (0: never)")
+	f.StringVar(&opts.CSVKind, "csv-kind", reports.CSVServers, "with --format csv: servers (one row per server per host) or findings")
+	return cmd
+}
+
+// reportInput is one report file's bytes, or why it could not be read.
+type reportInput struct {
+	path string
+	data []byte
+	err  *reports.FileError
+}
+
+func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
+	usage := func(format string, args ...any) error {
+		return &exitCodeError{code: exitError, err: fmt.Errorf(format, args...)}
+	}
+	format, err := reports.ParseFormat(opts.Format)
+	if err != nil {
+		return usage("--format: %w", err)
+	}
+	failRank, err := reports.ParseSeverity(opts.FailOn)
+	if err != nil {
+		return usage("--fail-on: %w", err)
+	}
+	if opts.CSVKind != reports.CSVServers && opts.CSVKind != reports.CSVFindings {
+		return usage("--csv-kind %q: want servers or findings", opts.CSVKind)
+	}
+	if opts.MaxAge < 0 {
+		return usage("--max-age must not be negative")
+	}
+	files, err := expandReportInputs(opts.Inputs)
+	if err != nil {
+		return usage("%w", err)
+	}
+	ropts := reports.Options{FailOn: failRank, CSVKind: opts.CSVKind}
+	if cwd, err := env.getwd(); err == nil {
+		ropts.WorkDir = cwd
+	}
+	stdin := cmd.InOrStdin()
+
+	// One report: render it as scan would have, with scan's exit codes.
+	if len(files) == 1 {
+		in := readReportInput(files[0], stdin)
+		if in.err != nil {
+			return usage("%s", in.err.Error())
+		}
+		rep, ferr := reports.ReadReport(in.path, in.data)
+		if ferr != nil {
+			return usage("%s", ferr.Error())
+		}
+		return finishReport(cmd, env, rep, nil, format, failRank, opts.FailOn, opts.Output, ropts.CSVKind)
+	}
+
+	// Several: merge them one at a time, keeping report values, not bytes.
+	m := reports.NewMerger(reports.MergeOptions{Tool: reports.Tool{Name: "mcpguard", Version: env.version}, Now: env.now(), MaxAge: opts.MaxAge})
+	for _, p := range files {
+		in := readReportInput(p, stdin)
+		if in.err != nil {
+			m.AddError(*in.err)
+			continue
+		}
+		rep, ferr := reports.ReadReport(in.path, in.data)
+		if ferr != nil {
+			m.AddError(*ferr)
+			continue
+		}
+		m.Add(in.path, rep)
+	}
+	fleet := m.Fleet()
+	if err := writeOutput(cmd.OutOrStdout(), opts.Output, func(w io.Writer) error { return reports.RenderFleet(w, format, fleet, ropts) }); err != nil {
+		return &exitCodeError{code: exitError, err: err}
+	}
+	for _, e := range fleet.Errors {
+		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(e.Error()))
+	}
+	switch {
+	case len(fleet.Errors) > 0:
+		return &exitCodeError{code: exitError}
+	case failRank <= reports.SeverityError.Rank() && len(fleet.Failing(failRank)) > 0:
+		return &exitCodeError{code: exitFindings}
+	}
+	return nil
+}
+
+// expandReportInputs turns the arguments into files: a directory gives its
+// *.json files (recursively, in name order); "-" is stdin, at most once.
+func expandReportInputs(args []string) ([]string, error) {
+	var out []string
+	stdin := false
+	for _, a := range args {
+		if a == "-" {
+			if stdin {
+				return nil, fmt.Errorf("- (stdin) given twice")
+			}
+			stdin = true
+			out = append(out, a)
+			continue
+		}
+		fi, err := os.Stat(a)
+		if err != nil || !fi.IsDir() {
+			out = append(out, a) // a missing file is reported as unreadable
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".json") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", a, err)
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s holds no .json report", a)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// maxReportSize bounds one report file: a 100,000-server machine's report
+// is well under it.
+const maxReportSize = 512 << 20
+
+func readReportInput(path string, stdin io.Reader) reportInput {
+	var r io.Reader
+	name := path
+	if path == "-" {
+		r, name = stdin, "<stdin>"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return reportInput{path: path, err: &reports.FileError{Path: path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}}
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxReportSize+1))
+	if err != nil {
+		return reportInput{path: name, err: &reports.FileError{Path: name, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}}
+	}
+	if len(data) > maxReportSize {
+		return reportInput{path: name, err: &reports.FileError{Path: name, Message: fmt.Sprintf("over the %d MiB limit of a report", maxReportSize>>20)}}
+	}
+	return reportInput{path: name, data: data}
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,361 @@
+package reports
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// FleetSchema is the schema of a merged fleet report (docs/report-schema.md).
+const FleetSchema = "mcpguard/fleet/v1"
+
+// Fleet is many machines' reports merged: every host, every server with its
+// host and user, every finding with its host, and the aggregates a security
+// team asks for.
+type Fleet struct {
+	Schema      string `json:"schema"`
+	Tool        Tool   `json:"tool"`
+	GeneratedAt string `json:"generated_at"`
+	// StaleBefore is the cut-off of --max-age: hosts whose report is older
+	// are marked stale (still merged).
+	StaleBefore string          `json:"stale_before"`
+	Hosts       []FleetHost     `json:"hosts"`
+	Servers     []FleetServer   `json:"servers"`
+	Findings    []FleetFinding  `json:"findings"`
+	Distinct    []DistinctEntry `json:"distinct_servers"`
+	Rules       []RuleCount     `json:"findings_by_rule"`
+	Errors      []FileError     `json:"errors"`
+	Summary     FleetSummary    `json:"summary"`
+}
+
+// FleetHost is one machine (and user) of the fleet, from its newest report.
+type FleetHost struct {
+	// Key identifies the host in servers[] and findings[]: the hostname, and
+	// the user when one host sent reports for several users.
+	Key            string `json:"key"`
+	Hostname       string `json:"hostname"`
+	OS             string `json:"os"`
+	User           string `json:"user"`
+	GeneratedAt    string `json:"generated_at"`
+	ToolVersion    string `json:"tool_version"`
+	PolicyRevision string `json:"policy_revision"`
+	// Report is the file the host's report was read from; Superseded lists
+	// older reports of the same host that the newest one replaced.
+	Report     string   `json:"report"`
+	Superseded []string `json:"superseded"`
+	Stale      bool     `json:"stale"`
+	Summary    Summary  `json:"summary"`
+	// NotAllowed counts the host's servers the policy does not allow,
+	// whatever their client does about it.
+	NotAllowed int `json:"not_allowed"`
+	// Compliant is false when the host has a server the policy does not
+	// allow (blocked, or run by a client that does not enforce it), or
+	// has an unsuppressed error-level finding; Why says which.
+	Compliant bool     `json:"compliant"`
+	Why       []string `json:"why"`
+}
+
+// FleetServer is a server as its host reported it.
+type FleetServer struct {
+	Server
+	Host string `json:"host"`
+}
+
+// FleetFinding is a finding as its host reported it.
+type FleetFinding struct {
+	Finding
+	Host string `json:"host"`
+}
+
+// DistinctEntry is one server as the fleet runs it, identified by what it
+// launches (the command line, or the URL of a remote server), not by the
+// name each user gave it.
+type DistinctEntry struct {
+	Key       string   `json:"key"`
+	Transport string   `json:"transport"`
+	Command   string   `json:"command,omitempty"`
+	Args      []string `json:"args,omitempty"`
+	URL       string   `json:"url,omitempty"`
+	Names     []string `json:"names"`
+	Clients   []string `json:"clients"`
+	Hosts     int      `json:"hosts"`
+	Users     int      `json:"users"`
+	Instances int      `json:"instances"`
+	// Allowed and NotAllowed count the instances by the policy's decision
+	// (a client that does not enforce the policy still runs a server it
+	// does not allow: ByStatus tells).
+	Allowed    int            `json:"allowed"`
+	NotAllowed int            `json:"not_allowed"`
+	ByStatus   map[string]int `json:"by_status"`
+	Findings   SeverityCount  `json:"findings"`
+}
+
+// RuleCount counts one rule's findings across the fleet.
+type RuleCount struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Findings int      `json:"findings"`
+	Hosts    int      `json:"hosts"`
+}
+
+// FleetSummary counts the fleet.
+type FleetSummary struct {
+	Hosts                int           `json:"hosts"`
+	StaleHosts           int           `json:"stale_hosts"`
+	HostsOutOfCompliance int           `json:"hosts_out_of_compliance"`
+	Servers              int           `json:"servers"`
+	DistinctServers      int           `json:"distinct_servers"`
+	Allowed              int           `json:"allowed"`
+	NotAllowed           int           `json:"not_allowed"`
+	Findings             SeverityCount `json:"findings"`
+	Errors               int           `json:"errors"`
+}
+
+// MergeOptions configure a Merger.
+type MergeOptions struct {
+	Tool Tool
+	// Now and MaxAge mark hosts whose report is older than Now-MaxAge as
+	// stale; MaxAge 0 marks none.
+	Now    time.Time
+	MaxAge time.Duration
+}
+
+// Merger merges reports one at a time, so that a caller can read a file,
+// add it and let its bytes go: the newest report of each host is kept.
+type Merger struct {
+	opts   MergeOptions
+	hosts  map[string]*hostReport
+	errors []FileError
+}
+
+type hostReport struct {
+	path       string
+	at         time.Time
+	rep        *Report
+	superseded []string
+}
+
+// NewMerger starts an empty fleet.
+func NewMerger(opts MergeOptions) *Merger {
+	return &Merger{opts: opts, hosts: map[string]*hostReport{}}
+}
+
+// AddError records an input that could not be read as a report.
+func (m *Merger) AddError(e FileError) { m.errors = append(m.errors, e) }
+
+// Add merges the report read from path. A host is its hostname and user;
+// when a host was added before, the report generated last wins (ties: the
+// later path), and the other is listed as superseded.
+func (m *Merger) Add(path string, r *Report) {
+	key := hostKey(r.Host)
+	at, _ := time.Parse(time.RFC3339, r.GeneratedAt)
+	next := &hostReport{path: path, at: at, rep: r}
+	prev := m.hosts[key]
+	if prev == nil {
+		m.hosts[key] = next
+		return
+	}
+	if at.After(prev.at) || at.Equal(prev.at) && path > prev.path {
+		next.superseded = append(prev.superseded, prev.path)
+		m.hosts[key] = next
+		return
+	}
+	prev.superseded = append(prev.superseded, path)
+}
+
+func hostKey(h Host) string {
+	name := h.Hostname
+	if name == "" {
+		name = "unknown-host"
+	}
+	if h.User == "" {
+		return name
+	}
+	return name + "/" + h.User
+}
+
+// Fleet builds the merged report.
+func (m *Merger) Fleet() *Fleet {
+	f := &Fleet{Schema: FleetSchema, Tool: m.opts.Tool, GeneratedAt: m.opts.Now.UTC().Format(time.RFC3339),
+		Hosts: []FleetHost{}, Servers: []FleetServer{}, Findings: []FleetFinding{}, Distinct: []DistinctEntry{},
+		Rules: []RuleCount{}, Errors: append([]FileError{}, m.errors...)}
+	var cutoff time.Time
+	if m.opts.MaxAge > 0 {
+		cutoff = m.opts.Now.Add(-m.opts.MaxAge)
+		f.StaleBefore = cutoff.UTC().Format(time.RFC3339)
+	}
+	keys := make([]string, 0, len(m.hosts))
+	for k := range m.hosts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	distinct := map[string]*distinctAcc{}
+	rules := map[string]*ruleAcc{}
+	for _, key := range keys {
+		hr := m.hosts[key]
+		r := hr.rep
+		h := FleetHost{Key: key, Hostname: r.Host.Hostname, OS: r.Host.OS, User: r.Host.User, GeneratedAt: r.GeneratedAt,
+			ToolVersion: r.Tool.Version, PolicyRevision: r.Policy.Revision, Report: hr.path,
+			Superseded: append([]string{}, hr.superseded...), Summary: r.Summary, Compliant: true, Why: []string{}}
+		sort.Strings(h.Superseded)
+		if !cutoff.IsZero() && (hr.at.IsZero() || hr.at.Before(cutoff)) {
+			h.Stale = true
+			f.Summary.StaleHosts++
+		}
+		bySrv := map[string]*Server{}
+		for i := range r.Servers {
+			s := r.Servers[i]
+			if s.User == "" {
+				s.User = r.Host.User
+			}
+			bySrv[s.ID] = &r.Servers[i]
+			f.Servers = append(f.Servers, FleetServer{Server: s, Host: key})
+			d := distinct[launchKey(&s)]
+			if d == nil {
+				d = newDistinct(&s)
+				distinct[d.Key] = d
+			}
+			d.add(&s, key)
+			if !s.Decision.Allowed && s.Status != StatusInvalid {
+				f.Summary.NotAllowed++
+				h.NotAllowed++
+				h.noncompliant(fmt.Sprintf("has %q (%s, %s), which the policy does not allow", s.Name, s.Client, s.Status))
+			} else if s.Decision.Allowed {
+				f.Summary.Allowed++
+			}
+		}
+		errs := 0
+		for _, fd := range r.Findings {
+			f.Findings = append(f.Findings, FleetFinding{Finding: fd, Host: key})
+			f.Summary.Findings.add(fd.Severity)
+			ra := rules[fd.Rule]
+			if ra == nil {
+				ra = &ruleAcc{RuleCount: RuleCount{Rule: fd.Rule, Severity: fd.Severity}, hosts: map[string]bool{}}
+				rules[fd.Rule] = ra
+			}
+			ra.Findings++
+			ra.hosts[key] = true
+			if s := bySrv[fd.ServerID]; s != nil {
+				distinct[launchKey(s)].Findings.add(fd.Severity)
+			}
+			if fd.Severity == SeverityError && fd.Suppressed == nil {
+				errs++
+			}
+		}
+		if errs > 0 {
+			h.noncompliant(plural(errs, "unsuppressed error-level finding"))
+		}
+		if !h.Compliant {
+			f.Summary.HostsOutOfCompliance++
+		}
+		f.Hosts = append(f.Hosts, h)
+	}
+	for _, d := range distinct {
+		f.Distinct = append(f.Distinct, d.entry())
+	}
+	sort.Slice(f.Distinct, func(i, j int) bool {
+		a, b := f.Distinct[i], f.Distinct[j]
+		if a.Hosts != b.Hosts {
+			return a.Hosts > b.Hosts
+		}
+		return a.Key < b.Key
+	})
+	for _, ra := range rules {
+		ra.Hosts = len(ra.hosts)
+		f.Rules = append(f.Rules, ra.RuleCount)
+	}
+	sort.Slice(f.Rules, func(i, j int) bool {
+		a, b := f.Rules[i], f.Rules[j]
+		if a.Severity.Rank() != b.Severity.Rank() {
+			return a.Severity.Rank() > b.Severity.Rank()
+		}
+		if a.Findings != b.Findings {
+			return a.Findings > b.Findings
+		}
+		return a.Rule < b.Rule
+	})
+	f.Summary.Hosts = len(f.Hosts)
+	f.Summary.Servers = len(f.Servers)
+	f.Summary.DistinctServers = len(f.Distinct)
+	f.Summary.Errors = len(f.Errors)
+	return f
+}
+
+func (h *FleetHost) noncompliant(why string) {
+	h.Compliant = false
+	if len(h.Why) < 20 {
+		h.Why = append(h.Why, why)
+	}
+}
+
+// launchKey identifies what a server runs: its URL, or its command line
+// (as reported: secrets already redacted).
+func launchKey(s *Server) string {
+	if s.URL != "" {
+		return s.Transport + " " + s.URL
+	}
+	return "stdio " + strings.Join(append([]string{s.Command}, s.Args...), " ")
+}
+
+type distinctAcc struct {
+	DistinctEntry
+	names, clients, hosts, users map[string]bool
+}
+
+func newDistinct(s *Server) *distinctAcc {
+	d := &distinctAcc{DistinctEntry: DistinctEntry{Key: launchKey(s), Transport: s.Transport, URL: s.URL, ByStatus: map[string]int{}},
+		names: map[string]bool{}, clients: map[string]bool{}, hosts: map[string]bool{}, users: map[string]bool{}}
+	if s.URL == "" {
+		d.Command, d.Args = s.Command, append([]string{}, s.Args...)
+	}
+	return d
+}
+
+func (d *distinctAcc) add(s *Server, host string) {
+	d.names[s.Name] = true
+	d.clients[s.Client] = true
+	d.hosts[host] = true
+	if s.User != "" {
+		d.users[host+"\x00"+s.User] = true
+	}
+	d.Instances++
+	d.ByStatus[string(s.Status)]++
+	if s.Decision.Allowed {
+		d.Allowed++
+	} else if s.Status != StatusInvalid {
+		d.NotAllowed++
+	}
+}
+
+func (d *distinctAcc) entry() DistinctEntry {
+	e := d.DistinctEntry
+	e.Names, e.Clients = sortedKeys(d.names), sortedKeys(d.clients)
+	e.Hosts, e.Users = len(d.hosts), len(d.users)
+	return e
+}
+
+type ruleAcc struct {
+	RuleCount
+	hosts map[string]bool
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Failing returns the fleet's unsuppressed findings at or above rank.
+func (f *Fleet) Failing(rank int) []FleetFinding {
+	var out []FleetFinding
+	for _, fd := range f.Findings {
+		if fd.Suppressed == nil && fd.Severity.Rank() >= rank {
+			out = append(out, fd)
+		}
+	}
+	return out
+}

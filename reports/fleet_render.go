@@ -1,0 +1,276 @@
+package reports
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CSV kinds: one row per server (per host, in a fleet), or per finding.
+const (
+	CSVServers  = "servers"
+	CSVFindings = "findings"
+)
+
+// RenderFleet writes a fleet report in one of the formats that can hold
+// many hosts: json, text, markdown and csv (Options.CSVKind).
+func RenderFleet(w io.Writer, format Format, f *Fleet, opts Options) error {
+	switch format {
+	case FormatJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(f)
+	case FormatText:
+		return writeFleetText(w, f, opts)
+	case FormatMarkdown:
+		return writeFleetMarkdown(w, f, opts)
+	case FormatCSV:
+		if opts.CSVKind == CSVFindings {
+			return writeFleetFindingsCSV(w, f)
+		}
+		return writeServersCSV(w, f.Servers)
+	}
+	return fmt.Errorf("--format %s renders one machine's report; for a fleet use json, text, markdown or csv", format)
+}
+
+// topN bounds the lists of the terminal and Markdown summaries; the JSON
+// and CSV forms hold everything.
+const topN = 20
+
+func writeFleetText(w io.Writer, f *Fleet, opts Options) error {
+	bw := bufio.NewWriter(w)
+	s := f.Summary
+	fmt.Fprintf(bw, "mcpguard fleet: %s (%d out of compliance, %d stale), %s (%d distinct; %d allowed, %d not allowed); findings: %d errors, %d warnings, %d notes; errors: %d\n",
+		plural(s.Hosts, "host"), s.HostsOutOfCompliance, s.StaleHosts, plural(s.Servers, "server"), s.DistinctServers, s.Allowed, s.NotAllowed,
+		s.Findings.Error, s.Findings.Warning, s.Findings.Note, s.Errors)
+
+	fmt.Fprintf(bw, "\nHOSTS\n")
+	tw := newColumns(bw, "HOST", "OS", "REPORTED", "SERVERS", "NOT ALLOWED", "ERR", "WARN", "NOTE", "STATE")
+	for _, h := range f.Hosts {
+		tw.row(oneLine(h.Key), oneLine(h.OS), oneLine(h.GeneratedAt), strconv.Itoa(h.Summary.Servers), strconv.Itoa(h.NotAllowed),
+			strconv.Itoa(h.Summary.Findings.Error), strconv.Itoa(h.Summary.Findings.Warning), strconv.Itoa(h.Summary.Findings.Note), hostState(h))
+	}
+	tw.flush()
+
+	if offenders := outOfCompliance(f); len(offenders) > 0 {
+		fmt.Fprintf(bw, "\nOUT OF COMPLIANCE (most errors first)\n")
+		for i, h := range offenders {
+			if i == topN {
+				fmt.Fprintf(bw, "  ... and %d more (see --format json or csv)\n", len(offenders)-topN)
+				break
+			}
+			fmt.Fprintf(bw, "  %s\n", oneLine(h.Key))
+			for _, why := range h.Why {
+				fmt.Fprintf(bw, "    - %s\n", oneLine(why))
+			}
+		}
+	}
+
+	fmt.Fprintf(bw, "\nMOST COMMON SERVERS\n")
+	tw = newColumns(bw, "HOSTS", "USERS", "ALLOWED", "NOT ALLOWED", "NAMES", "RUNS")
+	for i, d := range f.Distinct {
+		if i == topN {
+			break
+		}
+		tw.row(strconv.Itoa(d.Hosts), strconv.Itoa(d.Users), strconv.Itoa(d.Allowed), strconv.Itoa(d.NotAllowed),
+			clip(oneLine(strings.Join(d.Names, ", ")), 40), clip(oneLine(d.Key), 80))
+	}
+	tw.flush()
+
+	if len(f.Rules) > 0 {
+		fmt.Fprintf(bw, "\nFINDINGS BY RULE\n")
+		tw = newColumns(bw, "RULE", "SEVERITY", "FINDINGS", "HOSTS")
+		for _, r := range f.Rules {
+			tw.row(r.Rule, string(r.Severity), strconv.Itoa(r.Findings), strconv.Itoa(r.Hosts))
+		}
+		tw.flush()
+	}
+	for _, e := range f.Errors {
+		fmt.Fprintf(bw, "\nerror   %s", oneLine(e.Error()))
+	}
+	if len(f.Errors) > 0 {
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}
+
+func hostState(h FleetHost) string {
+	state := "compliant"
+	if !h.Compliant {
+		state = "OUT OF COMPLIANCE"
+	}
+	if h.Stale {
+		state += ", stale"
+	}
+	return state
+}
+
+// outOfCompliance lists the hosts out of compliance, the most error-level
+// findings and blocked servers first.
+func outOfCompliance(f *Fleet) []FleetHost {
+	var out []FleetHost
+	for _, h := range f.Hosts {
+		if !h.Compliant {
+			out = append(out, h)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a := out[i].Summary.Findings.Error + out[i].NotAllowed
+		b := out[j].Summary.Findings.Error + out[j].NotAllowed
+		if a != b {
+			return a > b
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}
+
+func writeFleetMarkdown(w io.Writer, f *Fleet, _ Options) error {
+	bw := bufio.NewWriter(w)
+	s := f.Summary
+	fmt.Fprintf(bw, "## mcpguard fleet report\n\n")
+	fmt.Fprintf(bw, "**%s out of compliance** of %s", plural(s.HostsOutOfCompliance, "host"), plural(s.Hosts, "host"))
+	if s.StaleHosts > 0 {
+		fmt.Fprintf(bw, " (%d stale)", s.StaleHosts)
+	}
+	if s.Errors > 0 {
+		fmt.Fprintf(bw, ", %s", plural(s.Errors, "unreadable report"))
+	}
+	fmt.Fprintf(bw, "\n\n")
+	fmt.Fprintf(bw, "| Hosts | Servers | Distinct | Allowed | Not allowed | Errors | Warnings | Notes |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", s.Hosts, s.Servers, s.DistinctServers, s.Allowed, s.NotAllowed,
+		s.Findings.Error, s.Findings.Warning, s.Findings.Note)
+
+	if offenders := outOfCompliance(f); len(offenders) > 0 {
+		fmt.Fprintf(bw, "### Out of compliance\n\n| Host | OS | Reported | Why |\n|---|---|---|---|\n")
+		for i, h := range offenders {
+			if i == topN {
+				fmt.Fprintf(bw, "\n…and %d more.\n", len(offenders)-topN)
+				break
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", markdownCell(h.Key, mdMaxValue), markdownCell(h.OS, mdMaxValue),
+				markdownCell(h.GeneratedAt, mdMaxValue), markdownCell(strings.Join(h.Why, "; "), mdMaxMessage))
+		}
+		fmt.Fprintln(bw)
+	}
+	fmt.Fprintf(bw, "### Most common servers\n\n| Hosts | Users | Allowed | Not allowed | Names | Runs |\n|---:|---:|---:|---:|---|---|\n")
+	for i, d := range f.Distinct {
+		if i == topN {
+			break
+		}
+		fmt.Fprintf(bw, "| %d | %d | %d | %d | %s | %s |\n", d.Hosts, d.Users, d.Allowed, d.NotAllowed,
+			markdownCell(strings.Join(d.Names, ", "), mdMaxValue), markdownCell(d.Key, mdMaxValue))
+	}
+	if len(f.Rules) > 0 {
+		fmt.Fprintf(bw, "\n### Findings by rule\n\n| Rule | Severity | Findings | Hosts |\n|---|---|---:|---:|\n")
+		for _, r := range f.Rules {
+			fmt.Fprintf(bw, "| %s | %s | %d | %d |\n", markdownCell(r.Rule, mdMaxValue), r.Severity, r.Findings, r.Hosts)
+		}
+	}
+	fmt.Fprintf(bw, "\n<details><summary>Hosts (%d)</summary>\n\n| Host | OS | Reported | Servers | Not allowed | Errors | State |\n|---|---|---|---:|---:|---:|---|\n", len(f.Hosts))
+	for _, h := range f.Hosts {
+		fmt.Fprintf(bw, "| %s | %s | %s | %d | %d | %d | %s |\n", markdownCell(h.Key, mdMaxValue), markdownCell(h.OS, mdMaxValue),
+			markdownCell(h.GeneratedAt, mdMaxValue), h.Summary.Servers, h.NotAllowed, h.Summary.Findings.Error, hostState(h))
+	}
+	fmt.Fprintf(bw, "\n</details>\n")
+	for _, e := range f.Errors {
+		fmt.Fprintf(bw, "\n- unreadable: %s", markdownText(e.Error()))
+	}
+	if len(f.Errors) > 0 {
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}
+
+// serverCSVHeader names the columns of the servers CSV.
+var serverCSVHeader = []string{
+	"host", "user", "id", "name", "client", "scope", "project", "transport", "command", "args", "url",
+	"status", "allowed", "reasons", "findings", "path", "line", "column",
+}
+
+// writeServersCSV writes one row per server (per host), with the same
+// spreadsheet safety as WriteCSV.
+func writeServersCSV(w io.Writer, servers []FleetServer) error {
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	if err := cw.Write(serverCSVHeader); err != nil {
+		return err
+	}
+	for _, s := range servers {
+		row := []string{
+			s.Host, s.User, s.ID, s.Name, s.Client, s.Scope, s.Project, s.Transport, s.Command, strings.Join(s.Args, " "), s.URL,
+			string(s.Status), strconv.FormatBool(s.Decision.Allowed), strings.Join(s.Decision.Reasons, "; "), strconv.Itoa(len(s.FindingIDs)),
+			s.Source.Path, strconv.Itoa(s.Source.Line), strconv.Itoa(s.Source.Column),
+		}
+		for i := range row {
+			row[i] = csvCell(row[i])
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteServersCSV is the servers CSV of one machine's report.
+func WriteServersCSV(w io.Writer, r *Report) error {
+	rows := make([]FleetServer, len(r.Servers))
+	for i, s := range r.Servers {
+		if s.User == "" {
+			s.User = r.Host.User
+		}
+		rows[i] = FleetServer{Server: s, Host: r.Host.Hostname}
+	}
+	return writeServersCSV(w, rows)
+}
+
+// writeFleetFindingsCSV is WriteCSV's findings table with the host first.
+func writeFleetFindingsCSV(w io.Writer, f *Fleet) error {
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	if err := cw.Write(append([]string{"host"}, csvHeader...)); err != nil {
+		return err
+	}
+	servers := make(map[string]*FleetServer, len(f.Servers))
+	for i := range f.Servers {
+		servers[f.Servers[i].Host+"\x00"+f.Servers[i].ID] = &f.Servers[i]
+	}
+	for _, fd := range f.Findings {
+		row := findingRow(fd.Finding, nil)
+		if s := servers[fd.Host+"\x00"+fd.ServerID]; s != nil {
+			row = findingRow(fd.Finding, &s.Server)
+		}
+		row = append([]string{fd.Host}, row...)
+		for i := range row {
+			row[i] = csvCell(row[i])
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// columns collects rows for writeTable.
+type columns struct {
+	w    io.Writer
+	rows [][]string
+}
+
+func newColumns(w io.Writer, header ...string) *columns {
+	return &columns{w: w, rows: [][]string{header}}
+}
+
+func (c *columns) row(cells ...string) { c.rows = append(c.rows, cells) }
+
+func (c *columns) flush() {
+	writeTable(c.w, c.rows, func(_ int, cell string) string { return cell })
+}
