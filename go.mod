@@ -3,6 +3,7 @@ module github.com/mcpguard/mcpguard
 go 1.26.0
 
 require (
+	github.com/CycloneDX/cyclonedx-go v0.12.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/open-policy-agent/opa v1.22.0
 	github.com/pelletier/go-toml/v2 v2.4.3

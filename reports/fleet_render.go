@@ -18,7 +18,7 @@ const (
 )
 
 // RenderFleet writes a fleet report in one of the formats that can hold
-// many hosts: json, text, markdown and csv (Options.CSVKind).
+// many hosts: json, text, markdown, csv (Options.CSVKind) and cyclonedx.
 func RenderFleet(w io.Writer, format Format, f *Fleet, opts Options) error {
 	switch format {
 	case FormatJSON:
@@ -35,8 +35,10 @@ func RenderFleet(w io.Writer, format Format, f *Fleet, opts Options) error {
 			return writeFleetFindingsCSV(w, f)
 		}
 		return writeServersCSV(w, f.Servers)
+	case FormatCycloneDX:
+		return writeFleetCycloneDX(w, f)
 	}
-	return fmt.Errorf("--format %s renders one machine's report; for a fleet use json, text, markdown or csv", format)
+	return fmt.Errorf("--format %s renders one machine's report; for a fleet use json, text, markdown, csv or cyclonedx", format)
 }
 
 // topN bounds the lists of the terminal and Markdown summaries; the JSON

@@ -20,11 +20,13 @@ const (
 	FormatJUnit    Format = "junit"
 	FormatMarkdown Format = "markdown"
 	FormatCSV      Format = "csv"
+	// FormatCycloneDX is a CycloneDX 1.6 JSON BOM of the servers.
+	FormatCycloneDX Format = "cyclonedx"
 )
 
 // Formats returns the implemented formats in help order.
 func Formats() []Format {
-	return []Format{FormatText, FormatJSON, FormatSARIF, FormatJUnit, FormatMarkdown, FormatCSV}
+	return []Format{FormatText, FormatJSON, FormatSARIF, FormatJUnit, FormatMarkdown, FormatCSV, FormatCycloneDX}
 }
 
 // ParseFormat validates a --format value.
@@ -99,6 +101,8 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 		return WriteMarkdown(w, r, opts)
 	case FormatCSV:
 		return WriteCSV(w, r, opts)
+	case FormatCycloneDX:
+		return WriteCycloneDX(w, r)
 	}
 	return fmt.Errorf("unknown format %q", f)
 }

@@ -140,12 +140,13 @@ func render(t *testing.T, f Format, r *Report, opts Options) []byte {
 }
 
 var goldenNames = map[Format]string{
-	FormatText:     "hostile.txt",
-	FormatJSON:     "hostile.json",
-	FormatSARIF:    "hostile.sarif",
-	FormatJUnit:    "hostile.junit.xml",
-	FormatMarkdown: "hostile.md",
-	FormatCSV:      "hostile.csv",
+	FormatText:      "hostile.txt",
+	FormatJSON:      "hostile.json",
+	FormatSARIF:     "hostile.sarif",
+	FormatJUnit:     "hostile.junit.xml",
+	FormatMarkdown:  "hostile.md",
+	FormatCSV:       "hostile.csv",
+	FormatCycloneDX: "hostile.cdx.json",
 }
 
 func TestGoldens(t *testing.T) {

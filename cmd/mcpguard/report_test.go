@@ -100,6 +100,7 @@ func TestReportFleet(t *testing.T) {
 		{"markdown", "", "fleet.md"},
 		{"csv", "servers", "fleet.csv"},
 		{"csv", "findings", "fleet-findings.csv"},
+		{"cyclonedx", "", "fleet.cdx.json"},
 	} {
 		args := []string{"report", dir, "--format", tc.format}
 		if tc.kind != "" {
@@ -124,6 +125,14 @@ func TestReportFleet(t *testing.T) {
 				t.Errorf("fleet JSON does not match its schema: %v", err)
 			}
 			checkFleet(t, out)
+		case "cyclonedx":
+			v, err := schematest.CycloneDX16()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Validate([]byte(out)); err != nil {
+				t.Errorf("fleet BOM does not match CycloneDX 1.6: %v", err)
+			}
 		case "csv":
 			rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 			if err != nil {

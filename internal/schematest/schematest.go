@@ -6,23 +6,36 @@ package schematest
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
+// Resource is a schema that another one refers to.
+type Resource struct {
+	ID     string
+	Schema []byte
+}
+
 // Validator checks documents against one schema.
 type Validator struct{ schema *jsonschema.Schema }
 
-// New compiles a schema given as JSON, identified by id.
-func New(id string, schema []byte) (*Validator, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("load schema %s: %w", id, err)
-	}
+// New compiles a schema given as JSON, identified by id; resources are
+// the other schemas it refers to, by their ids (URLs).
+func New(id string, schema []byte, resources ...Resource) (*Validator, error) {
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	if err := c.AddResource(id, doc); err != nil {
-		return nil, fmt.Errorf("load schema %s: %w", id, err)
+	for _, r := range append([]Resource{{ID: id, Schema: schema}}, resources...) {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Schema))
+		if err != nil {
+			return nil, fmt.Errorf("load schema %s: %w", r.ID, err)
+		}
+		if err := c.AddResource(r.ID, doc); err != nil {
+			return nil, fmt.Errorf("load schema %s: %w", r.ID, err)
+		}
 	}
 	s, err := c.Compile(id)
 	if err != nil {
@@ -38,4 +51,32 @@ func (v *Validator) Validate(data []byte) error {
 		return fmt.Errorf("parse document: %w", err)
 	}
 	return v.schema.Validate(doc)
+}
+
+// CycloneDX16 compiles the official CycloneDX 1.6 JSON schema, with the
+// SPDX and JSF schemas it refers to, from the cyclonedx-go module that
+// mcpguard builds with (the module carries the specification's files).
+func CycloneDX16() (*Validator, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/CycloneDX/cyclonedx-go").Output()
+	if err != nil {
+		return nil, fmt.Errorf("find the cyclonedx-go module: %w", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "schema")
+	read := func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }
+	bom, err := read("bom-1.6.schema.json")
+	if err != nil {
+		return nil, err
+	}
+	spdx, err := read("spdx.schema.json")
+	if err != nil {
+		return nil, err
+	}
+	jsf, err := read("jsf-0.82.schemax.json")
+	if err != nil {
+		return nil, err
+	}
+	const base = "http://cyclonedx.org/schema/"
+	return New(base+"bom-1.6.schema.json", bom,
+		Resource{ID: base + "spdx.schema.json", Schema: spdx},
+		Resource{ID: base + "jsf-0.82.schema.json", Schema: jsf})
 }
