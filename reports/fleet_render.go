@@ -37,8 +37,10 @@ func RenderFleet(w io.Writer, format Format, f *Fleet, opts Options) error {
 		return writeServersCSV(w, f.Servers)
 	case FormatCycloneDX:
 		return writeFleetCycloneDX(w, f)
+	case FormatHTML:
+		return writeFleetHTML(w, f)
 	}
-	return fmt.Errorf("--format %s renders one machine's report; for a fleet use json, text, markdown, csv or cyclonedx", format)
+	return fmt.Errorf("--format %s renders one machine's report; for a fleet use json, text, markdown, csv, cyclonedx or html", format)
 }
 
 // topN bounds the lists of the terminal and Markdown summaries; the JSON

@@ -22,11 +22,13 @@ const (
 	FormatCSV      Format = "csv"
 	// FormatCycloneDX is a CycloneDX 1.6 JSON BOM of the servers.
 	FormatCycloneDX Format = "cyclonedx"
+	// FormatHTML is a self-contained page for people (docs/report-schema.md).
+	FormatHTML Format = "html"
 )
 
 // Formats returns the implemented formats in help order.
 func Formats() []Format {
-	return []Format{FormatText, FormatJSON, FormatSARIF, FormatJUnit, FormatMarkdown, FormatCSV, FormatCycloneDX}
+	return []Format{FormatText, FormatJSON, FormatSARIF, FormatJUnit, FormatMarkdown, FormatCSV, FormatCycloneDX, FormatHTML}
 }
 
 // ParseFormat validates a --format value.
@@ -103,6 +105,8 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 		return WriteCSV(w, r, opts)
 	case FormatCycloneDX:
 		return WriteCycloneDX(w, r)
+	case FormatHTML:
+		return WriteHTML(w, r, opts)
 	}
 	return fmt.Errorf("unknown format %q", f)
 }

@@ -147,6 +147,7 @@ var goldenNames = map[Format]string{
 	FormatMarkdown:  "hostile.md",
 	FormatCSV:       "hostile.csv",
 	FormatCycloneDX: "hostile.cdx.json",
+	FormatHTML:      "hostile.html",
 }
 
 func TestGoldens(t *testing.T) {

@@ -87,7 +87,7 @@ func TestScanDemo(t *testing.T) {
 	copyTree(t, filepath.Join(repoRoot(t), "testdata", "demo"), demo)
 	env := testEnv(root, "/nonexistent-home", nil)
 	args := []string{"scan", "--home", filepath.Join(demo, "home"), "--managed-dir", filepath.Join(demo, "managed"), "--project", filepath.Join(demo, "project")}
-	goldenName := map[string]string{"json": "demo.json", "text": "demo.text", "sarif": "demo.sarif", "junit": "demo.junit.xml", "markdown": "demo.md", "csv": "demo.csv", "cyclonedx": "demo.cdx.json"}
+	goldenName := map[string]string{"json": "demo.json", "text": "demo.text", "sarif": "demo.sarif", "junit": "demo.junit.xml", "markdown": "demo.md", "csv": "demo.csv", "cyclonedx": "demo.cdx.json", "html": "demo.html"}
 	for _, f := range reports.Formats() {
 		format := string(f)
 		out, stderr, code := runCLI(t, env, append(args, "--format", format)...)

@@ -42,7 +42,8 @@ not a report is an error entry (path:line:col) and the rest is merged.
 
 Fleet formats: json (mcpguard/fleet/v1, docs/report-schema.md), text,
 markdown, csv (--csv-kind servers: one row per server per host; findings:
-one row per finding) and cyclonedx (a CycloneDX 1.6 BOM).
+one row per finding), cyclonedx (a CycloneDX 1.6 BOM) and html (one
+self-contained page: it loads nothing, works offline and prints).
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;
 2 a usage error or an input that is not a readable report.`
@@ -66,7 +67,7 @@ func newReportCmd(env environment) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Format, "format", "text", "output format: "+formatList()+" (a fleet: json, text, markdown, csv, cyclonedx)")
+	f.StringVar(&opts.Format, "format", "text", "output format: "+formatList()+" (a fleet: json, html, text, markdown, csv, cyclonedx)")
 	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE instead of stdout")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error, warning, note, never")
 	f.DurationVar(&opts.MaxAge, "max-age", 7*24*time.Hour, "mark hosts whose report is older than this stale (0: never)")

@@ -101,6 +101,7 @@ func TestReportFleet(t *testing.T) {
 		{"csv", "servers", "fleet.csv"},
 		{"csv", "findings", "fleet-findings.csv"},
 		{"cyclonedx", "", "fleet.cdx.json"},
+		{"html", "", "fleet.html"},
 	} {
 		args := []string{"report", dir, "--format", tc.format}
 		if tc.kind != "" {

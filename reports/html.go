@@ -1,0 +1,321 @@
+package reports
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The HTML report is one self-contained file: inline CSS and SVG, no
+// request of any kind (no font, image, script or style URL), readable with
+// JavaScript off (every table and chart is in the markup; the inline script
+// only filters and sorts), printable. Every string from a configuration or
+// a tool goes through html/template's contextual escaping, and invisible or
+// reordering characters are shown as escapes (visible).
+
+//go:embed html.tmpl
+var htmlTemplate string
+
+// htmlMaxRows bounds the rows of each table in the markup: a 100,000-server
+// fleet stays a page a browser opens at once. The JSON and CSV reports hold
+// everything; the page says when a table is cut.
+const htmlMaxRows = 5000
+
+// WriteHTML renders one machine's report as HTML.
+func WriteHTML(w io.Writer, r *Report, _ Options) error {
+	m := NewMerger(MergeOptions{Tool: r.Tool})
+	m.Add("", r)
+	f := m.Fleet()
+	f.GeneratedAt = r.GeneratedAt
+	return writeHTML(w, f, false)
+}
+
+func writeFleetHTML(w io.Writer, f *Fleet) error { return writeHTML(w, f, true) }
+
+type htmlView struct {
+	htmlAssets
+	Fleet       bool
+	Title       string
+	GeneratedAt string
+	Tool        Tool
+	Summary     FleetSummary
+	Host        FleetHost // one machine's report
+	Cards       []htmlCard
+	Charts      []htmlChart
+	Hosts       []FleetHost
+	Servers     []htmlServer
+	Findings    []htmlFinding
+	Distinct    []DistinctEntry
+	Rules       []htmlRule
+	Errors      []string
+	// Cut counts the rows left out of each table (htmlMaxRows).
+	ServersCut, FindingsCut, DistinctCut int
+	Filter                               htmlFilter
+}
+
+type htmlCard struct {
+	Label, Value, Class string
+}
+
+type htmlChart struct {
+	Title string
+	Bars  []htmlBar
+	// Height of the SVG: one row per bar.
+	Height int
+}
+
+type htmlBar struct {
+	// Label fits the chart; Full is the whole text, as a tooltip.
+	Label, Full, Class string
+	Value, Width       int
+	Y                  int
+}
+
+type htmlServer struct {
+	FleetServer
+	Target   string
+	Findings int
+}
+
+type htmlFinding struct {
+	FleetFinding
+	Server   string
+	Client   string
+	Status   string
+	User     string
+	Fix      string
+	Evidence []htmlEvidence
+}
+
+type htmlEvidence struct {
+	Key, Value, Decoded string
+}
+
+type htmlRule struct {
+	RuleCount
+	Title, Fix string
+}
+
+type htmlFilter struct {
+	Hosts, Users, Clients, Statuses, Rules []string
+}
+
+func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
+	t, err := template.New("report").Funcs(template.FuncMap{
+		"visible": visible,
+		"lower":   strings.ToLower,
+		"join":    strings.Join,
+		"add":     func(a, b int) int { return a + b },
+	}).Parse(htmlTemplate)
+	if err != nil {
+		return fmt.Errorf("html template: %w", err)
+	}
+	v := htmlView{htmlAssets: newHTMLAssets(), Fleet: fleet, GeneratedAt: f.GeneratedAt, Tool: f.Tool, Summary: f.Summary, Hosts: f.Hosts, Errors: []string{}}
+	v.Title = "mcpguard fleet report"
+	if !fleet && len(f.Hosts) == 1 {
+		v.Host = f.Hosts[0]
+		v.Title = "mcpguard report: " + visible(f.Hosts[0].Hostname)
+	}
+	s := f.Summary
+	if fleet {
+		v.Cards = append(v.Cards, htmlCard{"Hosts", fmt.Sprint(s.Hosts), ""},
+			htmlCard{"Out of compliance", fmt.Sprint(s.HostsOutOfCompliance), classIf(s.HostsOutOfCompliance > 0, "bad")})
+		if s.StaleHosts > 0 {
+			v.Cards = append(v.Cards, htmlCard{"Stale reports", fmt.Sprint(s.StaleHosts), "warn"})
+		}
+	}
+	v.Cards = append(v.Cards, htmlCard{"Servers", fmt.Sprint(s.Servers), ""},
+		htmlCard{"Not allowed", fmt.Sprint(s.NotAllowed), classIf(s.NotAllowed > 0, "bad")},
+		htmlCard{"Errors", fmt.Sprint(s.Findings.Error), classIf(s.Findings.Error > 0, "bad")},
+		htmlCard{"Warnings", fmt.Sprint(s.Findings.Warning), classIf(s.Findings.Warning > 0, "warn")},
+		htmlCard{"Notes", fmt.Sprint(s.Findings.Note), ""})
+	if s.Errors > 0 {
+		v.Cards = append(v.Cards, htmlCard{"Unreadable inputs", fmt.Sprint(s.Errors), "bad"})
+	}
+
+	byClient, byStatus := map[string]int{}, map[string]int{}
+	servers := map[string]*FleetServer{}
+	filter := map[string]map[string]bool{"host": {}, "user": {}, "client": {}, "status": {}, "rule": {}}
+	for i := range f.Servers {
+		sv := &f.Servers[i]
+		servers[sv.Host+"\x00"+sv.ID] = sv
+		byClient[sv.Client]++
+		byStatus[string(sv.Status)]++
+		filter["host"][sv.Host], filter["user"][sv.User], filter["client"][sv.Client], filter["status"][string(sv.Status)] = true, true, true, true
+		if len(v.Servers) == htmlMaxRows {
+			v.ServersCut++
+			continue
+		}
+		target := sv.URL
+		if sv.Transport == "stdio" {
+			target = strings.Join(append([]string{sv.Command}, sv.Args...), " ")
+		}
+		v.Servers = append(v.Servers, htmlServer{FleetServer: *sv, Target: target, Findings: len(sv.FindingIDs)})
+	}
+	for _, fd := range f.Findings {
+		filter["rule"][fd.Rule] = true
+		if len(v.Findings) == htmlMaxRows {
+			v.FindingsCut++
+			continue
+		}
+		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
+		if sv := servers[fd.Host+"\x00"+fd.ServerID]; sv != nil {
+			hf.Server, hf.Client, hf.Status, hf.User = sv.Name, sv.Client, string(sv.Status), sv.User
+		}
+		if rule, ok := LookupRule(fd.Rule); ok {
+			hf.Fix = rule.Fix
+		}
+		v.Findings = append(v.Findings, hf)
+	}
+	for i, d := range f.Distinct {
+		if i == htmlMaxRows {
+			v.DistinctCut = len(f.Distinct) - htmlMaxRows
+			break
+		}
+		v.Distinct = append(v.Distinct, d)
+	}
+	for _, r := range f.Rules {
+		hr := htmlRule{RuleCount: r}
+		if rule, ok := LookupRule(r.Rule); ok {
+			hr.Title, hr.Fix = rule.Title, rule.Fix
+		}
+		v.Rules = append(v.Rules, hr)
+	}
+	for _, e := range f.Errors {
+		v.Errors = append(v.Errors, e.Error())
+	}
+	v.Filter = htmlFilter{Hosts: sortedKeys(filter["host"]), Users: sortedKeys(filter["user"]), Clients: sortedKeys(filter["client"]),
+		Statuses: sortedKeys(filter["status"]), Rules: sortedKeys(filter["rule"])}
+
+	v.Charts = append(v.Charts, barChart("Servers by client", byClient, nil, 12))
+	v.Charts = append(v.Charts, barChart("Servers by status", byStatus, func(k string) string { return "st-" + k }, 12))
+	ruleCounts := map[string]int{}
+	ruleClass := map[string]string{}
+	for _, r := range f.Rules {
+		ruleCounts[r.Rule] = r.Findings
+		ruleClass[r.Rule] = "sev-" + string(r.Severity)
+	}
+	if len(ruleCounts) > 0 {
+		v.Charts = append(v.Charts, barChart("Findings by rule", ruleCounts, func(k string) string { return ruleClass[k] }, 12))
+	}
+	if fleet {
+		common := map[string]int{}
+		for i, d := range f.Distinct {
+			if i == 10 {
+				break
+			}
+			common[strings.Join(d.Names, ", ")+": "+d.Key] = d.Hosts
+		}
+		v.Charts = append(v.Charts, barChart("Most common servers (hosts)", common, nil, 10))
+	}
+	return t.Execute(w, v)
+}
+
+func classIf(cond bool, class string) string {
+	if cond {
+		return class
+	}
+	return ""
+}
+
+// barChart lays out a horizontal bar chart of counts, largest first, at
+// most max bars.
+func barChart(title string, counts map[string]int, class func(string) string, max int) htmlChart {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > max {
+		keys = keys[:max]
+	}
+	top := 1
+	for _, k := range keys {
+		if counts[k] > top {
+			top = counts[k]
+		}
+	}
+	c := htmlChart{Title: title}
+	for i, k := range keys {
+		b := htmlBar{Label: visible(clip(k, 34)), Full: visible(k), Value: counts[k], Width: 4 + counts[k]*230/top, Y: i * 22}
+		if class != nil {
+			b.Class = class(k)
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	c.Height = len(keys)*22 + 4
+	return c
+}
+
+// evidenceRows lists a finding's evidence, values made visible; a value
+// holding hidden characters also gets its decoded form (tag characters as
+// the ASCII they encode).
+func evidenceRows(ev map[string]any) []htmlEvidence {
+	keys := make([]string, 0, len(ev))
+	for k := range ev {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []htmlEvidence
+	for _, k := range keys {
+		val := fmt.Sprint(ev[k])
+		if s, ok := ev[k].(string); ok {
+			val = s
+		}
+		row := htmlEvidence{Key: k, Value: visible(clip(val, 400))}
+		if dec := decodeTags(val); dec != "" {
+			row.Decoded = visible(clip(dec, 400))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// visible shows every character a reader could not see or that reorders
+// the text around it as an escape (\u{200B}), so that hidden instructions
+// and Trojan-Source reordering are shown, never obeyed; html/template then
+// escapes the result for its context.
+func visible(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == ' ':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
+			unicode.Is(unicode.Cf, r), // format: bidi controls, zero-width, tags
+			unicode.Is(unicode.Zs, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r),
+			r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef, // variation selectors
+			r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0 || r == 0x2800, // blank-looking letters
+			unicode.Is(unicode.Co, r), unicode.Is(unicode.Cn, r):
+			fmt.Fprintf(&b, `\u{%04X}`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// decodeTags returns the ASCII text that Unicode tag characters
+// (U+E0020..U+E007E) in s encode, or "" when there are none.
+func decodeTags(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 0xe0020 && r <= 0xe007e {
+			b.WriteRune(r - 0xe0000)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,130 @@
+package reports
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"html/template"
+)
+
+// htmlStyle and htmlScript are the page's only style and script, inline.
+// The page's Content-Security-Policy allows exactly these two by hash, so
+// even markup that escaped escaping could run or load nothing.
+const htmlStyle = `
+:root{--fg:#1d2330;--muted:#5b6475;--line:#d9dde5;--bg:#fff;--soft:#f5f7fa;--bad:#b42318;--warn:#b54708;--ok:#067647;--note:#175cd3}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
+header{padding:20px 28px 8px;border-bottom:1px solid var(--line);background:var(--soft)}
+h1{margin:0 0 4px;font-size:22px}
+h2{font-size:17px;margin:28px 0 8px}
+main{padding:8px 28px 28px}
+.meta{color:var(--muted);font-size:13px}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}
+.card{border:1px solid var(--line);border-radius:8px;padding:10px 16px;min-width:120px;background:var(--bg)}
+.card .value{font-size:24px;font-weight:650}
+.card .label{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
+.card.bad{border-color:#f3b2ab;background:#fff4f2}.card.bad .value{color:var(--bad)}
+.card.warn{border-color:#f6d29a;background:#fffaf0}.card.warn .value{color:var(--warn)}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:12px}
+.chart{margin:0;border:1px solid var(--line);border-radius:8px;padding:10px 12px}
+.chart figcaption{font-weight:600;margin-bottom:6px}
+.bar{fill:#6172f3}.bar-label{font-size:12px;fill:var(--fg)}.bar-value{font-size:12px;fill:var(--muted)}
+.bar.sev-error,.bar.st-blocked,.bar.st-invalid,.bar.st-rejected{fill:#d92d20}.bar.sev-warning,.bar.st-pending-approval{fill:#f79009}.bar.sev-note{fill:#2e90fa}
+.bar.st-active{fill:#12b76a}.bar.st-disabled,.bar.st-shadowed,.bar.st-suppressed{fill:#98a2b3}
+.filters{position:sticky;top:0;z-index:1;display:flex;flex-wrap:wrap;gap:12px;align-items:center;padding:10px 0;background:var(--bg);border-bottom:1px solid var(--line)}
+.filters[hidden]{display:none}
+select,button{font:inherit;padding:3px 6px}
+table{border-collapse:collapse;width:100%;margin:6px 0 12px}
+th,td{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
+th{background:var(--soft);font-weight:600;position:relative}
+table.sortable th{cursor:pointer}
+th.num,td.num{text-align:right}
+tbody tr:hover{background:#fafbff}
+tr[hidden]{display:none}
+td.code,dd.code,li.code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;word-break:break-all}
+td.path{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;color:var(--muted);word-break:break-all}
+td.name{font-weight:600;min-width:8em;overflow-wrap:anywhere}
+td.nw{white-space:nowrap}
+.reasons{color:var(--muted);font-size:12px}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;background:#eef0f4;white-space:nowrap}
+.badge.bad,.badge.sev-error,.badge.st-blocked,.badge.st-invalid,.badge.st-rejected{background:#fee4e2;color:var(--bad)}
+.badge.warn,.badge.sev-warning,.badge.st-pending-approval{background:#fef0c7;color:var(--warn)}
+.badge.ok,.badge.st-active{background:#dcfae6;color:var(--ok)}
+.badge.sev-note{background:#d1e9ff;color:var(--note)}
+.fix{margin-top:4px;color:var(--muted)}
+details{margin-top:4px}dl{margin:4px 0}dt{font-weight:600;font-size:12px}dd{margin:0 0 4px 12px}
+.cut{color:var(--warn)}
+footer{padding:12px 28px;border-top:1px solid var(--line)}
+@media print{.filters{display:none!important}details{display:block}details>*{display:block}header{background:none}.charts{grid-template-columns:1fr 1fr}}
+`
+
+const htmlScript = `(function () {
+  "use strict";
+  var filters = document.getElementById("filters");
+  filters.hidden = false;
+  var selects = Array.prototype.slice.call(filters.querySelectorAll("select[data-filter]"));
+  var rows = Array.prototype.slice.call(document.querySelectorAll("table.filterable tbody tr, table[data-kind=hosts] tbody tr"));
+  var shown = document.getElementById("shown");
+  function apply() {
+    var want = {};
+    selects.forEach(function (s) { if (s.value !== "") { want[s.getAttribute("data-filter")] = s.value; } });
+    var counts = {};
+    rows.forEach(function (tr) {
+      var ok = true;
+      Object.keys(want).forEach(function (k) {
+        var v = tr.getAttribute("data-" + k);
+        if (v !== null && v !== want[k]) { ok = false; }
+      });
+      tr.hidden = !ok;
+      var kind = tr.parentNode.parentNode.getAttribute("data-kind");
+      counts[kind] = counts[kind] || [0, 0];
+      counts[kind][1]++;
+      if (ok) { counts[kind][0]++; }
+    });
+    var parts = [];
+    ["servers", "findings"].forEach(function (k) {
+      if (counts[k]) { parts.push(counts[k][0] + " of " + counts[k][1] + " " + k); }
+    });
+    shown.textContent = "Showing " + parts.join(", ");
+  }
+  selects.forEach(function (s) { s.addEventListener("change", apply); });
+  document.getElementById("reset").addEventListener("click", function () {
+    selects.forEach(function (s) { s.value = ""; });
+    apply();
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.addEventListener("click", function () {
+        var numeric = th.classList.contains("num");
+        var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+        Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+        var body = table.tBodies[0];
+        var list = Array.prototype.slice.call(body.rows);
+        list.sort(function (a, b) {
+          var x = a.cells[col].textContent, y = b.cells[col].textContent;
+          if (numeric) { return dir * (parseFloat(x) - parseFloat(y)); }
+          return dir * x.localeCompare(y);
+        });
+        list.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+  apply();
+})();`
+
+// cspHash is a Content-Security-Policy source for an inline block.
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// htmlAssets are the view's style, script and their CSP sources.
+type htmlAssets struct {
+	Style               template.CSS
+	Script              template.JS
+	CSPStyle, CSPScript string
+}
+
+func newHTMLAssets() htmlAssets {
+	return htmlAssets{Style: template.CSS(htmlStyle), Script: template.JS(htmlScript), CSPStyle: cspHash(htmlStyle), CSPScript: cspHash(htmlScript)}
+}
