@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +26,14 @@ type fleetHost struct {
 // saves its JSON report under dir, as a fleet's collection would.
 func writeFleet(t *testing.T, dir, homes string, hosts []fleetHost) {
 	t.Helper()
-	managedDir := filepath.Join(repoRoot(t), "testdata", "demo", "managed")
+	// A copy of the demo's managed settings beside the homes: reports list
+	// findings in path order, so every path must share the test's prefix
+	// for the goldens not to depend on where the checkout lives.
+	managedDir := filepath.Join(homes, "..", "managed")
+	if err := os.CopyFS(managedDir, os.DirFS(filepath.Join(repoRoot(t), "testdata", "demo", "managed"))); err != nil && !errors.Is(err, fs.ErrExist) {
+		t.Fatal(err)
+	}
+	managedDir = filepath.Clean(managedDir)
 	for _, h := range hosts {
 		home := filepath.Join(homes, strings.TrimSuffix(h.file, ".json"))
 		for rel, data := range h.files {
