@@ -27,6 +27,9 @@ type Fleet struct {
 	Rules       []RuleCount     `json:"findings_by_rule"`
 	Errors      []FileError     `json:"errors"`
 	Summary     FleetSummary    `json:"summary"`
+	// WhatIf is the difference a proposed policy makes (report --policy);
+	// absent without one.
+	WhatIf *WhatIf `json:"what_if,omitempty"`
 }
 
 // FleetHost is one machine (and user) of the fleet, from its newest report.

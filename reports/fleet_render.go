@@ -15,6 +15,9 @@ import (
 const (
 	CSVServers  = "servers"
 	CSVFindings = "findings"
+	// CSVChanges is one row per server a proposed policy would change
+	// (report --policy).
+	CSVChanges = "changes"
 )
 
 // RenderFleet writes a fleet report in one of the formats that can hold
@@ -31,8 +34,11 @@ func RenderFleet(w io.Writer, format Format, f *Fleet, opts Options) error {
 	case FormatMarkdown:
 		return writeFleetMarkdown(w, f, opts)
 	case FormatCSV:
-		if opts.CSVKind == CSVFindings {
+		switch opts.CSVKind {
+		case CSVFindings:
 			return writeFleetFindingsCSV(w, f)
+		case CSVChanges:
+			return writeChangesCSV(w, f)
 		}
 		return writeServersCSV(w, f.Servers)
 	case FormatCycloneDX:
@@ -95,6 +101,9 @@ func writeFleetText(w io.Writer, f *Fleet, opts Options) error {
 		}
 		tw.flush()
 	}
+	if f.WhatIf != nil {
+		writeWhatIfText(bw, f.WhatIf)
+	}
 	for _, e := range f.Errors {
 		fmt.Fprintf(bw, "\nerror   %s", oneLine(e.Error()))
 	}
@@ -151,6 +160,9 @@ func writeFleetMarkdown(w io.Writer, f *Fleet, _ Options) error {
 	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", s.Hosts, s.Servers, s.DistinctServers, s.Allowed, s.NotAllowed,
 		s.Findings.Error, s.Findings.Warning, s.Findings.Note)
 
+	if f.WhatIf != nil {
+		writeWhatIfMarkdown(bw, f.WhatIf)
+	}
 	if offenders := outOfCompliance(f); len(offenders) > 0 {
 		fmt.Fprintf(bw, "### Out of compliance\n\n| Host | OS | Reported | Why |\n|---|---|---|---|\n")
 		for i, h := range offenders {

@@ -56,6 +56,20 @@ type htmlView struct {
 	// Cut counts the rows left out of each table (htmlMaxRows).
 	ServersCut, FindingsCut, DistinctCut int
 	Filter                               htmlFilter
+	// WhatIf is the proposal's effect (report --policy), nil without one.
+	WhatIf *htmlWhatIf
+}
+
+type htmlWhatIf struct {
+	*WhatIf
+	Policy, Headline string
+	Changes          []htmlChange
+	ChangesCut       int
+}
+
+type htmlChange struct {
+	WhatIfChange
+	Before, After string
 }
 
 type htmlCard struct {
@@ -188,6 +202,20 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	}
 	for _, e := range f.Errors {
 		v.Errors = append(v.Errors, e.Error())
+	}
+	if w := f.WhatIf; w != nil {
+		hw := &htmlWhatIf{WhatIf: w, Policy: policyPaths(w), Headline: whatIfHeadline(w)}
+		for _, c := range w.Changes {
+			if len(hw.Changes) == htmlMaxRows {
+				hw.ChangesCut++
+				continue
+			}
+			hw.Changes = append(hw.Changes, htmlChange{WhatIfChange: c, Before: verdictText(c.Before), After: verdictText(c.After)})
+		}
+		v.WhatIf = hw
+		v.Cards = append(v.Cards, htmlCard{"What if: servers lost", fmt.Sprint(w.Summary.Lose), classIf(w.Summary.Lose > 0, "warn")},
+			htmlCard{"What if: hosts losing", fmt.Sprint(w.Summary.HostsLosing), classIf(w.Summary.HostsLosing > 0, "warn")},
+			htmlCard{"What if: servers gained", fmt.Sprint(w.Summary.Gain), ""})
 	}
 	v.Filter = htmlFilter{Hosts: sortedKeys(filter["host"]), Users: sortedKeys(filter["user"]), Clients: sortedKeys(filter["client"]),
 		Statuses: sortedKeys(filter["status"]), Rules: sortedKeys(filter["rule"])}

@@ -212,6 +212,27 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	}
 	w.check(t, url)
 
+	// A what-if page: the proposal's section renders, loads nothing, and
+	// the host filter narrows its changes.
+	proposal := writeFile(t, root, "proposal.json", `{"allowedMcpServers": [{"serverUrl": "https://mcp.linear.app/*"}, {"serverCommand": ["uvx", "pkg==1.0.0"]}]}`)
+	whatIf := filepath.Join(root, "what-if.html")
+	if _, stderr, code := runCLI(t, env, "report", dir, "--policy", proposal, "--format", "html", "-o", whatIf, "--fail-on", "never"); code != exitOK {
+		t.Fatalf("report --policy: exit %d: %s", code, stderr)
+	}
+	whatIfURL := "file://" + filepath.ToSlash(whatIf)
+	if err := chromedp.Do(ctx, chromedp.Navigate(whatIfURL)); err != nil {
+		t.Fatal(err)
+	}
+	changes := `document.querySelectorAll('table[data-kind=what-if-changes] tbody tr:not([hidden])').length`
+	if n := eval[int](t, ctx, changes); n != 3 {
+		t.Errorf("what-if: %d change rows, want 3 (linear on two hosts, mallory's hidden-name server)", n)
+	}
+	eval[bool](t, ctx, `(function(){var s=document.querySelector('select[data-filter=host]'); s.value="ci-runner/ci"; s.dispatchEvent(new Event('change')); return true})()`)
+	if n := eval[int](t, ctx, changes); n != 1 {
+		t.Errorf("what-if filtered by host ci-runner/ci: %d change rows, want 1", n)
+	}
+	w.check(t, whatIfURL)
+
 	// The demo fleet, as docs/img/fleet-report.png shows it.
 	if *updateScreenshot {
 		demoDir := filepath.Join(root, "demo-reports")

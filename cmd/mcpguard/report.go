@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,7 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
+	"github.com/mcpguard/mcpguard/scanner"
 )
 
 // ReportOptions are the flags of `mcpguard report`.
@@ -22,6 +26,10 @@ type ReportOptions struct {
 	FailOn  string
 	MaxAge  time.Duration
 	CSVKind string
+	// Policies are a proposed policy (.rego files or directories, JSON
+	// files shaped like managed-settings.json): every saved server is
+	// judged again under it and the fleet report shows the difference.
+	Policies []string
 	// Inputs are report files, directories of them, or "-" (stdin).
 	Inputs []string
 }
@@ -40,9 +48,19 @@ compliance (a blocked server, or an unsuppressed error), findings by rule.
 A host whose report is older than --max-age is marked stale. A file that is
 not a report is an error entry (path:line:col) and the rest is merged.
 
+What if: --policy judges every saved server again under a proposed policy
+(the same kinds of files as scan --policy; its lists stand for the
+organisation's managed settings) and the fleet report adds what would
+change: which hosts lose or gain which servers, which distinct servers are
+affected, what Claude Code would stop loading, and the proposal's own
+weaknesses. Saved reports hold redacted arguments and no environment
+values, so an entry that spells a secret or a ${VAR} matches nothing. With
+--policy even one report is shown as a fleet.
+
 Fleet formats: json (mcpguard/fleet/v1, docs/report-schema.md), text,
 markdown, csv (--csv-kind servers: one row per server per host; findings:
-one row per finding), cyclonedx (a CycloneDX 1.6 BOM) and html (one
+one row per finding; changes: one row per server a --policy would
+change), cyclonedx (a CycloneDX 1.6 BOM) and html (one
 self-contained page: it loads nothing, works offline and prints).
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;
@@ -51,6 +69,7 @@ Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;
 const reportExample = `  mcpguard report laptop.json --format markdown
   mcpguard report reports/ --format json -o fleet.json
   mcpguard report reports/ --format csv --csv-kind findings -o findings.csv
+  mcpguard report reports/ --policy new-allowlist.json --format html -o what-if.html
   ssh build-01 mcpguard scan --format json | mcpguard report -`
 
 func newReportCmd(env environment) *cobra.Command {
@@ -71,7 +90,8 @@ func newReportCmd(env environment) *cobra.Command {
 	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE instead of stdout")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error, warning, note, never")
 	f.DurationVar(&opts.MaxAge, "max-age", 7*24*time.Hour, "mark hosts whose report is older than this stale (0: never)")
-	f.StringVar(&opts.CSVKind, "csv-kind", reports.CSVServers, "with --format csv: servers (one row per server per host) or findings")
+	f.StringVar(&opts.CSVKind, "csv-kind", reports.CSVServers, "with --format csv: servers (one row per server per host), findings, or changes (with --policy)")
+	f.StringArrayVar(&opts.Policies, "policy", nil, "what if: judge the saved servers under this policy instead (a .rego file or directory, or a JSON file shaped like managed-settings.json; repeatable)")
 	return cmd
 }
 
@@ -94,8 +114,13 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 	if err != nil {
 		return usage("--fail-on: %w", err)
 	}
-	if opts.CSVKind != reports.CSVServers && opts.CSVKind != reports.CSVFindings {
-		return usage("--csv-kind %q: want servers or findings", opts.CSVKind)
+	switch {
+	case opts.CSVKind == reports.CSVChanges && len(opts.Policies) == 0:
+		return usage("--csv-kind changes needs --policy: the changes are what a proposed policy would change")
+	case opts.CSVKind != reports.CSVServers && opts.CSVKind != reports.CSVFindings && opts.CSVKind != reports.CSVChanges:
+		return usage("--csv-kind %q: want servers, findings or changes", opts.CSVKind)
+	case len(opts.Policies) > 0 && format == reports.FormatCycloneDX:
+		return usage("--policy: a what-if has no CycloneDX form; use json, html, text, markdown or csv")
 	}
 	if opts.MaxAge < 0 {
 		return usage("--max-age must not be negative")
@@ -110,8 +135,22 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 	}
 	stdin := cmd.InOrStdin()
 
+	// A proposed policy compiles before any report is read: a policy that
+	// does not load stops here.
+	var proposal *scanner.Proposal
+	if len(opts.Policies) > 0 {
+		regoPaths, jsonPaths := runner.SplitPolicies(opts.Policies)
+		engine, err := policy.NewEngine(cmd.Context(), policy.EngineOptions{Paths: regoPaths, Print: cmd.ErrOrStderr()})
+		if err != nil {
+			return usage("load policy: %w", err)
+		}
+		if proposal, err = scanner.NewProposal(scanner.ProposalOptions{Policy: engine, PolicyFiles: jsonPaths, WorkDir: ropts.WorkDir}); err != nil {
+			return usage("%w", err)
+		}
+	}
+
 	// One report: render it as scan would have, with scan's exit codes.
-	if len(files) == 1 {
+	if len(files) == 1 && proposal == nil {
 		in := readReportInput(files[0], stdin)
 		if in.err != nil {
 			return usage("%s", in.err.Error())
@@ -139,18 +178,57 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 		m.Add(in.path, rep)
 	}
 	fleet := m.Fleet()
+	if proposal != nil {
+		if err := judgeFleet(cmd.Context(), proposal, fleet); err != nil {
+			return &exitCodeError{code: exitError, err: err}
+		}
+	}
 	if err := writeOutput(cmd.OutOrStdout(), opts.Output, func(w io.Writer) error { return reports.RenderFleet(w, format, fleet, ropts) }); err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
-	for _, e := range fleet.Errors {
+	errs := fleet.Errors
+	if fleet.WhatIf != nil {
+		errs = append(append([]reports.FileError{}, errs...), fleet.WhatIf.Errors...)
+	}
+	for _, e := range errs {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s\n", reports.Printable(e.Error()))
 	}
 	switch {
-	case len(fleet.Errors) > 0:
+	case len(errs) > 0:
 		return &exitCodeError{code: exitError}
 	case failRank <= reports.SeverityError.Rank() && len(fleet.Failing(failRank)) > 0:
 		return &exitCodeError{code: exitFindings}
 	}
+	return nil
+}
+
+// judgeFleet judges every server of the fleet again under the proposal,
+// host by host (each with its own OS), and records the difference.
+func judgeFleet(ctx context.Context, p *scanner.Proposal, fleet *reports.Fleet) error {
+	osOf := map[string]string{}
+	for _, h := range fleet.Hosts {
+		osOf[h.Key] = h.OS
+	}
+	after := make([]reports.Judged, len(fleet.Servers))
+	for start := 0; start < len(fleet.Servers); {
+		// A host's servers are contiguous in a fleet.
+		end := start
+		host := fleet.Servers[start].Host
+		for end < len(fleet.Servers) && fleet.Servers[end].Host == host {
+			end++
+		}
+		saved := make([]reports.Server, end-start)
+		for i := range saved {
+			saved[i] = fleet.Servers[start+i].Server
+		}
+		judged, err := p.Judge(ctx, osOf[host], saved)
+		if err != nil {
+			return fmt.Errorf("judge %s: %w", host, err)
+		}
+		copy(after[start:end], judged)
+		start = end
+	}
+	fleet.SetWhatIf(p.Sources, after, p.Findings(), p.Errors())
 	return nil
 }
 

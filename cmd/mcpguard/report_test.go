@@ -222,3 +222,130 @@ func TestReportOne(t *testing.T) {
 		t.Errorf("missing file: exit %d, stderr %s", code, stderr)
 	}
 }
+
+// TestReportWhatIf judges the test fleet again under a proposed policy and
+// checks what it says would change, in every format that shows it.
+func TestReportWhatIf(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "reports")
+	writeFleet(t, dir, filepath.Join(root, "homes"), testFleet)
+	// The proposal admits Linear and the pinned GitHub server, and no
+	// longer admits the acme servers.
+	proposal := writeFile(t, root, "proposal.json", `{
+  "allowedMcpServers": [
+    {"serverUrl": "https://*.linear.app/*"},
+    {"serverCommand": ["npx", "-y", "@modelcontextprotocol/server-github@2025.4.8"]}
+  ]
+}`)
+	// A custom rule of the proposal: no server may run through bash.
+	rules := writeFile(t, root, "rules.rego", `package mcpguard.custom.noshell
+
+import rego.v1
+
+deny contains msg if {
+	input.server.command == "bash"
+	msg := "no shell servers"
+}
+`)
+	env := testEnv(root, "/nonexistent-home", nil)
+	for _, tc := range []struct{ format, kind, golden string }{
+		{"json", "", "whatif.json"},
+		{"text", "", "whatif.text"},
+		{"markdown", "", "whatif.md"},
+		{"csv", "changes", "whatif-changes.csv"},
+		{"html", "", "whatif.html"},
+	} {
+		args := []string{"report", dir, "--policy", proposal, "--policy", rules, "--format", tc.format, "--fail-on", "never"}
+		if tc.kind != "" {
+			args = append(args, "--csv-kind", tc.kind)
+		}
+		out, stderr, code := runCLI(t, env, args...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.golden, code, stderr)
+		}
+		out = strings.ReplaceAll(out, root, "$ROOT")
+		golden(t, tc.golden, out)
+		if tc.format == "json" {
+			v, err := schematest.New("fleet-v1", reports.FleetSchemaJSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Validate([]byte(out)); err != nil {
+				t.Errorf("what-if JSON does not match the fleet schema: %v", err)
+			}
+			checkWhatIf(t, out)
+		}
+	}
+
+	// What cannot be a what-if is a usage error, before anything is read.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--policy", proposal, "--format", "cyclonedx"}, "no CycloneDX form"},
+		{[]string{"--csv-kind", "changes", "--format", "csv"}, "--csv-kind changes needs --policy"},
+		{[]string{"--policy", filepath.Join(root, "missing.json")}, "missing.json: policy file does not exist"},
+		{[]string{"--policy", writeFile(t, root, "broken.json", "{\"allowedMcpServers\": [\n  {\"serverName\": }]}")}, "broken.json:2:18"},
+		{[]string{"--policy", writeFile(t, root, "broken.rego", "package mcpguard.custom.x\ndeny contains")}, "broken.rego:2"},
+	} {
+		_, stderr, code := runCLI(t, env, append([]string{"report", dir}, tc.args...)...)
+		if code != exitError || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d naming %q", tc.args, code, stderr, exitError, tc.want)
+		}
+	}
+
+	// One report with --policy is a fleet of one.
+	out, stderr, code := runCLI(t, env, "report", filepath.Join(dir, "ci-runner.json"), "--policy", proposal, "--format", "json", "--fail-on", "never")
+	if code != exitOK {
+		t.Fatalf("one report: exit %d: %s", code, stderr)
+	}
+	var f reports.Fleet
+	if err := json.Unmarshal([]byte(out), &f); err != nil || f.WhatIf == nil || f.WhatIf.Summary.Gain != 1 {
+		t.Errorf("one report with --policy: want a fleet whose what-if gains linear; got err %v, %+v", err, f.WhatIf)
+	}
+}
+
+// checkWhatIf checks the proposal's effect on the test fleet.
+func checkWhatIf(t *testing.T, out string) {
+	t.Helper()
+	var f reports.Fleet
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatal(err)
+	}
+	w := f.WhatIf
+	if w == nil {
+		t.Fatal("no what_if section")
+	}
+	effects := map[string]string{}
+	for _, c := range w.Changes {
+		effects[c.Host+" "+c.Name] = c.Effect + " " + string(c.After.Status)
+	}
+	want := map[string]string{
+		// Claude Code enforces its lists: linear loads again.
+		"alice-mbp/alice linear": "gain active",
+		"ci-runner/ci linear":    "gain active",
+		// Cursor does not enforce them: same status, mcpguard's verdict changes.
+		"alice-mbp/alice github": "gain active",
+		"bob-xps/bob gh":         "gain active",
+		// The managed acme-search server stays: managed servers are exempt.
+	}
+	for k, v := range want {
+		if effects[k] != v {
+			t.Errorf("%s: effect %q, want %q", k, effects[k], v)
+		}
+	}
+	for k, v := range effects {
+		if _, ok := want[k]; !ok {
+			t.Errorf("unexpected change %s: %s", k, v)
+		}
+	}
+	// The bash server stays not allowed, now for the custom rule too.
+	for _, s := range f.Servers {
+		if s.Command == "bash" && s.Decision.Allowed {
+			t.Error("the bash server is allowed in the saved reports")
+		}
+	}
+	if w.Summary.HostsGaining != 3 || w.Summary.Lose != 0 || w.Summary.Unblocked != 2 {
+		t.Errorf("summary %+v: want 3 hosts gaining, nothing lost, 2 servers unblocked", w.Summary)
+	}
+}

@@ -1,0 +1,54 @@
+package reports
+
+import (
+	"testing"
+)
+
+// TestSetWhatIf counts what a proposal changes: losses, gains, status
+// changes, unjudged servers, and orders hosts by what they lose.
+func TestSetWhatIf(t *testing.T) {
+	allowed := Decision{Allowed: true, Reasons: []string{ReasonAllowed}}
+	denied := Decision{Reasons: []string{ReasonNotAllowlisted}}
+	custom := Decision{Reasons: []string{"MCPG-X-SHELL"}}
+	srv := func(host, name, client string, st Status, d Decision) FleetServer {
+		return FleetServer{Host: host, Server: Server{ID: "s-" + name, Name: name, Client: client, Transport: "stdio", Command: name, Status: st, Decision: d}}
+	}
+	f := &Fleet{Servers: []FleetServer{
+		srv("a", "one", "claude-code", StatusActive, allowed),  // lose, blocked
+		srv("a", "two", "cursor", StatusActive, denied),        // gain
+		srv("b", "one", "claude-code", StatusActive, allowed),  // lose, blocked
+		srv("b", "three", "cursor", StatusActive, allowed),     // lose, same status
+		srv("b", "four", "claude-code", StatusBlocked, denied), // unchanged
+		srv("c", "five", "claude-code", StatusActive, allowed), // custom rule: not allowed, still loads
+		srv("c", "bad", "cursor", StatusInvalid, denied),       // not judged
+	}}
+	j := func(st Status, d Decision) Judged {
+		return Judged{Verdict: Verdict{Status: st, Decision: d}, Judged: true}
+	}
+	f.SetWhatIf(nil, []Judged{
+		j(StatusBlocked, denied), j(StatusActive, allowed), j(StatusBlocked, denied), j(StatusActive, denied),
+		j(StatusBlocked, denied), j(StatusActive, custom), {},
+	}, nil, nil)
+	w := f.WhatIf
+	want := WhatIfSummary{Servers: 6, Unjudged: 1, AllowedBefore: 4, AllowedAfter: 1, Lose: 4, Gain: 1, Blocked: 2,
+		HostsLosing: 3, HostsGaining: 1, HostsNotAllowedBefore: 2, HostsNotAllowedAfter: 3}
+	if w.Summary != want {
+		t.Errorf("summary\n got %+v\nwant %+v", w.Summary, want)
+	}
+	if len(w.Changes) != 5 {
+		t.Errorf("%d changes, want 5: %+v", len(w.Changes), w.Changes)
+	}
+	var order []string
+	for _, h := range w.Hosts {
+		order = append(order, h.Key)
+	}
+	if len(order) != 3 || order[0] != "b" || order[1] != "a" || order[2] != "c" {
+		t.Errorf("hosts %v, want b (loses 2), a, c", order)
+	}
+	if d := w.Distinct[0]; d.Key != "stdio one" || d.LoseHosts != 2 {
+		t.Errorf("first distinct %+v, want stdio one lost on 2 hosts", d)
+	}
+	if w.Policy == nil || w.Findings == nil || w.Errors == nil {
+		t.Error("nil lists would be null in JSON")
+	}
+}

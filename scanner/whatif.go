@@ -1,0 +1,216 @@
+package scanner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/managed"
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
+)
+
+// ProposalOptions configure NewProposal.
+type ProposalOptions struct {
+	// Policy is the compiled engine: the shipped rules and the proposal's
+	// custom Rego rules.
+	Policy *policy.Engine
+	// PolicyFiles are the proposal's JSON documents shaped like
+	// managed-settings.json: its allow and deny lists.
+	PolicyFiles []string
+	// FS reads the policy files; nil reads the machine's.
+	FS cfgfile.FS
+	// WorkDir anchors the ids of findings about the proposal's files, as
+	// a scan's working directory does.
+	WorkDir string
+}
+
+// Proposal is a policy an organisation considers rolling out, ready to
+// judge servers saved in reports ("if we roll out this allowlist, which
+// hosts lose which servers?"). The proposal stands for the organisation's
+// whole managed configuration: its lists are the only managed lists, and
+// what the machines' own settings files add (Claude Code user and project
+// allowlists) is not in a report, so it is not taken into account.
+type Proposal struct {
+	opts ProposalOptions
+	docs []*managed.Document
+	// Sources are the proposal's policy files and custom Rego files.
+	Sources []reports.PolicySource
+	byOS    map[string]*proposalContext
+}
+
+type proposalContext struct {
+	sc *scan
+	pc *policyContext
+}
+
+// NewProposal loads the proposal's policy files. A file that is missing or
+// does not parse is an error: a proposal that does not load must never
+// read as "everything allowed".
+func NewProposal(opts ProposalOptions) (*Proposal, error) {
+	if opts.Policy == nil {
+		return nil, errors.New("proposal: no policy engine")
+	}
+	if err := opts.Policy.Err(); err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
+	if opts.FS == nil {
+		opts.FS = cfgfile.OS{}
+	}
+	p := &Proposal{opts: opts, byOS: map[string]*proposalContext{}, Sources: []reports.PolicySource{}}
+	var errs []error
+	for _, path := range opts.PolicyFiles {
+		doc, broken, exists, ferrs := managed.LoadSettings(opts.FS, path, managed.KindPolicyFile)
+		for _, e := range ferrs {
+			errs = append(errs, &e)
+		}
+		switch {
+		case !exists:
+			errs = append(errs, &reports.FileError{Path: path, Message: "policy file does not exist"})
+		case broken != nil:
+			errs = append(errs, &reports.FileError{Path: path, Line: broken.Error.Line, Column: broken.Error.Column, Message: broken.Error.Message})
+		case len(ferrs) == 0:
+			p.docs = append(p.docs, doc)
+			p.Sources = append(p.Sources, reports.PolicySource{Path: path, Kind: managed.KindPolicyFile, Active: true})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("load policy: %w", errors.Join(dedupe(errs)...))
+	}
+	for _, path := range opts.Policy.Sources {
+		p.Sources = append(p.Sources, reports.PolicySource{Path: path, Kind: "rego", Active: true})
+	}
+	return p, nil
+}
+
+func dedupe(errs []error) []error {
+	var out []error
+	seen := map[string]bool{}
+	for _, e := range errs {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Findings are the proposal's own weaknesses (rules about the policy, such
+// as an allow entry broader than it looks), as they would show on a
+// machine of each OS judged so far.
+func (p *Proposal) Findings() []reports.Finding {
+	var out []reports.Finding
+	seen := map[string]bool{}
+	for _, goos := range slices.Sorted(maps.Keys(p.byOS)) {
+		for _, f := range p.byOS[goos].sc.res.Findings {
+			if !seen[f.ID] {
+				seen[f.ID] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// Errors are the evaluations that failed: each such server is judged
+// blocked (POLICY_ERROR), never allowed.
+func (p *Proposal) Errors() []reports.FileError {
+	var out []reports.FileError
+	for _, goos := range slices.Sorted(maps.Keys(p.byOS)) {
+		out = append(out, p.byOS[goos].sc.res.Errors...)
+	}
+	return out
+}
+
+// context returns the policy context of machines running goos: the
+// proposal's lists as the managed settings, built and checked once.
+func (p *Proposal) context(ctx context.Context, goos string) *proposalContext {
+	if c := p.byOS[goos]; c != nil {
+		return c
+	}
+	sc := &scan{
+		ctx:          ctx,
+		opts:         Options{GOOS: goos, WorkDir: p.opts.WorkDir, Policy: p.opts.Policy, LookupEnv: func(string) (string, bool) { return "", false }},
+		res:          &Result{},
+		seenFindings: map[string]bool{},
+		seenSources:  map[string]bool{},
+		kept:         map[*Server]bool{},
+		fs:           p.opts.FS,
+		policyFiles:  p.docs,
+	}
+	w := &claudeWorld{managed: &managed.Dir{}}
+	c := &proposalContext{sc: sc, pc: sc.orgContext(w)}
+	p.byOS[goos] = c
+	return c
+}
+
+// Judge evaluates saved servers of one machine (its OS as the report says)
+// under the proposal: Claude Code refuses what its lists deny, other
+// clients keep their own status; an invalid entry, which its client skips,
+// is not judged. The servers are judged as their reports describe
+// them: arguments and URLs a report redacted match no entry that spells
+// the secret, and the Claude Code ${VAR} forms a scan saw are not in a
+// report. Judge is not safe for concurrent use.
+func (p *Proposal) Judge(ctx context.Context, goos string, servers []reports.Server) ([]reports.Judged, error) {
+	c := p.context(ctx, goos)
+	out := make([]reports.Judged, len(servers))
+	var todo []*Server
+	var index []int
+	for i := range servers {
+		saved := &servers[i]
+		out[i] = reports.Judged{Verdict: reports.Verdict{Status: saved.Status, Decision: saved.Decision}}
+		if saved.Status == reports.StatusInvalid {
+			continue
+		}
+		todo = append(todo, savedServer(saved))
+		index = append(index, i)
+	}
+	verdicts := c.sc.applyPolicyAll(todo, func(*Server) *policyContext { return c.pc })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for j, v := range verdicts {
+		saved := &servers[index[j]]
+		r := reports.Judged{Verdict: reports.Verdict{Status: saved.Status, Decision: v.Decision}, Judged: true}
+		if saved.Client == ClientClaudeCode {
+			switch {
+			case v.claudeDenies:
+				r.Status = reports.StatusBlocked
+			case saved.Status == reports.StatusBlocked && blockedByPolicy(saved.Decision):
+				// The saved policy blocked it and the proposal lets it load.
+				r.Status = reports.StatusActive
+			}
+		}
+		out[index[j]] = r
+	}
+	return out, nil
+}
+
+// blockedByPolicy tells a Claude Code server its lists blocked from one a
+// client setting blocked.
+func blockedByPolicy(d reports.Decision) bool {
+	return !d.Allowed && !slices.Contains(d.Reasons, reports.ReasonClientBlocked) && !slices.Contains(d.Reasons, reports.ReasonClientDisabled)
+}
+
+// savedServer is the scanner's model of a server read back from a report:
+// what the policy rules see of it.
+func savedServer(s *reports.Server) *Server {
+	status := s.Status
+	if status == reports.StatusBlocked && s.Client == ClientClaudeCode && blockedByPolicy(s.Decision) {
+		// The rules judge the server as Claude Code would load it.
+		status = reports.StatusActive
+	}
+	details := map[string]any{}
+	for k, v := range s.Details {
+		details[k] = v
+	}
+	return &Server{
+		ID: s.ID, Name: s.Name, Client: s.Client, Scope: s.Scope, Project: s.Project,
+		Transport: s.Transport, Command: s.Command, Args: s.Args, URL: s.URL,
+		EnvKeys: s.EnvKeys, HeaderKeys: s.HeaderKeys, Source: s.Source, Status: status,
+		Details: details,
+	}
+}

@@ -1,0 +1,118 @@
+package scanner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
+)
+
+// TestProposalJudge judges saved servers under proposed lists: what each
+// client does with the new verdict, and what a report cannot tell.
+func TestProposalJudge(t *testing.T) {
+	dir := t.TempDir()
+	proposal := filepath.Join(dir, "proposal.json")
+	if err := os.WriteFile(proposal, []byte(`{
+  "allowedMcpServers": [
+    {"serverName": "docs"},
+    {"serverCommand": ["uvx", "docs-server==1.0"]},
+    {"serverCommand": ["npx", "-y", "pkg@1.0.0", "--token", "s3cr3t-value-123456"]},
+    {"serverUrl": "https://mcp.example.com/*"}
+  ],
+  "deniedMcpServers": [{"serverName": "evil"}]
+}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	engine, err := policy.NewEngine(context.Background(), policy.EngineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProposal(ProposalOptions{Policy: engine, PolicyFiles: []string{proposal}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}
+	notAllowlisted := reports.Decision{Reasons: []string{reports.ReasonNotAllowlisted}}
+	stdio := func(name, client, scope string, status reports.Status, d reports.Decision, argv ...string) reports.Server {
+		return reports.Server{ID: "s-" + name, Name: name, Client: client, Scope: scope, Transport: TransportStdio,
+			Command: argv[0], Args: argv[1:], Status: status, Decision: d,
+			Details: map[string]any{"claude_scope": scope}}
+	}
+	remote := func(name, client, scope, url string, status reports.Status, d reports.Decision) reports.Server {
+		return reports.Server{ID: "s-" + name, Name: name, Client: client, Scope: scope, Transport: TransportHTTP, URL: url,
+			Status: status, Decision: d, Details: map[string]any{"claude_scope": scope}}
+	}
+	tests := []struct {
+		saved       reports.Server
+		wantAllowed bool
+		wantStatus  reports.Status
+		wantJudged  bool
+	}{
+		// Claude Code enforces its lists: what they deny stops loading.
+		{stdio("node-tool", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "node", "tool.js"), false, reports.StatusBlocked, true},
+		{remote("api", ClientClaudeCode, ScopeUser, "https://mcp.example.com/mcp", reports.StatusBlocked, notAllowlisted), true, reports.StatusActive, true},
+		{stdio("evil", ClientClaudeCode, ScopeProject, reports.StatusActive, allowed, "node", "evil.js"), false, reports.StatusBlocked, true},
+		// Managed servers are the organisation's own: exempt.
+		{remote("org", ClientClaudeCode, ScopeManaged, "https://org.internal/mcp", reports.StatusActive, allowed), true, reports.StatusActive, true},
+		// Other clients keep their status; mcpguard's verdict changes.
+		{stdio("docs", ClientCursor, ScopeUser, reports.StatusActive, notAllowlisted, "uvx", "docs-server==1.0"), true, reports.StatusActive, true},
+		{stdio("other", ClientCursor, ScopeUser, reports.StatusActive, allowed, "uvx", "other==1.0"), false, reports.StatusActive, true},
+		// A client that blocked a server itself still blocks it.
+		{stdio("docs", ClientClaudeCode, ScopeUser, reports.StatusBlocked, reports.Decision{Reasons: []string{reports.ReasonClientBlocked}}, "uvx", "docs-server==1.0"), true, reports.StatusBlocked, true},
+		// Claude Code ignores name entries for stdio servers once the list
+		// has a serverCommand entry.
+		{stdio("docs", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "node", "docs.js"), false, reports.StatusBlocked, true},
+		// A report redacts secrets: an entry that spells one matches nothing.
+		{stdio("tok", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "npx", "-y", "pkg@1.0.0", "--token", "REDACTED"), false, reports.StatusBlocked, true},
+		// An invalid entry, which its client skips, is not judged.
+		{stdio("bad", ClientCursor, ScopeUser, reports.StatusInvalid, reports.Decision{Reasons: []string{reports.ReasonInvalid}}, ""), false, reports.StatusInvalid, false},
+	}
+	saved := make([]reports.Server, len(tests))
+	for i, tc := range tests {
+		saved[i] = tc.saved
+	}
+	got, err := p.Judge(context.Background(), "linux", saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range tests {
+		g := got[i]
+		if g.Decision.Allowed != tc.wantAllowed || g.Status != tc.wantStatus || g.Judged != tc.wantJudged {
+			t.Errorf("%s (%s, %s, was %s): got allowed %v, status %s, judged %v (%v); want %v, %s, %v", tc.saved.Name, tc.saved.Client, tc.saved.Scope,
+				tc.saved.Status, g.Decision.Allowed, g.Status, g.Judged, g.Decision.Reasons, tc.wantAllowed, tc.wantStatus, tc.wantJudged)
+		}
+	}
+	if len(saved[0].Details) != 1 {
+		t.Errorf("Judge changed the saved server's details: %v", saved[0].Details)
+	}
+}
+
+// TestProposalLoadErrors: a proposal that does not load is an error, never
+// an empty policy that allows everything.
+func TestProposalLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte("{\"allowedMcpServers\": [\n  {\"serverName\": }]}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	engine, err := policy.NewEngine(context.Background(), policy.EngineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{broken, "broken.json:2:18"},
+		{filepath.Join(dir, "missing.json"), "missing.json: policy file does not exist"},
+	} {
+		_, err := NewProposal(ProposalOptions{Policy: engine, PolicyFiles: []string{tc.path}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one naming %q", filepath.Base(tc.path), err, tc.want)
+		}
+	}
+	if _, err := NewProposal(ProposalOptions{}); err == nil {
+		t.Error("a proposal without an engine loaded")
+	}
+}
