@@ -8,6 +8,10 @@
 #   FUZZTIME=10m bench/fuzz.sh            # every target
 #   FUZZTIME=10m bench/fuzz.sh scanner    # targets of packages matching
 #   FUZZWORKERS=1 ...                     # fuzz workers (default: GOMAXPROCS)
+#   FUZZMINIMIZE=10s ...                  # time to minimise each new input
+#
+# Minimisation is bounded (Go's default, 60s per interesting input, spends a
+# whole short campaign minimising when each input renders a report).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-1m}
@@ -19,7 +23,7 @@ while IFS=: read -r file name; do
 	[[ -n $filter && $pkg != *"$filter"* ]] && continue
 	count=$((count + 1))
 	echo "--- $pkg $name ($fuzztime)"
-	if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" ${FUZZWORKERS:+-parallel "$FUZZWORKERS"} "$pkg"; then
+	if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime "${FUZZMINIMIZE:-10s}" ${FUZZWORKERS:+-parallel "$FUZZWORKERS"} "$pkg"; then
 		failed+=("$pkg $name")
 	fi
 done < <(grep -rHo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*' . | sed 's#^\./##; s#:func #:#' | sort)

@@ -180,8 +180,13 @@ func hostKey(h Host) string {
 
 // Fleet builds the merged report.
 func (m *Merger) Fleet() *Fleet {
+	servers, findings := 0, 0
+	for _, hr := range m.hosts {
+		servers += len(hr.rep.Servers)
+		findings += len(hr.rep.Findings)
+	}
 	f := &Fleet{Schema: FleetSchema, Tool: m.opts.Tool, GeneratedAt: m.opts.Now.UTC().Format(time.RFC3339),
-		Hosts: []FleetHost{}, Servers: []FleetServer{}, Findings: []FleetFinding{}, Distinct: []DistinctEntry{},
+		Hosts: make([]FleetHost, 0, len(m.hosts)), Servers: make([]FleetServer, 0, servers), Findings: make([]FleetFinding, 0, findings), Distinct: []DistinctEntry{},
 		Rules: []RuleCount{}, Errors: append([]FileError{}, m.errors...)}
 	var cutoff time.Time
 	if m.opts.MaxAge > 0 {

@@ -2,10 +2,12 @@ package reports
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,10 +27,7 @@ const (
 func RenderFleet(w io.Writer, format Format, f *Fleet, opts Options) error {
 	switch format {
 	case FormatJSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(f)
+		return writeFleetJSON(w, f)
 	case FormatText:
 		return writeFleetText(w, f, opts)
 	case FormatMarkdown:
@@ -289,4 +288,154 @@ func (c *columns) row(cells ...string) { c.rows = append(c.rows, cells) }
 
 func (c *columns) flush() {
 	writeTable(c.w, c.rows, func(_ int, cell string) string { return cell })
+}
+
+// writeFleetJSON writes the fleet as Encoder.SetIndent("", "  ") would,
+// but one array element at a time: a 100,000-server fleet is never one
+// buffer in memory (encoding/json builds the whole document, then indents
+// it into a second one).
+func writeFleetJSON(w io.Writer, f *Fleet) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var err error
+	first := true
+	key := func(name string) {
+		if err != nil {
+			return
+		}
+		if first {
+			_, err = bw.WriteString("{\n  ")
+			first = false
+		} else {
+			_, err = bw.WriteString(",\n  ")
+		}
+		if err == nil {
+			_, err = fmt.Fprintf(bw, "%q: ", name)
+		}
+	}
+	// value encodes v after its key, without the newline Encode adds.
+	value := func(v any) {
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		e := json.NewEncoder(&b)
+		e.SetEscapeHTML(false)
+		e.SetIndent("  ", "  ")
+		if err = e.Encode(v); err == nil {
+			_, err = bw.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		}
+	}
+	field := func(name string, v any) { key(name); value(v) }
+	list := func(name string, n int, elem func(i int) any) {
+		key(name)
+		if err != nil {
+			return
+		}
+		if n == 0 {
+			_, err = bw.WriteString("[]")
+			return
+		}
+		_, err = bw.WriteString("[")
+		if err == nil {
+			err = encodeChunks(n, func(lo, hi int, b *bytes.Buffer) error {
+				e := json.NewEncoder(b)
+				e.SetEscapeHTML(false)
+				e.SetIndent("    ", "  ")
+				for i := lo; i < hi; i++ {
+					sep := ",\n    "
+					if i == 0 {
+						sep = "\n    "
+					}
+					b.WriteString(sep)
+					if err := e.Encode(elem(i)); err != nil {
+						return err
+					}
+					b.Truncate(b.Len() - 1) // Encode's newline
+				}
+				return nil
+			}, func(b []byte) error { _, err := bw.Write(b); return err })
+		}
+		if err == nil {
+			_, err = bw.WriteString("\n  ]")
+		}
+	}
+	field("schema", f.Schema)
+	field("tool", f.Tool)
+	field("generated_at", f.GeneratedAt)
+	field("stale_before", f.StaleBefore)
+	list("hosts", len(f.Hosts), func(i int) any { return &f.Hosts[i] })
+	list("servers", len(f.Servers), func(i int) any { return &f.Servers[i] })
+	list("findings", len(f.Findings), func(i int) any { return &f.Findings[i] })
+	list("distinct_servers", len(f.Distinct), func(i int) any { return &f.Distinct[i] })
+	list("findings_by_rule", len(f.Rules), func(i int) any { return &f.Rules[i] })
+	list("errors", len(f.Errors), func(i int) any { return &f.Errors[i] })
+	field("summary", f.Summary)
+	if f.WhatIf != nil {
+		field("what_if", f.WhatIf)
+	}
+	if err == nil {
+		_, err = bw.WriteString("\n}\n")
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// encodeChunks encodes n elements in chunks on every core and writes the
+// chunks in order: a large fleet's JSON costs its share of each core, and
+// at most a few chunks are held at once.
+func encodeChunks(n int, encode func(lo, hi int, b *bytes.Buffer) error, write func([]byte) error) error {
+	const chunk = 256
+	chunks := (n + chunk - 1) / chunk
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	type result struct {
+		b   *bytes.Buffer
+		err error
+	}
+	// Each chunk has its own result channel, read in order by the writer;
+	// sem bounds the chunks encoded and not yet written.
+	results := make([]chan result, chunks)
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	sem := make(chan struct{}, 2*workers) // chunks encoded but not yet written
+	done := make(chan struct{})
+	defer close(done)
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range chunks {
+			select {
+			case sem <- struct{}{}:
+			case <-done:
+				return
+			}
+			select {
+			case next <- i:
+			case <-done:
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for i := range next {
+				b := new(bytes.Buffer)
+				err := encode(i*chunk, min((i+1)*chunk, n), b)
+				results[i] <- result{b, err}
+			}
+		}()
+	}
+	for i := range chunks {
+		r := <-results[i]
+		<-sem
+		if r.err != nil {
+			return r.err
+		}
+		if err := write(r.b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bufio"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -21,10 +22,16 @@ import (
 //go:embed html.tmpl
 var htmlTemplate string
 
-// htmlMaxRows bounds the rows of each table in the markup: a 100,000-server
-// fleet stays a page a browser opens at once. The JSON and CSV reports hold
-// everything; the page says when a table is cut.
-const htmlMaxRows = 5000
+// htmlMaxRows bounds the rows of each table in the markup, what a reader
+// sees without JavaScript and what prints: a 100,000-server fleet stays a
+// page a browser opens at once. The page says when a table is cut.
+const htmlMaxRows = 2000
+
+// htmlPageRows is the size above which a table also carries every row as a
+// JSON data block, and the script pages, filters and sorts the rows from
+// there: a table of 100,000 rows stays usable, and a filter finds a row that
+// is not in the markup.
+const htmlPageRows = 500
 
 // WriteHTML renders one machine's report as HTML.
 func WriteHTML(w io.Writer, r *Report, _ Options) error {
@@ -47,7 +54,7 @@ type htmlView struct {
 	Host        FleetHost // one machine's report
 	Cards       []htmlCard
 	Charts      []htmlChart
-	Hosts       []FleetHost
+	Hosts       []htmlHost
 	Servers     []htmlServer
 	Findings    []htmlFinding
 	Distinct    []DistinctEntry
@@ -58,6 +65,50 @@ type htmlView struct {
 	Filter                               htmlFilter
 	// WhatIf is the proposal's effect (report --policy), nil without one.
 	WhatIf *htmlWhatIf
+	// Data holds the rows of the tables over htmlPageRows, for the script.
+	Data []htmlTableData
+}
+
+// htmlTableData is every row of one table for the script's pager: each
+// row is [filter values, cells], cells in the order the script renders
+// them, strings already made visible. html/template writes it as JSON
+// escaped for a script data block.
+type htmlTableData struct {
+	Kind    string
+	Payload htmlPayload
+}
+
+type htmlPayload struct {
+	Fleet bool       `json:"fleet"`
+	Rows  [][2][]any `json:"rows"`
+}
+
+// pageable starts the data of a table of n rows, or returns nil when the
+// markup holds it all.
+func pageable(kind string, fleet bool, n int) *htmlTableData {
+	if n <= htmlPageRows {
+		return nil
+	}
+	return &htmlTableData{Kind: kind, Payload: htmlPayload{Fleet: fleet, Rows: make([][2][]any, 0, n)}}
+}
+
+func (d *htmlTableData) add(filters, cells []any) {
+	if d != nil {
+		d.Payload.Rows = append(d.Payload.Rows, [2][]any{filters, cells})
+	}
+}
+
+func (v *htmlView) keep(d *htmlTableData) {
+	if d != nil {
+		v.Data = append(v.Data, *d)
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 type htmlWhatIf struct {
@@ -70,6 +121,23 @@ type htmlWhatIf struct {
 type htmlChange struct {
 	WhatIfChange
 	Before, After string
+}
+
+// htmlHost is a host row: the first reasons it is out of compliance, the
+// rest folded, so that a fleet of many hosts stays a table one can scan.
+type htmlHost struct {
+	FleetHost
+	WhyShown, WhyMore []string
+}
+
+const htmlWhyShown = 3
+
+func newHTMLHost(h FleetHost) htmlHost {
+	out := htmlHost{FleetHost: h, WhyShown: h.Why}
+	if len(h.Why) > htmlWhyShown+1 {
+		out.WhyShown, out.WhyMore = h.Why[:htmlWhyShown], h.Why[htmlWhyShown:]
+	}
+	return out
 }
 
 type htmlCard struct {
@@ -129,7 +197,10 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	if err != nil {
 		return fmt.Errorf("html template: %w", err)
 	}
-	v := htmlView{htmlAssets: newHTMLAssets(), Fleet: fleet, GeneratedAt: f.GeneratedAt, Tool: f.Tool, Summary: f.Summary, Hosts: f.Hosts, Errors: []string{}}
+	v := htmlView{htmlAssets: newHTMLAssets(), Fleet: fleet, GeneratedAt: f.GeneratedAt, Tool: f.Tool, Summary: f.Summary, Errors: []string{}}
+	for _, h := range f.Hosts {
+		v.Hosts = append(v.Hosts, newHTMLHost(h))
+	}
 	v.Title = "mcpguard fleet report"
 	if !fleet && len(f.Hosts) == 1 {
 		v.Host = f.Hosts[0]
@@ -155,44 +226,68 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	byClient, byStatus := map[string]int{}, map[string]int{}
 	servers := map[string]*FleetServer{}
 	filter := map[string]map[string]bool{"host": {}, "user": {}, "client": {}, "status": {}, "rule": {}}
+	serverData := pageable("servers", fleet, len(f.Servers))
 	for i := range f.Servers {
 		sv := &f.Servers[i]
 		servers[sv.Host+"\x00"+sv.ID] = sv
 		byClient[sv.Client]++
 		byStatus[string(sv.Status)]++
 		filter["host"][sv.Host], filter["user"][sv.User], filter["client"][sv.Client], filter["status"][string(sv.Status)] = true, true, true, true
-		if len(v.Servers) == htmlMaxRows {
-			v.ServersCut++
-			continue
-		}
 		target := sv.URL
 		if sv.Transport == "stdio" {
 			target = strings.Join(append([]string{sv.Command}, sv.Args...), " ")
 		}
-		v.Servers = append(v.Servers, htmlServer{FleetServer: *sv, Target: target, Findings: len(sv.FindingIDs)})
-	}
-	for _, fd := range f.Findings {
-		filter["rule"][fd.Rule] = true
-		if len(v.Findings) == htmlMaxRows {
-			v.FindingsCut++
+		serverData.add([]any{sv.Host, sv.User, sv.Client, string(sv.Status), nil},
+			[]any{visible(sv.Host), visible(sv.User), visible(sv.Client), visible(sv.Scope), visible(sv.Name), string(sv.Status),
+				yesNo(sv.Decision.Allowed), visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target), len(sv.FindingIDs), visible(sv.Source.String())})
+		if len(v.Servers) == htmlMaxRows {
+			v.ServersCut++
 			continue
 		}
-		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
+		v.Servers = append(v.Servers, htmlServer{FleetServer: *sv, Target: target, Findings: len(sv.FindingIDs)})
+	}
+	v.keep(serverData)
+	findingData := pageable("findings", fleet, len(f.Findings))
+	for _, fd := range f.Findings {
+		filter["rule"][fd.Rule] = true
+		hf := htmlFinding{FleetFinding: fd}
 		if sv := servers[fd.Host+"\x00"+fd.ServerID]; sv != nil {
 			hf.Server, hf.Client, hf.Status, hf.User = sv.Name, sv.Client, string(sv.Status), sv.User
 		}
 		if rule, ok := LookupRule(fd.Rule); ok {
 			hf.Fix = rule.Fix
 		}
+		inMarkup := len(v.Findings) < htmlMaxRows
+		if inMarkup || findingData != nil {
+			hf.Evidence = evidenceRows(fd.Evidence)
+		}
+		if findingData != nil {
+			evidence := make([]any, len(hf.Evidence))
+			for i, e := range hf.Evidence {
+				evidence[i] = []string{e.Key, e.Value, e.Decoded}
+			}
+			findingData.add([]any{fd.Host, hf.User, hf.Client, hf.Status, fd.Rule},
+				[]any{string(fd.Severity), fd.Suppressed != nil, fd.Rule, visible(fd.Host), visible(hf.Server), visible(fd.Message), hf.Fix,
+					evidence, visible(fd.Location.String())})
+		}
+		if !inMarkup {
+			v.FindingsCut++
+			continue
+		}
 		v.Findings = append(v.Findings, hf)
 	}
-	for i, d := range f.Distinct {
-		if i == htmlMaxRows {
-			v.DistinctCut = len(f.Distinct) - htmlMaxRows
-			break
+	v.keep(findingData)
+	distinctData := pageable("distinct", fleet, len(f.Distinct))
+	for _, d := range f.Distinct {
+		distinctData.add([]any{nil, nil, nil, nil, nil}, []any{d.Hosts, d.Users, d.Allowed, d.NotAllowed,
+			visible(strings.Join(d.Names, ", ")), visible(strings.Join(d.Clients, ", ")), visible(d.Key)})
+		if len(v.Distinct) == htmlMaxRows {
+			v.DistinctCut++
+			continue
 		}
 		v.Distinct = append(v.Distinct, d)
 	}
+	v.keep(distinctData)
 	for _, r := range f.Rules {
 		hr := htmlRule{RuleCount: r}
 		if rule, ok := LookupRule(r.Rule); ok {
@@ -205,13 +300,18 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	}
 	if w := f.WhatIf; w != nil {
 		hw := &htmlWhatIf{WhatIf: w, Policy: policyPaths(w), Headline: whatIfHeadline(w)}
+		changeData := pageable("what-if-changes", fleet, len(w.Changes))
 		for _, c := range w.Changes {
+			hc := htmlChange{WhatIfChange: c, Before: verdictText(c.Before), After: verdictText(c.After)}
+			changeData.add([]any{c.Host, c.User, c.Client, nil, nil}, []any{visible(c.Host), visible(c.Client), visible(c.Name), c.Effect,
+				visible(hc.Before), visible(hc.After), visible(c.Launch)})
 			if len(hw.Changes) == htmlMaxRows {
 				hw.ChangesCut++
 				continue
 			}
-			hw.Changes = append(hw.Changes, htmlChange{WhatIfChange: c, Before: verdictText(c.Before), After: verdictText(c.After)})
+			hw.Changes = append(hw.Changes, hc)
 		}
+		v.keep(changeData)
 		v.WhatIf = hw
 		v.Cards = append(v.Cards, htmlCard{"What if: servers lost", fmt.Sprint(w.Summary.Lose), classIf(w.Summary.Lose > 0, "warn")},
 			htmlCard{"What if: hosts losing", fmt.Sprint(w.Summary.HostsLosing), classIf(w.Summary.HostsLosing > 0, "warn")},
@@ -241,7 +341,13 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		v.Charts = append(v.Charts, barChart("Most common servers (hosts)", common, nil, 10))
 	}
-	return t.Execute(w, v)
+	// The template writes many small pieces: buffer them, or a large
+	// fleet's page costs a system call per cell.
+	bw := bufio.NewWriterSize(w, 256<<10)
+	if err := t.Execute(bw, v); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 func classIf(cond bool, class string) string {

@@ -54,16 +54,158 @@ td.nw{white-space:nowrap}
 details{margin-top:4px}dl{margin:4px 0}dt{font-weight:600;font-size:12px}dd{margin:0 0 4px 12px}
 .cut{color:var(--warn)}
 footer{padding:12px 28px;border-top:1px solid var(--line)}
-@media print{.filters{display:none!important}details{display:block}details>*{display:block}header{background:none}.charts{grid-template-columns:1fr 1fr}}
+.pager{margin:8px 0;display:flex;gap:8px;align-items:center}
+@media print{.filters,.pager{display:none!important}details{display:block}details>*{display:block}header{background:none}.charts{grid-template-columns:1fr 1fr}}
 `
 
 const htmlScript = `(function () {
   "use strict";
+  var PAGE = 200;
+  var KEYS = ["host", "user", "client", "status", "rule"];
   var filters = document.getElementById("filters");
   filters.hidden = false;
   var selects = Array.prototype.slice.call(filters.querySelectorAll("select[data-filter]"));
-  var rows = Array.prototype.slice.call(document.querySelectorAll("table.filterable tbody tr, table[data-kind=hosts] tbody tr"));
   var shown = document.getElementById("shown");
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    return e;
+  }
+  function badgeCell(cls, text) {
+    var td = el("td");
+    td.appendChild(el("span", "badge " + cls, text));
+    return td;
+  }
+  // Cells of a data row, as the markup of the same table has them; text
+  // only (textContent), never markup.
+  var render = {
+    servers: function (c, fleet) {
+      var tds = [];
+      if (fleet) { tds.push(el("td", "nw", c[0])); }
+      tds.push(el("td", "nw", c[1]), el("td", "nw", c[2]), el("td", "nw", c[3]), el("td", "name", c[4]), badgeCell("st-" + c[5], c[5]));
+      var allowed = el("td");
+      allowed.appendChild(c[6] === "yes" ? document.createTextNode("yes") : el("strong", null, "no"));
+      allowed.appendChild(el("div", "reasons", c[7]));
+      tds.push(allowed, el("td", "code", c[8]), el("td", "num", c[9]), el("td", "path", c[10]));
+      return tds;
+    },
+    findings: function (c, fleet) {
+      var sev = badgeCell("sev-" + c[0], c[0]);
+      if (c[1]) { sev.appendChild(document.createTextNode(" ")); sev.appendChild(el("span", "badge", "suppressed")); }
+      var tds = [sev, el("td", "nw", c[2])];
+      if (fleet) { tds.push(el("td", "nw", c[3])); }
+      var msg = el("td", null, c[5]);
+      if (c[7].length) {
+        var det = el("details"), dl = el("dl");
+        det.appendChild(el("summary", null, "Evidence"));
+        c[7].forEach(function (e) {
+          dl.appendChild(el("dt", null, e[0]));
+          dl.appendChild(el("dd", "code", e[1]));
+          if (e[2]) { dl.appendChild(el("dt", null, e[0] + " (decoded hidden text)")); dl.appendChild(el("dd", "code", e[2])); }
+        });
+        det.appendChild(dl);
+        msg.appendChild(det);
+      }
+      if (c[6]) {
+        var fix = el("div", "fix");
+        fix.appendChild(el("strong", null, "Fix:"));
+        fix.appendChild(document.createTextNode(" " + c[6]));
+        msg.appendChild(fix);
+      }
+      tds.push(el("td", "name", c[4]), msg, el("td", "path", c[8]));
+      return tds;
+    },
+    distinct: function (c) {
+      return [el("td", "num", c[0]), el("td", "num", c[1]), el("td", "num", c[2]), el("td", "num", c[3]), el("td", "name", c[4]), el("td", null, c[5]), el("td", "code", c[6])];
+    },
+    "what-if-changes": function (c) {
+      var cls = c[3] === "lose" ? "bad" : c[3] === "gain" ? "ok" : "";
+      return [el("td", "nw", c[0]), el("td", "nw", c[1]), el("td", "name", c[2]), badgeCell(cls, c[3]), el("td", null, c[4]), el("td", null, c[5]), el("td", "code", c[6])];
+    }
+  };
+  // The cell each header column sorts by.
+  var sortCells = {
+    servers: function (fleet) { return fleet ? [0, 1, 2, 3, 4, 5, 6, 8, 9, 10] : [1, 2, 3, 4, 5, 6, 8, 9, 10]; },
+    findings: function (fleet) { return fleet ? [0, 2, 3, 4, 5, 8] : [0, 2, 4, 5, 8]; },
+    distinct: function () { return [0, 1, 2, 3, 4, 5, 6]; },
+    "what-if-changes": function () { return [0, 1, 2, 3, 4, 5, 6]; }
+  };
+
+  // A pager shows a table's data rows a page at a time, after the filters
+  // and in the chosen order.
+  function Pager(table, data) {
+    var self = this;
+    this.kind = table.getAttribute("data-kind");
+    this.table = table;
+    this.fleet = data.fleet;
+    this.rows = data.rows;
+    this.view = this.rows;
+    this.page = 0;
+    this.cells = sortCells[this.kind](this.fleet);
+    var bar = el("div", "pager");
+    this.prev = el("button", null, "\u2039 Previous");
+    this.next = el("button", null, "Next \u203a");
+    this.prev.type = this.next.type = "button";
+    this.info = el("span", "meta");
+    bar.appendChild(this.prev);
+    bar.appendChild(this.info);
+    bar.appendChild(this.next);
+    table.parentNode.insertBefore(bar, table.nextSibling);
+    this.prev.addEventListener("click", function () { self.page--; self.render(); });
+    this.next.addEventListener("click", function () { self.page++; self.render(); });
+    var cut = document.querySelector("p.cut[data-cut=\"" + this.kind + "\"]");
+    if (cut) { cut.hidden = true; }
+  }
+  Pager.prototype.filter = function (want) {
+    this.view = this.rows.filter(function (r) {
+      for (var i = 0; i < KEYS.length; i++) {
+        var w = want[KEYS[i]];
+        if (w !== undefined && r[0][i] !== null && r[0][i] !== w) { return false; }
+      }
+      return true;
+    });
+    this.page = 0;
+    this.render();
+  };
+  Pager.prototype.sort = function (col, dir, numeric) {
+    var at = this.cells[col];
+    var key = function (r) { var v = r[1][at]; return typeof v === "string" ? v : String(v); };
+    this.rows = this.rows.slice().sort(function (a, b) {
+      if (numeric) { return dir * (parseFloat(key(a)) - parseFloat(key(b))); }
+      return dir * key(a).localeCompare(key(b));
+    });
+    this.apply();
+  };
+  Pager.prototype.render = function () {
+    var pages = Math.max(1, Math.ceil(this.view.length / PAGE));
+    this.page = Math.min(Math.max(this.page, 0), pages - 1);
+    var body = this.table.tBodies[0];
+    var frag = document.createDocumentFragment();
+    var fn = render[this.kind], fleet = this.fleet;
+    this.view.slice(this.page * PAGE, (this.page + 1) * PAGE).forEach(function (r) {
+      var tr = el("tr");
+      fn(r[1], fleet).forEach(function (td) { tr.appendChild(td); });
+      frag.appendChild(tr);
+    });
+    body.textContent = "";
+    body.appendChild(frag);
+    var first = this.view.length ? this.page * PAGE + 1 : 0;
+    this.info.textContent = " Rows " + first + "\u2013" + Math.min((this.page + 1) * PAGE, this.view.length) + " of " + this.view.length + " (page " + (this.page + 1) + " of " + pages + ") ";
+    this.prev.disabled = this.page === 0;
+    this.next.disabled = this.page >= pages - 1;
+  };
+
+  var pagers = {};
+  Array.prototype.forEach.call(document.querySelectorAll("script[type=\"application/json\"][id^=rows-]"), function (s) {
+    var kind = s.id.slice(5);
+    var table = document.querySelector("table[data-kind=\"" + kind + "\"]");
+    if (table) { pagers[kind] = new Pager(table, JSON.parse(s.textContent)); }
+  });
+  var rows = Array.prototype.slice.call(document.querySelectorAll("table.filterable tbody tr, table[data-kind=hosts] tbody tr")).filter(function (tr) {
+    return !pagers[tr.parentNode.parentNode.getAttribute("data-kind")];
+  });
   function apply() {
     var want = {};
     selects.forEach(function (s) { if (s.value !== "") { want[s.getAttribute("data-filter")] = s.value; } });
@@ -80,12 +222,18 @@ const htmlScript = `(function () {
       counts[kind][1]++;
       if (ok) { counts[kind][0]++; }
     });
+    Object.keys(pagers).forEach(function (kind) {
+      var p = pagers[kind];
+      p.filter(want);
+      counts[kind] = [p.view.length, p.rows.length];
+    });
     var parts = [];
     ["servers", "findings"].forEach(function (k) {
       if (counts[k]) { parts.push(counts[k][0] + " of " + counts[k][1] + " " + k); }
     });
     shown.textContent = "Showing " + parts.join(", ");
   }
+  Pager.prototype.apply = apply;
   selects.forEach(function (s) { s.addEventListener("change", apply); });
   document.getElementById("reset").addEventListener("click", function () {
     selects.forEach(function (s) { s.value = ""; });
@@ -98,6 +246,8 @@ const htmlScript = `(function () {
         var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
         Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+        var pager = pagers[table.getAttribute("data-kind")];
+        if (pager) { pager.sort(col, dir, numeric); return; }
         var body = table.tBodies[0];
         var list = Array.prototype.slice.call(body.rows);
         list.sort(function (a, b) {

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 )
 
@@ -50,5 +52,37 @@ func TestSetWhatIf(t *testing.T) {
 	}
 	if w.Policy == nil || w.Findings == nil || w.Errors == nil {
 		t.Error("nil lists would be null in JSON")
+	}
+}
+
+// TestFleetJSONStreams: the streaming fleet writer writes exactly what
+// encoding/json writes for the whole value, every field included.
+func TestFleetJSONStreams(t *testing.T) {
+	for _, withWhatIf := range []bool{false, true} {
+		m := NewMerger(MergeOptions{Tool: Tool{Name: "mcpguard", Version: "test"}})
+		m.Add("a.json", hostileReport())
+		m.AddError(FileError{Path: "b.json", Line: 1, Column: 2, Message: "not a report <&>"})
+		f := m.Fleet()
+		if withWhatIf {
+			after := make([]Judged, len(f.Servers))
+			f.SetWhatIf([]PolicySource{{Path: "p.json", Kind: "policy-file", Active: true}}, after, nil, nil)
+		}
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(f); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeFleetJSON(&got, f); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("what-if %v: streamed fleet JSON differs from encoding/json's:\n%s", withWhatIf, got.String())
+		}
+	}
+	var empty bytes.Buffer
+	if err := writeFleetJSON(&empty, NewMerger(MergeOptions{}).Fleet()); err != nil || !json.Valid(empty.Bytes()) {
+		t.Errorf("empty fleet: %v\n%s", err, empty.String())
 	}
 }

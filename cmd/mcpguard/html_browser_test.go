@@ -253,3 +253,118 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// writeBigFleet writes hosts machine reports of perHost servers each, one
+// finding per server, as a fleet's collection would hold them.
+func writeBigFleet(t *testing.T, dir string, hosts, perHost int) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for h := range hosts {
+		r := reports.Report{Schema: reports.Schema, Tool: reports.Tool{Name: "mcpguard", Version: "test"}, GeneratedAt: "2025-12-31T00:00:00Z",
+			Host: reports.Host{Hostname: fmt.Sprintf("host-%03d", h), OS: "linux", User: fmt.Sprintf("u%03d", h)}}
+		for i := range perHost {
+			id, fid := fmt.Sprintf("s-%03d-%04d", h, i), fmt.Sprintf("f-%03d-%04d", h, i)
+			loc := reports.Location{Path: "/home/u/.cursor/mcp.json", Pointer: fmt.Sprintf("/mcpServers/srv-%04d", i), Line: i + 2, Column: 5}
+			r.Servers = append(r.Servers, reports.Server{ID: id, Name: fmt.Sprintf("srv-%03d-%04d", h, i), Client: "cursor", Scope: "user",
+				Transport: "stdio", Command: "node", Args: []string{fmt.Sprintf("tool-%d.js", i)}, EnvKeys: []string{}, HeaderKeys: []string{},
+				Source: loc, Status: reports.StatusActive, Decision: reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}, FindingIDs: []string{fid}})
+			r.Findings = append(r.Findings, reports.Finding{ID: fid, Rule: "MCPG-C002", Severity: reports.SeverityWarning, Category: "config",
+				Message: fmt.Sprintf("finding %d of host %d", i, h), ServerID: id, Location: loc})
+		}
+		r.Summary = reports.Summarize(&r)
+		data, err := json.Marshal(&r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, r.Host.Hostname+".json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestHTMLReportPaging: a fleet larger than the page holds in its markup
+// stays usable: the tables page through every row, the filters find rows
+// that are not in the markup, sorting covers every row, and without
+// JavaScript the page says what it left out.
+func TestHTMLReportPaging(t *testing.T) {
+	ctx := browser(t)
+	root := t.TempDir()
+	const hosts, perHost = 6, 400 // 2,400 servers: over the 2,000 rows of markup
+	writeBigFleet(t, filepath.Join(root, "reports"), hosts, perHost)
+	html := filepath.Join(root, "fleet.html")
+	env := testEnv(root, "/nonexistent-home", nil)
+	if _, stderr, code := runCLI(t, env, "report", filepath.Join(root, "reports"), "--format", "html", "-o", html, "--fail-on", "never"); code != exitOK {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	w := watchPage(t, ctx)
+	url := "file://" + filepath.ToSlash(html)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(kind string) int {
+		return eval[int](t, ctx, fmt.Sprintf(`document.querySelectorAll('table[data-kind=%s] tbody tr').length`, kind))
+	}
+	pagerText := func(kind string) string {
+		return eval[string](t, ctx, fmt.Sprintf(`document.querySelector('table[data-kind=%s]').nextElementSibling.textContent`, kind))
+	}
+	click := func(kind, button string) {
+		eval[bool](t, ctx, fmt.Sprintf(`(function(){var b=Array.prototype.find.call(document.querySelector('table[data-kind=%s]').nextElementSibling.querySelectorAll('button'), function(b){return b.textContent.indexOf(%q)>=0}); b.click(); return true})()`, kind, button))
+	}
+	total := hosts * perHost
+	for _, kind := range []string{"servers", "findings"} {
+		if n := rows(kind); n != 200 {
+			t.Errorf("%s: %d rows on the first page, want 200", kind, n)
+		}
+		if got := pagerText(kind); !strings.Contains(got, fmt.Sprintf("Rows 1–200 of %d (page 1 of 12)", total)) {
+			t.Errorf("%s pager: %q", kind, got)
+		}
+		if eval[bool](t, ctx, fmt.Sprintf(`!document.querySelector('p.cut[data-cut=%s]').hidden`, kind)) {
+			t.Errorf("%s: the cut notice shows although the pager shows every row", kind)
+		}
+	}
+	click("servers", "Next")
+	if got := pagerText("servers"); !strings.Contains(got, "Rows 201–400") {
+		t.Errorf("after Next: %q", got)
+	}
+	// The last host's servers are past the markup's 2,000 rows: the filter
+	// finds them in the data.
+	last := fmt.Sprintf("host-%03d/u%03d", hosts-1, hosts-1)
+	eval[bool](t, ctx, fmt.Sprintf(`(function(){var s=document.querySelector('select[data-filter=host]'); s.value=%q; s.dispatchEvent(new Event('change')); return true})()`, last))
+	if got := pagerText("servers"); !strings.Contains(got, fmt.Sprintf("of %d (page 1 of 2)", perHost)) {
+		t.Errorf("filtered to %s: %q", last, got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('table[data-kind=servers] tbody tr td').textContent`); got != last {
+		t.Errorf("filtered to %s: the first row is of %q", last, got)
+	}
+	if got := eval[string](t, ctx, `document.getElementById('shown').textContent`); !strings.Contains(got, fmt.Sprintf("%d of %d servers", perHost, total)) {
+		t.Errorf("filter summary %q", got)
+	}
+	eval[bool](t, ctx, `(document.getElementById('reset').click(), true)`)
+	// Sorting orders every row, not only the page: Name descending puts the
+	// last host's last server first.
+	for range 2 {
+		eval[bool](t, ctx, `(function(){var t=document.querySelector('table[data-kind=servers]'); Array.prototype.find.call(t.tHead.rows[0].cells, function(c){return c.textContent==='Name'}).click(); return true})()`)
+	}
+	want := fmt.Sprintf("srv-%03d-%04d", hosts-1, perHost-1)
+	if got := eval[string](t, ctx, `(function(){var t=document.querySelector('table[data-kind=servers]'); var col=Array.prototype.findIndex.call(t.tHead.rows[0].cells, function(c){return c.textContent==='Name'}); return t.tBodies[0].rows[0].cells[col].textContent})()`); got != want {
+		t.Errorf("sorted by name, descending: first %q, want %q", got, want)
+	}
+	w.check(t, url)
+
+	// Without JavaScript: the markup's rows and the notice of what is cut.
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows("servers"); n != 2000 {
+		t.Errorf("without JavaScript: %d server rows, want the 2,000 of the markup", n)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('p.cut[data-cut=servers]').textContent`); !strings.Contains(got, fmt.Sprintf("%d more servers", total-2000)) {
+		t.Errorf("without JavaScript: cut notice %q", got)
+	}
+	w.check(t, url)
+}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -164,18 +166,12 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 
 	// Several: merge them one at a time, keeping report values, not bytes.
 	m := reports.NewMerger(reports.MergeOptions{Tool: reports.Tool{Name: "mcpguard", Version: env.version}, Now: env.now(), MaxAge: opts.MaxAge})
-	for _, p := range files {
-		in := readReportInput(p, stdin)
-		if in.err != nil {
-			m.AddError(*in.err)
+	for r := range readReports(files, stdin) {
+		if r.err != nil {
+			m.AddError(*r.err)
 			continue
 		}
-		rep, ferr := reports.ReadReport(in.path, in.data)
-		if ferr != nil {
-			m.AddError(*ferr)
-			continue
-		}
-		m.Add(in.path, rep)
+		m.Add(r.path, r.rep)
 	}
 	fleet := m.Fleet()
 	if proposal != nil {
@@ -230,6 +226,56 @@ func judgeFleet(ctx context.Context, p *scanner.Proposal, fleet *reports.Fleet) 
 	}
 	fleet.SetWhatIf(p.Sources, after, p.Findings(), p.Errors())
 	return nil
+}
+
+// readResult is one input read and decoded, or why it could not be.
+type readResult struct {
+	path string
+	rep  *reports.Report
+	err  *reports.FileError
+}
+
+// readReports reads and decodes the files on every core and yields them in
+// the order given, so that the merge does not depend on timing. Decoding is
+// most of a merge's time; at most a few files' bytes are held at once.
+func readReports(files []string, stdin io.Reader) iter.Seq[readResult] {
+	return func(yield func(readResult) bool) {
+		workers := min(runtime.GOMAXPROCS(0), len(files))
+		results := make([]chan readResult, len(files))
+		for i := range results {
+			results[i] = make(chan readResult, 1)
+		}
+		next := make(chan int)
+		done := make(chan struct{})
+		defer close(done)
+		for range workers {
+			go func() {
+				for i := range next {
+					in := readReportInput(files[i], stdin)
+					r := readResult{path: in.path, err: in.err}
+					if in.err == nil {
+						r.rep, r.err = reports.ReadReport(in.path, in.data)
+					}
+					results[i] <- r
+				}
+			}()
+		}
+		go func() {
+			defer close(next)
+			for i := range files {
+				select {
+				case next <- i:
+				case <-done:
+					return
+				}
+			}
+		}()
+		for i := range files {
+			if !yield(<-results[i]) {
+				return
+			}
+		}
+	}
 }
 
 // expandReportInputs turns the arguments into files: a directory gives its

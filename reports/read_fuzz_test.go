@@ -1,0 +1,54 @@
+package reports
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// FuzzReadReport feeds ReadReport what a fleet's collection may hold:
+// reports, truncated or altered ones, foreign JSON, garbage. It must never
+// panic; a report it accepts has the v1 schema and merges and renders in
+// every fleet format; an error's position lies within the input.
+func FuzzReadReport(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("testdata", "hostile.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Add([]byte(`{"schema": "mcpguard/report/v1", "servers": [{"id": 1}]}`))
+	f.Add([]byte(`{"schema": "mcpguard/fleet/v1"}`))
+	f.Add([]byte(`{"schema": 5}`))
+	f.Add([]byte(`{"name": "not a report"}`))
+	f.Add([]byte("\xef\xbb\xbf{\"schema\": \"mcpguard/report/v1\", \"generated_at\": \"not a time\"}"))
+	f.Add([]byte(`[1, 2, 3]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, ferr := ReadReport("r.json", data)
+		if ferr != nil {
+			if r != nil {
+				t.Fatal("a report and an error")
+			}
+			if ferr.Line < 0 || ferr.Line > bytes.Count(data, []byte("\n"))+1 || ferr.Column < 0 {
+				t.Fatalf("error position %d:%d outside the input", ferr.Line, ferr.Column)
+			}
+			return
+		}
+		if r.Schema != Schema {
+			t.Fatalf("accepted schema %q", r.Schema)
+		}
+		m := NewMerger(MergeOptions{Tool: Tool{Name: "mcpguard", Version: "fuzz"}, Now: time.Unix(0, 0), MaxAge: time.Hour})
+		m.Add("r.json", r)
+		m.Add("again.json", r)
+		fl := m.Fleet()
+		fl.SetWhatIf(nil, make([]Judged, len(fl.Servers)), nil, nil)
+		for _, format := range []Format{FormatJSON, FormatText, FormatMarkdown, FormatCSV, FormatCycloneDX, FormatHTML} {
+			var b bytes.Buffer
+			if err := RenderFleet(&b, format, fl, Options{CSVKind: CSVServers}); err != nil {
+				t.Fatalf("render %s: %v", format, err)
+			}
+		}
+	})
+}
