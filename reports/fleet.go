@@ -308,12 +308,15 @@ func launchKey(s *Server) string {
 
 type distinctAcc struct {
 	DistinctEntry
-	names, clients, hosts, users map[string]bool
+	names, clients, users map[string]bool
+	// Hosts are merged one after the other: a host is new when it is not
+	// the last one counted (no set of host keys per distinct server).
+	lastHost string
 }
 
 func newDistinct(s *Server) *distinctAcc {
 	d := &distinctAcc{DistinctEntry: DistinctEntry{Key: launchKey(s), Transport: s.Transport, URL: s.URL, ByStatus: map[string]int{}},
-		names: map[string]bool{}, clients: map[string]bool{}, hosts: map[string]bool{}, users: map[string]bool{}}
+		names: map[string]bool{}, clients: map[string]bool{}, users: map[string]bool{}}
 	if s.URL == "" {
 		d.Command, d.Args = s.Command, append([]string{}, s.Args...)
 	}
@@ -323,7 +326,10 @@ func newDistinct(s *Server) *distinctAcc {
 func (d *distinctAcc) add(s *Server, host string) {
 	d.names[s.Name] = true
 	d.clients[s.Client] = true
-	d.hosts[host] = true
+	if d.Hosts == 0 || d.lastHost != host {
+		d.Hosts++
+		d.lastHost = host
+	}
 	if s.User != "" {
 		d.users[host+"\x00"+s.User] = true
 	}
@@ -339,7 +345,7 @@ func (d *distinctAcc) add(s *Server, host string) {
 func (d *distinctAcc) entry() DistinctEntry {
 	e := d.DistinctEntry
 	e.Names, e.Clients = sortedKeys(d.names), sortedKeys(d.clients)
-	e.Hosts, e.Users = len(d.hosts), len(d.users)
+	e.Users = len(d.users)
 	return e
 }
 

@@ -418,10 +418,19 @@ func encodeChunks(n int, encode func(lo, hi int, b *bytes.Buffer) error, write f
 			}
 		}
 	}()
+	// Buffers go back to a free list once written: a buffer grown once is
+	// not cleared and grown again for every chunk.
+	free := make(chan *bytes.Buffer, 2*workers+1)
 	for range workers {
 		go func() {
 			for i := range next {
-				b := new(bytes.Buffer)
+				var b *bytes.Buffer
+				select {
+				case b = <-free:
+					b.Reset()
+				default:
+					b = new(bytes.Buffer)
+				}
 				err := encode(i*chunk, min((i+1)*chunk, n), b)
 				results[i] <- result{b, err}
 			}
@@ -435,6 +444,10 @@ func encodeChunks(n int, encode func(lo, hi int, b *bytes.Buffer) error, write f
 		}
 		if err := write(r.b.Bytes()); err != nil {
 			return err
+		}
+		select {
+		case free <- r.b:
+		default:
 		}
 	}
 	return nil

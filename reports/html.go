@@ -2,7 +2,9 @@ package reports
 
 import (
 	"bufio"
+	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -65,43 +67,54 @@ type htmlView struct {
 	Filter                               htmlFilter
 	// WhatIf is the proposal's effect (report --policy), nil without one.
 	WhatIf *htmlWhatIf
-	// Data holds the rows of the tables over htmlPageRows, for the script.
+	// Data holds the tables over htmlPageRows, whose rows the script
+	// pages; writeHTML streams them between the page and its script.
 	Data []htmlTableData
 }
 
-// htmlTableData is every row of one table for the script's pager: each
-// row is [filter values, cells], cells in the order the script renders
-// them, strings already made visible. html/template writes it as JSON
-// escaped for a script data block.
+// htmlTableData is every row of one table for the script's pager: row i
+// is [filter values, cells], cells in the order the script renders them,
+// strings already made visible. Rows are built as they are written, never
+// all at once.
 type htmlTableData struct {
-	Kind    string
-	Payload htmlPayload
+	Kind  string // a fixed identifier: the table's data-kind
+	Fleet bool
+	N     int
+	Row   func(i int) [2][]any
 }
 
-type htmlPayload struct {
-	Fleet bool       `json:"fleet"`
-	Rows  [][2][]any `json:"rows"`
+// pageable returns the data of a table of n rows, or nil when the markup
+// holds it all.
+func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any) {
+	if n > htmlPageRows {
+		v.Data = append(v.Data, htmlTableData{Kind: kind, Fleet: v.Fleet, N: n, Row: row})
+	}
 }
 
-// pageable starts the data of a table of n rows, or returns nil when the
-// markup holds it all.
-func pageable(kind string, fleet bool, n int) *htmlTableData {
-	if n <= htmlPageRows {
+// writeData writes one table's rows as a JSON data block. encoding/json
+// escapes <, > and & (and U+2028, U+2029), so no row can end the script
+// element or open a comment in it; the block never runs (its type is not
+// a script type) and the page's CSP allows no other script.
+func (d htmlTableData) write(w *bufio.Writer) error {
+	fmt.Fprintf(w, "<script type=\"application/json\" id=\"rows-%s\">{\"fleet\":%t,\"rows\":[", d.Kind, d.Fleet)
+	err := encodeChunks(d.N, func(lo, hi int, b *bytes.Buffer) error {
+		enc := json.NewEncoder(b)
+		for i := lo; i < hi; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := enc.Encode(d.Row(i)); err != nil {
+				return err
+			}
+			b.Truncate(b.Len() - 1) // Encode's newline
+		}
 		return nil
+	}, func(b []byte) error { _, err := w.Write(b); return err })
+	if err != nil {
+		return err
 	}
-	return &htmlTableData{Kind: kind, Payload: htmlPayload{Fleet: fleet, Rows: make([][2][]any, 0, n)}}
-}
-
-func (d *htmlTableData) add(filters, cells []any) {
-	if d != nil {
-		d.Payload.Rows = append(d.Payload.Rows, [2][]any{filters, cells})
-	}
-}
-
-func (v *htmlView) keep(d *htmlTableData) {
-	if d != nil {
-		v.Data = append(v.Data, *d)
-	}
+	_, err = w.WriteString("]}</script>\n")
+	return err
 }
 
 func yesNo(b bool) string {
@@ -226,68 +239,70 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	byClient, byStatus := map[string]int{}, map[string]int{}
 	servers := map[string]*FleetServer{}
 	filter := map[string]map[string]bool{"host": {}, "user": {}, "client": {}, "status": {}, "rule": {}}
-	serverData := pageable("servers", fleet, len(f.Servers))
+	target := func(sv *FleetServer) string {
+		if sv.Transport == "stdio" {
+			return strings.Join(append([]string{sv.Command}, sv.Args...), " ")
+		}
+		return sv.URL
+	}
 	for i := range f.Servers {
 		sv := &f.Servers[i]
 		servers[sv.Host+"\x00"+sv.ID] = sv
 		byClient[sv.Client]++
 		byStatus[string(sv.Status)]++
 		filter["host"][sv.Host], filter["user"][sv.User], filter["client"][sv.Client], filter["status"][string(sv.Status)] = true, true, true, true
-		target := sv.URL
-		if sv.Transport == "stdio" {
-			target = strings.Join(append([]string{sv.Command}, sv.Args...), " ")
-		}
-		serverData.add([]any{sv.Host, sv.User, sv.Client, string(sv.Status), nil},
-			[]any{visible(sv.Host), visible(sv.User), visible(sv.Client), visible(sv.Scope), visible(sv.Name), string(sv.Status),
-				yesNo(sv.Decision.Allowed), visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target), len(sv.FindingIDs), visible(sv.Source.String())})
 		if len(v.Servers) == htmlMaxRows {
 			v.ServersCut++
 			continue
 		}
-		v.Servers = append(v.Servers, htmlServer{FleetServer: *sv, Target: target, Findings: len(sv.FindingIDs)})
+		v.Servers = append(v.Servers, htmlServer{FleetServer: *sv, Target: target(sv), Findings: len(sv.FindingIDs)})
 	}
-	v.keep(serverData)
-	findingData := pageable("findings", fleet, len(f.Findings))
-	for _, fd := range f.Findings {
-		filter["rule"][fd.Rule] = true
-		hf := htmlFinding{FleetFinding: fd}
+	v.pageable("servers", len(f.Servers), func(i int) [2][]any {
+		sv := &f.Servers[i]
+		return [2][]any{{sv.Host, sv.User, sv.Client, string(sv.Status), nil},
+			{visible(sv.Host), visible(sv.User), visible(sv.Client), visible(sv.Scope), visible(sv.Name), string(sv.Status),
+				yesNo(sv.Decision.Allowed), visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target(sv)), len(sv.FindingIDs), visible(sv.Source.String())}}
+	})
+	finding := func(fd FleetFinding) htmlFinding {
+		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
 		if sv := servers[fd.Host+"\x00"+fd.ServerID]; sv != nil {
 			hf.Server, hf.Client, hf.Status, hf.User = sv.Name, sv.Client, string(sv.Status), sv.User
 		}
 		if rule, ok := LookupRule(fd.Rule); ok {
 			hf.Fix = rule.Fix
 		}
-		inMarkup := len(v.Findings) < htmlMaxRows
-		if inMarkup || findingData != nil {
-			hf.Evidence = evidenceRows(fd.Evidence)
-		}
-		if findingData != nil {
-			evidence := make([]any, len(hf.Evidence))
-			for i, e := range hf.Evidence {
-				evidence[i] = []string{e.Key, e.Value, e.Decoded}
-			}
-			findingData.add([]any{fd.Host, hf.User, hf.Client, hf.Status, fd.Rule},
-				[]any{string(fd.Severity), fd.Suppressed != nil, fd.Rule, visible(fd.Host), visible(hf.Server), visible(fd.Message), hf.Fix,
-					evidence, visible(fd.Location.String())})
-		}
-		if !inMarkup {
+		return hf
+	}
+	for _, fd := range f.Findings {
+		filter["rule"][fd.Rule] = true
+		if len(v.Findings) == htmlMaxRows {
 			v.FindingsCut++
 			continue
 		}
-		v.Findings = append(v.Findings, hf)
+		v.Findings = append(v.Findings, finding(fd))
 	}
-	v.keep(findingData)
-	distinctData := pageable("distinct", fleet, len(f.Distinct))
+	v.pageable("findings", len(f.Findings), func(i int) [2][]any {
+		hf := finding(f.Findings[i])
+		evidence := make([]any, len(hf.Evidence))
+		for i, e := range hf.Evidence {
+			evidence[i] = []string{e.Key, e.Value, e.Decoded}
+		}
+		return [2][]any{{hf.Host, hf.User, hf.Client, hf.Status, hf.Rule},
+			{string(hf.Severity), hf.Suppressed != nil, hf.Rule, visible(hf.Host), visible(hf.Server), visible(hf.Message), hf.Fix,
+				evidence, visible(hf.Location.String())}}
+	})
 	for _, d := range f.Distinct {
-		distinctData.add([]any{nil, nil, nil, nil, nil}, []any{d.Hosts, d.Users, d.Allowed, d.NotAllowed,
-			visible(strings.Join(d.Names, ", ")), visible(strings.Join(d.Clients, ", ")), visible(d.Key)})
 		if len(v.Distinct) == htmlMaxRows {
 			v.DistinctCut++
 			continue
 		}
 		v.Distinct = append(v.Distinct, d)
 	}
-	v.keep(distinctData)
+	v.pageable("distinct", len(f.Distinct), func(i int) [2][]any {
+		d := &f.Distinct[i]
+		return [2][]any{{nil, nil, nil, nil, nil}, {d.Hosts, d.Users, d.Allowed, d.NotAllowed,
+			visible(strings.Join(d.Names, ", ")), visible(strings.Join(d.Clients, ", ")), visible(d.Key)}}
+	})
 	for _, r := range f.Rules {
 		hr := htmlRule{RuleCount: r}
 		if rule, ok := LookupRule(r.Rule); ok {
@@ -300,18 +315,18 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	}
 	if w := f.WhatIf; w != nil {
 		hw := &htmlWhatIf{WhatIf: w, Policy: policyPaths(w), Headline: whatIfHeadline(w)}
-		changeData := pageable("what-if-changes", fleet, len(w.Changes))
 		for _, c := range w.Changes {
-			hc := htmlChange{WhatIfChange: c, Before: verdictText(c.Before), After: verdictText(c.After)}
-			changeData.add([]any{c.Host, c.User, c.Client, nil, nil}, []any{visible(c.Host), visible(c.Client), visible(c.Name), c.Effect,
-				visible(hc.Before), visible(hc.After), visible(c.Launch)})
 			if len(hw.Changes) == htmlMaxRows {
 				hw.ChangesCut++
 				continue
 			}
-			hw.Changes = append(hw.Changes, hc)
+			hw.Changes = append(hw.Changes, htmlChange{WhatIfChange: c, Before: verdictText(c.Before), After: verdictText(c.After)})
 		}
-		v.keep(changeData)
+		v.pageable("what-if-changes", len(w.Changes), func(i int) [2][]any {
+			c := &w.Changes[i]
+			return [2][]any{{c.Host, c.User, c.Client, nil, nil}, {visible(c.Host), visible(c.Client), visible(c.Name), c.Effect,
+				visible(verdictText(c.Before)), visible(verdictText(c.After)), visible(c.Launch)}}
+		})
 		v.WhatIf = hw
 		v.Cards = append(v.Cards, htmlCard{"What if: servers lost", fmt.Sprint(w.Summary.Lose), classIf(w.Summary.Lose > 0, "warn")},
 			htmlCard{"What if: hosts losing", fmt.Sprint(w.Summary.HostsLosing), classIf(w.Summary.HostsLosing > 0, "warn")},
@@ -344,7 +359,15 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	// The template writes many small pieces: buffer them, or a large
 	// fleet's page costs a system call per cell.
 	bw := bufio.NewWriterSize(w, 256<<10)
-	if err := t.Execute(bw, v); err != nil {
+	if err := t.ExecuteTemplate(bw, "page", v); err != nil {
+		return err
+	}
+	for _, d := range v.Data {
+		if err := d.write(bw); err != nil {
+			return err
+		}
+	}
+	if err := t.ExecuteTemplate(bw, "tail", v); err != nil {
 		return err
 	}
 	return bw.Flush()

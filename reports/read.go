@@ -2,62 +2,106 @@ package reports
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ReadReport decodes a saved `--format json` report. Anything else — not
 // JSON, another schema, a fleet report — is a FileError with the position
 // where reading stopped, never a panic.
 func ReadReport(path string, data []byte) (*Report, *FileError) {
+	// offset < 0: the position is unknown.
 	fail := func(offset int64, format string, args ...any) (*Report, *FileError) {
 		line, col := 0, 0
-		if offset > 0 {
+		if offset >= 0 {
 			line, col = position(data, offset)
 		}
 		return nil, &FileError{Path: path, Line: line, Column: col, Message: fmt.Sprintf(format, args...)}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	schemaAt := func() int64 {
+		if off := fieldOffset(data, "schema"); off > 0 {
+			return off
+		}
+		return -1
+	}
 	notReport := func(schema string) (*Report, *FileError) {
 		switch schema {
 		case FleetSchema:
-			return fail(0, "a fleet report (%s): merge the machine reports it was made from", FleetSchema)
+			return fail(-1, "a fleet report (%s): merge the machine reports it was made from", FleetSchema)
 		case "":
-			return fail(0, "not an mcpguard report (no schema member; write reports with scan --format json)")
+			return fail(-1, "not an mcpguard report (no schema member; write reports with scan --format json)")
 		}
-		return fail(fieldOffset(data, "schema"), "not an mcpguard report (schema %q, want %q)", schema, Schema)
+		return fail(schemaAt(), "not an mcpguard report (schema %q, want %q)", schema, Schema)
 	}
-	// One decoding pass for a report (encoding/json validates the whole
-	// input before it decodes: a second pass for the schema alone would
-	// double the cost of a fleet merge).
+	// One decoding pass, with the JSON v2 decoder (the Go team's, already
+	// in the module graph): decoding is most of a fleet merge, and v2
+	// decodes a report four times as fast as encoding/json, which also
+	// validates the whole input before it decodes. v2 is also stricter,
+	// as a security tool's input should be: a duplicate member name or
+	// invalid UTF-8 is an error, not a silent last-wins.
 	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		var syn *json.SyntaxError
+	if err := jsonv2.Unmarshal(data, &r); err != nil {
+		var syn *jsontext.SyntacticError
 		if errors.As(err, &syn) {
-			return fail(syn.Offset, "not a JSON report: %v", syn)
+			return fail(syn.ByteOffset, "not a JSON report: %v", describe(syn.Err))
 		}
 		// Say what the document is before what is wrong in it.
 		var head struct {
 			Schema any `json:"schema"`
 		}
-		if json.Unmarshal(data, &head) != nil {
-			return fail(0, "not an mcpguard report: %v", err)
+		if herr := jsonv2.Unmarshal(data, &head); herr != nil {
+			// The decoder stops at the first error, which may be a wrong
+			// type before a syntax error further on: the head alone
+			// reads past types, so its syntax error comes first.
+			if errors.As(herr, &syn) {
+				return fail(syn.ByteOffset, "not a JSON report: %v", describe(syn.Err))
+			}
+			return fail(-1, "not an mcpguard report: %v", describe(err))
 		}
 		if schema, _ := head.Schema.(string); schema != Schema {
 			if head.Schema != nil && schema == "" {
-				return fail(fieldOffset(data, "schema"), "not an mcpguard report (schema is not a string)")
+				return fail(schemaAt(), "not an mcpguard report (schema is not a string)")
 			}
 			return notReport(schema)
 		}
-		var typ *json.UnmarshalTypeError
-		if errors.As(err, &typ) {
-			return fail(typ.Offset, "malformed report: %s is a JSON %s, want %s", typ.Field, typ.Value, typ.Type)
+		var sem *jsonv2.SemanticError
+		if errors.As(err, &sem) {
+			what := "a JSON " + sem.JSONKind.String()
+			if sem.JSONKind == 0 {
+				what = "not what it should be"
+			}
+			want := ""
+			if sem.GoType != nil {
+				want = ", want " + sem.GoType.String()
+			}
+			return fail(sem.ByteOffset, "malformed report: %s is %s%s", pointerText(string(sem.JSONPointer)), what, want)
 		}
-		return fail(0, "malformed report: %v", err)
+		return fail(-1, "malformed report: %v", describe(err))
 	}
 	if r.Schema != Schema {
 		return notReport(r.Schema)
 	}
 	return &r, nil
+}
+
+// describe is an error's text without the decoder's package prefix.
+func describe(err error) string {
+	if err == nil {
+		return "invalid"
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(err.Error(), "jsontext: "), "json: ")
+}
+
+// pointerText names a JSON Pointer for a message: "/servers/3/id", or
+// "the document" for the root.
+func pointerText(p string) string {
+	if p == "" {
+		return "the document"
+	}
+	return p
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -336,7 +337,16 @@ func readReportInput(path string, stdin io.Reader) reportInput {
 		defer f.Close()
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxReportSize+1))
+	// Read into a buffer of the file's size: growing one from zero costs a
+	// fleet merge more than decoding the file's bytes does.
+	var buf bytes.Buffer
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxReportSize {
+			buf.Grow(int(fi.Size()) + bytes.MinRead)
+		}
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r, maxReportSize+1))
+	data := buf.Bytes()
 	if err != nil {
 		return reportInput{path: name, err: &reports.FileError{Path: name, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}}
 	}

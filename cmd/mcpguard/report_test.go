@@ -120,7 +120,7 @@ func TestReportFleet(t *testing.T) {
 		if code != exitError {
 			t.Errorf("%s: exit %d, want %d (two inputs are not reports)", tc.golden, code, exitError)
 		}
-		if !strings.Contains(stderr, "broken.json:3:15: not a JSON report") || !strings.Contains(stderr, "other.json: not an mcpguard report") {
+		if !strings.Contains(stderr, "broken.json:3:14: not a JSON report") || !strings.Contains(stderr, "other.json: not an mcpguard report") {
 			t.Errorf("%s: stderr does not name the bad inputs with their positions:\n%s", tc.golden, stderr)
 		}
 		out = strings.ReplaceAll(strings.ReplaceAll(out, root, "$FLEET"), repoRoot(t), "$REPO")
