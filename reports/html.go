@@ -27,7 +27,7 @@ var htmlTemplate string
 // htmlMaxRows bounds the rows of each table in the markup, what a reader
 // sees without JavaScript and what prints: a 100,000-server fleet stays a
 // page a browser opens at once. The page says when a table is cut.
-const htmlMaxRows = 2000
+const htmlMaxRows = 500
 
 // htmlPageRows is the size above which a table also carries every row as a
 // JSON data block, and the script pages, filters and sorts the rows from
@@ -63,7 +63,7 @@ type htmlView struct {
 	Rules       []htmlRule
 	Errors      []string
 	// Cut counts the rows left out of each table (htmlMaxRows).
-	ServersCut, FindingsCut, DistinctCut int
+	HostsCut, ServersCut, FindingsCut, DistinctCut int
 	Filter                               htmlFilter
 	// WhatIf is the proposal's effect (report --policy), nil without one.
 	WhatIf *htmlWhatIf
@@ -81,6 +81,18 @@ type htmlTableData struct {
 	Fleet bool
 	N     int
 	Row   func(i int) [2][]any
+	// Fixes are the rules' fixes, once each rather than once per finding.
+	Fixes map[string]string
+}
+
+// sameOrVisible is a cell that shows a filter value: nil when the value
+// shows as itself (the script then takes the filter's), its visible form
+// otherwise.
+func sameOrVisible(raw string) any {
+	if v := visible(raw); v != raw {
+		return v
+	}
+	return nil
 }
 
 // pageable returns the data of a table of n rows, or nil when the markup
@@ -91,13 +103,17 @@ func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any) {
 	}
 }
 
-// writeData writes one table's rows as a JSON data block. encoding/json
+// write writes one table's rows as a JSON data block. encoding/json
 // escapes <, > and & (and U+2028, U+2029), so no row can end the script
 // element or open a comment in it; the block never runs (its type is not
 // a script type) and the page's CSP allows no other script.
 func (d htmlTableData) write(w *bufio.Writer) error {
-	fmt.Fprintf(w, "<script type=\"application/json\" id=\"rows-%s\">{\"fleet\":%t,\"rows\":[", d.Kind, d.Fleet)
-	err := encodeChunks(d.N, func(lo, hi int, b *bytes.Buffer) error {
+	fixes, err := json.Marshal(d.Fixes)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "<script type=\"application/json\" id=\"rows-%s\">{\"fleet\":%t,\"fixes\":%s,\"rows\":[", d.Kind, d.Fleet, fixes)
+	err = encodeChunks(d.N, func(lo, hi int, b *bytes.Buffer) error {
 		enc := json.NewEncoder(b)
 		for i := lo; i < hi; i++ {
 			if i > 0 {
@@ -115,13 +131,6 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 	}
 	_, err = w.WriteString("]}</script>\n")
 	return err
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
 
 type htmlWhatIf struct {
@@ -212,8 +221,21 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	}
 	v := htmlView{htmlAssets: newHTMLAssets(), Fleet: fleet, GeneratedAt: f.GeneratedAt, Tool: f.Tool, Summary: f.Summary, Errors: []string{}}
 	for _, h := range f.Hosts {
+		if len(v.Hosts) == htmlMaxRows {
+			v.HostsCut++
+			continue
+		}
 		v.Hosts = append(v.Hosts, newHTMLHost(h))
 	}
+	v.pageable("hosts", len(f.Hosts), func(i int) [2][]any {
+		h := &f.Hosts[i]
+		why := make([]string, len(h.Why))
+		for i, w := range h.Why {
+			why[i] = visible(w)
+		}
+		return [2][]any{{h.Key, h.User, nil, nil, nil}, {sameOrVisible(h.Key), visible(h.OS), visible(h.GeneratedAt), h.Summary.Servers, h.NotAllowed,
+			h.Summary.Findings.Error, h.Summary.Findings.Warning, h.Compliant, h.Stale, why}}
+	})
 	v.Title = "mcpguard fleet report"
 	if !fleet && len(f.Hosts) == 1 {
 		v.Host = f.Hosts[0]
@@ -260,8 +282,8 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	v.pageable("servers", len(f.Servers), func(i int) [2][]any {
 		sv := &f.Servers[i]
 		return [2][]any{{sv.Host, sv.User, sv.Client, string(sv.Status), nil},
-			{visible(sv.Host), visible(sv.User), visible(sv.Client), visible(sv.Scope), visible(sv.Name), string(sv.Status),
-				yesNo(sv.Decision.Allowed), visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target(sv)), len(sv.FindingIDs), visible(sv.Source.String())}}
+			{sameOrVisible(sv.Host), sameOrVisible(sv.User), sameOrVisible(sv.Client), visible(sv.Scope), visible(sv.Name),
+				sv.Decision.Allowed, visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target(sv)), len(sv.FindingIDs), visible(sv.Source.String())}}
 	})
 	finding := func(fd FleetFinding) htmlFinding {
 		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
@@ -288,9 +310,17 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			evidence[i] = []string{e.Key, e.Value, e.Decoded}
 		}
 		return [2][]any{{hf.Host, hf.User, hf.Client, hf.Status, hf.Rule},
-			{string(hf.Severity), hf.Suppressed != nil, hf.Rule, visible(hf.Host), visible(hf.Server), visible(hf.Message), hf.Fix,
+			{string(hf.Severity), hf.Suppressed != nil, sameOrVisible(hf.Host), visible(hf.Server), visible(hf.Message),
 				evidence, visible(hf.Location.String())}}
 	})
+	if n := len(v.Data); n > 0 && v.Data[n-1].Kind == "findings" {
+		v.Data[n-1].Fixes = map[string]string{}
+		for _, r := range f.Rules {
+			if rule, ok := LookupRule(r.Rule); ok {
+				v.Data[n-1].Fixes[r.Rule] = rule.Fix
+			}
+		}
+	}
 	for _, d := range f.Distinct {
 		if len(v.Distinct) == htmlMaxRows {
 			v.DistinctCut++
@@ -324,7 +354,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		v.pageable("what-if-changes", len(w.Changes), func(i int) [2][]any {
 			c := &w.Changes[i]
-			return [2][]any{{c.Host, c.User, c.Client, nil, nil}, {visible(c.Host), visible(c.Client), visible(c.Name), c.Effect,
+			return [2][]any{{c.Host, c.User, c.Client, nil, nil}, {sameOrVisible(c.Host), sameOrVisible(c.Client), visible(c.Name), c.Effect,
 				visible(verdictText(c.Before)), visible(verdictText(c.After)), visible(c.Launch)}}
 		})
 		v.WhatIf = hw

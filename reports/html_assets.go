@@ -55,6 +55,7 @@ details{margin-top:4px}dl{margin:4px 0}dt{font-weight:600;font-size:12px}dd{marg
 .cut{color:var(--warn)}
 footer{padding:12px 28px;border-top:1px solid var(--line)}
 .pager{margin:8px 0;display:flex;gap:8px;align-items:center}
+main>section{content-visibility:auto;contain-intrinsic-size:auto 600px}
 @media print{.filters,.pager{display:none!important}details{display:block}details>*{display:block}header{background:none}.charts{grid-template-columns:1fr 1fr}}
 `
 
@@ -78,59 +79,108 @@ const htmlScript = `(function () {
     td.appendChild(el("span", "badge " + cls, text));
     return td;
   }
-  // Cells of a data row, as the markup of the same table has them; text
-  // only (textContent), never markup.
-  var render = {
-    servers: function (c, fleet) {
-      var tds = [];
-      if (fleet) { tds.push(el("td", "nw", c[0])); }
-      tds.push(el("td", "nw", c[1]), el("td", "nw", c[2]), el("td", "nw", c[3]), el("td", "name", c[4]), badgeCell("st-" + c[5], c[5]));
-      var allowed = el("td");
-      allowed.appendChild(c[6] === "yes" ? document.createTextNode("yes") : el("strong", null, "no"));
-      allowed.appendChild(el("div", "reasons", c[7]));
-      tds.push(allowed, el("td", "code", c[8]), el("td", "num", c[9]), el("td", "path", c[10]));
-      return tds;
-    },
-    findings: function (c, fleet) {
-      var sev = badgeCell("sev-" + c[0], c[0]);
-      if (c[1]) { sev.appendChild(document.createTextNode(" ")); sev.appendChild(el("span", "badge", "suppressed")); }
-      var tds = [sev, el("td", "nw", c[2])];
-      if (fleet) { tds.push(el("td", "nw", c[3])); }
-      var msg = el("td", null, c[5]);
-      if (c[7].length) {
-        var det = el("details"), dl = el("dl");
-        det.appendChild(el("summary", null, "Evidence"));
-        c[7].forEach(function (e) {
-          dl.appendChild(el("dt", null, e[0]));
-          dl.appendChild(el("dd", "code", e[1]));
-          if (e[2]) { dl.appendChild(el("dt", null, e[0] + " (decoded hidden text)")); dl.appendChild(el("dd", "code", e[2])); }
-        });
-        det.appendChild(dl);
-        msg.appendChild(det);
+  // A data row is [filters, cells]. Filters are the raw host, user,
+  // client, status and rule; a cell that shows one of them is null when
+  // its visible form is the same text (the page does not carry it twice).
+  function cellText(r, cell, filter) { var v = r[1][cell]; return v === null ? r[0][filter] : v; }
+  // Per table: the cells of a row as the markup has them (text only,
+  // textContent, never markup), and what each header column sorts by.
+  var tables = {
+    servers: {
+      render: function (r, fleet, data) {
+        var c = r[1], tds = [];
+        if (fleet) { tds.push(el("td", "nw", cellText(r, 0, 0))); }
+        tds.push(el("td", "nw", cellText(r, 1, 1)), el("td", "nw", cellText(r, 2, 2)), el("td", "nw", c[3]), el("td", "name", c[4]), badgeCell("st-" + r[0][3], r[0][3]));
+        var allowed = el("td");
+        allowed.appendChild(c[5] ? document.createTextNode("yes") : el("strong", null, "no"));
+        allowed.appendChild(el("div", "reasons", c[6]));
+        tds.push(allowed, el("td", "code", c[7]), el("td", "num", c[8]), el("td", "path", c[9]));
+        return tds;
+      },
+      sort: function (fleet) {
+        var cols = [function (r) { return cellText(r, 1, 1); }, function (r) { return cellText(r, 2, 2); }, function (r) { return r[1][3]; },
+          function (r) { return r[1][4]; }, function (r) { return r[0][3]; }, function (r) { return r[1][5] ? "yes" : "no"; },
+          function (r) { return r[1][7]; }, function (r) { return r[1][8]; }, function (r) { return r[1][9]; }];
+        return fleet ? [function (r) { return cellText(r, 0, 0); }].concat(cols) : cols;
       }
-      if (c[6]) {
-        var fix = el("div", "fix");
-        fix.appendChild(el("strong", null, "Fix:"));
-        fix.appendChild(document.createTextNode(" " + c[6]));
-        msg.appendChild(fix);
+    },
+    findings: {
+      render: function (r, fleet, data) {
+        var c = r[1], rule = r[0][4];
+        var sev = badgeCell("sev-" + c[0], c[0]);
+        if (c[1]) { sev.appendChild(document.createTextNode(" ")); sev.appendChild(el("span", "badge", "suppressed")); }
+        var tds = [sev, el("td", "nw", rule)];
+        if (fleet) { tds.push(el("td", "nw", cellText(r, 2, 0))); }
+        var msg = el("td", null, c[4]);
+        if (c[5].length) {
+          var det = el("details"), dl = el("dl");
+          det.appendChild(el("summary", null, "Evidence"));
+          c[5].forEach(function (e) {
+            dl.appendChild(el("dt", null, e[0]));
+            dl.appendChild(el("dd", "code", e[1]));
+            if (e[2]) { dl.appendChild(el("dt", null, e[0] + " (decoded hidden text)")); dl.appendChild(el("dd", "code", e[2])); }
+          });
+          det.appendChild(dl);
+          msg.appendChild(det);
+        }
+        var fixText = data.fixes && data.fixes[rule];
+        if (fixText) {
+          var fix = el("div", "fix");
+          fix.appendChild(el("strong", null, "Fix:"));
+          fix.appendChild(document.createTextNode(" " + fixText));
+          msg.appendChild(fix);
+        }
+        tds.push(el("td", "name", c[3]), msg, el("td", "path", c[6]));
+        return tds;
+      },
+      sort: function (fleet) {
+        var cols = [function (r) { return r[1][0]; }, function (r) { return r[0][4]; }];
+        if (fleet) { cols.push(function (r) { return cellText(r, 2, 0); }); }
+        return cols.concat([function (r) { return r[1][3]; }, function (r) { return r[1][4]; }, function (r) { return r[1][6]; }]);
       }
-      tds.push(el("td", "name", c[4]), msg, el("td", "path", c[8]));
-      return tds;
     },
-    distinct: function (c) {
-      return [el("td", "num", c[0]), el("td", "num", c[1]), el("td", "num", c[2]), el("td", "num", c[3]), el("td", "name", c[4]), el("td", null, c[5]), el("td", "code", c[6])];
+    hosts: {
+      render: function (r) {
+        var c = r[1];
+        var state = el("td");
+        state.appendChild(el("span", "badge " + (c[7] ? "ok" : "bad"), c[7] ? "compliant" : "out of compliance"));
+        if (c[8]) { state.appendChild(document.createTextNode(" ")); state.appendChild(el("span", "badge warn", "stale")); }
+        var why = el("td");
+        var n = c[9].length > 4 ? 3 : c[9].length;
+        c[9].slice(0, n).forEach(function (w) { why.appendChild(el("div", null, w)); });
+        if (c[9].length > n) {
+          var det = el("details");
+          det.appendChild(el("summary", null, (c[9].length - n) + " more"));
+          c[9].slice(n).forEach(function (w) { det.appendChild(el("div", null, w)); });
+          why.appendChild(det);
+        }
+        return [el("td", null, cellText(r, 0, 0)), el("td", null, c[1]), el("td", "nw", c[2]), el("td", "num", c[3]), el("td", "num", c[4]),
+          el("td", "num", c[5]), el("td", "num", c[6]), state, why];
+      },
+      sort: function () {
+        var cols = [function (r) { return cellText(r, 0, 0); }];
+        [1, 2, 3, 4, 5, 6].forEach(function (i) { cols.push(function (r) { return r[1][i]; }); });
+        return cols.concat([function (r) { return r[1][7] ? "compliant" : "out of compliance"; }, function (r) { return r[1][9].join(" "); }]);
+      }
     },
-    "what-if-changes": function (c) {
-      var cls = c[3] === "lose" ? "bad" : c[3] === "gain" ? "ok" : "";
-      return [el("td", "nw", c[0]), el("td", "nw", c[1]), el("td", "name", c[2]), badgeCell(cls, c[3]), el("td", null, c[4]), el("td", null, c[5]), el("td", "code", c[6])];
+    distinct: {
+      render: function (r) {
+        var c = r[1];
+        return [el("td", "num", c[0]), el("td", "num", c[1]), el("td", "num", c[2]), el("td", "num", c[3]), el("td", "name", c[4]), el("td", null, c[5]), el("td", "code", c[6])];
+      },
+      sort: function () { return [0, 1, 2, 3, 4, 5, 6].map(function (i) { return function (r) { return r[1][i]; }; }); }
+    },
+    "what-if-changes": {
+      render: function (r) {
+        var c = r[1];
+        var cls = c[3] === "lose" ? "bad" : c[3] === "gain" ? "ok" : "";
+        return [el("td", "nw", cellText(r, 0, 0)), el("td", "nw", cellText(r, 1, 2)), el("td", "name", c[2]), badgeCell(cls, c[3]), el("td", null, c[4]), el("td", null, c[5]), el("td", "code", c[6])];
+      },
+      sort: function () {
+        var cols = [function (r) { return cellText(r, 0, 0); }, function (r) { return cellText(r, 1, 2); }];
+        return cols.concat([2, 3, 4, 5, 6].map(function (i) { return function (r) { return r[1][i]; }; }));
+      }
     }
-  };
-  // The cell each header column sorts by.
-  var sortCells = {
-    servers: function (fleet) { return fleet ? [0, 1, 2, 3, 4, 5, 6, 8, 9, 10] : [1, 2, 3, 4, 5, 6, 8, 9, 10]; },
-    findings: function (fleet) { return fleet ? [0, 2, 3, 4, 5, 8] : [0, 2, 4, 5, 8]; },
-    distinct: function () { return [0, 1, 2, 3, 4, 5, 6]; },
-    "what-if-changes": function () { return [0, 1, 2, 3, 4, 5, 6]; }
   };
 
   // A pager shows a table's data rows a page at a time, after the filters
@@ -143,7 +193,8 @@ const htmlScript = `(function () {
     this.rows = data.rows;
     this.view = this.rows;
     this.page = 0;
-    this.cells = sortCells[this.kind](this.fleet);
+    this.data = data;
+    this.cols = tables[this.kind].sort(this.fleet);
     var bar = el("div", "pager");
     this.prev = el("button", null, "\u2039 Previous");
     this.next = el("button", null, "Next \u203a");
@@ -170,8 +221,8 @@ const htmlScript = `(function () {
     this.render();
   };
   Pager.prototype.sort = function (col, dir, numeric) {
-    var at = this.cells[col];
-    var key = function (r) { var v = r[1][at]; return typeof v === "string" ? v : String(v); };
+    var get = this.cols[col];
+    var key = function (r) { var v = get(r); return typeof v === "string" ? v : String(v); };
     this.rows = this.rows.slice().sort(function (a, b) {
       if (numeric) { return dir * (parseFloat(key(a)) - parseFloat(key(b))); }
       return dir * key(a).localeCompare(key(b));
@@ -183,10 +234,10 @@ const htmlScript = `(function () {
     this.page = Math.min(Math.max(this.page, 0), pages - 1);
     var body = this.table.tBodies[0];
     var frag = document.createDocumentFragment();
-    var fn = render[this.kind], fleet = this.fleet;
+    var fn = tables[this.kind].render, fleet = this.fleet, data = this.data;
     this.view.slice(this.page * PAGE, (this.page + 1) * PAGE).forEach(function (r) {
       var tr = el("tr");
-      fn(r[1], fleet).forEach(function (td) { tr.appendChild(td); });
+      fn(r, fleet, data).forEach(function (td) { tr.appendChild(td); });
       frag.appendChild(tr);
     });
     body.textContent = "";

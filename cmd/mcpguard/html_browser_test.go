@@ -75,7 +75,11 @@ func watchPage(t *testing.T, ctx context.Context) *pageWatch {
 				w.problems = append(w.problems, fmt.Sprintf("console %s", e.Type))
 			}
 		case *runtime.EventExceptionThrown:
-			w.problems = append(w.problems, "exception: "+e.ExceptionDetails.Text)
+			msg := e.ExceptionDetails.Text
+			if ex := e.ExceptionDetails.Exception; ex != nil {
+				msg += " " + ex.Description
+			}
+			w.problems = append(w.problems, fmt.Sprintf("exception at %d:%d: %s", e.ExceptionDetails.LineNumber, e.ExceptionDetails.ColumnNumber, msg))
 		case *cdplog.EventEntryAdded:
 			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
 				w.problems = append(w.problems, "log: "+e.Entry.Text)
@@ -264,6 +268,9 @@ func writeBigFleet(t *testing.T, dir string, hosts, perHost int) {
 	for h := range hosts {
 		r := reports.Report{Schema: reports.Schema, Tool: reports.Tool{Name: "mcpguard", Version: "test"}, GeneratedAt: "2025-12-31T00:00:00Z",
 			Host: reports.Host{Hostname: fmt.Sprintf("host-%03d", h), OS: "linux", User: fmt.Sprintf("u%03d", h)}}
+		if h == hosts-2 {
+			r.Host.Hostname += "\u200b" // a hidden character: shown escaped, filtered by its raw value
+		}
 		for i := range perHost {
 			id, fid := fmt.Sprintf("s-%03d-%04d", h, i), fmt.Sprintf("f-%03d-%04d", h, i)
 			loc := reports.Location{Path: "/home/u/.cursor/mcp.json", Pointer: fmt.Sprintf("/mcpServers/srv-%04d", i), Line: i + 2, Column: 5}
@@ -278,7 +285,7 @@ func writeBigFleet(t *testing.T, dir string, hosts, perHost int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, r.Host.Hostname+".json"), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("host-%03d.json", h)), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -291,7 +298,7 @@ func writeBigFleet(t *testing.T, dir string, hosts, perHost int) {
 func TestHTMLReportPaging(t *testing.T) {
 	ctx := browser(t)
 	root := t.TempDir()
-	const hosts, perHost = 6, 400 // 2,400 servers: over the 2,000 rows of markup
+	const hosts, perHost = 520, 5 // 520 hosts, 2,600 servers: over the 500 rows of markup
 	writeBigFleet(t, filepath.Join(root, "reports"), hosts, perHost)
 	html := filepath.Join(root, "fleet.html")
 	env := testEnv(root, "/nonexistent-home", nil)
@@ -317,7 +324,7 @@ func TestHTMLReportPaging(t *testing.T) {
 		if n := rows(kind); n != 200 {
 			t.Errorf("%s: %d rows on the first page, want 200", kind, n)
 		}
-		if got := pagerText(kind); !strings.Contains(got, fmt.Sprintf("Rows 1–200 of %d (page 1 of 12)", total)) {
+		if got := pagerText(kind); !strings.Contains(got, fmt.Sprintf("Rows 1–200 of %d (page 1 of 13)", total)) {
 			t.Errorf("%s pager: %q", kind, got)
 		}
 		if eval[bool](t, ctx, fmt.Sprintf(`!document.querySelector('p.cut[data-cut=%s]').hidden`, kind)) {
@@ -328,18 +335,35 @@ func TestHTMLReportPaging(t *testing.T) {
 	if got := pagerText("servers"); !strings.Contains(got, "Rows 201–400") {
 		t.Errorf("after Next: %q", got)
 	}
-	// The last host's servers are past the markup's 2,000 rows: the filter
+	if got := pagerText("hosts"); !strings.Contains(got, "Rows 1–200 of 520 (page 1 of 3)") {
+		t.Errorf("hosts pager: %q", got)
+	}
+	// The last host's servers are past the markup's 500 rows: the filter
 	// finds them in the data.
 	last := fmt.Sprintf("host-%03d/u%03d", hosts-1, hosts-1)
 	eval[bool](t, ctx, fmt.Sprintf(`(function(){var s=document.querySelector('select[data-filter=host]'); s.value=%q; s.dispatchEvent(new Event('change')); return true})()`, last))
-	if got := pagerText("servers"); !strings.Contains(got, fmt.Sprintf("of %d (page 1 of 2)", perHost)) {
+	if got := pagerText("servers"); !strings.Contains(got, fmt.Sprintf("Rows 1–%d of %d (page 1 of 1)", perHost, perHost)) {
 		t.Errorf("filtered to %s: %q", last, got)
+	}
+	if n := rows("hosts"); n != 1 {
+		t.Errorf("filtered to %s: %d host rows, want 1", last, n)
 	}
 	if got := eval[string](t, ctx, `document.querySelector('table[data-kind=servers] tbody tr td').textContent`); got != last {
 		t.Errorf("filtered to %s: the first row is of %q", last, got)
 	}
 	if got := eval[string](t, ctx, `document.getElementById('shown').textContent`); !strings.Contains(got, fmt.Sprintf("%d of %d servers", perHost, total)) {
 		t.Errorf("filter summary %q", got)
+	}
+	// A host name with a hidden character: the filter matches its raw value,
+	// the cell shows the character escaped.
+	hidden := fmt.Sprintf("host-%03d\u200b/u%03d", hosts-2, hosts-2)
+	eval[bool](t, ctx, fmt.Sprintf(`(function(){var s=document.querySelector('select[data-filter=host]'); s.value=%q; s.dispatchEvent(new Event('change')); return true})()`, hidden))
+	if got := eval[string](t, ctx, `document.querySelector('table[data-kind=servers] tbody tr td').textContent`); got != fmt.Sprintf(`host-%03d\u{200B}/u%03d`, hosts-2, hosts-2) {
+		t.Errorf("a hidden character in a host name shows as %q", got)
+	}
+	// Rows the script renders carry the rule's fix, as the markup's do.
+	if !eval[bool](t, ctx, `!!document.querySelector('table[data-kind=findings] tbody tr .fix')`) {
+		t.Error("the paged findings have no fix")
 	}
 	eval[bool](t, ctx, `(document.getElementById('reset').click(), true)`)
 	// Sorting orders every row, not only the page: Name descending puts the
@@ -360,10 +384,10 @@ func TestHTMLReportPaging(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	if n := rows("servers"); n != 2000 {
-		t.Errorf("without JavaScript: %d server rows, want the 2,000 of the markup", n)
+	if n := rows("servers"); n != 500 {
+		t.Errorf("without JavaScript: %d server rows, want the 500 of the markup", n)
 	}
-	if got := eval[string](t, ctx, `document.querySelector('p.cut[data-cut=servers]').textContent`); !strings.Contains(got, fmt.Sprintf("%d more servers", total-2000)) {
+	if got := eval[string](t, ctx, `document.querySelector('p.cut[data-cut=servers]').textContent`); !strings.Contains(got, fmt.Sprintf("%d more servers", total-500)) {
 		t.Errorf("without JavaScript: cut notice %q", got)
 	}
 	w.check(t, url)
