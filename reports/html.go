@@ -64,7 +64,7 @@ type htmlView struct {
 	Errors      []string
 	// Cut counts the rows left out of each table (htmlMaxRows).
 	HostsCut, ServersCut, FindingsCut, DistinctCut int
-	Filter                               htmlFilter
+	Filter                                         htmlFilter
 	// WhatIf is the proposal's effect (report --policy), nil without one.
 	WhatIf *htmlWhatIf
 	// Data holds the tables over htmlPageRows, whose rows the script
