@@ -37,10 +37,7 @@ func WriteCSV(w io.Writer, r *Report, opts Options) error {
 	}
 	for _, f := range r.Findings {
 		row := findingRow(f, servers[f.ServerID])
-		for i := range row {
-			row[i] = csvCell(row[i])
-		}
-		if err := cw.Write(row); err != nil {
+		if err := writeSafeRow(cw, row); err != nil {
 			return err
 		}
 	}
@@ -64,6 +61,14 @@ func findingRow(f Finding, s *Server) []string {
 		row[16], row[17] = s.Kind, s.Justification
 	}
 	return row
+}
+
+// writeSafeRow writes a row with every cell neutralised for spreadsheets.
+func writeSafeRow(cw *csv.Writer, row []string) error {
+	for i := range row {
+		row[i] = csvCell(row[i])
+	}
+	return cw.Write(row)
 }
 
 // csvCell neutralises a value for spreadsheets (OWASP CSV injection).

@@ -223,10 +223,7 @@ func writeServersCSV(w io.Writer, servers []FleetServer) error {
 			string(s.Status), strconv.FormatBool(s.Decision.Allowed), strings.Join(s.Decision.Reasons, "; "), strconv.Itoa(len(s.FindingIDs)),
 			s.Source.Path, strconv.Itoa(s.Source.Line), strconv.Itoa(s.Source.Column),
 		}
-		for i := range row {
-			row[i] = csvCell(row[i])
-		}
-		if err := cw.Write(row); err != nil {
+		if err := writeSafeRow(cw, row); err != nil {
 			return err
 		}
 	}
@@ -263,10 +260,7 @@ func writeFleetFindingsCSV(w io.Writer, f *Fleet) error {
 			row = findingRow(fd.Finding, &s.Server)
 		}
 		row = append([]string{fd.Host}, row...)
-		for i := range row {
-			row[i] = csvCell(row[i])
-		}
-		if err := cw.Write(row); err != nil {
+		if err := writeSafeRow(cw, row); err != nil {
 			return err
 		}
 	}

@@ -131,10 +131,7 @@ func writeChangesCSV(w io.Writer, f *Fleet) error {
 		row := []string{c.Host, c.User, c.ServerID, c.Name, c.Client, c.Scope, c.Launch, c.Effect,
 			string(c.Before.Status), strconv.FormatBool(c.Before.Decision.Allowed), strings.Join(c.Before.Decision.Reasons, "; "),
 			string(c.After.Status), strconv.FormatBool(c.After.Decision.Allowed), strings.Join(c.After.Decision.Reasons, "; ")}
-		for i := range row {
-			row[i] = csvCell(row[i])
-		}
-		if err := cw.Write(row); err != nil {
+		if err := writeSafeRow(cw, row); err != nil {
 			return err
 		}
 	}
