@@ -364,9 +364,12 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "destructiveHint", bad), "destructiveHint")
 		}
 	}
-	// A003: openWorldHint false on a tool that fetches or sends.
+	// A003: openWorldHint false on a tool that fetches, sends or executes:
+	// a command or code it runs can reach the network. Each contradicted
+	// hint is its own finding (a read-only, closed-world shell is A001 and
+	// A003).
 	if ow.boolean && !ow.value {
-		if bad := pickEvidence(all, classNet|classSend); len(bad) > 0 {
+		if bad := pickEvidence(all, classNet|classSend|classExec); len(bad) > 0 {
 			a.add(ruleA003, ow.pos, ow.ptr, fmt.Sprintf("tool %s is annotated openWorldHint: false but %s",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "openWorldHint", bad), "openWorldHint")
 		}

@@ -135,6 +135,21 @@ var detectCases = []detectCase{
 	{name: "bidi/rlm-hebrew-ok", in: "\u200Fשלום", sanitized: "="},
 	{name: "bidi/lrm-in-hebrew-ok", in: "הקובץ config.json\u200E נשמר", sanitized: "="},
 	{name: "bidi/rlm-other-line", in: "שלום\n\u200Fabc", kinds: []string{KindBidiMark}, sanitized: "שלום\nabc"},
+	// Right-to-left typography (issue 16): marks that keep a Latin run, a
+	// date or a number in order inside a right-to-left sentence, and their
+	// twins that hide something.
+	{name: "rtl/arabic-date", in: "يعرض الأحداث المجدولة بعد 2025-03-14T09:00+03:00\u200F حسب المنطقة الزمنية.", sanitized: "="},
+	{name: "rtl/arabic-product-end", in: "يتصل هذا الأداة بخدمة Microsoft Azure\u200F.", sanitized: "="},
+	{name: "rtl/arabic-alm-number", in: "عدد الملفات: \u061C42 ملفًا", sanitized: "="},
+	{name: "rtl/hebrew-lrm-rlm", in: "הכלי מחזיר את רשימת הקבצים ב-GitHub\u200E, כולל README.md\u200F.", sanitized: "="},
+	{name: "rtl/persian-zwnj", in: "این ابزار فایل\u200Cها را از Google Drive\u200F می\u200Cخواند.", sanitized: "="},
+	{name: "rtl/urdu", in: "یہ ٹول Slack\u200F پر پیغامات کی فہرست دیتا ہے۔", sanitized: "="},
+	{name: "rtl/twin-no-rtl", in: "Reads events after 2025-03-14T09:00+03:00\u200F by time zone.", kinds: []string{KindBidiMark},
+		sanitized: "Reads events after 2025-03-14T09:00+03:00 by time zone."},
+	{name: "rtl/twin-run-of-marks", in: "يتصل بخدمة Azure\u200F\u200F\u200F.", kinds: []string{KindBidiMark}, sanitized: "يتصل بخدمة Azure."},
+	{name: "rtl/twin-with-carrier", in: "يتصل بخدمة Azure\u200F وي\u200Bقرأ.", kinds: []string{KindBidiMark, KindZeroWidth}, sanitized: "يتصل بخدمة Azure ويقرأ."},
+	{name: "rtl/twin-url", in: "https://example.com/\u200Fadmin", kinds: []string{KindBidiMark}, sanitized: "https://example.com/admin"},
+	{name: "rtl/twin-trojan-source", in: "يتحقق من المستخدم \u202Euser\u202C admin", kinds: []string{KindBidiControl}, sanitized: "يتحقق من المستخدم user admin"},
 
 	// Row 6: soft hyphen, CGJ.
 	{name: "shy/keyword", in: "ig\u00ADnore", kinds: []string{KindSoftHyphen}, sanitized: "ignore"},

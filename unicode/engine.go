@@ -71,6 +71,14 @@ type analyzer struct {
 	confusableCandidates bool
 	tokens               []token
 	scratch              []byte
+
+	// identifier is set by the caller for a string that names something
+	// (an object key, a tool or parameter name, an enum value): no
+	// directional mark is typography there.
+	identifier bool
+	// rtlLine caches rtlInLine for the line [rtlLineStart, rtlLineEnd).
+	rtlLineStart, rtlLineEnd int
+	rtlLine                  bool
 }
 
 // reset prepares the per-string arrays for len(a.cps) code points.
@@ -85,6 +93,7 @@ func (a *analyzer) reset() {
 	a.nextID = 0
 	a.perKind = [kDuplicateKey + 1]int{}
 	a.confusableCandidates = false
+	a.rtlLineStart, a.rtlLineEnd = -1, -1
 }
 
 func grow[T any](s []T, n int) []T {
@@ -427,7 +436,7 @@ func (a *analyzer) passContext() {
 		case clsMVS:
 			decide(i, a.sharedScript(i, func(sc uint8) bool { return scriptInfo[sc].code == "Mong" }), kZeroWidth)
 		case clsBidiMark:
-			decide(i, a.rtlNear(i, -1) || a.rtlNear(i, +1), kBidiMark)
+			decide(i, a.typographicMark(i), kBidiMark)
 		case clsCGJ:
 			p, q := a.prevKept(i), a.nextKept(i)
 			decide(i, a.plain(p) && propsOf(a.cps[p].r)&(propLetter|propMark) != 0 &&
@@ -465,6 +474,112 @@ func (a *analyzer) passContext() {
 	for _, d := range decisions {
 		a.act[d.i], a.kind[d.i] = d.act, d.k
 	}
+	a.marksWithCarriers()
+}
+
+// typographicMark reports whether the implicit directional mark (LRM, RLM,
+// ALM) at i is where right-to-left writers put one: in a line that holds
+// right-to-left script, next to text (a Latin run, a date, a number, an
+// Arabic or Hebrew word), in prose rather than in an identifier or a URL,
+// and alone rather than in a run of marks.
+func (a *analyzer) typographicMark(i int) bool {
+	if a.identifier || a.urlLike() {
+		return false
+	}
+	for _, j := range [2]int{i - 1, i + 1} {
+		if j >= 0 && j < len(a.cps) && (a.cls[j] == clsBidiMark || a.cls[j] == clsBidiControl) {
+			return false // a run of marks carries no typography
+		}
+	}
+	if a.rtlNear(i, -1) || a.rtlNear(i, +1) {
+		return true
+	}
+	return a.rtlInLine(i) && (a.textNear(i, -1) || a.textNear(i, +1))
+}
+
+// marksWithCarriers withdraws the typography reading from directional
+// marks in a string that also hides something else: a mark beside a
+// zero-width payload or a bidi override is part of the trick.
+func (a *analyzer) marksWithCarriers() {
+	marks, others := false, false
+	for _, fi := range a.flagged {
+		i := int(fi)
+		switch {
+		case a.cls[i] == clsBidiMark && a.act[i] == keep && a.kind[i] == kNone:
+			marks = true
+		case a.act[i] == drop && a.kind[i] != kNone:
+			others = true
+		}
+	}
+	if !marks || !others {
+		return
+	}
+	for _, fi := range a.flagged {
+		if i := int(fi); a.cls[i] == clsBidiMark && a.act[i] == keep && a.kind[i] == kNone {
+			a.act[i], a.kind[i] = drop, kBidiMark
+		}
+	}
+}
+
+// urlLike reports whether the string is a URL (a scheme's "://" and no
+// space): a directional mark in one hides where it leads.
+func (a *analyzer) urlLike() bool {
+	colon := false
+	for k, c := range a.cps {
+		switch {
+		case c.r == ' ' || c.r == '\n':
+			return false
+		case c.r == ':' && k+2 < len(a.cps) && a.cps[k+1].r == '/' && a.cps[k+2].r == '/':
+			colon = true
+		}
+	}
+	return colon
+}
+
+// rtlInLine reports whether the line (paragraph) of code point i holds a
+// right-to-left letter (Bidi_Class R or AL).
+func (a *analyzer) rtlInLine(i int) bool {
+	if i >= a.rtlLineStart && i < a.rtlLineEnd {
+		return a.rtlLine
+	}
+	start, end := i, i
+	for start > 0 && !lineBreak(a.cps[start-1].r) {
+		start--
+	}
+	for end < len(a.cps) && !lineBreak(a.cps[end].r) {
+		end++
+	}
+	rtl := false
+	for _, c := range a.cps[start:end] {
+		if c.r >= 0 && propsOf(c.r)&propRTL != 0 && propsOf(c.r)&(propLetter|propModLetter) != 0 {
+			rtl = true
+			break
+		}
+	}
+	a.rtlLineStart, a.rtlLineEnd, a.rtlLine = start, end, rtl
+	return rtl
+}
+
+func lineBreak(r rune) bool { return r == '\n' || r == '\r' || r == 0x2029 || r == 0x85 }
+
+// textNear reports whether a letter or digit is within a few characters of
+// i in direction dir, on the same line.
+func (a *analyzer) textNear(i, dir int) bool {
+	j := i
+	for steps := 0; steps < 4; steps++ {
+		if dir < 0 {
+			j = a.prevKept(j)
+		} else {
+			j = a.nextKept(j)
+		}
+		if !a.plain(j) || lineBreak(a.cps[j].r) {
+			return false
+		}
+		if propsOf(a.cps[j].r)&(propLetter|propModLetter|propDigit) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func isByteVS(c class) bool { return c == clsVS || c == clsVSSupp }

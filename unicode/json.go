@@ -651,6 +651,7 @@ func quietJSONString(c []byte) bool {
 func (w *jsonWalker) analyze(start, end int, isKey bool) {
 	a := w.an
 	a.loadJSON(w.b, start, end)
+	a.identifier = isKey || w.identifierValue()
 	if !a.run() {
 		return
 	}
@@ -672,6 +673,33 @@ func (w *jsonWalker) analyze(start, end int, isKey bool) {
 			w.findings = w.findings[:w.maxFindings]
 		}
 	}
+}
+
+// identifierValue reports whether the string value at the current
+// position names something rather than saying something: a name, a type,
+// a URI or URL, an enum or const value, a required property's name.
+func (w *jsonWalker) identifierValue() bool {
+	n := len(w.stack)
+	if n == 0 {
+		return false
+	}
+	key := func(f frame) string {
+		if !f.obj || !f.keyRaw {
+			return ""
+		}
+		return string(w.b[f.keyStart:f.keyEnd])
+	}
+	switch key(w.stack[n-1]) {
+	case "name", "type", "uri", "url", "const", "mimeType":
+		return true
+	}
+	if top := w.stack[n-1]; !top.obj && n >= 2 {
+		switch key(w.stack[n-2]) {
+		case "enum", "required":
+			return true
+		}
+	}
+	return false
 }
 
 // addEdits turns the analyzer's decisions into byte edits of the document.
@@ -702,6 +730,7 @@ func (w *jsonWalker) addEdits() {
 // loadJSON decodes the JSON string content b[start:end] (already
 // validated by the tokenizer) into a.cps with document offsets.
 func (a *analyzer) loadJSON(b []byte, start, end int) {
+	a.identifier = false
 	a.cps = a.cps[:0]
 	doff := 0
 	for i := start; i < end; {

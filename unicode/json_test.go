@@ -421,12 +421,25 @@ func jsonQuote(s string, ascii bool) string {
 	return b.String()
 }
 
+// scanIdentifier scans s as a name (an object key, a tool name): no
+// directional mark is typography there.
+func scanIdentifier(s string) []Finding {
+	a := Scanner{}.analyzer(true)
+	a.loadString(s)
+	a.identifier = true
+	if !a.run() {
+		return nil
+	}
+	return a.findings(nil, "", true)
+}
+
 // TestJSONMatchesStrings: every detection case gives the same finding
-// kinds as a JSON value and key (raw and escaped) as it does as a string,
-// and SanitizeJSON decodes to Sanitize's output.
+// kinds as a JSON value (raw and escaped) as it does as a string, and as a
+// key as it does as a name; SanitizeJSON decodes to Sanitize's output.
 func TestJSONMatchesStrings(t *testing.T) {
 	for _, tc := range detectCases {
 		want := kindsOf(ScanString(tc.in))
+		wantKey := kindsOf(scanIdentifier(tc.in))
 		for _, ascii := range []bool{false, true} {
 			q := jsonQuote(tc.in, ascii)
 			doc := `{"v":` + q + `,` + q + `:0}`
@@ -445,8 +458,8 @@ func TestJSONMatchesStrings(t *testing.T) {
 			if got := kindsOf(vals); !slices.Equal(got, want) {
 				t.Errorf("%s (ascii %v): value kinds %v, string kinds %v", tc.name, ascii, got, want)
 			}
-			if got := kindsOf(keys); !slices.Equal(got, want) {
-				t.Errorf("%s (ascii %v): key kinds %v, string kinds %v", tc.name, ascii, got, want)
+			if got := kindsOf(keys); !slices.Equal(got, wantKey) {
+				t.Errorf("%s (ascii %v): key kinds %v, name kinds %v", tc.name, ascii, got, wantKey)
 			}
 			out, _, err := SanitizeJSON([]byte(doc))
 			if err != nil {
@@ -478,5 +491,40 @@ func TestDuplicateKeyPrefersExact(t *testing.T) {
 	// first exactly.
 	if want := []any{true, 1, false, 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("duplicates %v, want %v", got, want)
+	}
+}
+
+// TestRTLMarksInIdentifiers: in a tools/list result, a directional mark in
+// an Arabic description is typography and stays byte-identical; the same
+// mark in a tool name or an enum value is reported and removed.
+func TestRTLMarksInIdentifiers(t *testing.T) {
+	desc := "يبحث في Google Drive\u200F عن الملفات."
+	doc, err := json.Marshal(map[string]any{"tools": []any{map[string]any{
+		"name": "بحث\u200F", "description": desc,
+		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{
+			"mode": map[string]any{"type": "string", "enum": []any{"سريع\u200F"}, "description": desc}}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := ScanJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Pointer+" "+f.Kind)
+	}
+	want := []string{"/tools/0/inputSchema/properties/mode/enum/0 " + KindBidiMark, "/tools/0/name " + KindBidiMark}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings %v, want %v", got, want)
+	}
+	out, _, err := SanitizeJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(out, []byte(desc)); n != 2 {
+		t.Errorf("the descriptions changed (%d of 2 byte-identical):\n%s", n, out)
 	}
 }

@@ -135,6 +135,7 @@ func (a *analyzer) changed() bool {
 
 // loadString decodes s (shorter than maxAnalyzed) into a.cps.
 func (a *analyzer) loadString(s string) {
+	a.identifier = false
 	if n := utf8.RuneCountInString(s); cap(a.cps) < n {
 		// Exact sizing: no regrowth for large inputs, no waste for small ones.
 		a.cps = make([]cp, 0, n)
