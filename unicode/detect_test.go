@@ -122,6 +122,7 @@ var detectCases = []detectCase{
 		sanitized: "xy", decoded: "hid"},
 	{name: "zw/binary-lrm-rlm", in: "text" + bitsOf("go", 0x200E, 0x200F), kinds: []string{KindBinary}, sanitized: "text", decoded: "go"},
 	{name: "zw/binary-invisible-ops", in: bitsOf("A", 0x2062, 0x2064), kinds: []string{KindBinary}, sanitized: "", decoded: "A"},
+	{name: "zw/binary-braille-blank", in: "x" + bitsOf("hi", 0x2800, 0x3164), kinds: []string{KindBinary}, sanitized: "x", decoded: "hi"},
 	{name: "zw/run-not-binary", in: "a\u200B\u200B\u200B\u200B\u200B\u200B\u200B\u200Bb", kinds: []string{KindZeroWidth}, sanitized: "ab"},
 
 	// Row 5: bidi controls and marks.

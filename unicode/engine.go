@@ -252,7 +252,7 @@ func binaryAlphabet(c class) bool {
 	switch c {
 	case clsZWSP, clsZWNJ, clsZWJ, clsWordJoiner, clsBOM, clsMVS, clsInvisibleOp,
 		clsBidiMark, clsBidiControl, clsSoftHyphen, clsCGJ, clsHangulFiller,
-		clsKhmerVowel, clsDeprecatedFormat, clsIgnorable:
+		clsKhmerVowel, clsDeprecatedFormat, clsIgnorable, clsBrailleBlank:
 		return true
 	}
 	return false
