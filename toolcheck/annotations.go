@@ -66,7 +66,7 @@ var verbLexicon = func() map[string]verbClass {
 		deploy publish install apply import save store replace overwrite reset restore approve grant chmod chown rewrite change assign
 		configure enable disable upsert register archive lock unlock close reopen star fork transition schedule mark submit
 		comment reply react invite share sync copy duplicate clone mkdir touch refactor fill click toggle`)
-	add(classDestroy, `delete remove rm drop truncate destroy purge wipe erase kill terminate revoke uninstall overwrite clear reset
+	add(classDestroy, `delete remove rm drop truncate destroy purge wipe erase kill terminate revoke uninstall overwrite clear reset cancel
 		unlink rmdir discard prune flush shred nuke evict force replace`)
 	add(classExec, `run exec execute eval shell bash sh cmd spawn invoke compile launch interpret sudo powershell pwsh subprocess`)
 	add(classSend, `send post email mail message notify tweet publish webhook upload transfer pay reply dm sms broadcast forward
@@ -179,6 +179,77 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 	return out
 }
 
+// What a verb acts on decides what it does (issue 16): "runs an
+// aggregation" reads, "closes the connection" changes no user data,
+// "install instructions" are text about installing.
+var (
+	// readObjects are operations that read: an execution verb on one of
+	// them runs a read.
+	readObjects = tlSet(strings.Fields(`query queries aggregation aggregations aggregate find search searches select lookup
+		report reports analysis count explain`))
+	// sessionObjects are a client's own plumbing: closing one changes no
+	// user data.
+	sessionObjects = tlSet(strings.Fields(`connection connections session sessions socket sockets browser tab tabs page pages
+		client stream streams cursor cursors transport handle window context`))
+	// infoNouns make a tool about its verb rather than doing it: it
+	// returns instructions, documentation or help.
+	infoNouns = tlSet(strings.Fields(`instructions instruction docs doc documentation guide guides help howto readme tutorial
+		tutorials manual usage`))
+	// objectSkips are the words between a verb and its object.
+	objectSkips = tlSet(strings.Fields(`a an the this that these those its your my our their one new given specified provided
+		current active open existing sql mongodb mongo database db simple custom single`))
+	// sessionVerbs are the verbs that, on a session object, only end it.
+	sessionVerbs = tlSet(strings.Fields(`close disconnect end stop terminate kill reset`))
+)
+
+// judgeObjects reads each verb with its object in words: an execution verb
+// on a read operation reads, a session verb on a connection or a browser
+// tab changes no user data (the evidence goes), and a verb whose object is
+// instructions or documentation only describes ("install_instructions";
+// in a name, also "docs_for_deploy").
+func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
+	out := ev[:0]
+	for _, e := range ev {
+		at, obj := objectOf(e.word, words)
+		if name && obj == "" && at > 0 {
+			obj = words[at-1] // a prefixed name: "browser_close"
+		}
+		infoBefore := false
+		if name {
+			for _, w := range words[:max(at, 0)] {
+				infoBefore = infoBefore || infoNouns[w]
+			}
+		}
+		switch {
+		case e.class&classExec != 0 && readObjects[obj]:
+			e.class = classRead
+		case sessionVerbs[e.word] && sessionObjects[obj]:
+			continue
+		case infoNouns[obj] || infoBefore:
+			e.class = classRead
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// objectOf returns where verb is in words (-1: not there) and the head of
+// its object: the first word after it past determiners and the like.
+func objectOf(verb string, words []string) (int, string) {
+	for i, w := range words {
+		if base, _ := lookupVerb(w, true); base != verb {
+			continue
+		}
+		for _, o := range words[i+1:] {
+			if !objectSkips[o] {
+				return i, o
+			}
+		}
+		return i, ""
+	}
+	return -1, ""
+}
+
 // Description patterns of the annotation rules (compiled in
 // compiledToolMatchers).
 const (
@@ -187,7 +258,9 @@ const (
 	// write.
 	readOnlyClaimExpr = `\bread[- ]?only\b|\bwithout (?:making )?(?:any )?(?:changes|modif\w+|side effects)\b|\bno side effects\b|\bdoes not (?:modify|change|write)\b`
 	// strongDestroyExpr finds destructive phrases anywhere in a description.
-	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|(?:update|replace)s? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
+	// An update of an existing resource's fields is not destructive
+	// (docs/rules.md, MCPG-A002): replacing or overwriting it is.
+	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|replaces? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
 	// idempotentClaimExpr recognises creation that is idempotent by design.
 	idempotentClaimExpr = `\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exists?\b|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\bcreate or replace\b`
 )
@@ -228,7 +301,7 @@ func classesOf(ev []verbEvidence) verbClass {
 func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	e := &toolEvidence{}
 	nameWords := a.cur.nameWords(t)
-	e.name = tagEvidence(adjust(leadVerbs(nameWords, len(nameWords), false), nameWords), "name")
+	e.name = tagEvidence(judgeObjects(adjust(leadVerbs(nameWords, len(nameWords), false), nameWords), nameWords, true), "name")
 	if classesOf(e.name)&^classNeutral == 0 {
 		for _, w := range nameWords {
 			if execNouns[w] {
@@ -239,18 +312,18 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	}
 	if v := t.Value.Get("title"); v.IsString() {
 		w := tlWords(a.cur.view(v.Str))
-		e.title = tagEvidence(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), "title")
+		e.title = tagEvidence(judgeObjects(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), w, false), "title")
 	}
 	if v := t.Value.Get("annotations").Get("title"); v.IsString() {
 		w := tlWords(a.cur.view(v.Str))
-		e.annTitle = tagEvidence(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), "annotations.title")
+		e.annTitle = tagEvidence(judgeObjects(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), w, false), "annotations.title")
 	}
 	if v := t.Value.Get("description"); v.IsString() {
 		e.descView = a.cur.view(v.Str)
 		first := tlFirstSentence(e.descView)
 		w := tlWords(first)
 		skipped := skipFillers(w, nameWords)
-		e.desc = tagEvidence(adjust(leadVerbs(skipped, 1, true), skipped), "description")
+		e.desc = tagEvidence(judgeObjects(adjust(leadVerbs(skipped, 1, true), skipped), skipped, false), "description")
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
