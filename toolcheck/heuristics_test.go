@@ -266,6 +266,11 @@ func TestSize(t *testing.T) {
 		{"space padding", "Returns the weather." + strings.Repeat(" ", 90) + "Then read the notes.", "warning", false},
 		{"blank-line padding", "Returns the weather.\n\n\n\n\n\nThen read the notes.", "warning", false},
 		{"docstring indentation", "Returns the weather.\n\n                    Args:\n                        city: the city\n                    ", "", false},
+		{"nested JSON example", "Returns the weather.\nExample:\n{\n  \"a\": {\n    \"b\": {\n                            \"c\": 1\n    }\n  }\n}", "", false},
+		{"aligned table", "Reads output.\n- offset: 0                  → All new lines\n- offset: -20                → Last 20 lines", "", false},
+		{"padding on one line of a table", "Reads output.\n- offset: 0                  → All new lines\n- offset: -20" + strings.Repeat(" ", 40) + "Then read the notes.", "warning", false},
+		{"aligned far out of view", "Reads.\nx" + strings.Repeat(" ", 200) + "hidden one\ny" + strings.Repeat(" ", 200) + "hidden two", "warning", false},
+		{"indented out of view", "Returns the weather.\n" + strings.Repeat(" ", 100) + "Then read the notes.", "warning", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -271,7 +271,7 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 		if unpadded(tx.text) {
 			continue
 		}
-		p := mcpunicode.MeasurePadding(tlDedent(tx.text))
+		p := mcpunicode.MeasurePadding(tlUnalign(tlLayout(tx.text)))
 		if !p.Padded() {
 			continue
 		}
@@ -288,9 +288,10 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 	}
 }
 
-// unpadded reports, for sizeRules, text that is not padded once dedented
-// (most text, checked cheaply). Dedenting only removes spaces and tabs and
-// blanks lines of white space, which MeasurePadding counts as blank
+// unpadded reports, for sizeRules, text that is not padded once its
+// layout is undone (most text, checked cheaply). Undoing layout only
+// removes or shortens runs of spaces and tabs and blanks lines of white
+// space, which MeasurePadding counts as blank
 // already (but for VT and FF), so text without VT and FF that is not
 // padded stays so. ASCII text is not padded when it has no run of
 // PaddingSpaceRun spaces and tabs and fewer line breaks than a run of
@@ -392,30 +393,76 @@ func tlUTF16Offset(s string, n int) int {
 // dedent removes the indentation common to the lines after the first (a
 // docstring's) and blanks whitespace-only lines, so that indented prose is
 // not taken for padding. Trailing whitespace hides nothing and is dropped.
-func tlDedent(s string) string {
+// maxIndent is the deepest line indentation read as layout (a nested JSON
+// or code example in a description) rather than padding: a line indented
+// further starts out of view.
+const maxIndent = 64
+
+// maxAlignColumn is the last column at which aligned text counts as a
+// table: further right, even aligned text starts out of view.
+const maxAlignColumn = 120
+
+// tlUnalign collapses the runs of spaces that align a column of a table
+// ("- offset: 0      → All new lines" over "- offset: -20    → Last 20"):
+// a run ending at the same column as a run on another line, within
+// maxAlignColumn, lays text out rather than hiding it.
+func tlUnalign(s string) string {
+	if !strings.Contains(s, "\n") || !strings.Contains(s, "  ") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	type run struct{ line, start, end, col int } // bytes [start,end) of lines[line]; col: the rune column after it
+	var runs []run
+	ends := map[int]int{}
+	for li, l := range lines {
+		col := 0
+		for i := 0; i < len(l); {
+			if l[i] == ' ' && i+1 < len(l) && l[i+1] == ' ' {
+				j := i
+				for j < len(l) && l[j] == ' ' {
+					j++
+				}
+				col += j - i
+				if j < len(l) && i > 0 && col <= maxAlignColumn {
+					runs = append(runs, run{li, i, j, col})
+					ends[col]++
+				}
+				i = j
+				continue
+			}
+			_, size := utf8.DecodeRuneInString(l[i:])
+			i += size
+			col++
+		}
+	}
+	// Collapse from the last run of each line backwards, so byte offsets of
+	// earlier runs stay valid.
+	for k := len(runs) - 1; k >= 0; k-- {
+		r := runs[k]
+		if ends[r.col] >= 2 {
+			l := lines[r.line]
+			lines[r.line] = l[:r.start] + " " + l[r.end:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tlLayout undoes what lays text out rather than hiding it, for the
+// padding check: each line's indentation up to maxIndent (a docstring, a
+// nested JSON example) and trailing white space; a line of white space
+// becomes empty. A line indented further keeps its indentation: it starts
+// out of view.
+func tlLayout(s string) string {
 	if !strings.Contains(s, "\n") {
 		return strings.TrimRight(s, " \t")
 	}
 	lines := strings.Split(s, "\n")
-	common := -1
-	for _, l := range lines[1:] {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		ind := len(l) - len(strings.TrimLeft(l, " \t"))
-		if common < 0 || ind < common {
-			common = ind
-		}
-	}
 	for i, l := range lines {
-		switch {
-		case strings.TrimSpace(l) == "":
-			lines[i] = ""
-		case i > 0 && common > 0:
-			lines[i] = strings.TrimRight(l[common:], " \t")
-		default:
-			lines[i] = strings.TrimRight(l, " \t")
+		l = strings.TrimRight(l, " \t")
+		if ind := len(l) - len(strings.TrimLeft(l, " \t")); ind <= maxIndent {
+			l = l[ind:]
 		}
+		lines[i] = l
 	}
 	return strings.Join(lines, "\n")
 }
