@@ -150,6 +150,18 @@ var detectCases = []detectCase{
 	{name: "rtl/twin-run-of-marks", in: "يتصل بخدمة Azure\u200F\u200F\u200F.", kinds: []string{KindBidiMark}, sanitized: "يتصل بخدمة Azure."},
 	{name: "rtl/twin-with-carrier", in: "يتصل بخدمة Azure\u200F وي\u200Bقرأ.", kinds: []string{KindBidiMark, KindZeroWidth}, sanitized: "يتصل بخدمة Azure ويقرأ."},
 	{name: "rtl/twin-url", in: "https://example.com/\u200Fadmin", kinds: []string{KindBidiMark}, sanitized: "https://example.com/admin"},
+	// Balanced isolates around a run of one direction in RTL prose, and
+	// their Trojan-Source twins.
+	{name: "rtl/arabic-lri-latin", in: "يشغّل هذا الأداة \u2066GitHub Actions\u2069 على المستودع.", sanitized: "="},
+	{name: "rtl/hebrew-fsi-file", in: "הכלי קורא את \u2068config.json\u2069 ומחזיר את התוכן.", sanitized: "="},
+	{name: "rtl/twin-rli-around-latin", in: "يشغّل هذا الأداة \u2067GitHub Actions\u2069 على المستودع.", kinds: []string{KindBidiControl},
+		sanitized: "يشغّل هذا الأداة GitHub Actions على المستودع."},
+	{name: "rtl/twin-lri-no-rtl", in: "Runs \u2066GitHub Actions\u2069 on the repository.", kinds: []string{KindBidiControl},
+		sanitized: "Runs GitHub Actions on the repository."},
+	{name: "rtl/twin-unbalanced", in: "يشغّل هذا الأداة \u2066GitHub Actions على المستودع.", kinds: []string{KindBidiControl},
+		sanitized: "يشغّل هذا الأداة GitHub Actions على المستودع."},
+	{name: "rtl/twin-isolate-and-override", in: "يشغّل \u2066GitHub\u2069 \u202Eadmin\u202C.", kinds: []string{KindBidiControl},
+		sanitized: "يشغّل GitHub admin."},
 	{name: "rtl/twin-trojan-source", in: "يتحقق من المستخدم \u202Euser\u202C admin", kinds: []string{KindBidiControl}, sanitized: "يتحقق من المستخدم user admin"},
 
 	// Row 6: soft hyphen, CGJ.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/bidi"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -297,10 +298,11 @@ func (a *analyzer) passBinary() {
 // §1 row 5) and reports them in one finding per string, whose evidence
 // shows the line in memory order and in display order.
 func (a *analyzer) passBidi() {
+	typo := a.typographicIsolates()
 	var e *event
 	for _, fi := range a.flagged {
 		i := int(fi)
-		if a.cls[i] != clsBidiControl || a.act[i] != keep {
+		if a.cls[i] != clsBidiControl || a.act[i] != keep || typo[i] {
 			continue
 		}
 		if e == nil {
@@ -309,6 +311,94 @@ func (a *analyzer) passBidi() {
 		e.end = i + 1
 		a.claim(i, drop, kBidiControl, e.id)
 	}
+}
+
+// typographicIsolates returns the isolate controls that are right-to-left
+// typography (issue 16): balanced pairs — LRI, RLI or FSI and the next
+// bidi control, a PDI on the same line — around a run of one direction that
+// agrees with the isolate (LRI around a Latin run, RLI around an Arabic
+// one), in prose whose line holds right-to-left script, and that the
+// Unicode Bidirectional Algorithm displays as one block in its own order.
+// A string with any other bidi control keeps none: an override or an
+// unbalanced isolate is the trick, and the pairs beside it are part of it.
+func (a *analyzer) typographicIsolates() map[int]bool {
+	var ctl []int
+	for _, fi := range a.flagged {
+		if i := int(fi); a.cls[i] == clsBidiControl && a.act[i] == keep {
+			ctl = append(ctl, i)
+		}
+	}
+	if len(ctl) < 2 || a.identifier || a.urlLike() {
+		return nil
+	}
+	typo := map[int]bool{}
+	for k := 0; k < len(ctl); k++ {
+		i := ctl[k]
+		r := a.cps[i].r
+		if r != 0x2066 && r != 0x2067 && r != 0x2068 || k+1 == len(ctl) || a.cps[ctl[k+1]].r != 0x2069 {
+			return nil
+		}
+		j := ctl[k+1]
+		if !a.typographicIsolate(i, j) {
+			return nil
+		}
+		typo[i], typo[j] = true, true
+		k++
+	}
+	return typo
+}
+
+func (a *analyzer) typographicIsolate(i, j int) bool {
+	if j-i < 2 || !a.rtlInLine(i) {
+		return false
+	}
+	var content []rune
+	rtl, ltr, text := false, false, false
+	for _, c := range a.cps[i+1 : j] {
+		if c.r < 0 || lineBreak(c.r) {
+			return false
+		}
+		p := propsOf(c.r)
+		if p&(propLetter|propModLetter) != 0 {
+			if p&propRTL != 0 {
+				rtl = true
+			} else {
+				ltr = true
+			}
+		}
+		text = text || p&(propLetter|propModLetter|propDigit) != 0
+		content = append(content, c.r)
+	}
+	switch {
+	case !text, rtl && ltr:
+		return false
+	case a.cps[i].r == 0x2066 && rtl, a.cps[i].r == 0x2067 && ltr:
+		return false // the isolate's direction contradicts its content
+	}
+	// The UBA's view: the isolated run is displayed as one block, in its
+	// own order (reversed for a right-to-left run).
+	start, end := i, j
+	for start > 0 && !lineBreak(a.cps[start-1].r) {
+		start--
+	}
+	for end < len(a.cps) && !lineBreak(a.cps[end].r) {
+		end++
+	}
+	line := make([]rune, 0, end-start)
+	for _, c := range a.cps[start:end] {
+		if c.r >= 0 {
+			line = append(line, c.r)
+		}
+	}
+	visual, ok := visualOrder(string(line))
+	if !ok {
+		return false
+	}
+	block := string(content)
+	if rtl {
+		block = bidi.ReverseString(block)
+	}
+	return strings.Contains(visual, block)
 }
 
 // passSimple handles the classes whose decision does not depend on context.
