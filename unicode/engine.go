@@ -655,6 +655,13 @@ func lineBreak(r rune) bool { return r == '\n' || r == '\r' || r == 0x2029 || r 
 // textNear reports whether a letter or digit is within a few characters of
 // i in direction dir, on the same line.
 func (a *analyzer) textNear(i, dir int) bool {
+	return a.near(i, dir, propLetter|propModLetter|propDigit) >= 0
+}
+
+// near returns the first code point within a few characters of i in
+// direction dir, on the same line and through plain text only, that has
+// one of the properties want; -1 when there is none.
+func (a *analyzer) near(i, dir int, want uint16) int {
 	j := i
 	for steps := 0; steps < 4; steps++ {
 		if dir < 0 {
@@ -663,13 +670,13 @@ func (a *analyzer) textNear(i, dir int) bool {
 			j = a.nextKept(j)
 		}
 		if !a.plain(j) || lineBreak(a.cps[j].r) {
-			return false
+			return -1
 		}
-		if propsOf(a.cps[j].r)&(propLetter|propModLetter|propDigit) != 0 {
-			return true
+		if propsOf(a.cps[j].r)&want != 0 {
+			return j
 		}
 	}
-	return false
+	return -1
 }
 
 func isByteVS(c class) bool { return c == clsVS || c == clsVSSupp }
@@ -835,25 +842,8 @@ func scriptIndex(code string) uint8 {
 // neutral characters on the same line) is right-to-left (Bidi_Class R or
 // AL): LRM/RLM/ALM next to Arabic or Hebrew text are legitimate.
 func (a *analyzer) rtlNear(i, dir int) bool {
-	j := i
-	for steps := 0; steps < 4; steps++ {
-		if dir < 0 {
-			j = a.prevKept(j)
-		} else {
-			j = a.nextKept(j)
-		}
-		if !a.plain(j) {
-			return false
-		}
-		r := a.cps[j].r
-		if r == '\n' {
-			return false
-		}
-		if p := propsOf(r); p&(propLetter|propModLetter) != 0 {
-			return p&propRTL != 0
-		}
-	}
-	return false
+	j := a.near(i, dir, propLetter|propModLetter)
+	return j >= 0 && propsOf(a.cps[j].r)&propRTL != 0
 }
 
 // formatInScript reports whether the script-specific format control at i
