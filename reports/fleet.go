@@ -308,15 +308,14 @@ func launchKey(s *Server) string {
 
 type distinctAcc struct {
 	DistinctEntry
-	names, clients, users map[string]bool
+	names, clients, users smallSet
 	// Hosts are merged one after the other: a host is new when it is not
 	// the last one counted (no set of host keys per distinct server).
 	lastHost string
 }
 
 func newDistinct(s *Server) *distinctAcc {
-	d := &distinctAcc{DistinctEntry: DistinctEntry{Key: launchKey(s), Transport: s.Transport, URL: s.URL, ByStatus: map[string]int{}},
-		names: map[string]bool{}, clients: map[string]bool{}, users: map[string]bool{}}
+	d := &distinctAcc{DistinctEntry: DistinctEntry{Key: launchKey(s), Transport: s.Transport, URL: s.URL, ByStatus: map[string]int{}}}
 	if s.URL == "" {
 		d.Command, d.Args = s.Command, append([]string{}, s.Args...)
 	}
@@ -324,14 +323,14 @@ func newDistinct(s *Server) *distinctAcc {
 }
 
 func (d *distinctAcc) add(s *Server, host string) {
-	d.names[s.Name] = true
-	d.clients[s.Client] = true
+	d.names.add(s.Name)
+	d.clients.add(s.Client)
 	if d.Hosts == 0 || d.lastHost != host {
 		d.Hosts++
 		d.lastHost = host
 	}
 	if s.User != "" {
-		d.users[host+"\x00"+s.User] = true
+		d.users.add(host + "\x00" + s.User)
 	}
 	d.Instances++
 	d.ByStatus[string(s.Status)]++
@@ -344,9 +343,53 @@ func (d *distinctAcc) add(s *Server, host string) {
 
 func (d *distinctAcc) entry() DistinctEntry {
 	e := d.DistinctEntry
-	e.Names, e.Clients = sortedKeys(d.names), sortedKeys(d.clients)
-	e.Users = len(d.users)
+	e.Names, e.Clients = d.names.sorted(), d.clients.sorted()
+	e.Users = d.users.len()
 	return e
+}
+
+// smallSet is a set of strings that is a short list while it is small:
+// most distinct servers have one name, one client and a few users, and a
+// map each would be most of a large fleet merge's time.
+type smallSet struct {
+	list []string
+	m    map[string]bool
+}
+
+func (s *smallSet) add(v string) {
+	if s.m != nil {
+		s.m[v] = true
+		return
+	}
+	for _, x := range s.list {
+		if x == v {
+			return
+		}
+	}
+	s.list = append(s.list, v)
+	if len(s.list) > 8 {
+		s.m = make(map[string]bool, 2*len(s.list))
+		for _, x := range s.list {
+			s.m[x] = true
+		}
+		s.list = nil
+	}
+}
+
+func (s *smallSet) len() int {
+	if s.m != nil {
+		return len(s.m)
+	}
+	return len(s.list)
+}
+
+func (s *smallSet) sorted() []string {
+	if s.m != nil {
+		return sortedKeys(s.m)
+	}
+	out := append([]string{}, s.list...)
+	sort.Strings(out)
+	return out
 }
 
 type ruleAcc struct {

@@ -86,3 +86,23 @@ func TestFleetJSONStreams(t *testing.T) {
 		t.Errorf("empty fleet: %v\n%s", err, empty.String())
 	}
 }
+
+// TestSmallSet: the set keeps each value once, as a list and past the
+// point where it becomes a map.
+func TestSmallSet(t *testing.T) {
+	var s smallSet
+	for i := 0; i < 3; i++ {
+		for _, v := range []string{"b", "a", "c", "a"} {
+			s.add(v)
+		}
+	}
+	if got := s.sorted(); len(got) != 3 || got[0] != "a" || got[2] != "c" || s.len() != 3 {
+		t.Errorf("small: %v (%d)", got, s.len())
+	}
+	for i := 0; i < 20; i++ {
+		s.add(string(rune('d' + i%12)))
+	}
+	if s.len() != 15 || s.m == nil || len(s.sorted()) != 15 {
+		t.Errorf("large: %d values, map %v", s.len(), s.m != nil)
+	}
+}
