@@ -16,10 +16,12 @@ import (
 
 // The HTML report is one self-contained file: inline CSS and SVG, no
 // request of any kind (no font, image, script or style URL), readable with
-// JavaScript off (every table and chart is in the markup; the inline script
-// only filters and sorts), printable. Every string from a configuration or
-// a tool goes through html/template's contextual escaping, and invisible or
-// reordering characters are shown as escapes (visible).
+// JavaScript off (the summary, the charts and the first htmlMaxRows rows of
+// every table are in the markup; the inline script filters, sorts and pages
+// every row from the tables' JSON data blocks), printable. Every string from
+// a configuration or a tool goes through html/template's contextual
+// escaping (the data blocks through encoding/json's HTML-safe escaping), and
+// invisible or reordering characters are shown as escapes (visible).
 
 //go:embed html.tmpl
 var htmlTemplate string
