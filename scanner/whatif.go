@@ -60,42 +60,39 @@ func NewProposal(opts ProposalOptions) (*Proposal, error) {
 	if opts.FS == nil {
 		opts.FS = cfgfile.OS{}
 	}
-	p := &Proposal{opts: opts, byOS: map[string]*proposalContext{}, Sources: []reports.PolicySource{}}
-	var errs []error
-	for _, path := range opts.PolicyFiles {
-		doc, broken, exists, ferrs := managed.LoadSettings(opts.FS, path, managed.KindPolicyFile)
-		for _, e := range ferrs {
-			errs = append(errs, &e)
+	p := &Proposal{opts: opts, byOS: map[string]*proposalContext{}}
+	// The scan's own loader reads the files, with --policy's semantics.
+	loader := p.newScan(context.Background(), "")
+	loader.opts.PolicyFiles = opts.PolicyFiles
+	loader.loadPolicyFiles()
+	if errs := loader.res.Errors; len(errs) > 0 {
+		joined := make([]error, len(errs))
+		for i := range errs {
+			joined[i] = &errs[i]
 		}
-		switch {
-		case !exists:
-			errs = append(errs, &reports.FileError{Path: path, Message: "policy file does not exist"})
-		case broken != nil:
-			errs = append(errs, &reports.FileError{Path: path, Line: broken.Error.Line, Column: broken.Error.Column, Message: broken.Error.Message})
-		case len(ferrs) == 0:
-			p.docs = append(p.docs, doc)
-			p.Sources = append(p.Sources, reports.PolicySource{Path: path, Kind: managed.KindPolicyFile, Active: true})
-		}
+		return nil, fmt.Errorf("load policy: %w", errors.Join(joined...))
 	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("load policy: %w", errors.Join(dedupe(errs)...))
-	}
+	p.docs = loader.policyFiles
+	p.Sources = append([]reports.PolicySource{}, loader.res.Policy.Sources...)
 	for _, path := range opts.Policy.Sources {
 		p.Sources = append(p.Sources, reports.PolicySource{Path: path, Kind: "rego", Active: true})
 	}
 	return p, nil
 }
 
-func dedupe(errs []error) []error {
-	var out []error
-	seen := map[string]bool{}
-	for _, e := range errs {
-		if !seen[e.Error()] {
-			seen[e.Error()] = true
-			out = append(out, e)
-		}
+// newScan is a scan that reads nothing but the proposal's files, for
+// machines running goos.
+func (p *Proposal) newScan(ctx context.Context, goos string) *scan {
+	return &scan{
+		ctx:          ctx,
+		opts:         Options{GOOS: goos, WorkDir: p.opts.WorkDir, Policy: p.opts.Policy, LookupEnv: func(string) (string, bool) { return "", false }},
+		res:          &Result{},
+		seenFindings: map[string]bool{},
+		seenSources:  map[string]bool{},
+		kept:         map[*Server]bool{},
+		fs:           p.opts.FS,
+		policyFiles:  p.docs,
 	}
-	return out
 }
 
 // Findings are the proposal's own weaknesses (rules about the policy, such
@@ -131,16 +128,7 @@ func (p *Proposal) context(ctx context.Context, goos string) *proposalContext {
 	if c := p.byOS[goos]; c != nil {
 		return c
 	}
-	sc := &scan{
-		ctx:          ctx,
-		opts:         Options{GOOS: goos, WorkDir: p.opts.WorkDir, Policy: p.opts.Policy, LookupEnv: func(string) (string, bool) { return "", false }},
-		res:          &Result{},
-		seenFindings: map[string]bool{},
-		seenSources:  map[string]bool{},
-		kept:         map[*Server]bool{},
-		fs:           p.opts.FS,
-		policyFiles:  p.docs,
-	}
+	sc := p.newScan(ctx, goos)
 	w := &claudeWorld{managed: &managed.Dir{}}
 	c := &proposalContext{sc: sc, pc: sc.orgContext(w)}
 	p.byOS[goos] = c
@@ -203,14 +191,10 @@ func savedServer(s *reports.Server) *Server {
 		// The rules judge the server as Claude Code would load it.
 		status = reports.StatusActive
 	}
-	details := map[string]any{}
-	for k, v := range s.Details {
-		details[k] = v
-	}
 	return &Server{
 		ID: s.ID, Name: s.Name, Client: s.Client, Scope: s.Scope, Project: s.Project,
 		Transport: s.Transport, Command: s.Command, Args: s.Args, URL: s.URL,
 		EnvKeys: s.EnvKeys, HeaderKeys: s.HeaderKeys, Source: s.Source, Status: status,
-		Details: details,
+		Details: maps.Clone(s.Details), // applyPolicy records the admission here
 	}
 }
