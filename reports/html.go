@@ -97,11 +97,11 @@ func sameOrVisible(raw string) any {
 	return nil
 }
 
-// pageable returns the data of a table of n rows, or nil when the markup
-// holds it all.
-func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any) {
+// pageable adds the data of a table of n rows, unless the markup holds
+// it all; fixes, for the findings table, are the rules' fixes.
+func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any, fixes map[string]string) {
 	if n > htmlPageRows {
-		v.Data = append(v.Data, htmlTableData{Kind: kind, Fleet: v.Fleet, N: n, Row: row})
+		v.Data = append(v.Data, htmlTableData{Kind: kind, Fleet: v.Fleet, N: n, Row: row, Fixes: fixes})
 	}
 }
 
@@ -237,7 +237,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		return [2][]any{{h.Key, h.User, nil, nil, nil}, {sameOrVisible(h.Key), visible(h.OS), visible(h.GeneratedAt), h.Summary.Servers, h.NotAllowed,
 			h.Summary.Findings.Error, h.Summary.Findings.Warning, h.Compliant, h.Stale, why}}
-	})
+	}, nil)
 	v.Title = "mcpguard fleet report"
 	if !fleet && len(f.Hosts) == 1 {
 		v.Host = f.Hosts[0]
@@ -286,7 +286,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		return [2][]any{{sv.Host, sv.User, sv.Client, string(sv.Status), nil},
 			{sameOrVisible(sv.Host), sameOrVisible(sv.User), sameOrVisible(sv.Client), visible(sv.Scope), visible(sv.Name),
 				sv.Decision.Allowed, visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target(sv)), len(sv.FindingIDs), visible(sv.Source.String())}}
-	})
+	}, nil)
 	finding := func(fd FleetFinding) htmlFinding {
 		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
 		if sv := servers[fd.Host+"\x00"+fd.ServerID]; sv != nil {
@@ -305,6 +305,12 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		v.Findings = append(v.Findings, finding(fd))
 	}
+	fixes := map[string]string{}
+	for _, r := range f.Rules {
+		if rule, ok := LookupRule(r.Rule); ok {
+			fixes[r.Rule] = rule.Fix
+		}
+	}
 	v.pageable("findings", len(f.Findings), func(i int) [2][]any {
 		hf := finding(f.Findings[i])
 		evidence := make([]any, len(hf.Evidence))
@@ -314,15 +320,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		return [2][]any{{hf.Host, hf.User, hf.Client, hf.Status, hf.Rule},
 			{string(hf.Severity), hf.Suppressed != nil, sameOrVisible(hf.Host), visible(hf.Server), visible(hf.Message),
 				evidence, visible(hf.Location.String())}}
-	})
-	if n := len(v.Data); n > 0 && v.Data[n-1].Kind == "findings" {
-		v.Data[n-1].Fixes = map[string]string{}
-		for _, r := range f.Rules {
-			if rule, ok := LookupRule(r.Rule); ok {
-				v.Data[n-1].Fixes[r.Rule] = rule.Fix
-			}
-		}
-	}
+	}, fixes)
 	for _, d := range f.Distinct {
 		if len(v.Distinct) == htmlMaxRows {
 			v.DistinctCut++
@@ -334,7 +332,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		d := &f.Distinct[i]
 		return [2][]any{{nil, nil, nil, nil, nil}, {d.Hosts, d.Users, d.Allowed, d.NotAllowed,
 			visible(strings.Join(d.Names, ", ")), visible(strings.Join(d.Clients, ", ")), visible(d.Key)}}
-	})
+	}, nil)
 	for _, r := range f.Rules {
 		hr := htmlRule{RuleCount: r}
 		if rule, ok := LookupRule(r.Rule); ok {
@@ -358,7 +356,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			c := &w.Changes[i]
 			return [2][]any{{c.Host, c.User, c.Client, nil, nil}, {sameOrVisible(c.Host), sameOrVisible(c.Client), visible(c.Name), c.Effect,
 				visible(verdictText(c.Before)), visible(verdictText(c.After)), visible(c.Launch)}}
-		})
+		}, nil)
 		v.WhatIf = hw
 		v.Cards = append(v.Cards, htmlCard{"What if: servers lost", fmt.Sprint(w.Summary.Lose), classIf(w.Summary.Lose > 0, "warn")},
 			htmlCard{"What if: hosts losing", fmt.Sprint(w.Summary.HostsLosing), classIf(w.Summary.HostsLosing > 0, "warn")},

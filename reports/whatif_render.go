@@ -52,17 +52,12 @@ func writeWhatIfText(bw *bufio.Writer, w *WhatIf) {
 	if len(w.Hosts) > 0 {
 		fmt.Fprintf(bw, "\nHOSTS THAT WOULD CHANGE (most servers lost first)\n")
 		tw := newColumns(bw, "HOST", "LOSE", "GAIN", "SERVERS LOST", "SERVERS GAINED")
-		for i, h := range w.Hosts {
-			if i == topN {
-				tw.flush()
-				fmt.Fprintf(bw, "  ... and %d more (see --format json or --csv-kind changes)\n", len(w.Hosts)-topN)
-				tw = nil
-				break
-			}
+		for _, h := range w.Hosts[:min(topN, len(w.Hosts))] {
 			tw.row(oneLine(h.Key), strconv.Itoa(len(h.Lose)), strconv.Itoa(len(h.Gain)), clip(oneLine(refNames(h.Lose)), 60), clip(oneLine(refNames(h.Gain)), 60))
 		}
-		if tw != nil {
-			tw.flush()
+		tw.flush()
+		if more := len(w.Hosts) - topN; more > 0 {
+			fmt.Fprintf(bw, "  ... and %d more (see --format json or --csv-kind changes)\n", more)
 		}
 	}
 	if len(w.Distinct) > 0 {
