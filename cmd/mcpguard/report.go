@@ -7,9 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -200,30 +202,31 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 }
 
 // judgeFleet judges every server of the fleet again under the proposal,
-// host by host (each with its own OS), and records the difference.
+// one call per OS (the policy context depends on it), and records the
+// difference.
 func judgeFleet(ctx context.Context, p *scanner.Proposal, fleet *reports.Fleet) error {
 	osOf := map[string]string{}
 	for _, h := range fleet.Hosts {
 		osOf[h.Key] = h.OS
 	}
+	byOS := map[string][]int{}
+	for i, s := range fleet.Servers {
+		byOS[osOf[s.Host]] = append(byOS[osOf[s.Host]], i)
+	}
 	after := make([]reports.Judged, len(fleet.Servers))
-	for start := 0; start < len(fleet.Servers); {
-		// A host's servers are contiguous in a fleet.
-		end := start
-		host := fleet.Servers[start].Host
-		for end < len(fleet.Servers) && fleet.Servers[end].Host == host {
-			end++
+	for _, goos := range slices.Sorted(maps.Keys(byOS)) {
+		idx := byOS[goos]
+		saved := make([]reports.Server, len(idx))
+		for k, i := range idx {
+			saved[k] = fleet.Servers[i].Server
 		}
-		saved := make([]reports.Server, end-start)
-		for i := range saved {
-			saved[i] = fleet.Servers[start+i].Server
-		}
-		judged, err := p.Judge(ctx, osOf[host], saved)
+		judged, err := p.Judge(ctx, goos, saved)
 		if err != nil {
-			return fmt.Errorf("judge %s: %w", host, err)
+			return fmt.Errorf("judge %s hosts: %w", goos, err)
 		}
-		copy(after[start:end], judged)
-		start = end
+		for k, i := range idx {
+			after[i] = judged[k]
+		}
 	}
 	fleet.SetWhatIf(p.Sources, after, p.Findings(), p.Errors())
 	return nil
