@@ -599,3 +599,22 @@ func TestAnalysisInertFastPath(t *testing.T) {
 		check(string([]rune{a, 'Q', b, c}))
 	}
 }
+
+// TestManyMarksAndIsolatesAreLinear: the RTL typography decisions look at a
+// mark's line and the whole string once, not once per mark; a string of
+// 100,000 marks or isolate pairs in Arabic text would take minutes if they
+// did.
+func TestManyMarksAndIsolatesAreLinear(t *testing.T) {
+	marks := strings.Repeat("عربي 2025\u200F ", 100000)
+	if fs := ScanString(marks); len(fs) != 0 {
+		t.Errorf("typographic marks reported: %d findings", len(fs))
+	}
+	isolates := strings.Repeat("عربي \u2066GitHub\u2069 ", 100000)
+	fs := ScanString(isolates)
+	if kinds := kindsOf(fs); len(kinds) == 0 || kinds[0] != KindBidiControl {
+		t.Errorf("100,000 isolate pairs: kinds %v, want bidi-control", kinds)
+	}
+	if Sanitize(isolates) != strings.Repeat("عربي GitHub ", 100000) {
+		t.Error("the isolates were not removed")
+	}
+}

@@ -80,6 +80,8 @@ type analyzer struct {
 	// rtlLine caches rtlInLine for the line [rtlLineStart, rtlLineEnd).
 	rtlLineStart, rtlLineEnd int
 	rtlLine                  bool
+	// url caches urlLike: 0 not computed, 1 a URL, 2 not one.
+	url int8
 }
 
 // reset prepares the per-string arrays for len(a.cps) code points.
@@ -95,6 +97,7 @@ func (a *analyzer) reset() {
 	a.perKind = [kDuplicateKey + 1]int{}
 	a.confusableCandidates = false
 	a.rtlLineStart, a.rtlLineEnd = -1, -1
+	a.url = 0
 }
 
 func grow[T any](s []T, n int) []T {
@@ -331,6 +334,9 @@ func (a *analyzer) typographicIsolates() map[int]bool {
 	if len(ctl) < 2 || a.identifier || a.urlLike() {
 		return nil
 	}
+	if len(ctl) > 2*maxTypographicIsolates {
+		return nil // prose isolates a few runs, not hundreds: each costs a bidi pass over its line
+	}
 	typo := map[int]bool{}
 	for k := 0; k < len(ctl); k++ {
 		i := ctl[k]
@@ -347,6 +353,10 @@ func (a *analyzer) typographicIsolates() map[int]bool {
 	}
 	return typo
 }
+
+// maxTypographicIsolates bounds the isolate pairs of one string that can be
+// typography.
+const maxTypographicIsolates = 16
 
 func (a *analyzer) typographicIsolate(i, j int) bool {
 	if j-i < 2 || !a.rtlInLine(i) {
@@ -614,6 +624,17 @@ func (a *analyzer) marksWithCarriers() {
 // urlLike reports whether the string is a URL (a scheme's "://" and no
 // space): a directional mark in one hides where it leads.
 func (a *analyzer) urlLike() bool {
+	if a.url == 0 {
+		a.url = 2
+		if a.scanURL() {
+			a.url = 1
+		}
+	}
+	return a.url == 1
+}
+
+// scanURL is urlLike's scan, once per string: every mark asks.
+func (a *analyzer) scanURL() bool {
 	colon := false
 	for k, c := range a.cps {
 		switch {
