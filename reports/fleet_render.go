@@ -312,10 +312,7 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 			return
 		}
 		var b bytes.Buffer
-		e := json.NewEncoder(&b)
-		e.SetEscapeHTML(false)
-		e.SetIndent("  ", "  ")
-		if err = e.Encode(v); err == nil {
+		if err = indentEncoder(&b, "  ").Encode(v); err == nil {
 			_, err = bw.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 		}
 	}
@@ -332,9 +329,7 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 		_, err = bw.WriteString("[")
 		if err == nil {
 			err = encodeChunks(n, func(lo, hi int, b *bytes.Buffer) error {
-				e := json.NewEncoder(b)
-				e.SetEscapeHTML(false)
-				e.SetIndent("    ", "  ")
+				e := indentEncoder(b, "    ") // one per chunk: it keeps its buffers
 				for i := lo; i < hi; i++ {
 					sep := ",\n    "
 					if i == 0 {
@@ -374,6 +369,15 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// indentEncoder writes values as Encoder.SetIndent(prefix, "  ") does at
+// that depth of the fleet document, HTML characters unescaped.
+func indentEncoder(w io.Writer, prefix string) *json.Encoder {
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	e.SetIndent(prefix, "  ")
+	return e
 }
 
 // encodeChunks encodes n elements in chunks on every core and writes the
