@@ -39,6 +39,8 @@ var layers = [][]string{
 	// which must not see config discovery (the proxy links it).
 	{"scanner", "toolcheck"},
 	{"pins"},
+	// Starting configured servers and analysing what they offer.
+	{"introspect"},
 	// The pipeline every command shares; the proxy; config rewriting.
 	{"runner", "proxy", "wrap"},
 	{"daemon/..."},

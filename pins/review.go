@@ -137,3 +137,46 @@ func uniqueNames(names []string) []string {
 	}
 	return out
 }
+
+// Observation is what Observe decided about a listing.
+type Observation struct {
+	// First is true when the server had no pin: the listing is now pinned
+	// (trust on first use).
+	First bool
+	// Diff is the difference from the approved pin; empty when the listing
+	// matches it (or was pinned now).
+	Diff *PinDiff
+}
+
+// Observe compares a complete listing of one server with its pin, as the
+// proxy does for every tools/list: a server without a pin is pinned now; a
+// listing that differs is recorded as the server's pending pin, for
+// `mcpguard pins diff` and `approve`; a listing back at the approved pin
+// clears the pending one. The approved pin is never changed here.
+func (s *Store) Observe(cur *Pin) (Observation, error) {
+	var obs Observation
+	err := s.Update(func(ps *Set) error {
+		obs = Observation{}
+		if ps.Pins == nil {
+			ps.Pins = map[string]*Pin{}
+		}
+		if ps.Pending == nil {
+			ps.Pending = map[string]*Pin{}
+		}
+		old := ps.Pins[cur.Server]
+		if old == nil {
+			ps.Pins[cur.Server] = cur
+			delete(ps.Pending, cur.Server)
+			obs.First = true
+			return nil
+		}
+		obs.Diff = DiffPins(old, cur)
+		if obs.Diff.Empty() {
+			delete(ps.Pending, cur.Server)
+			return nil
+		}
+		ps.Pending[cur.Server] = cur
+		return nil
+	})
+	return obs, err
+}

@@ -214,7 +214,7 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 			first = false
 			chunk = bytes.TrimPrefix(chunk, []byte("\xef\xbb\xbf"))
 		}
-		for _, line := range sseLines(chunk) {
+		for _, line := range mcpio.SSELines(chunk) {
 			event.Write(line)
 			field := bytes.TrimRight(line, "\r\n")
 			if len(field) == 0 {
@@ -239,31 +239,12 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 	}
 }
 
-// sseLines splits a chunk that ends at a line feed (or the end of the
-// stream) into lines, each with its terminator: CRLF, LF or a lone CR.
-func sseLines(chunk []byte) [][]byte {
-	var lines [][]byte
-	for len(chunk) > 0 {
-		i := bytes.IndexAny(chunk, "\r\n")
-		if i < 0 {
-			return append(lines, chunk)
-		}
-		end := i + 1
-		if chunk[i] == '\r' && end < len(chunk) && chunk[end] == '\n' {
-			end++
-		}
-		lines = append(lines, chunk[:end])
-		chunk = chunk[end:]
-	}
-	return lines
-}
-
 // rebuildEvent keeps an event's other fields (id, event, retry, comments)
 // and replaces its data lines with one line holding msg; lines end in LF.
 func rebuildEvent(event, msg []byte) []byte {
 	var out bytes.Buffer
 	wroteData := false
-	for _, line := range sseLines(event) {
+	for _, line := range mcpio.SSELines(event) {
 		field := bytes.TrimRight(line, "\r\n")
 		name, _, _ := bytes.Cut(field, []byte(":"))
 		if len(field) > 0 && field[0] != ':' && string(name) == "data" {

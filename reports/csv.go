@@ -13,6 +13,7 @@ var csvHeader = []string{
 	"path", "line", "column", "pointer",
 	"server_id", "server_name", "client", "scope", "project", "transport", "status",
 	"suppressed", "suppression_justification",
+	"tool", "introspection_pointer",
 }
 
 // WriteCSV writes one row per finding (RFC 4180: CRLF line ends, fields with
@@ -53,7 +54,9 @@ func findingRow(f Finding, s *Server) []string {
 		f.Location.Path, strconv.Itoa(f.Location.Line), strconv.Itoa(f.Location.Column), f.Location.Pointer,
 		f.ServerID, "", "", "", "", "", "",
 		"", "",
+		"", "",
 	}
+	row[18], row[19] = findingTool(f)
 	if s != nil {
 		row[10], row[11], row[12], row[13], row[14], row[15] = s.Name, s.Client, s.Scope, s.Project, s.Transport, string(s.Status)
 	}
@@ -82,4 +85,13 @@ func csvCell(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// findingTool returns the tool a finding is about and, for a finding of
+// `scan --introspect`, the JSON pointer into what the server answered
+// (docs/report-schema.md "Introspection").
+func findingTool(f Finding) (tool, pointer string) {
+	tool, _ = f.Evidence["tool"].(string)
+	pointer, _ = f.Evidence["introspection_pointer"].(string)
+	return tool, pointer
 }

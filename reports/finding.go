@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -185,3 +186,38 @@ const (
 // pending-approval servers (pending ones load without a prompt in headless runs,
 // docs/claude-code.md §5.3).
 func (s Status) Loaded() bool { return s == StatusActive || s == StatusPendingApproval }
+
+// SortFindings orders findings as reports list them: by location (path,
+// line, column), then rule and id.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Location.Path != b.Location.Path {
+			return a.Location.Path < b.Location.Path
+		}
+		if a.Location.Line != b.Location.Line {
+			return a.Location.Line < b.Location.Line
+		}
+		if a.Location.Column != b.Location.Column {
+			return a.Location.Column < b.Location.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.ID < b.ID
+	})
+}
+
+// SortErrors orders errors by path, line and column.
+func SortErrors(es []FileError) {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}

@@ -207,6 +207,7 @@ func writeFleetMarkdown(w io.Writer, f *Fleet, _ Options) error {
 var serverCSVHeader = []string{
 	"host", "user", "id", "name", "client", "scope", "project", "transport", "command", "args", "url",
 	"status", "allowed", "reasons", "findings", "path", "line", "column",
+	"introspection", "tools",
 }
 
 // writeServersCSV writes one row per server (per host), with the same
@@ -222,6 +223,13 @@ func writeServersCSV(w io.Writer, servers []FleetServer) error {
 			s.Host, s.User, s.ID, s.Name, s.Client, s.Scope, s.Project, s.Transport, s.Command, strings.Join(s.Args, " "), s.URL,
 			string(s.Status), strconv.FormatBool(s.Decision.Allowed), strings.Join(s.Decision.Reasons, "; "), strconv.Itoa(len(s.FindingIDs)),
 			s.Source.Path, strconv.Itoa(s.Source.Line), strconv.Itoa(s.Source.Column),
+			"", "",
+		}
+		if in := s.Introspection; in != nil {
+			row[18] = in.Status
+			if in.Status == IntrospectionOK {
+				row[19] = strconv.Itoa(len(in.Tools))
+			}
 		}
 		if err := writeSafeRow(cw, row); err != nil {
 			return err

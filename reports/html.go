@@ -60,10 +60,13 @@ type htmlView struct {
 	Charts      []htmlChart
 	Hosts       []htmlHost
 	Servers     []htmlServer
-	Findings    []htmlFinding
-	Distinct    []DistinctEntry
-	Rules       []htmlRule
-	Errors      []string
+	// Introspected are the servers `scan --introspect` looked at.
+	Introspected    []htmlIntrospected
+	IntrospectedCut int
+	Findings        []htmlFinding
+	Distinct        []DistinctEntry
+	Rules           []htmlRule
+	Errors          []string
 	// Cut counts the rows left out of each table (htmlMaxRows).
 	HostsCut, ServersCut, FindingsCut, DistinctCut int
 	Filter                                         htmlFilter
@@ -188,6 +191,16 @@ type htmlServer struct {
 	Findings int
 }
 
+// htmlIntrospected is one server's introspection for the page.
+type htmlIntrospected struct {
+	Host, User, Client, Name string
+	*Introspection
+	// ToolNames lists the tools the server offers.
+	ToolNames []string
+	// Server is serverInfo's name and version.
+	Server string
+}
+
 type htmlFinding struct {
 	FleetFinding
 	Server   string
@@ -280,6 +293,25 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			continue
 		}
 		v.Servers = append(v.Servers, htmlServer{FleetServer: *sv, Target: target(sv), Findings: len(sv.FindingIDs)})
+	}
+	for i := range f.Servers {
+		sv := &f.Servers[i]
+		in := sv.Introspection
+		if in == nil {
+			continue
+		}
+		if len(v.Introspected) == htmlMaxRows {
+			v.IntrospectedCut++
+			continue
+		}
+		hi := htmlIntrospected{Host: sv.Host, User: sv.User, Client: sv.Client, Name: sv.Name, Introspection: in}
+		for _, t := range in.Tools {
+			hi.ToolNames = append(hi.ToolNames, t.Name)
+		}
+		if in.ServerInfo != nil {
+			hi.Server = strings.TrimSpace(in.ServerInfo.Name + " " + in.ServerInfo.Version)
+		}
+		v.Introspected = append(v.Introspected, hi)
 	}
 	v.pageable("servers", len(f.Servers), func(i int) [2][]any {
 		sv := &f.Servers[i]

@@ -46,9 +46,9 @@ td.name{font-weight:600;min-width:8em;overflow-wrap:anywhere}
 td.nw{white-space:nowrap}
 .reasons{color:var(--muted);font-size:12px}
 .badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;background:#eef0f4;white-space:nowrap}
-.badge.bad,.badge.sev-error,.badge.st-blocked,.badge.st-invalid,.badge.st-rejected{background:#fee4e2;color:var(--bad)}
-.badge.warn,.badge.sev-warning,.badge.st-pending-approval{background:#fef0c7;color:var(--warn)}
-.badge.ok,.badge.st-active{background:#dcfae6;color:var(--ok)}
+.badge.bad,.badge.sev-error,.badge.st-blocked,.badge.st-invalid,.badge.st-rejected,.badge.in-error{background:#fee4e2;color:var(--bad)}
+.badge.warn,.badge.sev-warning,.badge.st-pending-approval,.badge.in-timeout{background:#fef0c7;color:var(--warn)}
+.badge.ok,.badge.st-active,.badge.in-ok{background:#dcfae6;color:var(--ok)}
 .badge.sev-note{background:#d1e9ff;color:var(--note)}
 .fix{margin-top:4px;color:var(--muted)}
 details{margin-top:4px}dl{margin:4px 0}dt{font-weight:600;font-size:12px}dd{margin:0 0 4px 12px}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -72,7 +73,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts Options) error {
 		}
 		for _, f := range list {
 			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |", f.Severity, markdownRule(f.Rule),
-				markdownCode(displayLocation(opts.WorkDir, f.Location.Path, f.Location.Line, f.Location.Column)),
+				markdownCode(displayLocation(opts.WorkDir, f.Location.Path, f.Location.Line, f.Location.Column)+introspectedAt(f)),
 				markdownServer(servers[f.ServerID]), markdownCell(f.Message, mdMaxMessage))
 			if withSuppression {
 				fmt.Fprintf(bw, " %s |", markdownSuppression(opts.WorkDir, f.Suppressed))
@@ -116,6 +117,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts Options) error {
 				markdownCode(displayLocation(opts.WorkDir, sv.Source.Path, sv.Source.Line, sv.Source.Column)))
 		}
 		fmt.Fprintf(bw, "\n</details>\n\n")
+		writeIntrospectionMarkdown(bw, list)
 	}
 	fmt.Fprintf(bw, "<sub>mcpguard %s · %s</sub>\n", markdownText(r.Tool.Version), markdownText(r.GeneratedAt))
 	return bw.Flush()
@@ -204,4 +206,48 @@ func markdownCode(s string) string {
 		s = " " + s + " "
 	}
 	return fence + s + fence
+}
+
+// writeIntrospectionMarkdown lists what `scan --introspect` learned.
+func writeIntrospectionMarkdown(w io.Writer, servers []Server) {
+	n := 0
+	for _, sv := range servers {
+		if sv.Introspection != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "<details>\n<summary>Introspection (%d)</summary>\n\n", n)
+	fmt.Fprintf(w, "| Client | Name | Result | Tools | Prompts | Resources | Server | Note |\n|---|---|---|---:|---:|---:|---|---|\n")
+	for _, sv := range servers {
+		in := sv.Introspection
+		if in == nil {
+			continue
+		}
+		tools, prompts, resources, server := "", "", "", ""
+		if in.Status == IntrospectionOK {
+			tools, prompts, resources = strconv.Itoa(len(in.Tools)), strconv.Itoa(len(in.Prompts)), strconv.Itoa(len(in.Resources))
+			if in.ServerInfo != nil {
+				server = strings.TrimSpace(in.ServerInfo.Name + " " + in.ServerInfo.Version)
+			}
+		}
+		note := in.Reason
+		if in.ResourceMetadata != "" {
+			note += " (" + in.ResourceMetadata + ")"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", markdownCell(sv.Client, mdMaxValue), markdownCode(sv.Name), in.Status,
+			tools, prompts, resources, markdownCell(server, mdMaxValue), markdownCell(note, mdMaxMessage))
+	}
+	fmt.Fprintf(w, "\n</details>\n\n")
+}
+
+// introspectedAt names where in a server's answers an introspection
+// finding is, after its location in the configuration.
+func introspectedAt(f Finding) string {
+	if _, p := findingTool(f); p != "" {
+		return " → " + p
+	}
+	return ""
 }

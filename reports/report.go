@@ -79,6 +79,9 @@ type Server struct {
 	// User owns the server when one inventory covers several users (the
 	// daemon's --all-users); empty otherwise and for machine-wide servers.
 	User string `json:"user,omitempty"`
+	// Introspection is what `scan --introspect` learned from the running
+	// server; nil when the scan did not introspect.
+	Introspection *Introspection `json:"introspection,omitempty"`
 }
 
 // Summary counts servers and findings.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -48,6 +49,7 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 			return cell
 		})
 	}
+	writeIntrospectionText(bw, r.Servers, c)
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("FINDINGS"))
 		for _, f := range r.Findings {
@@ -55,7 +57,7 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 			if sp := f.Suppressed; sp != nil {
 				suffix = " " + c.wrap("2", oneLine("[suppressed by "+sp.Kind+": "+sp.Justification+"]"))
 			}
-			fmt.Fprintf(bw, "%s %s %s: %s%s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), oneLine(f.Rule), oneLine(f.Location.String()), oneLine(f.Message), suffix)
+			fmt.Fprintf(bw, "%s %s %s: %s%s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), oneLine(f.Rule), oneLine(f.Location.String()+introspectedAt(f)), oneLine(f.Message), suffix)
 		}
 	}
 	if len(r.Errors) > 0 {
@@ -160,4 +162,41 @@ func (c colorizer) status(s string) string {
 		return c.wrap("33", s)
 	}
 	return s
+}
+
+// writeIntrospectionText lists what `scan --introspect` learned, one row
+// per server: status, what it offers, and why it was skipped or failed.
+func writeIntrospectionText(w io.Writer, servers []Server, c colorizer) {
+	sorted := make([]Server, 0, len(servers))
+	for _, sv := range servers {
+		if sv.Introspection != nil {
+			sorted = append(sorted, sv)
+		}
+	}
+	if len(sorted) == 0 {
+		return
+	}
+	SortServers(sorted)
+	fmt.Fprintf(w, "\n%s\n", c.bold("INTROSPECTION"))
+	rows := [][]string{{"CLIENT", "NAME", "RESULT", "TOOLS", "PROMPTS", "RESOURCES", "SERVER", "TIME", "NOTE"}}
+	for _, sv := range sorted {
+		in := sv.Introspection
+		tools, prompts, resources, server, took := "-", "-", "-", "", "-"
+		if in.Status == IntrospectionOK {
+			tools, prompts, resources = strconv.Itoa(len(in.Tools)), strconv.Itoa(len(in.Prompts)), strconv.Itoa(len(in.Resources))
+			if in.ServerInfo != nil {
+				server = strings.TrimSpace(in.ServerInfo.Name + " " + in.ServerInfo.Version)
+			}
+		}
+		if in.Status != IntrospectionSkipped {
+			took = fmt.Sprintf("%.1fs", float64(in.DurationMS)/1000)
+		}
+		note := in.Reason
+		if in.ResourceMetadata != "" {
+			note += " (" + in.ResourceMetadata + ")"
+		}
+		rows = append(rows, []string{oneLine(sv.Client), clip(oneLine(sv.Name), 40), in.Status, tools, prompts, resources,
+			clip(oneLine(server), 40), took, clip(oneLine(note), 100)})
+	}
+	writeTable(w, rows, func(_ int, cell string) string { return cell })
 }

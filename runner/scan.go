@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/secrets"
+	"github.com/mcpguard/mcpguard/introspect"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -35,6 +37,10 @@ type Options struct {
 	Meta Meta
 	// Secrets detects and redacts credentials; nil builds one.
 	Secrets *secrets.Detector
+	// Introspect, when set, starts the servers that may run and analyses
+	// what they offer (scan --introspect). Run sets its PathMode and
+	// Secrets.
+	Introspect *introspect.Options
 }
 
 // Result is the outcome of one run.
@@ -80,6 +86,20 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
 	rep := BuildReport(res, opts.Meta, det)
+	if opts.Introspect != nil {
+		iopts := *opts.Introspect
+		iopts.PathMode, iopts.Secrets = len(sopts.Paths) > 0, det
+		if iopts.Tools == nil && len(regoPaths) > 0 {
+			// The organisation's tool_deny and tool_warn rules judge the
+			// tools the servers offer, as in the proxy.
+			tp, err := policy.NewToolsPolicy(ctx, policy.ToolsPolicyOptions{Paths: regoPaths, Print: opts.Print})
+			if err != nil {
+				return nil, fmt.Errorf("load policy: %w", err)
+			}
+			iopts.Tools = tp
+		}
+		AddIntrospection(rep, introspect.Run(ctx, res.Servers, iopts))
+	}
 	out := &Result{Report: rep, Scan: res}
 	if s := opts.Suppressions; s != nil {
 		out.Stale = s.Apply(rep)
@@ -98,4 +118,42 @@ func SplitPolicies(paths []string) (rego, jsonFiles []string) {
 		}
 	}
 	return rego, jsonFiles
+}
+
+// AddIntrospection puts introspection outcomes into a report: each
+// server's introspection entry, its tool findings (linked from the server)
+// and any errors; the summary is counted again.
+func AddIntrospection(rep *reports.Report, outcomes []introspect.Outcome) {
+	byID := make(map[string]int, len(rep.Servers))
+	for i, s := range rep.Servers {
+		byID[s.ID] = i
+	}
+	seen := make(map[string]bool, len(rep.Findings))
+	for _, f := range rep.Findings {
+		seen[f.ID] = true
+	}
+	for _, o := range outcomes {
+		i, ok := byID[o.ServerID]
+		if !ok {
+			continue
+		}
+		srv := &rep.Servers[i]
+		srv.Introspection = o.Introspection
+		for _, f := range o.Findings {
+			if seen[f.ID] {
+				continue
+			}
+			seen[f.ID] = true
+			rep.Findings = append(rep.Findings, f)
+			srv.FindingIDs = append(srv.FindingIDs, f.ID)
+		}
+		for _, e := range o.Errors {
+			if !slices.Contains(rep.Errors, e) {
+				rep.Errors = append(rep.Errors, e)
+			}
+		}
+	}
+	reports.SortFindings(rep.Findings)
+	reports.SortErrors(rep.Errors)
+	rep.Summary = reports.Summarize(rep)
 }

@@ -54,6 +54,9 @@ type claudeWorld struct {
 	// serverEnv expands server configs: process env < user settings env <
 	// managed settings env (§3.3).
 	serverEnv interp.Lookup
+	// clientEnv is what the settings env blocks add to Claude Code's own
+	// environment, inherited by every server it starts.
+	clientEnv map[string]string
 	// plugins are the installed plugins Claude Code can load.
 	plugins []plugin
 }
@@ -413,6 +416,7 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 		s := merged[n]
 		res.winners = append(res.winners, s)
 		sc.expandServer(s, w.serverEnv)
+		s.Expanded.ClientEnv = w.clientEnv
 	}
 	judged := res.winners
 	if ownOnly {

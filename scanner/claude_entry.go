@@ -161,8 +161,16 @@ func expandClaude(s *Server, lookup interp.Lookup) *Expanded {
 	// env values are expanded too but never take part in matching; only their
 	// missing variables are reported.
 	for _, k := range s.EnvKeys {
-		_, missing := interp.ExpandClaude(s.Env[k], lookup)
+		v, ok := s.Env[k]
+		if !ok {
+			continue // a name forwarded without a value
+		}
+		out, missing := interp.ExpandClaude(v, lookup)
 		addMissing(missing)
+		if e.Env == nil {
+			e.Env = make(map[string]string, len(s.Env))
+		}
+		e.Env[k] = out
 	}
 	return e
 }

@@ -110,6 +110,12 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 	}
 	envLayers = append(envLayers, managed.Env(w.managedDocs))
 	w.serverEnv = envLookup(sc.opts.LookupEnv, envLayers...)
+	w.clientEnv = map[string]string{}
+	for _, l := range envLayers {
+		for k, v := range l {
+			w.clientEnv[k] = v
+		}
+	}
 	w.plugins = sc.installedPlugins(w)
 	return w
 }

@@ -113,6 +113,13 @@ type Expanded struct {
 	// form blocks; an allow entry admits only when it matches every form.
 	ArgvForms [][]string
 	URLForms  []string
+	// Env is the server's env block expanded as Claude Code expands it
+	// before starting the server (values never leave memory).
+	Env map[string]string
+	// ClientEnv is what Claude Code adds to its own environment from the
+	// settings env blocks (user, then managed, later winning); a server it
+	// starts inherits it. Values never leave memory.
+	ClientEnv map[string]string
 	// Missing lists referenced variables that are unset and have no default.
 	Missing []string
 	// HasVar is true when command, args, url or a header value holds a reference;

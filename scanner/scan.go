@@ -286,32 +286,8 @@ func (sc *scan) finalize() {
 		s.pendingFindings = nil
 	}
 	sc.res.Policy.Revision = sc.policyRevision()
-	sort.SliceStable(sc.res.Findings, func(i, j int) bool {
-		a, b := sc.res.Findings[i], sc.res.Findings[j]
-		if a.Location.Path != b.Location.Path {
-			return a.Location.Path < b.Location.Path
-		}
-		if a.Location.Line != b.Location.Line {
-			return a.Location.Line < b.Location.Line
-		}
-		if a.Location.Column != b.Location.Column {
-			return a.Location.Column < b.Location.Column
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.ID < b.ID
-	})
-	sort.SliceStable(sc.res.Errors, func(i, j int) bool {
-		a, b := sc.res.Errors[i], sc.res.Errors[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
+	reports.SortFindings(sc.res.Findings)
+	reports.SortErrors(sc.res.Errors)
 }
 
 // serverID is the stable fingerprint of a server definition. Paths enter it

@@ -3,6 +3,7 @@ package scanner
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/interp"
@@ -179,4 +180,43 @@ func jsonText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// ProxyName is the --name `mcpguard wrap` gives the proxy of this server:
+// <client>/<scope>/<server name>, followed for local and project servers by
+// "@" and the project directory (the ~/.claude.json projects key for local
+// servers, the folder holding the project file otherwise), so that the name
+// — which keys the tool pins — is unique per definition.
+func (s *Server) ProxyName() string {
+	n := s.Client + "/" + s.Scope + "/" + s.Name
+	switch s.Scope {
+	case ScopeLocal:
+		toks := strings.Split(s.Source.Pointer, "/")
+		if len(toks) > 2 && toks[1] == "projects" {
+			return n + "@" + strings.ReplaceAll(strings.ReplaceAll(toks[2], "~1", "/"), "~0", "~")
+		}
+		if s.Project != "" {
+			return n + "@" + s.Project
+		}
+	case ScopeProject:
+		dir := filepath.Dir(s.Source.Path)
+		if filepath.Base(s.Source.Path) != ".mcp.json" {
+			dir = filepath.Dir(dir) // .cursor/mcp.json, .vscode/mcp.json
+		}
+		return n + "@" + dir
+	}
+	return n
+}
+
+// PinName is the name the server's tool pins are kept under: the --name
+// of the proxy that wraps it, when it is wrapped and names itself, or else
+// the name `mcpguard wrap` would give it (ProxyName). Introspection and the
+// proxy so share one pin per server.
+func (s *Server) PinName() string {
+	if s.wrapper != nil {
+		if w, ok := wrapargv.Split(s.wrapper[0], append(s.wrapper[1:len(s.wrapper):len(s.wrapper)], s.Argv()...)); ok && w.Name() != "" {
+			return w.Name()
+		}
+	}
+	return s.ProxyName()
 }

@@ -113,7 +113,7 @@ func (sel *selection) preview(s *scanner.Server) []string {
 	}
 	raw, _ := s.Raw.(map[string]any)
 	_, hasArgs := raw["args"]
-	out := append([]string{sel.opts.Executable}, wrapargv.ProxyArgs(ProxyName(s), !hasArgs)...)
+	out := append([]string{sel.opts.Executable}, wrapargv.ProxyArgs(s.ProxyName(), !hasArgs)...)
 	return append(out, wrapargv.Separator)
 }
 

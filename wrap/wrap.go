@@ -190,7 +190,7 @@ func (p *Plan) planFile(f *File, servers []*scanner.Server, sel *selection) {
 	var pre []FileEntry
 	meta := map[string]*scanner.Server{}
 	for _, s := range servers {
-		e := Entry{Pointer: s.Source.Pointer, Name: s.Name, ProxyName: ProxyName(s)}
+		e := Entry{Pointer: s.Source.Pointer, Name: s.Name, ProxyName: s.ProxyName()}
 		meta[e.Pointer] = s
 		if why := sel.refuse[s]; why != "" {
 			pre = append(pre, FileEntry{EntryResult: EntryResult{Entry: e, Action: ActionSkipped, Reason: why, Line: s.Source.Line, Column: s.Source.Column},
@@ -231,32 +231,6 @@ func describe(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// ProxyName is the --name a wrapper passes to the proxy:
-// <client>/<scope>/<server name>, followed for local and project servers by
-// "@" and the project directory (the ~/.claude.json projects key for local
-// servers, the folder holding the project file otherwise), so that the name
-// — which keys the proxy's tool pins — is unique per definition.
-func ProxyName(s *scanner.Server) string {
-	n := s.Client + "/" + s.Scope + "/" + s.Name
-	switch s.Scope {
-	case scanner.ScopeLocal:
-		toks := strings.Split(s.Source.Pointer, "/")
-		if len(toks) > 2 && toks[1] == "projects" {
-			return n + "@" + strings.ReplaceAll(strings.ReplaceAll(toks[2], "~1", "/"), "~0", "~")
-		}
-		if s.Project != "" {
-			return n + "@" + s.Project
-		}
-	case scanner.ScopeProject:
-		dir := filepath.Dir(s.Source.Path)
-		if filepath.Base(s.Source.Path) != ".mcp.json" {
-			dir = filepath.Dir(dir) // .cursor/mcp.json, .vscode/mcp.json
-		}
-		return n + "@" + dir
-	}
-	return n
 }
 
 // Diff renders the plan's changes as one unified diff.

@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpguard/mcpguard/internal/ignorefile"
+	"github.com/mcpguard/mcpguard/introspect"
 	"github.com/mcpguard/mcpguard/managed"
+	"github.com/mcpguard/mcpguard/pins"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/runner"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -39,6 +41,17 @@ type ScanOptions struct {
 	homeSet, managedSet bool
 	// ignoreFileSet records an explicit --ignore-file, which must exist.
 	ignoreFileSet bool
+
+	// Introspect starts each server that may run and analyses what it
+	// offers; the fields below tune it.
+	Introspect             bool
+	IntrospectTimeout      time.Duration
+	IntrospectStartTimeout time.Duration
+	IntrospectJobs         int
+	IntrospectUntrusted    bool
+	// Pins is the pin file introspected tools are pinned in and compared
+	// with (MCPG-T003); "" pins nothing.
+	Pins string
 }
 
 const scanLong = `Scan MCP server configurations.
@@ -52,6 +65,15 @@ With PATH (files or directories), scan only those files: the pre-commit and
 CI mode. A directory means the MCP configuration files it holds (.mcp.json,
 .claude/settings*.json, .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json,
 .codex/config.toml, .zed/settings.json, ...).
+
+With --introspect, each server that may run (active, allowed by policy,
+approved) is started as its client would start it and asked what it offers
+(initialize, tools/list, prompts/list, resources/list); the answers are
+analysed like the proxy analyses them (hidden Unicode, poisoned
+descriptions, misleading annotations, IDE allowlist) and, with --pins, pinned
+and compared (MCPG-T003). Servers from files named on the command line and
+project servers of clients whose approval mcpguard cannot see are started
+only with --introspect-untrusted. See docs/introspection.md.
 
 Accepted findings are reported as suppressed and never fail the run: those
 whose id is in the --baseline report (a previous --format json report), and
@@ -72,6 +94,7 @@ const scanExample = `  mcpguard scan
   mcpguard scan --format json --output report.json
   mcpguard scan .mcp.json .cursor/mcp.json
   mcpguard scan --format sarif --output mcpguard.sarif .
+  mcpguard scan --introspect --pins ~/.config/mcpguard/pins.json
   mcpguard scan --baseline mcpguard-baseline.json --format junit --output mcpguard.xml .
   mcpguard scan --home testdata/demo/home --managed-dir testdata/demo/managed --project testdata/demo/project`
 
@@ -102,6 +125,12 @@ func newScanCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.CSVKind, "csv-kind", reports.CSVFindings, "with --format csv: findings (one row per finding) or servers")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "organisation policy: a .rego file or directory, or a JSON file shaped like managed-settings.json (repeatable)")
 	f.StringVar(&opts.Baseline, "baseline", "", "previous JSON report (--format json): its findings are reported as suppressed and do not count toward --fail-on")
+	f.BoolVar(&opts.Introspect, "introspect", false, "start each server that may run and analyse the tools, prompts and resources it offers")
+	f.DurationVar(&opts.IntrospectTimeout, "introspect-timeout", introspect.DefaultTimeout, "with --introspect: time each server has from start to its last answer")
+	f.DurationVar(&opts.IntrospectStartTimeout, "introspect-start-timeout", introspect.DefaultStartTimeout, "with --introspect: the same for servers started through a package runner (npx, uvx, docker, ...), which may download first")
+	f.IntVar(&opts.IntrospectJobs, "introspect-jobs", introspect.DefaultJobs(), "with --introspect: servers started at once")
+	f.BoolVar(&opts.IntrospectUntrusted, "introspect-untrusted", false, "with --introspect: also start servers of files named on the command line and project servers whose approval mcpguard cannot see")
+	f.StringVar(&opts.Pins, "pins", "", "with --introspect: pin file (as the proxy's); the first introspection pins each server's tools, later ones report changes (MCPG-T003)")
 	f.StringVar(&opts.IgnoreFile, "ignore-file", "", "file of accepted findings with reasons (default: "+ignorefile.DefaultName+" in the working directory, if any; \"\" for none)")
 	return cmd
 }
@@ -128,12 +157,17 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 	if err != nil {
 		return err
 	}
+	iopts, err := introspectOptions(cmd, env, opts)
+	if err != nil {
+		return &exitCodeError{code: exitError, err: err}
+	}
 	res, err := runner.Run(cmd.Context(), runner.Options{
 		Scan:         scanOptions(env, cwd, opts),
 		Policies:     opts.Policies,
 		Print:        cmd.ErrOrStderr(),
 		Suppressions: sup,
 		Meta:         reportMeta(env),
+		Introspect:   iopts,
 	})
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
@@ -142,6 +176,47 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		return &exitCodeError{code: exitError, err: fmt.Errorf("--csv-kind %q: want findings or servers", opts.CSVKind)}
 	}
 	return finishReport(cmd, env, res.Report, res.Stale, format, failRank, opts.FailOn, opts.Output, opts.CSVKind)
+}
+
+// introspectOptions turns the --introspect flags into introspect.Options,
+// or nil without --introspect.
+func introspectOptions(cmd *cobra.Command, env environment, opts *ScanOptions) (*introspect.Options, error) {
+	if !opts.Introspect {
+		for _, name := range []string{"introspect-timeout", "introspect-start-timeout", "introspect-jobs", "introspect-untrusted", "pins"} {
+			if cmd.Flags().Changed(name) {
+				return nil, fmt.Errorf("--%s needs --introspect", name)
+			}
+		}
+		return nil, nil
+	}
+	if opts.IntrospectTimeout <= 0 || opts.IntrospectStartTimeout <= 0 {
+		return nil, fmt.Errorf("--introspect-timeout and --introspect-start-timeout must be positive")
+	}
+	if opts.IntrospectJobs < 1 {
+		return nil, fmt.Errorf("--introspect-jobs must be at least 1")
+	}
+	cwd, _ := env.getwd()
+	io := &introspect.Options{
+		Timeout:       opts.IntrospectTimeout,
+		StartTimeout:  opts.IntrospectStartTimeout,
+		Jobs:          opts.IntrospectJobs,
+		Untrusted:     opts.IntrospectUntrusted,
+		Home:          absOrEmpty(opts.Home),
+		Dir:           absOrEmpty(opts.Project),
+		LookupEnv:     env.lookupEnv,
+		ClientVersion: env.version,
+	}
+	if io.Dir == "" {
+		io.Dir = cwd
+	}
+	if opts.Pins != "" {
+		store, err := pins.OpenStore(opts.Pins)
+		if err != nil {
+			return nil, fmt.Errorf("open pins: %w", err)
+		}
+		io.Pins = store
+	}
+	return io, nil
 }
 
 // scanOptions turns the scan flags into what the scanner reads: in path
