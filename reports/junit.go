@@ -165,7 +165,7 @@ func buildJUnit(r *Report, opts Options) *junitTestsuites {
 		// One line per finding, whatever the message holds: a newline in a
 		// hostile message cannot forge another finding's line.
 		line := oneLine(fmt.Sprintf("%s %s %s: %s [%s]", f.Severity, f.Rule,
-			displayLocation(opts.WorkDir, f.Location.Path, f.Location.Line, f.Location.Column), f.Message, f.ID))
+			displayLocation(opts.WorkDir, f.Location.Path, f.Location.Line, f.Location.Column)+introspectedAt(f), f.Message, f.ID))
 		switch {
 		case f.Suppressed != nil:
 			o.out = append(o.out, line+oneLine(" (suppressed by "+f.Suppressed.Kind+": "+f.Suppressed.Justification+")"))

@@ -45,13 +45,18 @@ func hostileReport() *Report {
 				Transport: "http", URL: "https://REDACTED@mcp.example/x?q=1&r=<2>", Args: []string{}, EnvKeys: []string{}, HeaderKeys: []string{"Authorization"},
 				Source: Location{Path: "/home/dev/.cursor/mcp.json", Pointer: "/mcpServers/=cmd|' ~1C calc'!A0", Line: 2, Column: 5},
 				Status: "active", Decision: Decision{Allowed: true, Reasons: []string{"ALLOWED"}},
-				FindingIDs: []string{"f-00000000000000f3", "f-00000000000000f4"},
+				FindingIDs: []string{"f-00000000000000f3", "f-00000000000000f4", "f-00000000000000f8"},
+				Introspection: &Introspection{Status: IntrospectionOK, ServerInfo: &IntrospectedInfo{Name: "srv " + hostile, Version: "@1"},
+					ProtocolVersion: "2025-06-18", Instructions: "=instructions " + hostile, DurationMS: 1234,
+					Tools:   []IntrospectedTool{{Name: "=tool " + hostile, Description: "-desc " + hostile}},
+					Prompts: []IntrospectedPrompt{{Name: "p"}}, Resources: []IntrospectedResource{{Name: "r", URI: "file:///r"}}},
 			},
 			{
 				ID: "s-00000000000000a3", Name: "clean", Client: "claude-code", Scope: "project", Project: workDir,
 				Transport: "stdio", Command: "node", Args: []string{"server.js"}, EnvKeys: []string{}, HeaderKeys: []string{},
 				Source: Location{Path: workDir + "/.mcp.json", Pointer: "/mcpServers/clean", Line: 9, Column: 5},
 				Status: "active", Decision: Decision{Allowed: true, Reasons: []string{"ALLOWED"}}, FindingIDs: []string{},
+				Introspection: &Introspection{Status: IntrospectionError, Reason: "authorization required", ResourceMetadata: "https://auth.example/<x>", Tools: []IntrospectedTool{}},
 			},
 			{
 				ID: "s-00000000000000a4", Name: "spaced", Client: "vscode", Scope: "project", Project: workDir,
@@ -88,6 +93,10 @@ func hostileReport() *Report {
 			{ID: "f-00000000000000f7", Rule: "MCPG-C005", Severity: SeverityNote, Category: "config",
 				Message: "@sse deprecated", ServerID: "s-00000000000000a4",
 				Location: Location{Path: workDir + "/dir with space/#weird:name.json", Pointer: "/servers/spaced", Line: 1, Column: 1}},
+			{ID: "f-00000000000000f8", Rule: "MCPG-U003", Severity: SeverityWarning, Category: "unicode",
+				Message: "tool \"=tool\": zero-width characters (U+200B)", ServerID: "s-00000000000000a2",
+				Location: Location{Path: "/home/dev/.cursor/mcp.json", Pointer: "/mcpServers/=cmd|' ~1C calc'!A0", Line: 2, Column: 5},
+				Evidence: map[string]any{"introspection_pointer": "/tools/0/description", "tool": "=tool " + hostile, "source": "introspection"}},
 		},
 		Errors: []FileError{
 			{Path: workDir + "/broken.json", Line: 2, Column: 7, Message: "invalid JSON: unexpected \"<&>\"\nin " + hostile},
@@ -347,8 +356,8 @@ func TestJUnitParsesBack(t *testing.T) {
 	if err := xml.Unmarshal(render(t, FormatJUnit, hostileReport(), opts), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Failures != 2 {
-		t.Errorf("--fail-on warning: %d failures, want 2 (the hostile server and the managed file)", doc.Failures)
+	if doc.Failures != 3 {
+		t.Errorf("--fail-on warning: %d failures, want 3 (the hostile server, the introspected one and the managed file)", doc.Failures)
 	}
 }
 
