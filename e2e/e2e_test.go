@@ -310,6 +310,7 @@ type transport string
 const (
 	stdio      transport = "stdio"
 	streamable transport = "http"
+	legacySSE  transport = "sse"
 )
 
 // upstream is an MCP server: a command line (stdio) or an endpoint URL.
@@ -318,7 +319,7 @@ type upstream struct {
 	url  string
 }
 
-var everythingListening = regexp.MustCompile(`listening on port (\d+)`)
+var everythingListening = regexp.MustCompile(`(?:listening|running) on port (\d+)`)
 
 // everything starts server-everything: for stdio its command line, for
 // HTTP a running server on a free port.
@@ -339,10 +340,14 @@ func (h *harness) everything(tr transport) upstream {
 		if port, err = freePort(); err != nil {
 			break
 		}
-		p := h.start("server-everything (http)", nodeDir, []string{fmt.Sprintf("PORT=%d", port)}, nodeBin, js, "streamableHttp")
+		mode, path := "streamableHttp", "/mcp"
+		if tr == legacySSE {
+			mode, path = "sse", "/sse"
+		}
+		p := h.start("server-everything ("+string(tr)+")", nodeDir, []string{fmt.Sprintf("PORT=%d", port)}, nodeBin, js, mode)
 		select {
 		case <-h.ready(p, everythingListening):
-			return upstream{url: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}
+			return upstream{url: fmt.Sprintf("http://127.0.0.1:%d%s", port, path)}
 		case <-p.done:
 			err = fmt.Errorf("exited: %v", p.err)
 		case <-h.ctx.Done():
