@@ -26,8 +26,10 @@ const (
 )
 
 // DefaultJobs is how many servers start at once by default: starting a
-// server is mostly waiting, for a process or a network.
-func DefaultJobs() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+// server is mostly waiting (for a process, a package download, a network),
+// so a machine's usual ten or so servers all start together, and the scan
+// takes about as long as the slowest.
+func DefaultJobs() int { return max(16, 4*runtime.GOMAXPROCS(0)) }
 
 // Options configure introspection.
 type Options struct {
