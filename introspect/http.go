@@ -158,9 +158,25 @@ func (c *httpConn) status(resp *http.Response) error {
 		return &errAuthRequired{metadata: resourceMetadata(resp, c.url)}
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("HTTP %s", resp.Status)
+		return &httpStatusError{code: resp.StatusCode, status: resp.Status}
 	}
 	return nil
+}
+
+// httpStatusError is a response that is neither success nor 401.
+type httpStatusError struct {
+	code   int
+	status string
+}
+
+func (e *httpStatusError) Error() string { return "HTTP " + e.status }
+
+// legacyOnly reports an initialize POST refused as the MCP specification's
+// backwards-compatibility section describes a server that speaks only the
+// older HTTP+SSE transport: 400, 404 or 405.
+func legacyOnly(err error) bool {
+	var se *httpStatusError
+	return errors.As(err, &se) && (se.code == http.StatusBadRequest || se.code == http.StatusNotFound || se.code == http.StatusMethodNotAllowed)
 }
 
 func (c *httpConn) send(ctx context.Context, msg []byte) error {

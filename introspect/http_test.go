@@ -216,3 +216,19 @@ func TestIntrospectLegacySSE(t *testing.T) {
 		t.Fatalf("a cross-origin endpoint is refused: %+v", in)
 	}
 }
+
+func TestIntrospectFallsBackToSSEAsEditorsDo(t *testing.T) {
+	fake := &legacySSEServer{endpoint: "/messages", out: make(chan string, 8)}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	cursor := remoteServer(srv.URL+"/sse", scanner.TransportHTTP, nil)
+	cursor.Client, cursor.Expanded = scanner.ClientCursor, nil
+	claude := remoteServer(srv.URL+"/sse", scanner.TransportHTTP, nil)
+	out := Run(context.Background(), []*scanner.Server{cursor, claude}, testOptions(t))
+	if in := out[0].Introspection; in.Status != reports.IntrospectionOK || len(in.Tools) != 2 {
+		t.Errorf("Cursor falls back to SSE when the POST is refused: %+v", in)
+	}
+	if in := out[1].Introspection; in.Status != reports.IntrospectionError || !strings.Contains(in.Reason, "404") {
+		t.Errorf("Claude Code, told type http, does not: %+v", in)
+	}
+}

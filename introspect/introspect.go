@@ -230,6 +230,21 @@ func (o *Options) fetch(ctx context.Context, client *http.Client, s *scanner.Ser
 	}
 	sctx, cancel := context.WithTimeoutCause(ctx, limit, errTimeout{limit})
 	defer cancel()
+	l, err := o.session(ctx, sctx, client, s, t)
+	if err != nil && t.sseFallback && legacyOnly(err) {
+		// Editors fall back to the legacy HTTP+SSE transport when a server
+		// refuses the Streamable HTTP initialize.
+		legacy := *t
+		legacy.transport = scanner.TransportSSE
+		if l2, err2 := o.session(ctx, sctx, client, s, &legacy); err2 == nil {
+			return l2, nil
+		}
+	}
+	return l, err
+}
+
+// session connects over t's transport and runs the handshake.
+func (o *Options) session(ctx, sctx context.Context, client *http.Client, s *scanner.Server, t *target) (*listing, error) {
 	var c conn
 	var err error
 	switch t.transport {

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/interp"
@@ -24,6 +25,9 @@ type target struct {
 	// packageRunner marks a command that may first download a package
 	// (npx, uvx, docker run, ...): it gets the longer start allowance.
 	packageRunner bool
+	// sseFallback: the client retries a refused Streamable HTTP initialize
+	// over the legacy HTTP+SSE transport, as the editors do.
+	sseFallback bool
 }
 
 // key identifies the target: servers configured identically in several
@@ -32,6 +36,7 @@ func (t *target) key() string {
 	var b strings.Builder
 	w := func(s string) { b.WriteString(s); b.WriteByte(0) }
 	w(t.transport)
+	w(strconv.FormatBool(t.sseFallback))
 	w(t.url)
 	w(t.dir)
 	for _, a := range t.argv {
@@ -132,6 +137,8 @@ func targetOf(s *scanner.Server, pl place) (*target, error) {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("url is not an http or https URL")
 		}
+		// Claude Code, told "type": "http", does not fall back.
+		t.sseFallback = s.Transport == scanner.TransportHTTP && s.Client != scanner.ClientClaudeCode
 	default:
 		return nil, fmt.Errorf("transport %q is not supported for introspection", s.Transport)
 	}
