@@ -93,7 +93,7 @@ func dialHTTP(ctx context.Context, client *http.Client, t *target, maxOutput int
 	resp, err := client.Do(req)
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, withoutURL(err)
 	}
 	if err := c.status(resp); err != nil {
 		resp.Body.Close()
@@ -199,7 +199,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return err
+		return withoutURL(err)
 	}
 	if err := c.status(resp); err != nil {
 		resp.Body.Close()
@@ -339,6 +339,16 @@ func (c *httpConn) close(ctx context.Context) {
 	}()
 	c.bodies.Wait()
 	close(c.inbox)
+}
+
+// withoutURL drops the request URL from a transport error: the URL may
+// carry a credential, and the report names the server anyway.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // resourceMetadata finds the protected-resource metadata URL of a 401:

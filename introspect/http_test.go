@@ -232,3 +232,12 @@ func TestIntrospectFallsBackToSSEAsEditorsDo(t *testing.T) {
 		t.Errorf("Claude Code, told type http, does not: %+v", in)
 	}
 }
+
+func TestIntrospectReasonsHoldNoSecret(t *testing.T) {
+	const key = "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"
+	s := remoteServer("http://127.0.0.1:1/mcp?api_key="+key, scanner.TransportHTTP, map[string]string{"Authorization": "Bearer " + key})
+	in := Run(context.Background(), []*scanner.Server{s}, testOptions(t))[0].Introspection
+	if in.Status != reports.IntrospectionError || strings.Contains(in.Reason, key) || !strings.Contains(in.Reason, "refused") {
+		t.Fatalf("got %+v", in)
+	}
+}
