@@ -31,8 +31,9 @@ var layers = [][]string{
 	{"reports"},
 	// Small parsers that speak the report vocabulary (errors[], rule ids).
 	{"internal/cfgfile", "internal/ignorefile"},
-	// The OPA engine.
-	{"policy"},
+	// The OPA engine; fleet policy through OPA's own bundle and decision-log
+	// plugins.
+	{"policy", "fleetpolicy"},
 	// Enterprise policy sources.
 	{"managed"},
 	// Config discovery and Claude Code resolution; tool analysis beside it,

@@ -15,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown/print"
 
 	bundled "github.com/mcpguard/mcpguard/rego"
@@ -62,6 +63,12 @@ type EngineOptions struct {
 	// Paths are custom .rego files or directories (searched recursively;
 	// *_test.rego files are left to the test runner).
 	Paths []string
+	// Modules are custom Rego sources that come from no file — an OPA
+	// bundle's policies — by name (e.g. "bundle:acme/policies/x.rego");
+	// the same contract as Paths. Data is the data document they may read
+	// (data.x); it must not hold the key "mcpguard".
+	Modules map[string]string
+	Data    map[string]any
 	// Print receives the output of print() calls in policies; nil discards it.
 	// It must never be stdout, which belongs to reports and the proxy protocol.
 	Print io.Writer
@@ -138,6 +145,9 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := addModules(custom, opts.Modules); err != nil {
+		return err
+	}
 	e.Sources = sources
 	verdictGroup := map[string]*ast.Module{}
 	rulesGroup := map[string]*ast.Module{}
@@ -207,6 +217,9 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 			ropts = append(ropts, rego.PrintHook(printHook{opts.Print}))
 		}
 		ropts = append(ropts, regoOptions(bs)...)
+		if len(opts.Data) > 0 {
+			ropts = append(ropts, rego.Store(inmem.NewFromObject(opts.Data)))
+		}
 		pq, err := rego.New(ropts...).PrepareForEval(ctx)
 		if err != nil {
 			return pq, compileError(err)
@@ -343,6 +356,30 @@ func customModules(paths []string, tests bool) (map[string]*ast.Module, []string
 	}
 	sort.Strings(sources)
 	return mods, sources, nil
+}
+
+// addModules parses Rego sources that come from no file into mods.
+func addModules(mods map[string]*ast.Module, sources map[string]string) error {
+	var diags []reports.FileError
+	for name, src := range sources {
+		if strings.HasSuffix(name, "_test.rego") {
+			continue
+		}
+		m, err := ast.ParseModuleWithOpts(name, src, ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true})
+		if err != nil {
+			var ce *CompileError
+			if errors.As(compileError(err), &ce) {
+				diags = append(diags, ce.Diagnostics...)
+				continue
+			}
+			return err
+		}
+		mods[name] = m
+	}
+	if len(diags) > 0 {
+		return &CompileError{Diagnostics: diags}
+	}
+	return nil
 }
 
 // compileError turns OPA's errors into positioned diagnostics.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	bundled "github.com/mcpguard/mcpguard/rego"
 	"github.com/mcpguard/mcpguard/reports"
@@ -36,8 +37,11 @@ type ToolsPolicy struct {
 
 // ToolsPolicyOptions configure NewToolsPolicy.
 type ToolsPolicyOptions struct {
-	// Paths are custom .rego files or directories, as for EngineOptions.
-	Paths []string
+	// Paths are custom .rego files or directories, and Modules and Data
+	// custom sources and their data, as for EngineOptions.
+	Paths   []string
+	Modules map[string]string
+	Data    map[string]any
 	// Print receives print() output; nil discards it. Never stdout.
 	Print io.Writer
 }
@@ -80,7 +84,7 @@ func NewToolsPolicy(ctx context.Context, opts ToolsPolicyOptions) (*ToolsPolicy,
 		return nil, fmt.Errorf("compile tools policy: %w", compileError(err))
 	}
 	tp := &ToolsPolicy{pq: pq}
-	if len(opts.Paths) > 0 {
+	if len(opts.Paths) > 0 || len(opts.Modules) > 0 {
 		if err := tp.compileCustom(ctx, opts); err != nil {
 			return nil, err
 		}
@@ -94,6 +98,9 @@ func NewToolsPolicy(ctx context.Context, opts ToolsPolicyOptions) (*ToolsPolicy,
 func (p *ToolsPolicy) compileCustom(ctx context.Context, opts ToolsPolicyOptions) error {
 	custom, sources, err := customModules(opts.Paths, false)
 	if err != nil {
+		return err
+	}
+	if err := addModules(custom, opts.Modules); err != nil {
 		return err
 	}
 	p.Sources = sources
@@ -121,6 +128,9 @@ func (p *ToolsPolicy) compileCustom(ctx context.Context, opts ToolsPolicyOptions
 		ropts = append(ropts, rego.PrintHook(printHook{opts.Print}))
 	}
 	ropts = append(ropts, regoOptions(bs)...)
+	if len(opts.Data) > 0 {
+		ropts = append(ropts, rego.Store(inmem.NewFromObject(opts.Data)))
+	}
 	pq, err := rego.New(ropts...).PrepareForEval(ctx)
 	if err != nil {
 		return compileError(err)

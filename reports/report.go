@@ -36,6 +36,9 @@ type PolicySource struct {
 	Kind   string `json:"kind"`
 	Active bool   `json:"active"`
 	Error  string `json:"error,omitempty"`
+	// Revision is an OPA bundle's revision (its manifest's), for sources
+	// of kind "opa-bundle".
+	Revision string `json:"revision,omitempty"`
 }
 
 // PolicyInfo is the report's policy block.

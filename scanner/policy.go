@@ -2,6 +2,7 @@ package scanner
 
 import (
 	"fmt"
+	"io/fs"
 	"runtime"
 	"strings"
 	"sync"
@@ -591,7 +592,50 @@ func (sc *scan) loadPolicyFiles() {
 		sc.policyFiles = append(sc.policyFiles, doc)
 		sc.res.Policy.Sources = append(sc.res.Policy.Sources, reports.PolicySource{Path: p, Kind: managed.KindPolicyFile, Active: true})
 	}
+	for _, pd := range sc.opts.PolicyDocs {
+		doc, broken, _, errs := managed.LoadSettings(memFile{path: pd.Path, data: pd.Data}, pd.Path, managed.KindPolicyFile)
+		sc.fileError(errs...)
+		src := reports.PolicySource{Path: pd.Path, Kind: KindBundleSettings, Active: broken == nil && doc != nil, Revision: pd.Revision}
+		if !src.Active {
+			src.Error = "unparseable"
+		} else {
+			sc.policyFiles = append(sc.policyFiles, doc)
+		}
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, src)
+	}
+	sc.res.Policy.Sources = append(sc.res.Policy.Sources, sc.opts.PolicySources...)
 }
+
+// KindBundleSettings is the policy source kind of an OPA bundle's
+// managed-settings document.
+const KindBundleSettings = "opa-bundle-settings"
+
+// PolicyDoc is a document shaped like managed-settings.json that comes
+// from no file.
+type PolicyDoc struct {
+	// Path names it in locations, e.g. "bundle:acme/mcpguard/managed_settings".
+	Path string
+	Data []byte
+	// Revision is the revision of the bundle it came from.
+	Revision string
+}
+
+// memFile is a cfgfile.FS that holds one file.
+type memFile struct {
+	path string
+	data []byte
+}
+
+func (m memFile) ReadFile(path string) ([]byte, bool, *reports.FileError) {
+	if path != m.path {
+		return nil, false, nil
+	}
+	return m.data, true, nil
+}
+
+func (m memFile) ReadDir(string) ([]fs.DirEntry, error) { return nil, fs.ErrNotExist }
+func (m memFile) Stat(string) (fs.FileInfo, error)      { return nil, fs.ErrNotExist }
+func (m memFile) Lstat(string) (fs.FileInfo, error)     { return nil, fs.ErrNotExist }
 
 // applyPolicyAll evaluates many servers concurrently: the evaluations are
 // independent and the prepared queries are safe for concurrent use, and policy

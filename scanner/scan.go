@@ -49,6 +49,12 @@ type Options struct {
 	// other than Claude Code, and for Claude Code servers a verdict of theirs
 	// that Claude Code would not reach itself is reported as a finding.
 	PolicyFiles []string
+	// PolicyDocs are documents of the same shape that come from no file: the
+	// managed-settings document of an OPA bundle.
+	PolicyDocs []PolicyDoc
+	// PolicySources are further policy inputs to list in the report (an OPA
+	// bundle); their revisions are part of the report's policy revision.
+	PolicySources []reports.PolicySource
 	// Secrets detects credentials; nil builds one. Share it with reports.Build.
 	Secrets *secrets.Detector
 	// FS is the file system the scan reads; nil means the machine's.
@@ -376,6 +382,9 @@ func (sc *scan) policyRevision() string {
 	for _, src := range sources {
 		data, _, _ := sc.fs.ReadFile(src.Path)
 		parts = append(parts, src.Kind, sc.stablePath(src.Path), reports.Fingerprint(string(data)))
+		if src.Revision != "" {
+			parts = append(parts, src.Revision)
+		}
 	}
 	return reports.Fingerprint(parts...)
 }

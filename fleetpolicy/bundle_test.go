@@ -1,0 +1,346 @@
+package fleetpolicy
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/bundle"
+)
+
+const (
+	testSecret  = "the-organisation-signing-secret"
+	otherSecret = "somebody-elses-secret"
+	testKeyID   = "org"
+)
+
+const testRego = `package mcpguard.custom.acme
+
+deny contains msg if {
+	input.server.name == "forbidden"
+	msg := "acme forbids it"
+}
+`
+
+// buildBundle writes a bundle as `opa build` does: one Rego module, a
+// managed-settings document at data.mcpguard.managed_settings and other
+// data; signed with secret unless it is "".
+func buildBundle(t testing.TB, revision, rego string, secret string) []byte {
+	t.Helper()
+	b := bundle.Bundle{
+		Manifest: bundle.Manifest{Revision: revision, Roots: &[]string{"mcpguard/custom", "mcpguard/managed_settings", "acme"}},
+		Data: map[string]any{
+			"mcpguard": map[string]any{"managed_settings": map[string]any{"deniedMcpServers": []any{map[string]any{"serverName": "evil"}}}},
+			"acme":     map[string]any{"owner": "secops"},
+		},
+		Modules: []bundle.ModuleFile{{URL: "/policies/acme.rego", Path: "/policies/acme.rego", Raw: []byte(rego)}},
+	}
+	if secret != "" {
+		if err := b.GenerateSignature(bundle.NewSigningConfig(secret, "HS256", ""), testKeyID, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := bundle.NewWriter(&buf).Write(b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// bundleServer serves one bundle at /bundles/mcp.tar.gz; what it serves can
+// change, and it can fail.
+type bundleServer struct {
+	mu     sync.Mutex
+	body   []byte
+	status int
+	hits   int
+}
+
+func (b *bundleServer) set(body []byte, status int) {
+	b.mu.Lock()
+	b.body, b.status = body, status
+	b.mu.Unlock()
+}
+
+func (b *bundleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	body, status := b.body, b.status
+	b.hits++
+	b.mu.Unlock()
+	if r.URL.Path != "/bundles/mcp.tar.gz" {
+		http.NotFound(w, r)
+		return
+	}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func testConfig(url, secret string, extra string) []byte {
+	return []byte(fmt.Sprintf(`
+services:
+  org:
+    url: %s
+bundles:
+  mcp:
+    service: org
+    resource: bundles/mcp.tar.gz
+    polling: {min_delay_seconds: 1, max_delay_seconds: 1}
+    signing: {keyid: %s}
+keys:
+  %s: {algorithm: HS256, key: %s}
+labels: {team: platform}
+%s`, url, testKeyID, testKeyID, secret, extra))
+}
+
+func startSource(t *testing.T, cfg []byte, stateDir string) *Source {
+	t.Helper()
+	s, err := Start(context.Background(), Options{Config: cfg, StateDir: stateDir, ID: "laptop-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Stop(ctx)
+	})
+	return s
+}
+
+func waitActive(t *testing.T, s *Source) *Policy {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p, err := s.WaitActive(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// waitFor polls cond until it holds or 20 s pass.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestSourceActivatesSignedBundles(t *testing.T) {
+	srv := &bundleServer{}
+	srv.set(buildBundle(t, "r1", testRego, testSecret), 200)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	s := startSource(t, testConfig(hs.URL, testSecret, ""), t.TempDir())
+	p := waitActive(t, s)
+	if p.Revision() != "mcp@r1" || p.Modules["bundle:mcp/policies/acme.rego"] != testRego {
+		t.Fatalf("policy %q, modules %v", p.Revision(), p.Modules)
+	}
+	if got := string(p.Settings["bundle:mcp/mcpguard/managed_settings"]); !strings.Contains(got, `"serverName":"evil"`) {
+		t.Errorf("managed settings: %q", got)
+	}
+	if _, ok := p.Data["mcpguard"]; ok || p.Data["acme"] == nil {
+		t.Errorf("data for rules: %v", p.Data)
+	}
+
+	// A new revision is picked up without a restart.
+	srv.set(buildBundle(t, "r2", strings.Replace(testRego, "forbidden", "also-forbidden", 1), testSecret), 200)
+	waitFor(t, "revision r2", func() bool { return s.Policy().Revision() == "mcp@r2" })
+	if st := s.State(); st.Degraded {
+		t.Errorf("healthy state reported degraded: %+v", st)
+	}
+
+	// Refused bundles: the last good one stays in force, the state is degraded.
+	for _, bad := range []struct {
+		name   string
+		body   []byte
+		status int
+	}{
+		{"unsigned", buildBundle(t, "r3-unsigned", testRego, ""), 200},
+		{"another key", buildBundle(t, "r3-other", testRego, otherSecret), 200},
+		{"tampered", tamper(t, buildBundle(t, "r3-tampered", testRego, testSecret)), 200},
+		{"server error", []byte("oops"), 500},
+		{"garbage", []byte("this is not a tarball"), 200},
+	} {
+		srv.set(bad.body, bad.status)
+		waitFor(t, bad.name+" reported", func() bool { return s.State().Degraded })
+		if got := s.Policy().Revision(); got != "mcp@r2" {
+			t.Fatalf("%s: the last good bundle must stay in force, got %s", bad.name, got)
+		}
+		if st := s.State(); len(st.Errors) == 0 || len(st.Active) != 1 || st.Active[0].Revision != "r2" {
+			t.Errorf("%s: state %+v", bad.name, st)
+		}
+		srv.set(buildBundle(t, "r2", strings.Replace(testRego, "forbidden", "also-forbidden", 1), testSecret), 200)
+		waitFor(t, "recovery after "+bad.name, func() bool { return !s.State().Degraded })
+	}
+}
+
+// tamper changes the policy file inside a signed bundle, keeping its
+// signature.
+func tamper(t *testing.T, signed []byte) []byte {
+	t.Helper()
+	b, err := bundle.NewReader(bytes.NewReader(signed)).WithSkipBundleVerification(true).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Modules[0].Raw = []byte(strings.Replace(testRego, "forbidden", "allowed-now", 1))
+	b.Modules[0].Parsed = nil
+	var buf bytes.Buffer
+	if err := bundle.NewWriter(&buf).Write(b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestSourceStartsOfflineFromThePersistedBundle(t *testing.T) {
+	state := t.TempDir()
+	srv := &bundleServer{}
+	srv.set(buildBundle(t, "persisted-1", testRego, testSecret), 200)
+	hs := httptest.NewServer(srv)
+	first, err := Start(context.Background(), Options{Config: testConfig(hs.URL, testSecret, ""), StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitActive(t, first)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	first.Stop(ctx)
+	cancel()
+	hs.Close() // the laptop boots without network
+
+	s := startSource(t, testConfig(hs.URL, testSecret, ""), state)
+	p := waitActive(t, s)
+	if p.Revision() != "mcp@persisted-1" {
+		t.Fatalf("the persisted bundle is enforced at once: %s", p.Revision())
+	}
+}
+
+func TestSourceNeverActivatesAnUnsignedBundle(t *testing.T) {
+	srv := &bundleServer{}
+	srv.set(buildBundle(t, "unsigned", testRego, ""), 200)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	s := startSource(t, testConfig(hs.URL, testSecret, ""), t.TempDir())
+	waitFor(t, "the refusal", func() bool { return s.State().Degraded })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if p, err := s.WaitActive(ctx); p != nil || err == nil || !strings.Contains(err.Error(), "no bundle activated") {
+		t.Fatalf("GHSA-g2pf-6v5v-qcc8: an unsigned bundle must never activate when signing is configured: %v %v", p, err)
+	}
+}
+
+// collector is a decision-log service.
+type collector struct {
+	mu     sync.Mutex
+	events []map[string]any
+}
+
+func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var body io.Reader = r.Body
+	if r.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			w.WriteHeader(400)
+			return
+		}
+		body = zr
+	}
+	var evs []map[string]any
+	if err := json.NewDecoder(body).Decode(&evs); err != nil {
+		w.WriteHeader(400)
+		return
+	}
+	c.mu.Lock()
+	c.events = append(c.events, evs...)
+	c.mu.Unlock()
+}
+
+func TestSourceDecisionLogs(t *testing.T) {
+	srv := &bundleServer{}
+	srv.set(buildBundle(t, "r1", testRego, testSecret), 200)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	col := &collector{}
+	logSrv := httptest.NewServer(col)
+	defer logSrv.Close()
+	cfg := testConfig(hs.URL, testSecret, fmt.Sprintf(`
+  logs:
+    url: %s
+decision_logs:
+  service: logs
+  reporting: {min_delay_seconds: 1, max_delay_seconds: 1}
+`, logSrv.URL))
+	cfg = bytes.Replace(cfg, []byte("services:\n"), []byte("services:\n  logs:\n    url: "+logSrv.URL+"\n"), 1)
+	cfg = bytes.Replace(cfg, []byte(fmt.Sprintf("\n  logs:\n    url: %s\ndecision_logs", logSrv.URL)), []byte("\ndecision_logs"), 1)
+	s, err := Start(context.Background(), Options{Config: cfg, StateDir: t.TempDir(), ID: "laptop-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := waitActive(t, s)
+	if !s.DecisionLogs() {
+		t.Fatal("decision logs are configured")
+	}
+	err = s.Log(context.Background(), Decision{Path: "mcpguard/server", Bundles: p.Bundles,
+		Input:  map[string]any{"server": map[string]any{"id": "s-0123456789abcdef", "name": "github", "args": []string{"--token", "REDACTED"}}},
+		Result: map[string]any{"status": "blocked", "allowed": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	s.Stop(ctx) // flushes the buffer
+	cancel()
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	if len(col.events) != 1 {
+		t.Fatalf("want one decision, got %d", len(col.events))
+	}
+	ev := col.events[0]
+	if ev["path"] != "mcpguard/server" || ev["labels"].(map[string]any)["team"] != "platform" || ev["labels"].(map[string]any)["id"] != "laptop-1" {
+		t.Errorf("event: %v", ev)
+	}
+	if b := ev["bundles"].(map[string]any)["mcp"].(map[string]any); b["revision"] != "r1" {
+		t.Errorf("bundle revision in the event: %v", ev["bundles"])
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	signed := write("signed.tar.gz", buildBundle(t, "v7", testRego, testSecret))
+	v := Verification{Key: testSecret, KeyID: testKeyID, Algorithm: "HS256"}
+	p, err := LoadFile(signed, v)
+	if err != nil || p.Revision() != "signed@v7" || len(p.Modules) != 1 || len(p.Settings) != 1 {
+		t.Fatalf("%v %+v", err, p)
+	}
+	if _, err := LoadFile(signed, Verification{}); err != nil {
+		t.Errorf("without a key, a signed bundle reads as any other: %v", err)
+	}
+	for name, data := range map[string][]byte{
+		"unsigned.tar.gz": buildBundle(t, "v7", testRego, ""),
+		"other.tar.gz":    buildBundle(t, "v7", testRego, otherSecret),
+		"tampered.tar.gz": tamper(t, buildBundle(t, "v7", testRego, testSecret)),
+	} {
+		if _, err := LoadFile(write(name, data), v); err == nil {
+			t.Errorf("%s: refused with a verification key", name)
+		}
+	}
+}

@@ -1,0 +1,466 @@
+package fleetpolicy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/open-policy-agent/opa/v1/logging"
+	bundleplugin "github.com/open-policy-agent/opa/v1/plugins/bundle"
+	"github.com/open-policy-agent/opa/v1/plugins/logs"
+	"github.com/open-policy-agent/opa/v1/sdk"
+	"github.com/open-policy-agent/opa/v1/server"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/util"
+)
+
+// Options configure a Source.
+type Options struct {
+	// Config is an OPA configuration document (YAML or JSON): services,
+	// bundles, keys, decision_logs, status, labels, persistence_directory.
+	Config []byte
+	// StateDir is where bundles are persisted when the configuration names
+	// no persistence_directory; every bundle is persisted unless its
+	// configuration says "persist": false, so that a machine that starts
+	// offline enforces the last good bundle at once.
+	StateDir string
+	// ID identifies this instance to the control plane (status, decision
+	// logs); empty means a random one.
+	ID string
+	// Logger receives OPA's own log lines; nil discards them.
+	Logger *slog.Logger
+}
+
+// State is where the bundles stand.
+type State struct {
+	// Configured lists the bundles the configuration names.
+	Configured []string `json:"configured"`
+	// Active are the bundles in force, with their revisions; empty until
+	// the first one activates.
+	Active []Ref `json:"active"`
+	// Degraded is true when the last download or activation of a bundle
+	// failed (a bundle server down, a bad signature): the last good bundle
+	// stays in force.
+	Degraded bool `json:"degraded"`
+	// Errors say what failed, per bundle.
+	Errors map[string]string `json:"errors,omitempty"`
+	// LastActivation is when a bundle last activated.
+	LastActivation time.Time `json:"last_activation,omitzero"`
+}
+
+// Source keeps an organisation's policy current: OPA's plugins download,
+// verify, persist and activate bundles; Source reads what is active.
+type Source struct {
+	opa      *sdk.OPA
+	store    storage.Store
+	bundles  *bundleplugin.Plugin
+	logs     *logs.Plugin
+	names    []string
+	changes  chan struct{} // a value when the policy or the state changed
+	refresh  chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+	cancel   context.CancelFunc
+
+	mu       sync.Mutex
+	policy   *Policy
+	state    State
+	statuses map[string]bundleplugin.Status // as the bundle plugin last reported
+}
+
+// Start configures OPA's plugins from opts.Config and starts them; it does
+// not wait for a bundle (WaitActive does). A configuration OPA refuses is
+// an error.
+func Start(ctx context.Context, opts Options) (*Source, error) {
+	cfg, names, err := prepareConfig(opts.Config, opts.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	store := inmem.New()
+	ready := make(chan struct{}) // never waited on: New must not block on a bundle server
+	id := opts.ID
+	if id == "" {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		id = hex.EncodeToString(b[:])
+	}
+	lg := opaLogger{l: opts.Logger}
+	if lg.l == nil {
+		lg.l = slog.New(slog.DiscardHandler)
+	}
+	opa, err := sdk.New(ctx, sdk.Options{ID: id, Config: strings.NewReader(string(cfg)), Store: store, Ready: ready, Logger: lg, ConsoleLogger: lg})
+	if err != nil {
+		return nil, fmt.Errorf("OPA configuration: %w", err)
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s := &Source{opa: opa, store: store, names: names, changes: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
+		done: make(chan struct{}), cancel: cancel}
+	s.state.Configured = names
+	if p, ok := opa.Plugin(bundleplugin.Name).(*bundleplugin.Plugin); ok {
+		s.bundles = p
+		p.RegisterBulkListener("mcpguard", func(m map[string]*bundleplugin.Status) {
+			cp := make(map[string]bundleplugin.Status, len(m))
+			for k, v := range m {
+				if v != nil {
+					cp[k] = *v
+				}
+			}
+			s.mu.Lock()
+			s.statuses = cp
+			s.mu.Unlock()
+			s.poke()
+		})
+	}
+	if p, ok := opa.Plugin(logs.Name).(*logs.Plugin); ok {
+		s.logs = p
+	}
+	go s.run(runCtx)
+	s.poke() // a persisted bundle may have activated before the listener
+	return s, nil
+}
+
+func (s *Source) poke() {
+	select {
+	case s.refresh <- struct{}{}:
+	default:
+	}
+}
+
+// run reads the store whenever the bundle plugin reports, outside the
+// plugin's own locks.
+func (s *Source) run(ctx context.Context) {
+	defer close(s.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.refresh:
+			s.read(ctx)
+		}
+	}
+}
+
+// read takes the active bundles from the store and the plugin's statuses.
+func (s *Source) read(ctx context.Context) {
+	var errs map[string]string
+	var lastAct time.Time
+	s.mu.Lock()
+	statuses := s.statuses
+	s.mu.Unlock()
+	for name, st := range statuses {
+		if st.LastSuccessfulActivation.After(lastAct) {
+			lastAct = st.LastSuccessfulActivation
+		}
+		if msg := statusError(st); msg != "" {
+			if errs == nil {
+				errs = map[string]string{}
+			}
+			errs[name] = msg
+		}
+	}
+	p, err := s.readStore(ctx)
+	s.mu.Lock()
+	changed := false
+	if err == nil && p != nil && (s.policy == nil || p.Revision() != s.policy.Revision() || !sameModules(p, s.policy)) {
+		s.policy, changed = p, true
+		s.state.Active = p.Bundles
+	}
+	if err != nil {
+		if errs == nil {
+			errs = map[string]string{}
+		}
+		errs["store"] = err.Error()
+	}
+	degraded := len(errs) > 0
+	if degraded != s.state.Degraded || fmt.Sprint(errs) != fmt.Sprint(s.state.Errors) || !lastAct.Equal(s.state.LastActivation) {
+		changed = true
+	}
+	s.state.Degraded, s.state.Errors, s.state.LastActivation = degraded, errs, lastAct
+	s.mu.Unlock()
+	if changed {
+		select {
+		case s.changes <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// statusError describes a bundle status that reports a failure.
+func statusError(st bundleplugin.Status) string {
+	if st.Code == "" && st.Message == "" && len(st.Errors) == 0 {
+		return ""
+	}
+	var parts []string
+	if st.Message != "" {
+		parts = append(parts, st.Message)
+	}
+	for _, e := range st.Errors {
+		parts = append(parts, e.Error())
+	}
+	if st.HTTPCode != "" {
+		parts = append(parts, "HTTP "+string(st.HTTPCode))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, st.Code)
+	}
+	return strings.Join(parts, ": ")
+}
+
+func sameModules(a, b *Policy) bool {
+	if len(a.Modules) != len(b.Modules) {
+		return false
+	}
+	for k, v := range a.Modules {
+		if b.Modules[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// readStore builds the Policy of the bundles active in the store; nil when
+// none is.
+func (s *Source) readStore(ctx context.Context) (*Policy, error) {
+	txn, err := s.store.NewTransaction(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer s.store.Abort(ctx, txn)
+	names, err := bundle.ReadBundleNamesFromStore(ctx, s.store, txn)
+	if err != nil {
+		if storage.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	ids, err := s.store.ListPolicies(ctx, txn)
+	if err != nil {
+		return nil, err
+	}
+	data, err := s.store.Read(ctx, txn, storage.Path{})
+	if err != nil {
+		return nil, err
+	}
+	root, _ := data.(map[string]any)
+	p := &Policy{}
+	sort.Strings(names)
+	for i, name := range names {
+		rev, err := bundle.ReadBundleRevisionFromStore(ctx, s.store, txn, name)
+		if err != nil && !storage.IsNotFound(err) {
+			return nil, err
+		}
+		modules := map[string][]byte{}
+		for _, id := range ids {
+			// Module ids are "<bundle name>/<path>" for bundle modules.
+			rest, ok := strings.CutPrefix(id, name+"/")
+			if !ok {
+				continue
+			}
+			src, err := s.store.GetPolicy(ctx, txn, id)
+			if err != nil {
+				return nil, err
+			}
+			modules[rest] = src
+		}
+		var d map[string]any
+		if i == 0 {
+			d = root // the data documents of every bundle share one tree
+		}
+		if err := p.add(name, rev, modules, d); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Policy returns the policy of the bundles in force, nil before the first
+// activation.
+func (s *Source) Policy() *Policy {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.policy
+}
+
+// State returns where the bundles stand.
+func (s *Source) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state
+	st.Active = append([]Ref(nil), st.Active...)
+	return st
+}
+
+// Changes receives a value whenever the policy or the state changed.
+func (s *Source) Changes() <-chan struct{} { return s.changes }
+
+// WaitActive waits until a bundle is in force (a persisted one counts), or
+// ctx ends.
+func (s *Source) WaitActive(ctx context.Context) (*Policy, error) {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if p := s.Policy(); p != nil {
+			return p, nil
+		}
+		select {
+		case <-ctx.Done():
+			st := s.State()
+			if len(st.Errors) > 0 {
+				return nil, fmt.Errorf("no bundle activated: %s", joinErrors(st.Errors))
+			}
+			return nil, fmt.Errorf("no bundle activated: %w", context.Cause(ctx))
+		case <-t.C:
+			s.poke()
+		}
+	}
+}
+
+func joinErrors(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + m[k]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Decision is one verdict for the decision log.
+type Decision struct {
+	// Path names the decision, e.g. "mcpguard/server" or "mcpguard/tool".
+	Path string
+	// Input is what was judged; it must hold no secret (pass redacted
+	// values: the report's own).
+	Input any
+	// Result is the verdict.
+	Result any
+	// Bundles are the bundles the verdict was reached under.
+	Bundles []Ref
+}
+
+// DecisionLogs reports whether decision logging is configured.
+func (s *Source) DecisionLogs() bool { return s.logs != nil }
+
+// Log sends a decision through OPA's decision-log plugin (which labels,
+// masks, buffers and uploads it as configured); without decision_logs in
+// the configuration it does nothing.
+func (s *Source) Log(ctx context.Context, d Decision) error {
+	if s.logs == nil {
+		return nil
+	}
+	input, result := d.Input, d.Result
+	// The plugin expects JSON-shaped values.
+	if err := roundTrip(&input); err != nil {
+		return err
+	}
+	if err := roundTrip(&result); err != nil {
+		return err
+	}
+	var id [16]byte
+	_, _ = rand.Read(id[:])
+	info := &server.Info{DecisionID: hex.EncodeToString(id[:]), Path: d.Path, Input: &input, Results: &result,
+		Timestamp: time.Now().UTC(), Bundles: map[string]server.BundleInfo{}}
+	for _, b := range d.Bundles {
+		info.Bundles[b.Name] = server.BundleInfo{Revision: b.Revision}
+	}
+	return s.logs.Log(ctx, info)
+}
+
+func roundTrip(v *any) error {
+	b, err := json.Marshal(*v)
+	if err != nil {
+		return err
+	}
+	return util.UnmarshalJSON(b, v)
+}
+
+// Stop stops the plugins; pending decision logs are uploaded until ctx's
+// deadline.
+func (s *Source) Stop(ctx context.Context) {
+	s.stopOnce.Do(func() {
+		s.cancel()
+		<-s.done
+		if s.bundles != nil {
+			s.bundles.UnregisterBulkListener("mcpguard")
+		}
+		s.opa.Stop(ctx)
+	})
+}
+
+// prepareConfig checks an OPA configuration and makes every bundle
+// persistent under stateDir unless it says otherwise; it returns the
+// bundle names.
+func prepareConfig(raw []byte, stateDir string) ([]byte, []string, error) {
+	var cfg map[string]any
+	if err := util.Unmarshal(raw, &cfg); err != nil {
+		return nil, nil, fmt.Errorf("OPA configuration: %w", err)
+	}
+	if cfg == nil {
+		return nil, nil, errors.New("OPA configuration: empty")
+	}
+	if _, ok := cfg["discovery"]; ok {
+		// Discovery could configure anything at run time, bundles replacing
+		// the ones mcpguard reads included.
+		return nil, nil, errors.New("OPA configuration: discovery is not supported; configure bundles directly")
+	}
+	var names []string
+	if bs, ok := cfg["bundles"].(map[string]any); ok {
+		for name, v := range bs {
+			names = append(names, name)
+			if b, ok := v.(map[string]any); ok {
+				if _, set := b["persist"]; !set && stateDir != "" {
+					b["persist"] = true
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil, nil, errors.New("OPA configuration: no bundles configured")
+	}
+	if _, ok := cfg["persistence_directory"]; !ok && stateDir != "" {
+		cfg["persistence_directory"] = filepath.Join(stateDir, "opa")
+	}
+	out, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, names, nil
+}
+
+// opaLogger sends OPA's log lines to slog.
+type opaLogger struct {
+	l      *slog.Logger
+	fields []any
+}
+
+func (o opaLogger) Debug(f string, a ...any) { o.l.Debug("opa: "+fmt.Sprintf(f, a...), o.fields...) }
+func (o opaLogger) Info(f string, a ...any)  { o.l.Info("opa: "+fmt.Sprintf(f, a...), o.fields...) }
+func (o opaLogger) Warn(f string, a ...any)  { o.l.Warn("opa: "+fmt.Sprintf(f, a...), o.fields...) }
+func (o opaLogger) Error(f string, a ...any) { o.l.Error("opa: "+fmt.Sprintf(f, a...), o.fields...) }
+func (o opaLogger) WithFields(m map[string]any) logging.Logger {
+	out := opaLogger{l: o.l, fields: append([]any(nil), o.fields...)}
+	for k, v := range m {
+		out.fields = append(out.fields, k, v)
+	}
+	return out
+}
+func (o opaLogger) GetLevel() logging.Level { return logging.Debug }
+func (o opaLogger) SetLevel(logging.Level)  {}
