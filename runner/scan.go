@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/introspect"
 	"github.com/mcpguard/mcpguard/policy"
@@ -37,6 +39,11 @@ type Options struct {
 	Meta Meta
 	// Secrets detects and redacts credentials; nil builds one.
 	Secrets *secrets.Detector
+	// Fleet is the organisation's policy from OPA bundles (--bundle,
+	// --opa-config): its Rego joins the custom policies (when Engine is
+	// nil), its managed-settings documents join the --policy JSON files,
+	// and the bundles are listed among the report's policy sources.
+	Fleet *fleetpolicy.Policy
 	// Introspect, when set, starts the servers that may run and analyses
 	// what they offer (scan --introspect). Run sets its PathMode and
 	// Secrets.
@@ -64,8 +71,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	engine := opts.Engine
 	if engine == nil {
 		// Compile the policies while the scan reads the configuration files.
-		engine = policy.StartEngine(ctx, policy.EngineOptions{Paths: regoPaths, Print: opts.Print})
-		if len(regoPaths) > 0 {
+		eopts := policy.EngineOptions{Paths: regoPaths, Print: opts.Print}
+		if f := opts.Fleet; f != nil {
+			eopts.Modules, eopts.Data = f.Modules, f.Data
+		}
+		engine = policy.StartEngine(ctx, eopts)
+		if len(regoPaths) > 0 || len(eopts.Modules) > 0 {
 			// A custom policy that does not compile stops here, before any scan.
 			if err := engine.Err(); err != nil {
 				return nil, fmt.Errorf("load policy: %w", err)
@@ -78,6 +89,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	sopts := opts.Scan
 	sopts.Policy, sopts.PolicyFiles, sopts.Secrets = engine, jsonPaths, det
+	if f := opts.Fleet; f != nil {
+		sopts.PolicyDocs, sopts.PolicySources = FleetInputs(f)
+	}
 	res, err := scanner.Scan(ctx, sopts)
 	if err != nil {
 		return nil, fmt.Errorf("scan: %w", err)
@@ -89,10 +103,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Introspect != nil {
 		iopts := *opts.Introspect
 		iopts.PathMode, iopts.Secrets = len(sopts.Paths) > 0, det
-		if iopts.Tools == nil && len(regoPaths) > 0 {
+		if iopts.Tools == nil && (len(regoPaths) > 0 || opts.Fleet != nil) {
 			// The organisation's tool_deny and tool_warn rules judge the
 			// tools the servers offer, as in the proxy.
-			tp, err := policy.NewToolsPolicy(ctx, policy.ToolsPolicyOptions{Paths: regoPaths, Print: opts.Print})
+			topts := policy.ToolsPolicyOptions{Paths: regoPaths, Print: opts.Print}
+			if f := opts.Fleet; f != nil {
+				topts.Modules, topts.Data = f.Modules, f.Data
+			}
+			tp, err := policy.NewToolsPolicy(ctx, topts)
 			if err != nil {
 				return nil, fmt.Errorf("load policy: %w", err)
 			}
@@ -156,4 +174,52 @@ func AddIntrospection(rep *reports.Report, outcomes []introspect.Outcome) {
 	reports.SortFindings(rep.Findings)
 	reports.SortErrors(rep.Errors)
 	rep.Summary = reports.Summarize(rep)
+}
+
+// KindBundle is the policy source kind of an OPA bundle.
+const KindBundle = "opa-bundle"
+
+// FleetInputs turns a fleet policy into the scanner's inputs: its
+// managed-settings documents and the bundles as policy sources (whose
+// revisions enter the report's policy revision).
+func FleetInputs(f *fleetpolicy.Policy) ([]scanner.PolicyDoc, []reports.PolicySource) {
+	rev := map[string]string{}
+	var sources []reports.PolicySource
+	for _, b := range f.Bundles {
+		rev[b.Name] = b.Revision
+		sources = append(sources, reports.PolicySource{Path: "bundle:" + b.Name, Kind: KindBundle, Active: true, Revision: b.Revision})
+	}
+	var docs []scanner.PolicyDoc
+	for _, p := range slices.Sorted(maps.Keys(f.Settings)) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(p, "bundle:"), "/")
+		docs = append(docs, scanner.PolicyDoc{Path: p, Data: f.Settings[p], Revision: rev[name]})
+	}
+	return docs, sources
+}
+
+// DecisionPath names mcpguard's server verdicts in decision logs.
+const DecisionPath = "mcpguard/server"
+
+// ServerDecision is one server's verdict as a decision-log entry. Its input
+// is the report's own server (names of env variables and headers only,
+// command line and URL redacted) and host: what the redactor hides from a
+// report never reaches a decision log either.
+func ServerDecision(rep *reports.Report, s reports.Server, bundles []fleetpolicy.Ref) fleetpolicy.Decision {
+	s.Introspection = nil // what the server offers is not part of its verdict
+	rules := []string{}
+	byID := make(map[string]string, len(rep.Findings))
+	for _, f := range rep.Findings {
+		byID[f.ID] = f.Rule
+	}
+	for _, id := range s.FindingIDs {
+		if r, ok := byID[id]; ok && !slices.Contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	return fleetpolicy.Decision{
+		Path:    DecisionPath,
+		Input:   map[string]any{"server": s, "host": rep.Host, "policy_revision": rep.Policy.Revision},
+		Result:  map[string]any{"status": s.Status, "allowed": s.Decision.Allowed, "reasons": s.Decision.Reasons, "rules": rules},
+		Bundles: bundles,
+	}
 }

@@ -52,6 +52,8 @@ type ScanOptions struct {
 	// Pins is the pin file introspected tools are pinned in and compared
 	// with (MCPG-T003); "" pins nothing.
 	Pins string
+	// Fleet takes organisation policy from OPA bundles.
+	Fleet FleetOptions
 }
 
 const scanLong = `Scan MCP server configurations.
@@ -131,6 +133,7 @@ func newScanCmd(env environment) *cobra.Command {
 	f.IntVar(&opts.IntrospectJobs, "introspect-jobs", introspect.DefaultJobs(), "with --introspect: servers started at once")
 	f.BoolVar(&opts.IntrospectUntrusted, "introspect-untrusted", false, "with --introspect: also start servers of files named on the command line and project servers whose approval mcpguard cannot see")
 	f.StringVar(&opts.Pins, "pins", "", "with --introspect: pin file (as the proxy's); the first introspection pins each server's tools, later ones report changes (MCPG-T003)")
+	bindFleetFlags(f, &opts.Fleet, true)
 	f.StringVar(&opts.IgnoreFile, "ignore-file", "", "file of accepted findings with reasons (default: "+ignorefile.DefaultName+" in the working directory, if any; \"\" for none)")
 	return cmd
 }
@@ -161,16 +164,29 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
-	res, err := runner.Run(cmd.Context(), runner.Options{
+	meta := reportMeta(env)
+	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, meta.Host.Hostname)
+	if err != nil {
+		return &exitCodeError{code: exitError, err: err}
+	}
+	ropts := runner.Options{
 		Scan:         scanOptions(env, cwd, opts),
 		Policies:     opts.Policies,
 		Print:        cmd.ErrOrStderr(),
 		Suppressions: sup,
-		Meta:         reportMeta(env),
+		Meta:         meta,
 		Introspect:   iopts,
-	})
+	}
+	if fleet != nil {
+		ropts.Fleet = fleet.policy
+	}
+	res, err := runner.Run(cmd.Context(), ropts)
 	if err != nil {
+		_ = fleet.finish(cmd.Context(), nil)
 		return &exitCodeError{code: exitError, err: err}
+	}
+	if err := fleet.finish(cmd.Context(), res.Report); err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %v\n", err)
 	}
 	if opts.CSVKind != reports.CSVServers && opts.CSVKind != reports.CSVFindings {
 		return &exitCodeError{code: exitError, err: fmt.Errorf("--csv-kind %q: want findings or servers", opts.CSVKind)}

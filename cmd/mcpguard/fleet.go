@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcpguard/mcpguard/fleetpolicy"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
+)
+
+// FleetOptions are the flags that take organisation policy from OPA
+// bundles (docs/fleet.md).
+type FleetOptions struct {
+	// OPAConfig is an OPA configuration file (services, bundles, keys,
+	// decision_logs, status, labels, persistence_directory).
+	OPAConfig string
+	// OPATimeout bounds the wait for a first bundle (scan only).
+	OPATimeout time.Duration
+	// Bundle is a bundle file, and the verification flags say how it must
+	// be signed (scan only).
+	Bundle          string
+	VerificationKey string
+	KeyID           string
+	SigningAlg      string
+}
+
+// bindFleetFlags adds --opa-config, and for scan the bundle-file flags.
+func bindFleetFlags(f *pflag.FlagSet, opts *FleetOptions, bundleFile bool) {
+	f.StringVar(&opts.OPAConfig, "opa-config", "", "OPA configuration file: organisation policy from (signed) bundles, decision logs and status through OPA's plugins (docs/fleet.md)")
+	if !bundleFile {
+		return
+	}
+	f.DurationVar(&opts.OPATimeout, "opa-timeout", 30*time.Second, "with --opa-config: how long to wait for a bundle (a persisted one counts)")
+	f.StringVar(&opts.Bundle, "bundle", "", "organisation policy from an OPA bundle file (.tar.gz, as opa build writes it)")
+	f.StringVar(&opts.VerificationKey, "verification-key", "", "with --bundle: PEM public key file or HMAC secret its signature must verify with; an unsigned or tampered bundle is refused")
+	f.StringVar(&opts.KeyID, "verification-key-id", "default", "with --bundle: the key id in the bundle's signature")
+	f.StringVar(&opts.SigningAlg, "signing-alg", "RS256", "with --bundle: the signature algorithm (RS256, ES256, HS256, ...)")
+}
+
+// fleetRun is the organisation policy of one command run.
+type fleetRun struct {
+	policy *fleetpolicy.Policy
+	source *fleetpolicy.Source // nil for --bundle
+}
+
+// loadFleet reads --bundle, or starts OPA's plugins from --opa-config and
+// waits for a bundle. Without either it returns nil. Fail closed: no
+// verified bundle is an error.
+func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host string) (*fleetRun, error) {
+	switch {
+	case opts.Bundle != "" && opts.OPAConfig != "":
+		return nil, fmt.Errorf("--bundle and --opa-config: give one")
+	case opts.Bundle != "":
+		p, err := fleetpolicy.LoadFile(opts.Bundle, fleetpolicy.Verification{Key: opts.VerificationKey, KeyID: opts.KeyID, Algorithm: opts.SigningAlg})
+		if err != nil {
+			return nil, fmt.Errorf("load bundle %s: %w", opts.Bundle, err)
+		}
+		return &fleetRun{policy: p}, nil
+	case opts.VerificationKey != "":
+		return nil, fmt.Errorf("--verification-key needs --bundle")
+	case opts.OPAConfig == "":
+		return nil, nil
+	}
+	cfg, err := os.ReadFile(opts.OPAConfig)
+	if err != nil {
+		return nil, fmt.Errorf("--opa-config: %w", err)
+	}
+	src, err := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: cfg, ID: host,
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.OPAConfig, err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, opts.OPATimeout)
+	defer cancel()
+	p, err := src.WaitActive(wctx)
+	if err != nil {
+		src.Stop(context.Background())
+		return nil, fmt.Errorf("%s: %w", opts.OPAConfig, err)
+	}
+	return &fleetRun{policy: p, source: src}, nil
+}
+
+// finish logs every server verdict of rep through the decision-log plugin
+// and stops the plugins, uploading what is buffered.
+func (f *fleetRun) finish(ctx context.Context, rep *reports.Report) error {
+	if f == nil || f.source == nil {
+		return nil
+	}
+	var first error
+	if rep != nil && f.source.DecisionLogs() {
+		for _, s := range rep.Servers {
+			if err := f.source.Log(ctx, runner.ServerDecision(rep, s, f.policy.Bundles)); err != nil && first == nil {
+				first = fmt.Errorf("decision log: %w", err)
+			}
+		}
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	f.source.Stop(sctx)
+	return first
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/bundle"
+
+	"github.com/mcpguard/mcpguard/reports"
+)
+
+const fleetSecret = "org-signing-secret-for-tests"
+
+const fleetRego = `package mcpguard.custom.acme
+
+deny contains {"id": "ACME-001", "msg": sprintf("%s is not approved by acme (%s)", [input.server.name, data.acme.owner])} if {
+	input.server.name == "forbidden"
+}
+`
+
+// fleetBundle is an organisation bundle: a custom rule, data for it, and
+// a managed-settings document that denies "evil"; signed with secret.
+func fleetBundle(t *testing.T, revision, secret string) []byte {
+	t.Helper()
+	b := bundle.Bundle{
+		Manifest: bundle.Manifest{Revision: revision},
+		Data: map[string]any{
+			"mcpguard": map[string]any{"managed_settings": map[string]any{"deniedMcpServers": []any{map[string]any{"serverName": "evil"}}}},
+			"acme":     map[string]any{"owner": "secops"},
+		},
+		Modules: []bundle.ModuleFile{{URL: "/acme/policy.rego", Path: "/acme/policy.rego", Raw: []byte(fleetRego)}},
+	}
+	if secret != "" {
+		if err := b.GenerateSignature(bundle.NewSigningConfig(secret, "HS256", ""), "org", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := bundle.NewWriter(&buf).Write(b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+const fleetProject = `{"mcpServers": {
+  "forbidden": {"command": "node", "args": ["f.js"]},
+  "fine": {"command": "node", "args": ["ok.js"]}
+}}`
+
+// fleetCursor is judged by the bundle's managed settings (Cursor does not
+// enforce them itself).
+const fleetCursor = `{"mcpServers": {
+  "evil": {"command": "node", "args": ["e.js", "--api-key", "sk-live-51Habcdefghijklmnopqrstuvwx"]}
+}}`
+
+func checkFleetVerdicts(t *testing.T, rep *reports.Report, revision string) {
+	t.Helper()
+	byName := map[string]reports.Server{}
+	for _, s := range rep.Servers {
+		byName[s.Name] = s
+	}
+	custom := false
+	for _, f := range rep.Findings {
+		custom = custom || f.Rule == "ACME-001" && f.ServerID == byName["forbidden"].ID && strings.Contains(f.Message, "secops")
+	}
+	if !custom {
+		t.Errorf("the bundle's rule, reading the bundle's data, fires: %+v", rep.Findings)
+	}
+	denied := false
+	for _, id := range byName["evil"].FindingIDs {
+		for _, f := range rep.Findings {
+			denied = denied || f.ID == id && f.Rule == "MCPG-P001" && strings.Contains(f.Message, "bundle:")
+		}
+	}
+	if byName["evil"].Decision.Allowed || !denied {
+		t.Errorf("the bundle's managed settings deny evil: %+v", byName["evil"])
+	}
+	found := false
+	for _, src := range rep.Policy.Sources {
+		found = found || src.Kind == "opa-bundle" && src.Revision == revision
+	}
+	if !found {
+		t.Errorf("the report names the bundle and its revision: %+v", rep.Policy.Sources)
+	}
+}
+
+func TestScanBundleFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "p/.mcp.json", fleetProject)
+	writeFile(t, dir, "p/.cursor/mcp.json", fleetCursor)
+	mcp := filepath.Join(dir, "p")
+	signed := filepath.Join(dir, "org.tar.gz")
+	if err := os.WriteFile(signed, fleetBundle(t, "2026.11.25-1", fleetSecret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv(dir, filepath.Join(dir, "home"), nil)
+	key := []string{"--verification-key", fleetSecret, "--verification-key-id", "org", "--signing-alg", "HS256"}
+	rep, stderr, code := scanJSON(t, env, append([]string{"--bundle", signed, mcp}, key...)...)
+	if rep == nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkFleetVerdicts(t, rep, "2026.11.25-1")
+
+	for name, data := range map[string][]byte{"unsigned": fleetBundle(t, "x", ""), "other-key": fleetBundle(t, "x", "not-our-secret")} {
+		p := filepath.Join(dir, name+".tar.gz")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runCLI(t, env, append([]string{"scan", "--bundle", p, mcp}, key...)...)
+		if code != exitError || !strings.Contains(stderr, "load bundle") {
+			t.Errorf("%s bundle: want exit 2, got %d: %s", name, code, stderr)
+		}
+	}
+}
+
+type logCollector struct {
+	mu   sync.Mutex
+	body []byte
+}
+
+func (c *logCollector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	zr, err := gzip.NewReader(r.Body)
+	if err != nil {
+		w.WriteHeader(400)
+		return
+	}
+	var buf bytes.Buffer
+	_, _ = buf.ReadFrom(zr)
+	c.mu.Lock()
+	c.body = append(c.body, buf.Bytes()...)
+	c.mu.Unlock()
+}
+
+func TestScanOPAConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "p/.mcp.json", fleetProject)
+	writeFile(t, dir, "p/.cursor/mcp.json", fleetCursor)
+	mcp := filepath.Join(dir, "p")
+	served := fleetBundle(t, "rev-9", fleetSecret)
+	bundles := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(served) }))
+	defer bundles.Close()
+	col := &logCollector{}
+	logs := httptest.NewServer(col)
+	defer logs.Close()
+	cfg := writeFile(t, dir, "opa.yaml", fmt.Sprintf(`services:
+  org: {url: %s}
+  logs: {url: %s}
+bundles:
+  mcpguard:
+    service: org
+    resource: b.tar.gz
+    signing: {keyid: org}
+keys:
+  org: {algorithm: HS256, key: %s}
+decision_logs:
+  service: logs
+labels: {fleet: laptops}
+`, bundles.URL, logs.URL, fleetSecret))
+	env := testEnv(dir, filepath.Join(dir, "home"), nil)
+	rep, stderr, code := scanJSON(t, env, "--opa-config", cfg, mcp)
+	if rep == nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkFleetVerdicts(t, rep, "rev-9")
+	col.mu.Lock()
+	got := string(col.body)
+	col.mu.Unlock()
+	var events []map[string]any
+	if err := json.Unmarshal([]byte(got), &events); err != nil || len(events) != 3 {
+		t.Fatalf("one decision per server: %v\n%s", err, got)
+	}
+	if strings.Contains(got, "sk-live-51H") {
+		t.Error("a decision log holds a secret the report redacts")
+	}
+	if !strings.Contains(got, `"fleet":"laptops"`) || !strings.Contains(got, `"revision":"rev-9"`) || !strings.Contains(got, `"mcpguard/server"`) {
+		t.Errorf("labels, revision and path in the events: %s", got)
+	}
+
+	// No bundle server and nothing persisted: no verified policy, exit 2.
+	bundles.Close()
+	_, stderr, code = runCLI(t, env, "scan", "--opa-config", cfg, "--opa-timeout", "2s", mcp)
+	if code != exitError || !strings.Contains(stderr, "no bundle activated") {
+		t.Errorf("fail closed without a bundle: exit %d, %s", code, stderr)
+	}
+}
