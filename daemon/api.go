@@ -12,8 +12,10 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -86,6 +88,9 @@ type PolicyState struct {
 	// Invalid maps a policy path to why its current version is refused
 	// (the last good one stays in force).
 	Invalid map[string]string `json:"invalid,omitempty"`
+	// Bundles is where the organisation's OPA bundles stand (--opa-config):
+	// the bundles in force with their revisions, and what failed last.
+	Bundles *fleetpolicy.State `json:"bundles,omitempty"`
 }
 
 // Degraded is one thing that does not work as it should.
@@ -333,6 +338,18 @@ func (d *daemon) status() Status {
 		st.Policy.Invalid = p.invalid
 		st.Degraded = append(st.Degraded, Degraded{Kind: "policy-invalid", Message: "a policy file is invalid; the last good policy stays in force"})
 	}
+	if d.fleet != nil {
+		bs := d.fleet.State()
+		st.Policy.Bundles = &bs
+		switch {
+		case len(bs.Active) == 0:
+			st.Degraded = append(st.Degraded, Degraded{Kind: "no-bundle",
+				Message: "no verified bundle yet: every server is unverified-policy (" + orDefault(joinMap(bs.Errors), "waiting for the bundle server") + ")"})
+		case bs.Degraded:
+			st.Degraded = append(st.Degraded, Degraded{Kind: "bundle-failed",
+				Message: "the last bundle download or activation failed; bundles " + revisions(bs.Active) + " stay in force: " + joinMap(bs.Errors)})
+		}
+	}
 	if werr != nil {
 		st.Degraded = append(st.Degraded, Degraded{Kind: "events-unwritable", Message: werr.Error() + "; events are kept in memory and the file is retried"})
 	}
@@ -387,4 +404,20 @@ func writeJSON(w http.ResponseWriter, v any) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// revisions renders bundles as "name@revision, ...".
+func revisions(refs []fleetpolicy.Ref) string {
+	parts := make([]string, len(refs))
+	for i, r := range refs {
+		parts[i] = r.Name + "@" + r.Revision
+	}
+	return strings.Join(parts, ", ")
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/managed"
@@ -78,6 +79,13 @@ type Options struct {
 	Reload <-chan struct{}
 	// Ready, when set, is called once the daemon serves.
 	Ready func()
+	// OPAConfig is an OPA configuration (--opa-config): the organisation's
+	// policy comes from its bundles, verified, persisted in StateDir and
+	// activated by OPA's plugins; verdicts go to its decision log. Until a
+	// bundle is in force every server is unverified-policy. OPAConfigPath
+	// names it in events.
+	OPAConfig     []byte
+	OPAConfigPath string
 }
 
 // daemon is one running daemon. The loop goroutine owns scanning and the
@@ -98,6 +106,15 @@ type daemon struct {
 	lastGood map[string][]byte
 	// policyErrs holds the current problem of each invalid policy path.
 	policyErrs map[string]string
+
+	// fleet gets bundles through OPA's plugins (--opa-config); fleetPolicy
+	// is the bundle content the engine was compiled with, nil before the
+	// first verified bundle. fleetSeen is the bundle errors last reported;
+	// logged the verdict last sent to the decision log, per server.
+	fleet       *fleetpolicy.Source
+	fleetPolicy *fleetpolicy.Policy
+	fleetSeen   string
+	logged      map[string]string
 
 	watcher *fsnotify.Watcher
 	watches *watchSet
@@ -144,6 +161,9 @@ func (d *daemon) publish() {
 		if k == "rego" {
 			k = strings.Join(d.regoPaths, ", ")
 		}
+		if k == "bundle" {
+			k = d.opts.OPAConfigPath
+		}
 		p.invalid[k] = v
 	}
 	d.mu.Lock()
@@ -189,7 +209,7 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 		return nil, errors.New("no state directory")
 	}
 	d = &daemon{opts: opts, log: opts.Logger, now: opts.Now, det: secrets.NewDetector(), fs: newCachingFS(),
-		lastGood: map[string][]byte{}, policyErrs: map[string]string{}}
+		lastGood: map[string][]byte{}, policyErrs: map[string]string{}, logged: map[string]string{}}
 	d.regoPaths, d.jsonPaths = runner.SplitPolicies(opts.Policies)
 
 	sd, err := openStateDir(opts.StateDir)
@@ -202,9 +222,29 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 			sd.close()
 		}
 	}()
+	if len(opts.OPAConfig) > 0 {
+		// Bundles persist in the state directory: a laptop that boots
+		// offline enforces the last good one at once.
+		src, ferr := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: opts.OPAConfig, StateDir: opts.StateDir, ID: opts.Host.Hostname, Logger: opts.Logger})
+		if ferr != nil {
+			return nil, fmt.Errorf("%s: %w", opts.OPAConfigPath, ferr)
+		}
+		d.fleet = src
+		defer func() {
+			if err != nil {
+				d.stopFleet()
+			}
+		}()
+		// A persisted bundle activates as the plugins start: wait for it
+		// briefly, so that the first scan is judged by it.
+		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, _ = src.WaitActive(wctx)
+		cancel()
+		d.fleetPolicy = src.Policy()
+	}
 	// The policy must be valid to start: there is no last good one to
 	// fall back on, and scanning without it would allow what it denies.
-	if d.engine, err = policy.NewEngine(ctx, policy.EngineOptions{Paths: d.regoPaths, Print: opts.Print, Memo: true}); err != nil {
+	if d.engine, err = policy.NewEngine(ctx, d.engineOptions()); err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
 	d.regoRev = regoRevision(d.regoPaths)
@@ -278,6 +318,7 @@ func (d *daemon) run(ctx context.Context) error {
 // stop records the end: a daemon-stop event and the state saved.
 func (d *daemon) stop(msg string) {
 	d.evlog.emit(events.Event{Kind: "daemon-stop", Message: msg, Details: map[string]any{"uptime_seconds": int(d.now().Sub(d.started).Seconds())}})
+	d.stopFleet()
 	d.mu.RLock()
 	inv := d.inv
 	d.mu.RUnlock()
@@ -381,6 +422,10 @@ func (d *daemon) loop(ctx context.Context) {
 				d.rescan(ctx)
 			}
 			resync.Reset(d.resyncInterval())
+		case <-d.fleetChanges():
+			if d.reloadFleet(ctx) {
+				d.rescan(ctx)
+			}
 		case <-d.opts.Reload:
 			d.log.Info("reloading the policy (SIGHUP)")
 			d.reloadPolicy(ctx)
@@ -432,6 +477,7 @@ func (d *daemon) rescan(ctx context.Context) {
 // current and persists it when it changed.
 func (d *daemon) commit(prev, inv inventory) {
 	inv = keepLastGood(prev, inv)
+	d.logDecisions(context.Background(), inv.report)
 	evs := diff(prev, inv)
 	d.evlog.emit(evs...)
 	now := d.now()
@@ -488,7 +534,11 @@ func (d *daemon) scan(ctx context.Context) (inventory, map[string]bool, error) {
 		WorkDir: d.opts.WorkDir, GOOS: d.opts.GOOS, LookupEnv: d.opts.LookupEnv, FS: d.fs,
 	}
 	run := func(sopts scanner.Options) (*runner.Result, error) {
-		return runner.Run(ctx, runner.Options{Scan: sopts, Policies: d.opts.Policies, Engine: d.engine, Print: d.opts.Print, Meta: meta, Secrets: d.det})
+		res, err := runner.Run(ctx, runner.Options{Scan: sopts, Policies: d.opts.Policies, Engine: d.engine, Print: d.opts.Print, Meta: meta, Secrets: d.det, Fleet: d.fleetPolicy})
+		if err == nil {
+			d.failClosed(res.Report)
+		}
+		return res, err
 	}
 	if !d.opts.AllUsers {
 		res, err := run(base)
@@ -568,7 +618,7 @@ func (d *daemon) reloadPolicy(ctx context.Context) {
 	defer d.publish()
 	rev := regoRevision(d.regoPaths)
 	if len(d.regoPaths) > 0 && (rev != d.regoRev || d.policyErrs["rego"] != "") {
-		eng, err := policy.NewEngine(ctx, policy.EngineOptions{Paths: d.regoPaths, Print: d.opts.Print, Memo: true})
+		eng, err := policy.NewEngine(ctx, d.engineOptions())
 		switch {
 		case err != nil:
 			msg := err.Error()

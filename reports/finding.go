@@ -83,6 +83,7 @@ const (
 	ReasonClientBlocked    = "CLIENT_BLOCKED"
 	ReasonInvalid          = "INVALID_ENTRY"
 	ReasonShadowed         = "SHADOWED"
+	ReasonPolicyUnverified = "POLICY_UNVERIFIED"
 )
 
 // Finding is one problem found in a configuration, a policy or a tool list.
@@ -180,6 +181,9 @@ const (
 	StatusDisabled        Status = "disabled"
 	StatusSuppressed      Status = "suppressed"
 	StatusInvalid         Status = "invalid"
+	// StatusUnverifiedPolicy: the organisation's policy comes from OPA
+	// bundles and none has been verified yet, so nothing can be judged.
+	StatusUnverifiedPolicy Status = "unverified-policy"
 )
 
 // Loaded reports whether the client starts a server with this status: active and

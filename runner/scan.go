@@ -223,3 +223,15 @@ func ServerDecision(rep *reports.Report, s reports.Server, bundles []fleetpolicy
 		Bundles: bundles,
 	}
 }
+
+// MarkUnverified fails a report closed when the organisation's policy comes
+// from bundles and none has been verified: every server is reported as
+// unverified-policy and not allowed, never as allowed by default.
+func MarkUnverified(rep *reports.Report) {
+	for i := range rep.Servers {
+		s := &rep.Servers[i]
+		s.Status = reports.StatusUnverifiedPolicy
+		s.Decision = reports.Decision{Allowed: false, Reasons: []string{reports.ReasonPolicyUnverified}}
+	}
+	rep.Summary = reports.Summarize(rep)
+}
