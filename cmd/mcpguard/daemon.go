@@ -29,7 +29,9 @@ type DaemonOptions struct {
 	Resync     time.Duration
 	Poll       time.Duration
 	LogLevel   string
-	homeSet    bool
+	// Fleet takes the organisation's policy from OPA bundles.
+	Fleet   FleetOptions
+	homeSet bool
 }
 
 const daemonLong = `Watch every MCP configuration of the machine and keep a live inventory.
@@ -49,6 +51,11 @@ An HTTP API on the unix socket --socket serves the current report
 (GET /v1/events?since=N); 'mcpguard status' is its client. The socket is
 created 0600 and only root and the daemon's own user may use it; with
 --all-users every user may, and sees only their own servers.
+
+With --opa-config, the organisation's policy comes from OPA bundles, as OPA's
+own plugins download, verify, persist (in --state-dir) and activate them;
+every verdict goes to the configured decision log. Until a bundle is verified
+every server is reported unverified-policy, never allowed (docs/fleet.md).
 
 A policy that becomes invalid is reported (policy-invalid) and the last good
 policy stays in force. SIGHUP reloads the policy; SIGTERM and SIGINT stop the
@@ -84,6 +91,7 @@ func newDaemonCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.ManagedDir, "managed-dir", managed.DefaultDir(env.goos), "Claude Code managed settings directory")
 	f.StringVar(&opts.Project, "project", "", "project whose Claude Code view resolves user and managed servers (default: the first project ~/.claude.json lists)")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "organisation policy: a .rego file or directory, or a JSON file shaped like managed-settings.json (repeatable)")
+	bindFleetFlags(f, &opts.Fleet, false)
 	f.StringVar(&opts.StateDir, "state-dir", paths.StateDir, "directory of the persisted inventory, event sequence and lock")
 	f.StringVar(&opts.Socket, "socket", paths.Socket, "unix socket of the API (\"\" for none)")
 	f.StringVar(&opts.Events, "events", "", "event file, JSON lines (default: events.jsonl in --state-dir)")
@@ -132,6 +140,13 @@ func runDaemon(cmd *cobra.Command, env environment, opts *DaemonOptions) error {
 	}
 	host, _ := env.hostname()
 	dopts.Host = reports.Host{Hostname: host, OS: env.goos, User: env.username()}
+	if opts.Fleet.OPAConfig != "" {
+		cfg, err := os.ReadFile(opts.Fleet.OPAConfig)
+		if err != nil {
+			return usage("--opa-config: %v", err)
+		}
+		dopts.OPAConfig, dopts.OPAConfigPath = cfg, opts.Fleet.OPAConfig
+	}
 	if !opts.homeSet {
 		if d, ok := env.lookupEnv("CLAUDE_CONFIG_DIR"); ok && d != "" {
 			dopts.ClaudeConfigDir = d

@@ -221,6 +221,17 @@ func writeDaemonStatus(w io.Writer, st *daemon.Status, format string) error {
 	fmt.Fprintf(bw, "  last scan: %s (%d scans); last change: %s\n", st.LastScanAt, st.Scans, orNone(st.LastChangeAt))
 	fmt.Fprintf(bw, "  watching: %s, %d directories for %d paths; resync every %ds\n", st.Watch.Mode, st.Watch.Directories, st.Watch.Paths, st.Watch.ResyncSeconds)
 	fmt.Fprintf(bw, "  policy: revision %s; --policy %s\n", orNone(st.Policy.Revision), orNone(strings.Join(st.Policy.Paths, ", ")))
+	if b := st.Policy.Bundles; b != nil {
+		active := make([]string, len(b.Active))
+		for i, r := range b.Active {
+			active[i] = r.Name + "@" + r.Revision
+		}
+		state := "ok"
+		if b.Degraded {
+			state = "degraded"
+		}
+		fmt.Fprintf(bw, "  bundles: %s in force (configured: %s); %s\n", reports.TerminalSafe(orNone(strings.Join(active, ", "))), reports.TerminalSafe(strings.Join(b.Configured, ", ")), state)
+	}
 	fmt.Fprintf(bw, "  events: %s (last %d); state: %s\n", orNone(st.Events), st.EventSeq, st.StateDir)
 	for _, d := range st.Degraded {
 		fmt.Fprintf(bw, "  DEGRADED %s: %s\n", d.Kind, reports.TerminalSafe(d.Message))
