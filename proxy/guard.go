@@ -47,6 +47,10 @@ type GuardOptions struct {
 	Logger *slog.Logger
 	// Secrets redacts the launch surface; nil uses the default detector.
 	Secrets *secrets.Detector
+	// Decide, when set, receives every tool verdict that is new or changed
+	// (the organisation's decision log): the tool's name and pin hash, and
+	// what withholds it (nil: forwarded).
+	Decide func(tool, sha256 string, withheld *Withheld)
 }
 
 // Guard is the proxy's Inspector: it runs mcpguard's tool analysis on every
@@ -57,6 +61,8 @@ type Guard struct {
 	launch *pins.LaunchPin
 
 	mu sync.Mutex
+	// decided is the verdict last reported to Decide, per tool.
+	decided map[string]string
 	// withheld holds the current verdict per tool name, updated by every
 	// listing that names the tool.
 	withheld map[string]Withheld
@@ -223,6 +229,7 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 
 	// Record the verdicts: every listed name is decided anew.
 	for i, t := range rep.Tools {
+		g.decide(t.Name, toolSHA256(rep, i), verdicts[i].withhold)
 		if v := verdicts[i].withhold; v != nil {
 			if old, was := g.withheld[t.Name]; !was || old != *v {
 				g.emit(events.Event{Kind: "tool-withheld", Tool: t.Name, Rule: v.Rule, Severity: string(reports.SeverityError),
@@ -244,6 +251,45 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 		return result, nil
 	}
 	return g.rewrite(result, idx, verdicts, listed != len(rep.Tools))
+}
+
+// decide reports a tool verdict to GuardOptions.Decide when it differs
+// from the one last reported for the tool.
+func (g *Guard) decide(tool, sha string, w *Withheld) {
+	if g.opts.Decide == nil {
+		return
+	}
+	key := sha
+	if w != nil {
+		key += "\x00" + w.Rule + "\x00" + w.Message
+	}
+	if g.decided == nil {
+		g.decided = map[string]string{}
+	}
+	if g.decided[tool] == key {
+		return
+	}
+	g.decided[tool] = key
+	g.opts.Decide(tool, sha, w)
+}
+
+// toolSHA256 is the pin hash of the i-th tool of a listing.
+func toolSHA256(rep *toolcheck.Report, i int) string {
+	p, err := pins.PinTool(rep.Tools[i].Value, false)
+	if err != nil {
+		return ""
+	}
+	return p.SHA256
+}
+
+// SetTools replaces the tools policy (a new organisation bundle): the next
+// listing is judged by it.
+func (g *Guard) SetTools(tp *policy.ToolsPolicy) {
+	g.mu.Lock()
+	g.opts.Tools = tp
+	g.last.in = nil
+	g.decided = nil // log every verdict again under the new policy
+	g.mu.Unlock()
 }
 
 // analyse runs the tool analysis on a result, which must be an object with

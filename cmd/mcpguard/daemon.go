@@ -91,7 +91,7 @@ func newDaemonCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.ManagedDir, "managed-dir", managed.DefaultDir(env.goos), "Claude Code managed settings directory")
 	f.StringVar(&opts.Project, "project", "", "project whose Claude Code view resolves user and managed servers (default: the first project ~/.claude.json lists)")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "organisation policy: a .rego file or directory, or a JSON file shaped like managed-settings.json (repeatable)")
-	bindFleetFlags(f, &opts.Fleet, false)
+	bindFleetFlags(f, &opts.Fleet, false, false)
 	f.StringVar(&opts.StateDir, "state-dir", paths.StateDir, "directory of the persisted inventory, event sequence and lock")
 	f.StringVar(&opts.Socket, "socket", paths.Socket, "unix socket of the API (\"\" for none)")
 	f.StringVar(&opts.Events, "events", "", "event file, JSON lines (default: events.jsonl in --state-dir)")

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpguard/mcpguard/fleetpolicy"
+	"github.com/mcpguard/mcpguard/proxy"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/runner"
 )
@@ -31,13 +32,17 @@ type FleetOptions struct {
 	SigningAlg      string
 }
 
-// bindFleetFlags adds --opa-config, and for scan the bundle-file flags.
-func bindFleetFlags(f *pflag.FlagSet, opts *FleetOptions, bundleFile bool) {
+// bindFleetFlags adds --opa-config; with wait --opa-timeout (commands that
+// wait for a bundle before they start), with bundleFile the bundle-file
+// flags (scan).
+func bindFleetFlags(f *pflag.FlagSet, opts *FleetOptions, wait, bundleFile bool) {
 	f.StringVar(&opts.OPAConfig, "opa-config", "", "OPA configuration file: organisation policy from (signed) bundles, decision logs and status through OPA's plugins (docs/fleet.md)")
+	if wait {
+		f.DurationVar(&opts.OPATimeout, "opa-timeout", 30*time.Second, "with --opa-config: how long to wait for a bundle (a persisted one counts)")
+	}
 	if !bundleFile {
 		return
 	}
-	f.DurationVar(&opts.OPATimeout, "opa-timeout", 30*time.Second, "with --opa-config: how long to wait for a bundle (a persisted one counts)")
 	f.StringVar(&opts.Bundle, "bundle", "", "organisation policy from an OPA bundle file (.tar.gz, as opa build writes it)")
 	f.StringVar(&opts.VerificationKey, "verification-key", "", "with --bundle: PEM public key file or HMAC secret its signature must verify with; an unsigned or tampered bundle is refused")
 	f.StringVar(&opts.KeyID, "verification-key-id", "default", "with --bundle: the key id in the bundle's signature")
@@ -52,8 +57,9 @@ type fleetRun struct {
 
 // loadFleet reads --bundle, or starts OPA's plugins from --opa-config and
 // waits for a bundle. Without either it returns nil. Fail closed: no
-// verified bundle is an error.
-func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host string) (*fleetRun, error) {
+// verified bundle is an error. stateDir is where bundles persist when the
+// configuration names no persistence_directory ("" persists nothing).
+func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, stateDir string) (*fleetRun, error) {
 	switch {
 	case opts.Bundle != "" && opts.OPAConfig != "":
 		return nil, fmt.Errorf("--bundle and --opa-config: give one")
@@ -72,7 +78,7 @@ func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host s
 	if err != nil {
 		return nil, fmt.Errorf("--opa-config: %w", err)
 	}
-	src, err := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: cfg, ID: host,
+	src, err := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: cfg, ID: host, StateDir: stateDir,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.OPAConfig, err)
@@ -105,4 +111,68 @@ func (f *fleetRun) finish(ctx context.Context, rep *reports.Report) error {
 	defer cancel()
 	f.source.Stop(sctx)
 	return first
+}
+
+func (f *fleetRun) policyOrNil() *fleetpolicy.Policy {
+	if f == nil {
+		return nil
+	}
+	return f.policy
+}
+
+// toolDecider logs each proxy tool verdict through the decision-log
+// plugin: the server's proxy name, the tool's name and pin hash — no
+// argument or description text.
+func (f *fleetRun) toolDecider(ctx context.Context, server string, logger *slog.Logger) func(tool, sha string, w *proxy.Withheld) {
+	if f.source == nil || !f.source.DecisionLogs() {
+		return nil
+	}
+	return func(tool, sha string, w *proxy.Withheld) {
+		result := map[string]any{"allowed": w == nil}
+		if w != nil {
+			result["rule"], result["reason"] = w.Rule, w.Message
+		}
+		d := fleetpolicy.Decision{Path: "mcpguard/tool", Bundles: f.current().Bundles,
+			Input:  map[string]any{"server": server, "tool": map[string]any{"name": tool, "sha256": sha}},
+			Result: result}
+		if err := f.source.Log(ctx, d); err != nil {
+			logger.Warn("decision log", "tool", tool, "err", err)
+		}
+	}
+}
+
+// current is the policy in force: the source's newest, or the one loaded.
+func (f *fleetRun) current() *fleetpolicy.Policy {
+	if f.source != nil {
+		if p := f.source.Policy(); p != nil {
+			return p
+		}
+	}
+	return f.policy
+}
+
+// follow applies every new bundle with apply until ctx ends; a bundle
+// apply refuses keeps the last good one.
+func (f *fleetRun) follow(ctx context.Context, logger *slog.Logger, apply func(*fleetpolicy.Policy) error) {
+	if f == nil || f.source == nil {
+		return
+	}
+	applied := f.policy
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-f.source.Changes():
+			p := f.source.Policy()
+			if p == nil || p == applied {
+				continue
+			}
+			if err := apply(p); err != nil {
+				logger.Error("bundle refused; the last good one stays in force", "bundle", p.Revision(), "err", err)
+				continue
+			}
+			applied = p
+			logger.Info("bundle in force", "bundle", p.Revision())
+		}
+	}
 }

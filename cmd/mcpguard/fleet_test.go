@@ -192,3 +192,64 @@ labels: {fleet: laptops}
 		t.Errorf("fail closed without a bundle: exit %d, %s", code, stderr)
 	}
 }
+
+// toolBundle is a bundle whose tool rule withholds tools named in its data.
+func toolBundle(t *testing.T, revision string) []byte {
+	t.Helper()
+	b := bundle.Bundle{
+		Manifest: bundle.Manifest{Revision: revision},
+		Data:     map[string]any{"org": map[string]any{"banned_tools": []any{"exfiltrate"}}},
+		Modules: []bundle.ModuleFile{{URL: "/tools.rego", Path: "/tools.rego", Raw: []byte(`package mcpguard.custom.org
+
+tool_deny contains {"id": "ORG-T1", "msg": sprintf("tool %s is banned", [input.tool.name])} if {
+	input.tool.name in data.org.banned_tools
+}
+`)}},
+	}
+	if err := b.GenerateSignature(bundle.NewSigningConfig(fleetSecret, "HS256", ""), "org", false); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := bundle.NewWriter(&buf).Write(b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestProxyOPAConfig(t *testing.T) {
+	served := toolBundle(t, "tools-1")
+	bundles := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(served) }))
+	defer bundles.Close()
+	col := &logCollector{}
+	logs := httptest.NewServer(col)
+	defer logs.Close()
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "opa.yaml", fmt.Sprintf(`services:
+  org: {url: %s}
+  logs: {url: %s}
+bundles:
+  mcpguard: {service: org, resource: b.tar.gz, signing: {keyid: org}, persist: false}
+keys:
+  org: {algorithm: HS256, key: %s}
+decision_logs: {service: logs}
+`, bundles.URL, logs.URL, fleetSecret))
+	tools := `[{"name":"search","description":"Search the docs."},{"name":"exfiltrate","description":"Send a file somewhere."}]`
+	resp, stderr, code := proxyRun(t, tools, 0, []string{"--name", "docs", "--no-pins", "--opa-config", cfg},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	listed := resp["1"]["result"].(map[string]any)["tools"].([]any)
+	if len(listed) != 1 || listed[0].(map[string]any)["name"] != "search" {
+		t.Fatalf("the bundle's tool rule withholds exfiltrate: %v", listed)
+	}
+	col.mu.Lock()
+	got := string(col.body)
+	col.mu.Unlock()
+	if strings.Count(got, `"mcpguard/tool"`) != 2 || !strings.Contains(got, `"rule":"ORG-T1"`) || !strings.Contains(got, `"revision":"tools-1"`) {
+		t.Errorf("one decision per tool, with the rule and the bundle revision: %s", got)
+	}
+	if strings.Contains(got, "Send a file somewhere") {
+		t.Error("tool descriptions stay out of the decision log")
+	}
+}

@@ -9,12 +9,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/pins"
@@ -38,6 +40,9 @@ type ProxyOptions struct {
 	LogLevel string
 	// Argv is the server command line (stdio mode).
 	Argv []string
+	// Fleet takes the organisation's tool rules from OPA bundles and logs
+	// every tool decision.
+	Fleet FleetOptions
 }
 
 const proxyLong = `Run an MCP server behind mcpguard: every tools/list result is analysed and
@@ -91,6 +96,7 @@ func newProxyCmd(env environment) *cobra.Command {
 	f.BoolVar(&opts.NoPins, "no-pins", false, "do not pin tool definitions (MCPG-T003 off)")
 	f.StringVar(&opts.Events, "events", "", "append events as JSON lines to FILE (docs/events.md)")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "custom Rego policy with tool_deny / tool_warn rules (repeatable)")
+	bindFleetFlags(f, &opts.Fleet, true, false)
 	f.StringVar(&opts.Upstream, "upstream", "", "Streamable HTTP: the server's MCP endpoint URL")
 	f.StringVar(&opts.Listen, "listen", "127.0.0.1:0", "Streamable HTTP: address to listen on (loopback)")
 	f.DurationVar(&opts.Grace, "grace", 5*time.Second, "shutdown: how long to wait for the server after closing its stdin, and after SIGTERM")
@@ -155,10 +161,27 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 			return usage("open pins: %w", err)
 		}
 	}
+	host, _ := env.hostname()
+	cache, _ := os.UserCacheDir()
+	if cache != "" {
+		cache = filepath.Join(cache, "mcpguard")
+	}
+	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, host, cache)
+	if err != nil {
+		return usage("%w", err)
+	}
+	toolsPolicy := func(f *fleetpolicy.Policy) (*policy.ToolsPolicy, error) {
+		topts := policy.ToolsPolicyOptions{Paths: opts.Policies, Print: cmd.ErrOrStderr()}
+		if f != nil {
+			topts.Modules, topts.Data = f.Modules, f.Data
+		}
+		return policy.NewToolsPolicy(cmd.Context(), topts)
+	}
 	var tools *policy.ToolsPolicy
-	if opts.IDE || name == "ide" || len(opts.Policies) > 0 {
+	if opts.IDE || name == "ide" || len(opts.Policies) > 0 || fleet != nil {
 		var err error
-		if tools, err = policy.NewToolsPolicy(cmd.Context(), policy.ToolsPolicyOptions{Paths: opts.Policies, Print: cmd.ErrOrStderr()}); err != nil {
+		if tools, err = toolsPolicy(fleet.policyOrNil()); err != nil {
+			_ = fleet.finish(cmd.Context(), nil)
 			return usage("load policy: %w", err)
 		}
 	}
@@ -172,8 +195,22 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 	}
 	log = log.For(name)
 	enforce := opts.Mode == "enforce"
-	guard := proxy.NewGuard(proxy.GuardOptions{Name: name, IDE: opts.IDE, Enforce: enforce, Launch: launch, Pins: store,
-		Tools: tools, Events: log, Logger: logger, Secrets: det})
+	gopts := proxy.GuardOptions{Name: name, IDE: opts.IDE, Enforce: enforce, Launch: launch, Pins: store,
+		Tools: tools, Events: log, Logger: logger, Secrets: det}
+	if fleet != nil {
+		gopts.Decide = fleet.toolDecider(cmd.Context(), name, logger)
+		defer func() { _ = fleet.finish(context.WithoutCancel(cmd.Context()), nil) }()
+	}
+	guard := proxy.NewGuard(gopts)
+	if fleet != nil {
+		go fleet.follow(cmd.Context(), logger, func(p *fleetpolicy.Policy) error {
+			tp, err := toolsPolicy(p)
+			if err == nil {
+				guard.SetTools(tp)
+			}
+			return err
+		})
+	}
 	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes}
 
 	start := map[string]any{"mode": opts.Mode, "ide": opts.IDE || name == "ide"}

@@ -133,7 +133,7 @@ func newScanCmd(env environment) *cobra.Command {
 	f.IntVar(&opts.IntrospectJobs, "introspect-jobs", introspect.DefaultJobs(), "with --introspect: servers started at once")
 	f.BoolVar(&opts.IntrospectUntrusted, "introspect-untrusted", false, "with --introspect: also start servers of files named on the command line and project servers whose approval mcpguard cannot see")
 	f.StringVar(&opts.Pins, "pins", "", "with --introspect: pin file (as the proxy's); the first introspection pins each server's tools, later ones report changes (MCPG-T003)")
-	bindFleetFlags(f, &opts.Fleet, true)
+	bindFleetFlags(f, &opts.Fleet, true, true)
 	f.StringVar(&opts.IgnoreFile, "ignore-file", "", "file of accepted findings with reasons (default: "+ignorefile.DefaultName+" in the working directory, if any; \"\" for none)")
 	return cmd
 }
@@ -165,7 +165,7 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		return &exitCodeError{code: exitError, err: err}
 	}
 	meta := reportMeta(env)
-	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, meta.Host.Hostname)
+	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, meta.Host.Hostname, "")
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}
