@@ -30,6 +30,9 @@ type Fleet struct {
 	// WhatIf is the difference a proposed policy makes (report --policy);
 	// absent without one.
 	WhatIf *WhatIf `json:"what_if,omitempty"`
+	// Bundles are the organisation's OPA bundles the hosts were judged by;
+	// absent when none was.
+	Bundles []FleetBundle `json:"bundles,omitempty"`
 }
 
 // FleetHost is one machine (and user) of the fleet, from its newest report.
@@ -57,6 +60,35 @@ type FleetHost struct {
 	// has an unsuppressed error-level finding; Why says which.
 	Compliant bool     `json:"compliant"`
 	Why       []string `json:"why"`
+	// Bundles are the organisation's OPA bundles the host's report was
+	// judged by (policy.sources[] of kind opa-bundle); BundlesBehind names
+	// those of them at another revision than the newest report of the
+	// fleet that names the bundle.
+	Bundles       []BundleRevision `json:"bundles,omitempty"`
+	BundlesBehind []string         `json:"bundles_behind,omitempty"`
+}
+
+// BundleRevision is one OPA bundle at one revision.
+type BundleRevision struct {
+	Name     string `json:"name"`
+	Revision string `json:"revision"`
+}
+
+// FleetBundle is one organisation bundle across the fleet: which revision
+// the newest report names, how many hosts run each revision, how many are
+// behind.
+type FleetBundle struct {
+	Name   string `json:"name"`
+	Newest string `json:"newest"`
+	// Revisions are the revisions seen, newest first, with their hosts.
+	Revisions []BundleHosts `json:"revisions"`
+	Behind    int           `json:"behind"`
+}
+
+// BundleHosts counts the hosts at one revision.
+type BundleHosts struct {
+	Revision string `json:"revision"`
+	Hosts    int    `json:"hosts"`
 }
 
 // FleetServer is a server as its host reported it.
@@ -207,6 +239,11 @@ func (m *Merger) Fleet() *Fleet {
 			ToolVersion: r.Tool.Version, PolicyRevision: r.Policy.Revision, Report: hr.path,
 			Superseded: append([]string{}, hr.superseded...), Summary: r.Summary, Compliant: true, Why: []string{}}
 		sort.Strings(h.Superseded)
+		for _, src := range r.Policy.Sources {
+			if src.Kind == KindOPABundle {
+				h.Bundles = append(h.Bundles, BundleRevision{Name: strings.TrimPrefix(src.Path, "bundle:"), Revision: src.Revision})
+			}
+		}
 		if !cutoff.IsZero() && (hr.at.IsZero() || hr.at.Before(cutoff)) {
 			h.Stale = true
 			f.Summary.StaleHosts++
@@ -259,6 +296,7 @@ func (m *Merger) Fleet() *Fleet {
 		}
 		f.Hosts = append(f.Hosts, h)
 	}
+	f.Bundles = m.bundlesBehind(f.Hosts)
 	for _, d := range distinct {
 		f.Distinct = append(f.Distinct, d.entry())
 	}
@@ -414,5 +452,66 @@ func (f *Fleet) Failing(rank int) []FleetFinding {
 			out = append(out, fd)
 		}
 	}
+	return out
+}
+
+// KindOPABundle is the policy source kind of an organisation's OPA bundle
+// (policy.sources[]).
+const KindOPABundle = "opa-bundle"
+
+// bundlesBehind finds, per bundle, the revision of the newest report that
+// names it, marks the hosts at another revision as behind, and counts the
+// hosts per revision.
+func (m *Merger) bundlesBehind(hosts []FleetHost) []FleetBundle {
+	type newest struct {
+		rev string
+		at  time.Time
+	}
+	latest := map[string]newest{}
+	counts := map[string]map[string]int{}
+	for _, h := range hosts {
+		at := m.hosts[h.Key].at
+		for _, b := range h.Bundles {
+			if n, ok := latest[b.Name]; !ok || at.After(n.at) {
+				latest[b.Name] = newest{b.Revision, at}
+			}
+			if counts[b.Name] == nil {
+				counts[b.Name] = map[string]int{}
+			}
+			counts[b.Name][b.Revision]++
+		}
+	}
+	if len(latest) == 0 {
+		return nil
+	}
+	out := make([]FleetBundle, 0, len(latest))
+	behind := map[string]int{}
+	for i := range hosts {
+		h := &hosts[i]
+		for _, b := range h.Bundles {
+			if b.Revision != latest[b.Name].rev {
+				h.BundlesBehind = append(h.BundlesBehind, b.Name)
+				behind[b.Name]++
+			}
+		}
+	}
+	for name, n := range latest {
+		fb := FleetBundle{Name: name, Newest: n.rev, Behind: behind[name]}
+		for rev, c := range counts[name] {
+			fb.Revisions = append(fb.Revisions, BundleHosts{Revision: rev, Hosts: c})
+		}
+		sort.Slice(fb.Revisions, func(i, j int) bool {
+			a, b := fb.Revisions[i], fb.Revisions[j]
+			if (a.Revision == n.rev) != (b.Revision == n.rev) {
+				return a.Revision == n.rev
+			}
+			if a.Hosts != b.Hosts {
+				return a.Hosts > b.Hosts
+			}
+			return a.Revision < b.Revision
+		})
+		out = append(out, fb)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }

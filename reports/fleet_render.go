@@ -100,6 +100,7 @@ func writeFleetText(w io.Writer, f *Fleet, opts Options) error {
 		}
 		tw.flush()
 	}
+	writeBundles(bw, f, false)
 	if f.WhatIf != nil {
 		writeWhatIfText(bw, f.WhatIf)
 	}
@@ -120,7 +121,37 @@ func hostState(h FleetHost) string {
 	if h.Stale {
 		state += ", stale"
 	}
+	if len(h.BundlesBehind) > 0 {
+		state += ", policy behind (" + strings.Join(h.BundlesBehind, ", ") + ")"
+	}
 	return state
+}
+
+// writeBundles lists the organisation's bundles: the newest revision, the
+// hosts at each revision, how many are behind.
+func writeBundles(w io.Writer, f *Fleet, markdown bool) {
+	if len(f.Bundles) == 0 {
+		return
+	}
+	if markdown {
+		fmt.Fprintf(w, "### Policy bundles\n\n| Bundle | Newest | Hosts per revision | Behind |\n|---|---|---|---:|\n")
+	} else {
+		fmt.Fprintf(w, "\nPOLICY BUNDLES\n")
+	}
+	for _, b := range f.Bundles {
+		var revs []string
+		for _, r := range b.Revisions {
+			revs = append(revs, fmt.Sprintf("%s: %d", oneLine(r.Revision), r.Hosts))
+		}
+		if markdown {
+			fmt.Fprintf(w, "| %s | %s | %s | %d |\n", markdownCode(b.Name), markdownCode(b.Newest), markdownCell(strings.Join(revs, ", "), mdMaxValue), b.Behind)
+			continue
+		}
+		fmt.Fprintf(w, "%s: newest %s; hosts per revision: %s; %s behind\n", oneLine(b.Name), oneLine(b.Newest), strings.Join(revs, ", "), plural(b.Behind, "host"))
+	}
+	if markdown {
+		fmt.Fprintln(w)
+	}
 }
 
 // outOfCompliance lists the hosts out of compliance, the most error-level
@@ -159,6 +190,7 @@ func writeFleetMarkdown(w io.Writer, f *Fleet, _ Options) error {
 	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", s.Hosts, s.Servers, s.DistinctServers, s.Allowed, s.NotAllowed,
 		s.Findings.Error, s.Findings.Warning, s.Findings.Note)
 
+	writeBundles(bw, f, true)
 	if f.WhatIf != nil {
 		writeWhatIfMarkdown(bw, f.WhatIf)
 	}
@@ -369,6 +401,9 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 	field("summary", f.Summary)
 	if f.WhatIf != nil {
 		field("what_if", f.WhatIf)
+	}
+	if f.Bundles != nil {
+		field("bundles", f.Bundles)
 	}
 	if err == nil {
 		_, err = bw.WriteString("\n}\n")

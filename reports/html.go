@@ -249,7 +249,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			why[i] = visible(w)
 		}
 		return [2][]any{{h.Key, h.User, nil, nil, nil}, {sameOrVisible(h.Key), visible(h.OS), visible(h.GeneratedAt), h.Summary.Servers, h.NotAllowed,
-			h.Summary.Findings.Error, h.Summary.Findings.Warning, h.Compliant, h.Stale, why}}
+			h.Summary.Findings.Error, h.Summary.Findings.Warning, h.Compliant, h.Stale, why, visible(strings.Join(h.BundlesBehind, ", "))}}
 	}, nil)
 	v.Title = "mcpguard fleet report"
 	if !fleet && len(f.Hosts) == 1 {

@@ -46,7 +46,7 @@ td.name{font-weight:600;min-width:8em;overflow-wrap:anywhere}
 td.nw{white-space:nowrap}
 .reasons{color:var(--muted);font-size:12px}
 .badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;background:#eef0f4;white-space:nowrap}
-.badge.bad,.badge.sev-error,.badge.st-blocked,.badge.st-invalid,.badge.st-rejected,.badge.in-error{background:#fee4e2;color:var(--bad)}
+.badge.bad,.badge.sev-error,.badge.st-blocked,.badge.st-invalid,.badge.st-rejected,.badge.st-unverified-policy,.badge.in-error{background:#fee4e2;color:var(--bad)}
 .badge.warn,.badge.sev-warning,.badge.st-pending-approval,.badge.in-timeout{background:#fef0c7;color:var(--warn)}
 .badge.ok,.badge.st-active,.badge.in-ok{background:#dcfae6;color:var(--ok)}
 .badge.sev-note{background:#d1e9ff;color:var(--note)}
@@ -145,6 +145,7 @@ const htmlScript = `(function () {
         var state = el("td");
         state.appendChild(el("span", "badge " + (c[7] ? "ok" : "bad"), c[7] ? "compliant" : "out of compliance"));
         if (c[8]) { state.appendChild(document.createTextNode(" ")); state.appendChild(el("span", "badge warn", "stale")); }
+        if (c[10]) { state.appendChild(document.createTextNode(" ")); state.appendChild(el("span", "badge warn", "policy behind: " + c[10])); }
         var why = el("td");
         var n = c[9].length > 4 ? 3 : c[9].length;
         c[9].slice(0, n).forEach(function (w) { why.appendChild(el("div", null, w)); });

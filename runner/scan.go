@@ -176,9 +176,6 @@ func AddIntrospection(rep *reports.Report, outcomes []introspect.Outcome) {
 	rep.Summary = reports.Summarize(rep)
 }
 
-// KindBundle is the policy source kind of an OPA bundle.
-const KindBundle = "opa-bundle"
-
 // FleetInputs turns a fleet policy into the scanner's inputs: its
 // managed-settings documents and the bundles as policy sources (whose
 // revisions enter the report's policy revision).
@@ -187,7 +184,7 @@ func FleetInputs(f *fleetpolicy.Policy) ([]scanner.PolicyDoc, []reports.PolicySo
 	var sources []reports.PolicySource
 	for _, b := range f.Bundles {
 		rev[b.Name] = b.Revision
-		sources = append(sources, reports.PolicySource{Path: "bundle:" + b.Name, Kind: KindBundle, Active: true, Revision: b.Revision})
+		sources = append(sources, reports.PolicySource{Path: "bundle:" + b.Name, Kind: reports.KindOPABundle, Active: true, Revision: b.Revision})
 	}
 	var docs []scanner.PolicyDoc
 	for _, p := range slices.Sorted(maps.Keys(f.Settings)) {
