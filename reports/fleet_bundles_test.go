@@ -9,7 +9,7 @@ import (
 
 func bundleReport(host, at, revision string) *Report {
 	r := &Report{Schema: Schema, GeneratedAt: at, Host: Host{Hostname: host, OS: "linux", User: "dev"},
-		Policy: PolicyInfo{Sources: []PolicySource{{Path: "bundle:mcpguard", Kind: KindOPABundle, Active: true, Revision: revision}}, Revision: "x"},
+		Policy:  PolicyInfo{Sources: []PolicySource{{Path: "bundle:mcpguard", Kind: KindOPABundle, Active: true, Revision: revision}}, Revision: "x"},
 		Servers: []Server{}, Findings: []Finding{}, Errors: []FileError{}}
 	r.Summary = Summarize(r)
 	return r
