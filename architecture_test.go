@@ -31,11 +31,12 @@ var layers = [][]string{
 	{"reports"},
 	// Small parsers that speak the report vocabulary (errors[], rule ids).
 	{"internal/cfgfile", "internal/ignorefile"},
-	// The OPA engine; fleet policy through OPA's own bundle and decision-log
-	// plugins.
-	{"policy", "fleetpolicy"},
+	// The OPA engine.
+	{"policy"},
 	// Enterprise policy sources.
-	{"managed"},
+	// Enterprise policy sources: managed settings files, and fleet policy
+	// through OPA's own bundle and decision-log plugins.
+	{"managed", "fleetpolicy"},
 	// Config discovery and Claude Code resolution; tool analysis beside it,
 	// which must not see config discovery (the proxy links it).
 	{"scanner", "toolcheck"},

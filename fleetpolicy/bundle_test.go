@@ -344,3 +344,24 @@ func TestLoadFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceBundleUsesMcpguardBuiltins: a bundle whose rules call
+// mcpguard's own functions activates (OPA's plugin compiles the modules
+// before mcpguard's engine evaluates them).
+func TestSourceBundleUsesMcpguardBuiltins(t *testing.T) {
+	rego := `package mcpguard.custom.acme
+
+warn contains "outside corp" if {
+	input.server.transport != "stdio"
+	not mcpguard.url_match("https://*.corp.example/*", input.server.url)
+}
+`
+	srv := &bundleServer{}
+	srv.set(buildBundle(t, "b1", rego, testSecret), 200)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	s := startSource(t, testConfig(hs.URL, testSecret, ""), t.TempDir())
+	if p := waitActive(t, s); p.Modules["bundle:mcp/policies/acme.rego"] != rego {
+		t.Fatalf("modules: %v", p.Modules)
+	}
+}

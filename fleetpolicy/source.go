@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/open-policy-agent/opa/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/logging"
 	bundleplugin "github.com/open-policy-agent/opa/v1/plugins/bundle"
@@ -24,6 +26,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/util"
 )
+
+var registerDeclarations sync.Once
 
 // Options configure a Source.
 type Options struct {
@@ -83,6 +87,16 @@ type Source struct {
 // not wait for a bundle (WaitActive does). A configuration OPA refuses is
 // an error.
 func Start(ctx context.Context, opts Options) (*Source, error) {
+	registerDeclarations.Do(func() {
+		// The bundle plugin compiles a bundle before activating it: it
+		// must know the signatures of mcpguard's functions. Only the
+		// signatures: mcpguard's engine evaluates the policies.
+		for _, b := range policy.Declarations() {
+			if ast.BuiltinMap[b.Name] == nil {
+				ast.RegisterBuiltin(b)
+			}
+		}
+	})
 	cfg, names, err := prepareConfig(opts.Config, opts.StateDir)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -92,6 +94,19 @@ func declarations(bs []builtin) map[string]*ast.Builtin {
 	out := make(map[string]*ast.Builtin, len(bs))
 	for _, b := range bs {
 		out[b.decl.Name] = &ast.Builtin{Name: b.decl.Name, Description: b.decl.Description, Decl: b.decl.Decl}
+	}
+	return out
+}
+
+// Declarations are the signatures of mcpguard's own Rego functions
+// (mcpguard.url_match, ...), for compilers outside the engine that must
+// accept policies calling them: OPA's bundle plugin compiles a bundle
+// before activating it.
+func Declarations() []*ast.Builtin {
+	m := declarations(builtins())
+	out := make([]*ast.Builtin, 0, len(m))
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[name])
 	}
 	return out
 }

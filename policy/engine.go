@@ -433,13 +433,16 @@ func describeOSError(err error) string {
 func capabilities(bs []builtin) *ast.Capabilities {
 	caps := ast.CapabilitiesForThisVersion()
 	unsafe := toSet(unsafeBuiltins)
+	ours := declarations(bs)
 	kept := caps.Builtins[:0]
 	for _, b := range caps.Builtins {
-		if _, bad := unsafe[b.Name]; !bad {
+		// Ours may also be registered with OPA (fleetpolicy does, for the
+		// bundle plugin's compiler): declared once, here.
+		if _, bad := unsafe[b.Name]; !bad && ours[b.Name] == nil {
 			kept = append(kept, b)
 		}
 	}
-	for _, d := range declarations(bs) {
+	for _, d := range ours {
 		kept = append(kept, d)
 	}
 	caps.Builtins = kept
