@@ -225,7 +225,7 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 	if len(opts.OPAConfig) > 0 {
 		// Bundles persist in the state directory: a laptop that boots
 		// offline enforces the last good one at once.
-		src, ferr := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: opts.OPAConfig, StateDir: opts.StateDir, ID: opts.Host.Hostname, Logger: opts.Logger})
+		src, ferr := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: opts.OPAConfig, StateDir: opts.StateDir, ID: opts.Host.Hostname, Logger: opts.Logger, LookupEnv: opts.LookupEnv})
 		if ferr != nil {
 			return nil, fmt.Errorf("%s: %w", opts.OPAConfigPath, ferr)
 		}

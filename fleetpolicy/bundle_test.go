@@ -365,3 +365,12 @@ warn contains "outside corp" if {
 		t.Fatalf("modules: %v", p.Modules)
 	}
 }
+
+func TestSubEnvVars(t *testing.T) {
+	env := map[string]string{"TOKEN": "t0k", "EMPTY": ""}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	got := string(subEnvVars([]byte("a: ${TOKEN}\nb: x${EMPTY}y\nc: ${UNSET}\nd: $TOKEN"), lookup))
+	if want := "a: t0k\nb: xy\nc: ${UNSET}\nd: $TOKEN"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +46,9 @@ type Options struct {
 	ID string
 	// Logger receives OPA's own log lines; nil discards them.
 	Logger *slog.Logger
+	// LookupEnv resolves ${VAR} in the configuration, as `opa run` does
+	// (an unset variable stays as written); nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
 }
 
 // State is where the bundles stand.
@@ -97,7 +102,11 @@ func Start(ctx context.Context, opts Options) (*Source, error) {
 			}
 		}
 	})
-	cfg, names, err := prepareConfig(opts.Config, opts.StateDir)
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	cfg, names, err := prepareConfig(subEnvVars(opts.Config, lookup), opts.StateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -478,3 +487,18 @@ func (o opaLogger) WithFields(m map[string]any) logging.Logger {
 }
 func (o opaLogger) GetLevel() logging.Level { return logging.Debug }
 func (o opaLogger) SetLevel(logging.Level)  {}
+
+// envRef is `opa run`'s ${VAR} syntax in configuration files.
+var envRef = regexp.MustCompile(`(?U:\$\{.*\})`)
+
+// subEnvVars replaces ${VAR} with the variable's value, as `opa run` does
+// for its configuration file (the sdk does not): a set variable, even
+// empty, replaces the reference; an unset one stays as written.
+func subEnvVars(raw []byte, lookup func(string) (string, bool)) []byte {
+	return envRef.ReplaceAllFunc(raw, func(m []byte) []byte {
+		if v, ok := lookup(string(m[2 : len(m)-1])); ok {
+			return []byte(v)
+		}
+		return m
+	})
+}

@@ -111,6 +111,12 @@ func Declarations() []*ast.Builtin {
 	return out
 }
 
+// Capabilities are the capabilities mcpguard's engine compiles custom
+// policies with: OPA's, without the builtins a scan must not run
+// (http.send, ...), plus mcpguard's own functions. `opa build
+// --capabilities` with them refuses a bundle mcpguard would refuse.
+func Capabilities() *ast.Capabilities { return capabilities(builtins()) }
+
 // regoOptions returns the builtins as rego.New options.
 func regoOptions(bs []builtin) []func(*rego.Rego) {
 	out := make([]func(*rego.Rego), len(bs))

@@ -59,7 +59,7 @@ type fleetRun struct {
 // waits for a bundle. Without either it returns nil. Fail closed: no
 // verified bundle is an error. stateDir is where bundles persist when the
 // configuration names no persistence_directory ("" persists nothing).
-func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, stateDir string) (*fleetRun, error) {
+func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, stateDir string, lookupEnv func(string) (string, bool)) (*fleetRun, error) {
 	switch {
 	case opts.Bundle != "" && opts.OPAConfig != "":
 		return nil, fmt.Errorf("--bundle and --opa-config: give one")
@@ -78,7 +78,7 @@ func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, 
 	if err != nil {
 		return nil, fmt.Errorf("--opa-config: %w", err)
 	}
-	src, err := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: cfg, ID: host, StateDir: stateDir,
+	src, err := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: cfg, ID: host, StateDir: stateDir, LookupEnv: lookupEnv,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.OPAConfig, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -19,8 +20,34 @@ func newPolicyCmd(env environment) *cobra.Command {
 		Use:   "policy",
 		Short: "Work with Rego policies",
 	}
-	cmd.AddCommand(newPolicyTestCmd(env))
+	cmd.AddCommand(newPolicyTestCmd(env), newPolicyCapabilitiesCmd())
 	return cmd
+}
+
+const policyCapabilitiesLong = `Print the capabilities mcpguard compiles custom policies with, as OPA's
+capabilities JSON: OPA's builtins without those a scan must not run
+(http.send, net.lookup_ip_addr, ...), plus mcpguard's own functions
+(mcpguard.url_match, ...). Build organisation bundles with them, so that
+'opa build' accepts mcpguard's functions and refuses what mcpguard refuses:
+
+  mcpguard policy capabilities > mcpguard-capabilities.json
+  opa build --bundle --capabilities mcpguard-capabilities.json \
+    --signing-key org.key --signing-alg RS256 -o bundle.tar.gz examples/fleet/bundle
+
+See docs/fleet.md.`
+
+func newPolicyCapabilitiesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "capabilities",
+		Short: "Print the OPA capabilities of mcpguard's engine (for opa build --capabilities)",
+		Long:  policyCapabilitiesLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			return enc.Encode(policy.Capabilities())
+		},
+	}
 }
 
 const policyTestLong = `Run the Rego unit tests (rules named test_*) of the shipped policies and of
