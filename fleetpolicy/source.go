@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpguard/mcpguard/policy"
-	"github.com/open-policy-agent/opa/ast"
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/logging"
 	bundleplugin "github.com/open-policy-agent/opa/v1/plugins/bundle"
