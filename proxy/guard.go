@@ -229,7 +229,9 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 
 	// Record the verdicts: every listed name is decided anew.
 	for i, t := range rep.Tools {
-		g.decide(t.Name, toolSHA256(rep, i), verdicts[i].withhold)
+		if g.opts.Decide != nil {
+			g.decide(t.Name, toolSHA256(rep, i), verdicts[i].withhold)
+		}
 		if v := verdicts[i].withhold; v != nil {
 			if old, was := g.withheld[t.Name]; !was || old != *v {
 				g.emit(events.Event{Kind: "tool-withheld", Tool: t.Name, Rule: v.Rule, Severity: string(reports.SeverityError),
