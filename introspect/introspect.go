@@ -121,6 +121,13 @@ func Run(ctx context.Context, servers []*scanner.Server, opts Options) []Outcome
 	sem := make(chan struct{}, opts.Jobs)
 	var wg sync.WaitGroup
 	for _, g := range groups {
+		if ctx.Err() != nil {
+			// Cancelled: start nothing more.
+			for _, i := range g.members {
+				out[i].Introspection = &reports.Introspection{Status: reports.IntrospectionError, Reason: "the scan was cancelled", Tools: []reports.IntrospectedTool{}}
+			}
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
