@@ -121,15 +121,16 @@ func Run(ctx context.Context, servers []*scanner.Server, opts Options) []Outcome
 	sem := make(chan struct{}, opts.Jobs)
 	var wg sync.WaitGroup
 	for _, g := range groups {
+		sem <- struct{}{}
 		if ctx.Err() != nil {
 			// Cancelled: start nothing more.
+			<-sem
 			for _, i := range g.members {
 				out[i].Introspection = &reports.Introspection{Status: reports.IntrospectionError, Reason: "the scan was cancelled", Tools: []reports.IntrospectedTool{}}
 			}
 			continue
 		}
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
