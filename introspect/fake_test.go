@@ -102,6 +102,11 @@ func fakeServe(mode string) int {
 		switch req.Method {
 		case "initialize":
 			result = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"prompts":{},"resources":{}},"serverInfo":{"name":"fake","version":"1.2.3"},"instructions":"Use the tools wisely."}`
+			if s := os.Getenv("MCPGUARD_FAKE_INSTRUCTIONS"); s != "" {
+				b, _ := json.Marshal(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{}},
+					"serverInfo": map[string]any{"name": "fake", "version": "1"}, "instructions": s})
+				result = string(b)
+			}
 		case "tools/list":
 			switch {
 			case mode == "loop":

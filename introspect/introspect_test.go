@@ -303,3 +303,21 @@ func TestIntrospectPins(t *testing.T) {
 		t.Error("the changed listing is kept as pending, for pins diff and approve")
 	}
 }
+
+// TestIntrospectInstructions: the server's instructions go into the
+// model's context like tool descriptions; hidden characters there are
+// findings too, and the report shows the text without them.
+func TestIntrospectInstructions(t *testing.T) {
+	s := fakeServer(t, "ok", map[string]string{"MCPGUARD_FAKE_INSTRUCTIONS": "Be helpful.\U000E0049\U000E0047\U000E004E"})
+	out := Run(context.Background(), []*scanner.Server{s}, testOptions(t))[0]
+	if in := out.Introspection; in.Status != reports.IntrospectionOK || in.Instructions != "Be helpful." {
+		t.Fatalf("got %+v", in)
+	}
+	found := false
+	for _, f := range out.Findings {
+		found = found || f.Rule == "MCPG-U001" && f.Evidence["introspection_pointer"] == "/initialize/instructions"
+	}
+	if !found {
+		t.Errorf("hidden tag characters in the instructions are MCPG-U001: %+v", out.Findings)
+	}
+}
