@@ -11,6 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // CSV kinds: one row per server (per host, in a fleet), or per finding.
@@ -368,18 +372,17 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 		}
 		_, err = bw.WriteString("[")
 		if err == nil {
+			opts := elementJSON()
 			err = encodeChunks(n, func(lo, hi int, b *bytes.Buffer) error {
-				e := indentEncoder(b, "    ") // one per chunk: it keeps its buffers
 				for i := lo; i < hi; i++ {
 					sep := ",\n    "
 					if i == 0 {
 						sep = "\n    "
 					}
 					b.WriteString(sep)
-					if err := e.Encode(elem(i)); err != nil {
+					if err := jsonv2.MarshalWrite(b, elem(i), opts); err != nil {
 						return err
 					}
-					b.Truncate(b.Len() - 1) // Encode's newline
 				}
 				return nil
 			}, func(b []byte) error { _, err := bw.Write(b); return err })
@@ -412,6 +415,16 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// elementJSON are the options that write an array element of the fleet
+// document byte for byte as indentEncoder(w, "    ") does (encoding/json's
+// semantics, indented at that depth, HTML characters unescaped), in one
+// pass: encoding/json marshals, then indents into a second buffer, which
+// was a quarter of a 100,000-server merge.
+func elementJSON() jsonv2.Options {
+	return jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
+		jsontext.WithIndent("  "), jsontext.WithIndentPrefix("    "))
 }
 
 // indentEncoder writes values as Encoder.SetIndent(prefix, "  ") does at
