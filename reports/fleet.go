@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -297,6 +298,7 @@ func (m *Merger) Fleet() *Fleet {
 		f.Hosts = append(f.Hosts, h)
 	}
 	f.Bundles = m.bundlesBehind(f.Hosts)
+	f.Distinct = slices.Grow(f.Distinct, len(distinct))
 	for _, d := range distinct {
 		f.Distinct = append(f.Distinct, d.entry())
 	}
