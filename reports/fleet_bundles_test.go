@@ -45,3 +45,17 @@ func TestFleetBundlesBehind(t *testing.T) {
 		t.Errorf("text:\n%s", out.String())
 	}
 }
+
+func TestFleetBundlesHTML(t *testing.T) {
+	m := NewMerger(MergeOptions{Now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)})
+	m.Add("a.json", bundleReport("alpha", "2026-11-25T10:00:00Z", "r2"))
+	m.Add("b.json", bundleReport("beta", "2026-11-24T10:00:00Z", "r1<script>"))
+	var out bytes.Buffer
+	if err := RenderFleet(&out, FormatHTML, m.Fleet(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	html := out.String()
+	if !strings.Contains(html, `id="bundles"`) || !strings.Contains(html, "policy behind: mcpguard") || strings.Contains(html, "r1<script>") {
+		t.Errorf("bundles section, behind badge, escaped revision:\n%s", html)
+	}
+}

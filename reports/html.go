@@ -72,6 +72,8 @@ type htmlView struct {
 	Filter                                         htmlFilter
 	// WhatIf is the proposal's effect (report --policy), nil without one.
 	WhatIf *htmlWhatIf
+	// Bundles are the organisation's OPA bundles across the fleet.
+	Bundles []FleetBundle
 	// Data holds the tables over htmlPageRows, whose rows the script
 	// pages; writeHTML streams them between the page and its script.
 	Data []htmlTableData
@@ -375,6 +377,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	for _, e := range f.Errors {
 		v.Errors = append(v.Errors, e.Error())
 	}
+	v.Bundles = f.Bundles
 	if w := f.WhatIf; w != nil {
 		hw := &htmlWhatIf{WhatIf: w, Policy: policyPaths(w), Headline: whatIfHeadline(w)}
 		for _, c := range w.Changes {
