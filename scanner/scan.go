@@ -44,10 +44,10 @@ type Options struct {
 	// Policy is the compiled policy engine. Nil skips policy evaluation: every
 	// loaded server is allowed and no policy rule runs.
 	Policy *policy.Engine
-	// PolicyFiles are JSON files shaped like managed-settings.json (--policy)
-	// that govern every client: they join the managed documents for clients
-	// other than Claude Code, and for Claude Code servers a verdict of theirs
-	// that Claude Code would not reach itself is reported as a finding.
+	// PolicyFiles are JSON files shaped like managed-settings.json (--policy):
+	// they join the managed documents that judge the clients other than
+	// Claude Code (which enforce nothing themselves). Claude Code servers
+	// keep Claude Code's own verdict, from the files Claude Code reads.
 	PolicyFiles []string
 	// PolicyDocs are documents of the same shape that come from no file: the
 	// managed-settings document of an OPA bundle.
