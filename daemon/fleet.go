@@ -131,5 +131,7 @@ func (d *daemon) stopFleet() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	d.fleet.Stop(ctx)
+	if unsent := d.fleet.Stop(ctx); unsent > 0 {
+		d.log.Warn("decision logs not uploaded at stop", "buffered", unsent)
+	}
 }

@@ -415,8 +415,10 @@ func roundTrip(v *any) error {
 }
 
 // Stop stops the plugins; pending decision logs are uploaded until ctx's
-// deadline.
-func (s *Source) Stop(ctx context.Context) {
+// deadline. It returns how much of the decision-log buffer could not be
+// uploaded (OPA's unit: events, or bytes for a size-limited buffer), so
+// that a caller can say so rather than lose decisions silently.
+func (s *Source) Stop(ctx context.Context) (unsent int64) {
 	s.stopOnce.Do(func() {
 		s.cancel()
 		<-s.done
@@ -424,7 +426,11 @@ func (s *Source) Stop(ctx context.Context) {
 			s.bundles.UnregisterBulkListener("mcpguard")
 		}
 		s.opa.Stop(ctx)
+		if s.logs != nil {
+			_, unsent = s.logs.BufferSize()
+		}
 	})
+	return unsent
 }
 
 // prepareConfig checks an OPA configuration and makes every bundle

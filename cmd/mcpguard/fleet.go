@@ -107,9 +107,11 @@ func (f *fleetRun) finish(ctx context.Context, rep *reports.Report) error {
 			}
 		}
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	f.source.Stop(sctx)
+	if unsent := f.source.Stop(sctx); unsent > 0 && first == nil {
+		first = fmt.Errorf("decision log: %d buffered could not be uploaded to the decision-log service within 5s", unsent)
+	}
 	return first
 }
 

@@ -253,3 +253,29 @@ decision_logs: {service: logs}
 		t.Error("tool descriptions stay out of the decision log")
 	}
 }
+
+// TestScanOPAConfigDecisionLogsUnreachable: a decision-log service that
+// refuses everything costs a bounded wait and a message, never silence.
+func TestScanOPAConfigDecisionLogsUnreachable(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "p/.mcp.json", fleetProject)
+	served := fleetBundle(t, "rev-1", fleetSecret)
+	bundles := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(served) }))
+	defer bundles.Close()
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
+	defer refusing.Close()
+	cfg := writeFile(t, dir, "opa.yaml", fmt.Sprintf(`services:
+  org: {url: %s}
+  logs: {url: %s}
+bundles:
+  mcpguard: {service: org, resource: b.tar.gz, signing: {keyid: org}}
+keys:
+  org: {algorithm: HS256, key: %s}
+decision_logs: {service: logs}
+`, bundles.URL, refusing.URL, fleetSecret))
+	env := testEnv(dir, filepath.Join(dir, "home"), nil)
+	rep, stderr, _ := scanJSON(t, env, "--opa-config", cfg, filepath.Join(dir, "p"))
+	if rep == nil || !strings.Contains(stderr, "could not be uploaded") {
+		t.Fatalf("a message about the lost decisions: %s", stderr)
+	}
+}
