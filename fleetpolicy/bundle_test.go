@@ -374,3 +374,35 @@ func TestSubEnvVars(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestSourceStatus: OPA's status plugin reports the active bundle to the
+// configured status service.
+func TestSourceStatus(t *testing.T) {
+	srv := &bundleServer{}
+	srv.set(buildBundle(t, "st-1", testRego, testSecret), 200)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	var mu sync.Mutex
+	var got []string
+	status := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, r.URL.Path+" "+string(b))
+		mu.Unlock()
+	}))
+	defer status.Close()
+	cfg := bytes.Replace(testConfig(hs.URL, testSecret, "status: {service: status}\n"), []byte("services:\n"),
+		[]byte("services:\n  status:\n    url: "+status.URL+"\n"), 1)
+	s := startSource(t, cfg, t.TempDir())
+	waitActive(t, s)
+	waitFor(t, "a status report naming the bundle revision", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, g := range got {
+			if strings.HasPrefix(g, "/status") && strings.Contains(g, `"active_revision":"st-1"`) {
+				return true
+			}
+		}
+		return false
+	})
+}
