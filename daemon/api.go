@@ -12,7 +12,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcpguard/mcpguard/fleetpolicy"
@@ -344,10 +343,10 @@ func (d *daemon) status() Status {
 		switch {
 		case len(bs.Active) == 0:
 			st.Degraded = append(st.Degraded, Degraded{Kind: "no-bundle",
-				Message: "no verified bundle yet: every server is unverified-policy (" + orDefault(joinMap(bs.Errors), "waiting for the bundle server") + ")"})
+				Message: "no verified bundle yet: every server is unverified-policy (" + orDefault(bs.ErrorText(), "waiting for the bundle server") + ")"})
 		case bs.Degraded:
 			st.Degraded = append(st.Degraded, Degraded{Kind: "bundle-failed",
-				Message: "the last bundle download or activation failed; bundles " + revisions(bs.Active) + " stay in force: " + joinMap(bs.Errors)})
+				Message: "the last bundle download or activation failed; bundles " + fleetpolicy.Revisions(bs.Active) + " stay in force: " + bs.ErrorText()})
 		}
 	}
 	if werr != nil {
@@ -411,13 +410,4 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
-}
-
-// revisions renders bundles as "name@revision, ...".
-func revisions(refs []fleetpolicy.Ref) string {
-	parts := make([]string, len(refs))
-	for i, r := range refs {
-		parts[i] = r.Name + "@" + r.Revision
-	}
-	return strings.Join(parts, ", ")
 }

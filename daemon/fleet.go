@@ -3,9 +3,6 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcpguard/mcpguard/internal/events"
@@ -46,12 +43,12 @@ func (d *daemon) reloadFleet(ctx context.Context) bool {
 	}
 	if seen != "" && seen != d.fleetSeen {
 		d.evlog.emit(events.Event{Kind: "policy-invalid", Severity: "error", Path: d.opts.OPAConfigPath,
-			Message: "a bundle was refused or could not be downloaded; the last good policy stays in force: " + joinMap(st.Errors),
+			Message: "a bundle was refused or could not be downloaded; the last good policy stays in force: " + st.ErrorText(),
 			Details: map[string]any{"errors": st.Errors, "active": st.Active}})
 	}
 	d.fleetSeen = seen
 	p := d.fleet.Policy()
-	if p == nil || (d.fleetPolicy != nil && p.Revision() == d.fleetPolicy.Revision() && maps.Equal(p.Modules, d.fleetPolicy.Modules)) {
+	if p == nil || p.Same(d.fleetPolicy) {
 		return false
 	}
 	old := d.fleetPolicy
@@ -78,14 +75,6 @@ func (d *daemon) reloadFleet(ctx context.Context) bool {
 		Details: map[string]any{"old_revision": oldRev, "new_revision": p.Revision(), "bundles": p.Bundles}})
 	d.logged = map[string]string{} // every verdict is logged again under the new revision
 	return true
-}
-
-func joinMap(m map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+": "+m[k])
-	}
-	return strings.Join(parts, "; ")
 }
 
 // failClosed marks every server of a scan unverified-policy while the

@@ -3,6 +3,7 @@ package fleetpolicy
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"sort"
@@ -38,13 +39,22 @@ type Policy struct {
 	Settings map[string][]byte
 }
 
-// Revision is the revisions in force, "name@revision" joined by commas.
-func (p *Policy) Revision() string {
-	parts := make([]string, len(p.Bundles))
-	for i, b := range p.Bundles {
+// Revision is the revisions in force (Revisions of its bundles).
+func (p *Policy) Revision() string { return Revisions(p.Bundles) }
+
+// Revisions renders bundles as "name@revision" joined by commas.
+func Revisions(refs []Ref) string {
+	parts := make([]string, len(refs))
+	for i, b := range refs {
 		parts[i] = b.Name + "@" + b.Revision
 	}
 	return strings.Join(parts, ",")
+}
+
+// Same reports whether q is p: the same bundle revisions and modules (a
+// bundle rebuilt without a new revision still counts as new).
+func (p *Policy) Same(q *Policy) bool {
+	return p != nil && q != nil && p.Revision() == q.Revision() && maps.Equal(p.Modules, q.Modules)
 }
 
 // add puts one bundle's content into p.

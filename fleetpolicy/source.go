@@ -195,7 +195,7 @@ func (s *Source) read(ctx context.Context) {
 	p, err := s.readStore(ctx)
 	s.mu.Lock()
 	changed := false
-	if err == nil && p != nil && (s.policy == nil || p.Revision() != s.policy.Revision() || !sameModules(p, s.policy)) {
+	if err == nil && p != nil && !p.Same(s.policy) {
 		s.policy, changed = p, true
 		s.state.Active = p.Bundles
 	}
@@ -238,18 +238,6 @@ func statusError(st bundleplugin.Status) string {
 		parts = append(parts, st.Code)
 	}
 	return strings.Join(parts, ": ")
-}
-
-func sameModules(a, b *Policy) bool {
-	if len(a.Modules) != len(b.Modules) {
-		return false
-	}
-	for k, v := range a.Modules {
-		if b.Modules[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // readStore builds the Policy of the bundles active in the store; nil when
@@ -343,7 +331,7 @@ func (s *Source) WaitActive(ctx context.Context) (*Policy, error) {
 		case <-ctx.Done():
 			st := s.State()
 			if len(st.Errors) > 0 {
-				return nil, fmt.Errorf("no bundle activated: %s", joinErrors(st.Errors))
+				return nil, fmt.Errorf("no bundle activated: %s", st.ErrorText())
 			}
 			return nil, fmt.Errorf("no bundle activated: %w", context.Cause(ctx))
 		case <-t.C:
@@ -352,15 +340,16 @@ func (s *Source) WaitActive(ctx context.Context) (*Policy, error) {
 	}
 }
 
-func joinErrors(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
+// ErrorText renders Errors as "bundle: error; ..." in bundle order.
+func (st State) ErrorText() string {
+	keys := make([]string, 0, len(st.Errors))
+	for k := range st.Errors {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + ": " + m[k]
+		parts[i] = k + ": " + st.Errors[k]
 	}
 	return strings.Join(parts, "; ")
 }

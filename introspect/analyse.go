@@ -242,11 +242,8 @@ func (o *Options) pin(s *scanner.Server, t *target, l *listing, rep *toolcheck.R
 	var out []reports.Finding
 	for _, f := range obs.Diff.Findings(reports.Location{Path: DocumentPath}, rep.Location, s.ID) {
 		f = relocate(f, s)
-		f.Message += "; review it, then run: mcpguard pins approve " + shellWord(s.PinName())
+		f.Message += "; review it, then run: mcpguard pins approve " + pins.ShellWord(s.PinName())
 		out = append(out, f)
 	}
 	return out, nil
 }
-
-// shellWord quotes s for a shell command line when it needs it.
-func shellWord(s string) string { return pins.ShellWord(s) }

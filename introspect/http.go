@@ -288,7 +288,7 @@ func (c *httpConn) readEvents(body io.Reader, endpoint chan<- *url.URL) {
 
 func (c *httpConn) deliver(msg []byte) {
 	if mcpio.IsBatch(msg) {
-		if _, values, ok := batchItems(msg); ok {
+		if values, ok := batchItems(msg); ok {
 			for _, v := range values {
 				c.deliver(v)
 			}
@@ -374,14 +374,10 @@ func resourceMetadata(resp *http.Response, u *url.URL) string {
 }
 
 // batchItems splits a JSON array into its raw elements.
-func batchItems(msg []byte) (int, [][]byte, bool) {
+func batchItems(msg []byte) ([]json.RawMessage, bool) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(msg, &items); err != nil {
-		return 0, nil, false
+		return nil, false
 	}
-	out := make([][]byte, len(items))
-	for i, it := range items {
-		out[i] = it
-	}
-	return len(out), out, true
+	return items, true
 }

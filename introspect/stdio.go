@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -138,8 +139,8 @@ func (c *stdioConn) close(context.Context) {
 func mergeEnv(base []string, vars map[string]string) []string {
 	out := make([]string, 0, len(base)+len(vars))
 	for _, kv := range base {
-		k, _, _ := bytes.Cut([]byte(kv), []byte("="))
-		if _, ok := vars[string(k)]; ok {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := vars[k]; ok {
 			continue
 		}
 		out = append(out, kv)

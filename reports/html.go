@@ -310,9 +310,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		for _, t := range in.Tools {
 			hi.ToolNames = append(hi.ToolNames, t.Name)
 		}
-		if in.ServerInfo != nil {
-			hi.Server = strings.TrimSpace(in.ServerInfo.Name + " " + in.ServerInfo.Version)
-		}
+		_, _, _, hi.Server, _ = in.summaryCells()
 		v.Introspected = append(v.Introspected, hi)
 	}
 	v.pageable("servers", len(f.Servers), func(i int) [2][]any {

@@ -1,5 +1,10 @@
 package reports
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Introspection statuses (docs/report-schema.md "Introspection").
 const (
 	IntrospectionOK      = "ok"
@@ -67,4 +72,21 @@ type IntrospectedResource struct {
 	URI         string `json:"uri"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mime_type,omitempty"`
+}
+
+// summaryCells are an introspection as the tables show it: the counts of
+// tools, prompts and resources and the server's name and version when it
+// answered ("" otherwise), and the reason with the OAuth metadata URL.
+func (in *Introspection) summaryCells() (tools, prompts, resources, server, note string) {
+	if in.Status == IntrospectionOK {
+		tools, prompts, resources = strconv.Itoa(len(in.Tools)), strconv.Itoa(len(in.Prompts)), strconv.Itoa(len(in.Resources))
+		if in.ServerInfo != nil {
+			server = strings.TrimSpace(in.ServerInfo.Name + " " + in.ServerInfo.Version)
+		}
+	}
+	note = in.Reason
+	if in.ResourceMetadata != "" {
+		note += " (" + in.ResourceMetadata + ")"
+	}
+	return tools, prompts, resources, server, note
 }

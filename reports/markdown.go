@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -226,17 +225,7 @@ func writeIntrospectionMarkdown(w io.Writer, servers []Server) {
 		if in == nil {
 			continue
 		}
-		tools, prompts, resources, server := "", "", "", ""
-		if in.Status == IntrospectionOK {
-			tools, prompts, resources = strconv.Itoa(len(in.Tools)), strconv.Itoa(len(in.Prompts)), strconv.Itoa(len(in.Resources))
-			if in.ServerInfo != nil {
-				server = strings.TrimSpace(in.ServerInfo.Name + " " + in.ServerInfo.Version)
-			}
-		}
-		note := in.Reason
-		if in.ResourceMetadata != "" {
-			note += " (" + in.ResourceMetadata + ")"
-		}
+		tools, prompts, resources, server, note := in.summaryCells()
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", markdownCell(sv.Client, mdMaxValue), markdownCode(sv.Name), in.Status,
 			tools, prompts, resources, markdownCell(server, mdMaxValue), markdownCell(note, mdMaxMessage))
 	}

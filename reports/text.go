@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -181,22 +180,20 @@ func writeIntrospectionText(w io.Writer, servers []Server, c colorizer) {
 	rows := [][]string{{"CLIENT", "NAME", "RESULT", "TOOLS", "PROMPTS", "RESOURCES", "SERVER", "TIME", "NOTE"}}
 	for _, sv := range sorted {
 		in := sv.Introspection
-		tools, prompts, resources, server, took := "-", "-", "-", "", "-"
-		if in.Status == IntrospectionOK {
-			tools, prompts, resources = strconv.Itoa(len(in.Tools)), strconv.Itoa(len(in.Prompts)), strconv.Itoa(len(in.Resources))
-			if in.ServerInfo != nil {
-				server = strings.TrimSpace(in.ServerInfo.Name + " " + in.ServerInfo.Version)
-			}
-		}
+		tools, prompts, resources, server, note := in.summaryCells()
+		took := "-"
 		if in.Status != IntrospectionSkipped {
 			took = fmt.Sprintf("%.1fs", float64(in.DurationMS)/1000)
 		}
-		note := in.Reason
-		if in.ResourceMetadata != "" {
-			note += " (" + in.ResourceMetadata + ")"
-		}
-		rows = append(rows, []string{oneLine(sv.Client), clip(oneLine(sv.Name), 40), in.Status, tools, prompts, resources,
+		rows = append(rows, []string{oneLine(sv.Client), clip(oneLine(sv.Name), 40), in.Status, orDash(tools), orDash(prompts), orDash(resources),
 			clip(oneLine(server), 40), took, clip(oneLine(note), 100)})
 	}
 	writeTable(w, rows, func(_ int, cell string) string { return cell })
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

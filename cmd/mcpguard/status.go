@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpguard/mcpguard/daemon"
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -222,15 +223,11 @@ func writeDaemonStatus(w io.Writer, st *daemon.Status, format string) error {
 	fmt.Fprintf(bw, "  watching: %s, %d directories for %d paths; resync every %ds\n", st.Watch.Mode, st.Watch.Directories, st.Watch.Paths, st.Watch.ResyncSeconds)
 	fmt.Fprintf(bw, "  policy: revision %s; --policy %s\n", orNone(st.Policy.Revision), orNone(strings.Join(st.Policy.Paths, ", ")))
 	if b := st.Policy.Bundles; b != nil {
-		active := make([]string, len(b.Active))
-		for i, r := range b.Active {
-			active[i] = r.Name + "@" + r.Revision
-		}
 		state := "ok"
 		if b.Degraded {
 			state = "degraded"
 		}
-		fmt.Fprintf(bw, "  bundles: %s in force (configured: %s); %s\n", reports.TerminalSafe(orNone(strings.Join(active, ", "))), reports.TerminalSafe(strings.Join(b.Configured, ", ")), state)
+		fmt.Fprintf(bw, "  bundles: %s in force (configured: %s); %s\n", reports.TerminalSafe(orNone(fleetpolicy.Revisions(b.Active))), reports.TerminalSafe(strings.Join(b.Configured, ", ")), state)
 	}
 	fmt.Fprintf(bw, "  events: %s (last %d); state: %s\n", orNone(st.Events), st.EventSeq, st.StateDir)
 	for _, d := range st.Degraded {
