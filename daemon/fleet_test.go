@@ -1,20 +1,15 @@
 package daemon
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/open-policy-agent/opa/v1/bundle"
-
+	"github.com/mcpguard/mcpguard/internal/bundletest"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -23,65 +18,11 @@ const orgSecret = "org-secret-for-daemon-tests"
 // orgBundle is a bundle whose rule denies the server "forbidden".
 func orgBundle(t *testing.T, revision, secret string) []byte {
 	t.Helper()
-	b := bundle.Bundle{
-		Manifest: bundle.Manifest{Revision: revision},
-		Data:     map[string]any{},
-		Modules: []bundle.ModuleFile{{URL: "/org.rego", Path: "/org.rego", Raw: []byte(`package mcpguard.custom.org
+	return bundletest.Build(t, bundletest.Spec{Revision: revision, Secret: secret, KeyID: "org",
+		Modules: map[string]string{"/org.rego": `package mcpguard.custom.org
 
 deny contains "the organisation forbids it" if input.server.name == "forbidden"
-`)}},
-	}
-	if secret != "" {
-		if err := b.GenerateSignature(bundle.NewSigningConfig(secret, "HS256", ""), "org", false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := bundle.NewWriter(&buf).Write(b); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-type servedBundle struct {
-	mu     sync.Mutex
-	body   []byte
-	status int
-}
-
-func (s *servedBundle) set(body []byte, status int) {
-	s.mu.Lock()
-	s.body, s.status = body, status
-	s.mu.Unlock()
-}
-
-func (s *servedBundle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w.WriteHeader(s.status)
-	w.Write(s.body)
-}
-
-type decisionSink struct {
-	mu   sync.Mutex
-	body bytes.Buffer
-}
-
-func (d *decisionSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	zr, err := gzip.NewReader(r.Body)
-	if err != nil {
-		w.WriteHeader(400)
-		return
-	}
-	d.mu.Lock()
-	_, _ = d.body.ReadFrom(zr)
-	d.mu.Unlock()
-}
-
-func (d *decisionSink) String() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.body.String()
+`}})
 }
 
 func opaConfig(bundleURL, logURL string) []byte {
@@ -140,11 +81,11 @@ func serverByName(t *testing.T, c *Client, name string) reports.Server {
 func TestDaemonFleetPolicy(t *testing.T) {
 	home, state := t.TempDir(), t.TempDir()
 	write(t, filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers": {"forbidden": {"command": "node", "args": ["f.js", "--token", "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"]}, "fine": {"command": "node"}}}`)
-	srv := &servedBundle{}
-	srv.set([]byte("down"), 503)
+	srv := &bundletest.Server{}
+	srv.Set([]byte("down"), 503)
 	bundles := httptest.NewServer(srv)
 	defer bundles.Close()
-	sink := &decisionSink{}
+	sink := &bundletest.Collector{}
 	logs := httptest.NewServer(sink)
 	defer logs.Close()
 	opts := Options{Home: home, GOOS: "linux", StateDir: state, OPAConfig: opaConfig(bundles.URL, logs.URL), OPAConfigPath: "opa.yaml",
@@ -161,7 +102,7 @@ func TestDaemonFleetPolicy(t *testing.T) {
 	}
 
 	// The bundle server comes up: the bundle is applied without restart.
-	srv.set(orgBundle(t, "r1", orgSecret), 200)
+	srv.Set(orgBundle(t, "r1", orgSecret), 200)
 	waitEvents(t, c, 0, "policy-changed", "")
 	waitDaemon(t, "the bundle's verdicts", func() bool { return serverByName(t, c, "fine").Status == reports.StatusActive })
 	forbidden := serverByName(t, c, "forbidden")
@@ -174,7 +115,7 @@ func TestDaemonFleetPolicy(t *testing.T) {
 
 	// An unsigned bundle is refused; r1 stays in force.
 	seq := statusOf(t, c).EventSeq
-	srv.set(orgBundle(t, "r2-unsigned", ""), 200)
+	srv.Set(orgBundle(t, "r2-unsigned", ""), 200)
 	waitEvents(t, c, seq, "policy-invalid", "")
 	st = statusOf(t, c)
 	if st.Policy.Bundles.Active[0].Revision != "r1" || st.Degraded[len(st.Degraded)-1].Kind != "bundle-failed" {
@@ -183,9 +124,9 @@ func TestDaemonFleetPolicy(t *testing.T) {
 	if serverByName(t, c, "forbidden").Decision.Allowed {
 		t.Error("the last good bundle stays in force")
 	}
-	waitDaemon(t, "decision logs", func() bool { return strings.Count(sink.String(), `"mcpguard/server"`) >= 2 })
+	waitDaemon(t, "decision logs", func() bool { return strings.Count(sink.Raw(), `"mcpguard/server"`) >= 2 })
 	stop()
-	got := sink.String()
+	got := sink.Raw()
 	if strings.Contains(got, "ghp_0123456789") {
 		t.Error("a decision log holds the token the report redacts")
 	}

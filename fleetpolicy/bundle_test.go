@@ -2,9 +2,7 @@ package fleetpolicy
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpguard/mcpguard/internal/bundletest"
 	"github.com/open-policy-agent/opa/v1/bundle"
 )
 
@@ -38,52 +37,15 @@ deny contains msg if {
 // data; signed with secret unless it is "".
 func buildBundle(t testing.TB, revision, rego string, secret string) []byte {
 	t.Helper()
-	b := bundle.Bundle{
-		Manifest: bundle.Manifest{Revision: revision, Roots: &[]string{"mcpguard/custom", "mcpguard/managed_settings", "acme"}},
+	return bundletest.Build(t, bundletest.Spec{
+		Revision: revision, Roots: []string{"mcpguard/custom", "mcpguard/managed_settings", "acme"},
 		Data: map[string]any{
 			"mcpguard": map[string]any{"managed_settings": map[string]any{"deniedMcpServers": []any{map[string]any{"serverName": "evil"}}}},
 			"acme":     map[string]any{"owner": "secops"},
 		},
-		Modules: []bundle.ModuleFile{{URL: "/policies/acme.rego", Path: "/policies/acme.rego", Raw: []byte(rego)}},
-	}
-	if secret != "" {
-		if err := b.GenerateSignature(bundle.NewSigningConfig(secret, "HS256", ""), testKeyID, false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := bundle.NewWriter(&buf).Write(b); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// bundleServer serves one bundle at /bundles/mcp.tar.gz; what it serves can
-// change, and it can fail.
-type bundleServer struct {
-	mu     sync.Mutex
-	body   []byte
-	status int
-	hits   int
-}
-
-func (b *bundleServer) set(body []byte, status int) {
-	b.mu.Lock()
-	b.body, b.status = body, status
-	b.mu.Unlock()
-}
-
-func (b *bundleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b.mu.Lock()
-	body, status := b.body, b.status
-	b.hits++
-	b.mu.Unlock()
-	if r.URL.Path != "/bundles/mcp.tar.gz" {
-		http.NotFound(w, r)
-		return
-	}
-	w.WriteHeader(status)
-	w.Write(body)
+		Modules: map[string]string{"/policies/acme.rego": rego},
+		Secret:  secret, KeyID: testKeyID,
+	})
 }
 
 func testConfig(url, secret string, extra string) []byte {
@@ -141,8 +103,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestSourceActivatesSignedBundles(t *testing.T) {
-	srv := &bundleServer{}
-	srv.set(buildBundle(t, "r1", testRego, testSecret), 200)
+	srv := &bundletest.Server{}
+	srv.Set(buildBundle(t, "r1", testRego, testSecret), 200)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	s := startSource(t, testConfig(hs.URL, testSecret, ""), t.TempDir())
@@ -158,7 +120,7 @@ func TestSourceActivatesSignedBundles(t *testing.T) {
 	}
 
 	// A new revision is picked up without a restart.
-	srv.set(buildBundle(t, "r2", strings.Replace(testRego, "forbidden", "also-forbidden", 1), testSecret), 200)
+	srv.Set(buildBundle(t, "r2", strings.Replace(testRego, "forbidden", "also-forbidden", 1), testSecret), 200)
 	waitFor(t, "revision r2", func() bool { return s.Policy().Revision() == "mcp@r2" })
 	if st := s.State(); st.Degraded {
 		t.Errorf("healthy state reported degraded: %+v", st)
@@ -176,7 +138,7 @@ func TestSourceActivatesSignedBundles(t *testing.T) {
 		{"server error", []byte("oops"), 500},
 		{"garbage", []byte("this is not a tarball"), 200},
 	} {
-		srv.set(bad.body, bad.status)
+		srv.Set(bad.body, bad.status)
 		waitFor(t, bad.name+" reported", func() bool { return s.State().Degraded })
 		if got := s.Policy().Revision(); got != "mcp@r2" {
 			t.Fatalf("%s: the last good bundle must stay in force, got %s", bad.name, got)
@@ -184,7 +146,7 @@ func TestSourceActivatesSignedBundles(t *testing.T) {
 		if st := s.State(); len(st.Errors) == 0 || len(st.Active) != 1 || st.Active[0].Revision != "r2" {
 			t.Errorf("%s: state %+v", bad.name, st)
 		}
-		srv.set(buildBundle(t, "r2", strings.Replace(testRego, "forbidden", "also-forbidden", 1), testSecret), 200)
+		srv.Set(buildBundle(t, "r2", strings.Replace(testRego, "forbidden", "also-forbidden", 1), testSecret), 200)
 		waitFor(t, "recovery after "+bad.name, func() bool { return !s.State().Degraded })
 	}
 }
@@ -208,8 +170,8 @@ func tamper(t *testing.T, signed []byte) []byte {
 
 func TestSourceStartsOfflineFromThePersistedBundle(t *testing.T) {
 	state := t.TempDir()
-	srv := &bundleServer{}
-	srv.set(buildBundle(t, "persisted-1", testRego, testSecret), 200)
+	srv := &bundletest.Server{}
+	srv.Set(buildBundle(t, "persisted-1", testRego, testSecret), 200)
 	hs := httptest.NewServer(srv)
 	first, err := Start(context.Background(), Options{Config: testConfig(hs.URL, testSecret, ""), StateDir: state})
 	if err != nil {
@@ -229,8 +191,8 @@ func TestSourceStartsOfflineFromThePersistedBundle(t *testing.T) {
 }
 
 func TestSourceNeverActivatesAnUnsignedBundle(t *testing.T) {
-	srv := &bundleServer{}
-	srv.set(buildBundle(t, "unsigned", testRego, ""), 200)
+	srv := &bundletest.Server{}
+	srv.Set(buildBundle(t, "unsigned", testRego, ""), 200)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	s := startSource(t, testConfig(hs.URL, testSecret, ""), t.TempDir())
@@ -242,49 +204,16 @@ func TestSourceNeverActivatesAnUnsignedBundle(t *testing.T) {
 	}
 }
 
-// collector is a decision-log service.
-type collector struct {
-	mu     sync.Mutex
-	events []map[string]any
-}
-
-func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var body io.Reader = r.Body
-	if r.Header.Get("Content-Encoding") == "gzip" {
-		zr, err := gzip.NewReader(r.Body)
-		if err != nil {
-			w.WriteHeader(400)
-			return
-		}
-		body = zr
-	}
-	var evs []map[string]any
-	if err := json.NewDecoder(body).Decode(&evs); err != nil {
-		w.WriteHeader(400)
-		return
-	}
-	c.mu.Lock()
-	c.events = append(c.events, evs...)
-	c.mu.Unlock()
-}
-
 func TestSourceDecisionLogs(t *testing.T) {
-	srv := &bundleServer{}
-	srv.set(buildBundle(t, "r1", testRego, testSecret), 200)
+	srv := &bundletest.Server{}
+	srv.Set(buildBundle(t, "r1", testRego, testSecret), 200)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
-	col := &collector{}
+	col := &bundletest.Collector{}
 	logSrv := httptest.NewServer(col)
 	defer logSrv.Close()
-	cfg := testConfig(hs.URL, testSecret, fmt.Sprintf(`
-  logs:
-    url: %s
-decision_logs:
-  service: logs
-  reporting: {min_delay_seconds: 1, max_delay_seconds: 1}
-`, logSrv.URL))
+	cfg := testConfig(hs.URL, testSecret, "decision_logs:\n  service: logs\n  reporting: {min_delay_seconds: 1, max_delay_seconds: 1}\n")
 	cfg = bytes.Replace(cfg, []byte("services:\n"), []byte("services:\n  logs:\n    url: "+logSrv.URL+"\n"), 1)
-	cfg = bytes.Replace(cfg, []byte(fmt.Sprintf("\n  logs:\n    url: %s\ndecision_logs", logSrv.URL)), []byte("\ndecision_logs"), 1)
 	s, err := Start(context.Background(), Options{Config: cfg, StateDir: t.TempDir(), ID: "laptop-1"})
 	if err != nil {
 		t.Fatal(err)
@@ -302,12 +231,11 @@ decision_logs:
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	s.Stop(ctx) // flushes the buffer
 	cancel()
-	col.mu.Lock()
-	defer col.mu.Unlock()
-	if len(col.events) != 1 {
-		t.Fatalf("want one decision, got %d", len(col.events))
+	events := col.Events()
+	if len(events) != 1 {
+		t.Fatalf("want one decision, got %d", len(events))
 	}
-	ev := col.events[0]
+	ev := events[0]
 	if ev["path"] != "mcpguard/server" || ev["labels"].(map[string]any)["team"] != "platform" || ev["labels"].(map[string]any)["id"] != "laptop-1" {
 		t.Errorf("event: %v", ev)
 	}
@@ -356,8 +284,8 @@ warn contains "outside corp" if {
 	not mcpguard.url_match("https://*.corp.example/*", input.server.url)
 }
 `
-	srv := &bundleServer{}
-	srv.set(buildBundle(t, "b1", rego, testSecret), 200)
+	srv := &bundletest.Server{}
+	srv.Set(buildBundle(t, "b1", rego, testSecret), 200)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	s := startSource(t, testConfig(hs.URL, testSecret, ""), t.TempDir())
@@ -378,8 +306,8 @@ func TestSubEnvVars(t *testing.T) {
 // TestSourceStatus: OPA's status plugin reports the active bundle to the
 // configured status service.
 func TestSourceStatus(t *testing.T) {
-	srv := &bundleServer{}
-	srv.set(buildBundle(t, "st-1", testRego, testSecret), 200)
+	srv := &bundletest.Server{}
+	srv.Set(buildBundle(t, "st-1", testRego, testSecret), 200)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	var mu sync.Mutex

@@ -18,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/compile"
 
+	"github.com/mcpguard/mcpguard/internal/bundletest"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -58,7 +59,7 @@ func TestFleetExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := strings.Replace(string(cfg), "https://bundles.acme.example", srv.URL, 1)
-	col := &logCollector{}
+	col := &bundletest.Collector{}
 	logs := httptest.NewServer(col)
 	defer logs.Close()
 	s = strings.Replace(s, "https://decisions.acme.example", logs.URL, 1)
@@ -102,11 +103,9 @@ func TestFleetExample(t *testing.T) {
 	if sh := byName["shell"]; sh.Decision.Allowed || !has("shell", "MCPG-P001") {
 		t.Errorf("the bundle's lists deny shell: %+v %v", sh, rules["shell"])
 	}
-	col.mu.Lock()
-	if n := bytes.Count(col.body, []byte(`"mcpguard/server"`)); n != len(rep.Servers) {
+	if n := len(col.Events()); n != len(rep.Servers) {
 		t.Errorf("one decision per server reached the collector, got %d", n)
 	}
-	col.mu.Unlock()
 	found := false
 	for _, src := range rep.Policy.Sources {
 		found = found || src.Kind == reports.KindOPABundle && src.Revision == "2026.11.25-1"

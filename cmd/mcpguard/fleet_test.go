@@ -1,20 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/bundle"
-
+	"github.com/mcpguard/mcpguard/internal/bundletest"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -31,24 +26,12 @@ deny contains {"id": "ACME-001", "msg": sprintf("%s is not approved by acme (%s)
 // a managed-settings document that denies "evil"; signed with secret.
 func fleetBundle(t *testing.T, revision, secret string) []byte {
 	t.Helper()
-	b := bundle.Bundle{
-		Manifest: bundle.Manifest{Revision: revision},
+	return bundletest.Build(t, bundletest.Spec{Revision: revision, Secret: secret, KeyID: "org",
 		Data: map[string]any{
 			"mcpguard": map[string]any{"managed_settings": map[string]any{"deniedMcpServers": []any{map[string]any{"serverName": "evil"}}}},
 			"acme":     map[string]any{"owner": "secops"},
 		},
-		Modules: []bundle.ModuleFile{{URL: "/acme/policy.rego", Path: "/acme/policy.rego", Raw: []byte(fleetRego)}},
-	}
-	if secret != "" {
-		if err := b.GenerateSignature(bundle.NewSigningConfig(secret, "HS256", ""), "org", false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := bundle.NewWriter(&buf).Write(b); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+		Modules: map[string]string{"/acme/policy.rego": fleetRego}})
 }
 
 const fleetProject = `{"mcpServers": {
@@ -122,24 +105,6 @@ func TestScanBundleFile(t *testing.T) {
 	}
 }
 
-type logCollector struct {
-	mu   sync.Mutex
-	body []byte
-}
-
-func (c *logCollector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	zr, err := gzip.NewReader(r.Body)
-	if err != nil {
-		w.WriteHeader(400)
-		return
-	}
-	var buf bytes.Buffer
-	_, _ = buf.ReadFrom(zr)
-	c.mu.Lock()
-	c.body = append(c.body, buf.Bytes()...)
-	c.mu.Unlock()
-}
-
 func TestScanOPAConfig(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "p/.mcp.json", fleetProject)
@@ -148,7 +113,7 @@ func TestScanOPAConfig(t *testing.T) {
 	served := fleetBundle(t, "rev-9", fleetSecret)
 	bundles := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(served) }))
 	defer bundles.Close()
-	col := &logCollector{}
+	col := &bundletest.Collector{}
 	logs := httptest.NewServer(col)
 	defer logs.Close()
 	cfg := writeFile(t, dir, "opa.yaml", fmt.Sprintf(`services:
@@ -171,12 +136,9 @@ labels: {fleet: laptops}
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	checkFleetVerdicts(t, rep, "rev-9")
-	col.mu.Lock()
-	got := string(col.body)
-	col.mu.Unlock()
-	var events []map[string]any
-	if err := json.Unmarshal([]byte(got), &events); err != nil || len(events) != 3 {
-		t.Fatalf("one decision per server: %v\n%s", err, got)
+	got := col.Raw()
+	if n := len(col.Events()); n != 3 {
+		t.Fatalf("one decision per server, got %d:\n%s", n, got)
 	}
 	if strings.Contains(got, "sk-live-51H") {
 		t.Error("a decision log holds a secret the report redacts")
@@ -196,31 +158,21 @@ labels: {fleet: laptops}
 // toolBundle is a bundle whose tool rule withholds tools named in its data.
 func toolBundle(t *testing.T, revision string) []byte {
 	t.Helper()
-	b := bundle.Bundle{
-		Manifest: bundle.Manifest{Revision: revision},
-		Data:     map[string]any{"org": map[string]any{"banned_tools": []any{"exfiltrate"}}},
-		Modules: []bundle.ModuleFile{{URL: "/tools.rego", Path: "/tools.rego", Raw: []byte(`package mcpguard.custom.org
+	return bundletest.Build(t, bundletest.Spec{Revision: revision, Secret: fleetSecret, KeyID: "org",
+		Data: map[string]any{"org": map[string]any{"banned_tools": []any{"exfiltrate"}}},
+		Modules: map[string]string{"/tools.rego": `package mcpguard.custom.org
 
 tool_deny contains {"id": "ORG-T1", "msg": sprintf("tool %s is banned", [input.tool.name])} if {
 	input.tool.name in data.org.banned_tools
 }
-`)}},
-	}
-	if err := b.GenerateSignature(bundle.NewSigningConfig(fleetSecret, "HS256", ""), "org", false); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := bundle.NewWriter(&buf).Write(b); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+`}})
 }
 
 func TestProxyOPAConfig(t *testing.T) {
 	served := toolBundle(t, "tools-1")
 	bundles := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(served) }))
 	defer bundles.Close()
-	col := &logCollector{}
+	col := &bundletest.Collector{}
 	logs := httptest.NewServer(col)
 	defer logs.Close()
 	dir := t.TempDir()
@@ -243,9 +195,7 @@ decision_logs: {service: logs}
 	if len(listed) != 1 || listed[0].(map[string]any)["name"] != "search" {
 		t.Fatalf("the bundle's tool rule withholds exfiltrate: %v", listed)
 	}
-	col.mu.Lock()
-	got := string(col.body)
-	col.mu.Unlock()
+	got := col.Raw()
 	if strings.Count(got, `"mcpguard/tool"`) != 2 || !strings.Contains(got, `"rule":"ORG-T1"`) || !strings.Contains(got, `"revision":"tools-1"`) {
 		t.Errorf("one decision per tool, with the rule and the bundle revision: %s", got)
 	}
