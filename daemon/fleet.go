@@ -92,10 +92,10 @@ func (d *daemon) logDecisions(ctx context.Context, rep *reports.Report) {
 		return
 	}
 	seen := make(map[string]bool, len(rep.Servers))
-	for _, s := range rep.Servers {
+	for i, dec := range runner.ServerDecisions(rep, d.fleetPolicy.Bundles) {
+		s := rep.Servers[i]
 		key := s.User + "\x00" + s.ID
 		seen[key] = true
-		dec := runner.ServerDecision(rep, s, d.fleetPolicy.Bundles)
 		sig := fmt.Sprint(dec.Result, rep.Policy.Revision)
 		if d.logged[key] == sig {
 			continue

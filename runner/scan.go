@@ -197,28 +197,33 @@ func FleetInputs(f *fleetpolicy.Policy) ([]scanner.PolicyDoc, []reports.PolicySo
 // DecisionPath names mcpguard's server verdicts in decision logs.
 const DecisionPath = "mcpguard/server"
 
-// ServerDecision is one server's verdict as a decision-log entry. Its input
-// is the report's own server (names of env variables and headers only,
-// command line and URL redacted) and host: what the redactor hides from a
-// report never reaches a decision log either.
-func ServerDecision(rep *reports.Report, s reports.Server, bundles []fleetpolicy.Ref) fleetpolicy.Decision {
-	s.Introspection = nil // what the server offers is not part of its verdict
-	rules := []string{}
-	byID := make(map[string]string, len(rep.Findings))
+// ServerDecisions are the report's server verdicts as decision-log
+// entries, in the order of rep.Servers. An entry's input is the report's
+// own server (names of env variables and headers only, command line and URL
+// redacted) and host: what the redactor hides from a report never reaches
+// a decision log either.
+func ServerDecisions(rep *reports.Report, bundles []fleetpolicy.Ref) []fleetpolicy.Decision {
+	ruleOf := make(map[string]string, len(rep.Findings))
 	for _, f := range rep.Findings {
-		byID[f.ID] = f.Rule
+		ruleOf[f.ID] = f.Rule
 	}
-	for _, id := range s.FindingIDs {
-		if r, ok := byID[id]; ok && !slices.Contains(rules, r) {
-			rules = append(rules, r)
+	out := make([]fleetpolicy.Decision, len(rep.Servers))
+	for i, s := range rep.Servers {
+		s.Introspection = nil // what the server offers is not part of its verdict
+		rules := []string{}
+		for _, id := range s.FindingIDs {
+			if r, ok := ruleOf[id]; ok && !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
+		out[i] = fleetpolicy.Decision{
+			Path:    DecisionPath,
+			Input:   map[string]any{"server": s, "host": rep.Host, "policy_revision": rep.Policy.Revision},
+			Result:  map[string]any{"status": s.Status, "allowed": s.Decision.Allowed, "reasons": s.Decision.Reasons, "rules": rules},
+			Bundles: bundles,
 		}
 	}
-	return fleetpolicy.Decision{
-		Path:    DecisionPath,
-		Input:   map[string]any{"server": s, "host": rep.Host, "policy_revision": rep.Policy.Revision},
-		Result:  map[string]any{"status": s.Status, "allowed": s.Decision.Allowed, "reasons": s.Decision.Reasons, "rules": rules},
-		Bundles: bundles,
-	}
+	return out
 }
 
 // MarkUnverified fails a report closed when the organisation's policy comes

@@ -101,8 +101,8 @@ func (f *fleetRun) finish(ctx context.Context, rep *reports.Report) error {
 	}
 	var first error
 	if rep != nil && f.source.DecisionLogs() {
-		for _, s := range rep.Servers {
-			if err := f.source.Log(ctx, runner.ServerDecision(rep, s, f.policy.Bundles)); err != nil && first == nil {
+		for _, d := range runner.ServerDecisions(rep, f.policy.Bundles) {
+			if err := f.source.Log(ctx, d); err != nil && first == nil {
 				first = fmt.Errorf("decision log: %w", err)
 			}
 		}
