@@ -3,6 +3,7 @@ package fleetpolicy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -333,4 +334,29 @@ func TestSourceStatus(t *testing.T) {
 		}
 		return false
 	})
+}
+
+func TestPrepareConfig(t *testing.T) {
+	for _, c := range []struct{ name, cfg, err string }{
+		{"not YAML", "services: [", "OPA configuration"},
+		{"empty", "", "OPA configuration: empty"},
+		{"no bundles", "services: {org: {url: http://x}}", "no bundles configured"},
+		{"discovery", "discovery: {resource: d}\nbundles: {b: {resource: x}}", "discovery is not supported"},
+	} {
+		if _, _, err := prepareConfig([]byte(c.cfg), "/state"); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.err)
+		}
+	}
+	out, names, err := prepareConfig([]byte("bundles:\n  a: {resource: x}\n  b: {resource: y, persist: false}\n"), "/state")
+	if err != nil || strings.Join(names, ",") != "a,b" {
+		t.Fatal(names, err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(out, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	b := cfg["bundles"].(map[string]any)
+	if cfg["persistence_directory"] != filepath.Join("/state", "opa") || b["a"].(map[string]any)["persist"] != true || b["b"].(map[string]any)["persist"] != false {
+		t.Errorf("every bundle persisted under the state dir unless it says otherwise: %s", out)
+	}
 }

@@ -321,3 +321,13 @@ func TestIntrospectInstructions(t *testing.T) {
 		t.Errorf("hidden tag characters in the instructions are MCPG-U001: %+v", out.Findings)
 	}
 }
+
+func TestIsPackageRunner(t *testing.T) {
+	for argv, want := range map[string]bool{
+		"npx": true, "/usr/local/bin/uvx": true, `C:\Program Files\nodejs\npx.cmd`: true, "docker": true, "node": false, "python3": false,
+	} {
+		if got := isPackageRunner([]string{argv}); got != want {
+			t.Errorf("%s: %v, want %v", argv, got, want)
+		}
+	}
+}

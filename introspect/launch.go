@@ -152,7 +152,8 @@ var packageRunners = map[string]bool{
 }
 
 func isPackageRunner(argv []string) bool {
-	base := strings.ToLower(filepath.Base(argv[0]))
+	// Either separator: a Windows config may use both.
+	base := strings.ToLower(argv[0][strings.LastIndexAny(argv[0], `/\`)+1:])
 	base = strings.TrimSuffix(strings.TrimSuffix(base, ".exe"), ".cmd")
 	return packageRunners[base]
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -227,5 +228,27 @@ decision_logs: {service: logs}
 	rep, stderr, _ := scanJSON(t, env, "--opa-config", cfg, filepath.Join(dir, "p"))
 	if rep == nil || !strings.Contains(stderr, "could not be uploaded") {
 		t.Fatalf("a message about the lost decisions: %s", stderr)
+	}
+}
+
+// TestPolicyCapabilities: the capabilities for `opa build` hold mcpguard's
+// functions and not the builtins the engine refuses.
+func TestPolicyCapabilities(t *testing.T) {
+	out, stderr, code := runCLI(t, testEnv(t.TempDir(), t.TempDir(), nil), "policy", "capabilities")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var caps struct {
+		Builtins []struct{ Name string } `json:"builtins"`
+	}
+	if err := json.Unmarshal([]byte(out), &caps); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, b := range caps.Builtins {
+		names[b.Name] = true
+	}
+	if !names["mcpguard.url_match"] || !names["sprintf"] || names["http.send"] {
+		t.Errorf("url_match %v, sprintf %v, http.send %v", names["mcpguard.url_match"], names["sprintf"], names["http.send"])
 	}
 }
