@@ -149,8 +149,6 @@ type listing struct {
 	resources  [][]byte
 	// problems are failures of optional steps (prompts, resources).
 	problems []string
-	// version is the protocol version the server chose.
-	version string
 }
 
 // handshake runs the client side of an MCP session: initialize,
@@ -171,7 +169,7 @@ func (s *session) handshake(ctx context.Context, client clientInfo) (*listing, e
 	if err := json.Unmarshal(init, &head); err != nil {
 		return nil, fmt.Errorf("the initialize result is not an object: %v", err)
 	}
-	l := &listing{initialize: init, version: head.ProtocolVersion}
+	l := &listing{initialize: init}
 	if v, ok := s.c.(versioned); ok {
 		v.setVersion(head.ProtocolVersion)
 	}
