@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -79,6 +80,10 @@ type EngineOptions struct {
 	// clock or the network sees it once per input: build a new Engine to
 	// start afresh.
 	Memo bool
+	// FromSources compiles the shipped policies from their Rego sources
+	// instead of loading the snapshot compiled into mcpguard: the reference
+	// the snapshot is tested against, and a way to rule it out.
+	FromSources bool
 }
 
 // Engine holds the compiled policies: the shipped ones and any custom ones.
@@ -137,10 +142,6 @@ func (e *Engine) Err() error {
 }
 
 func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
-	shipped, err := shippedModules(false)
-	if err != nil {
-		return err
-	}
 	custom, sources, err := customModules(opts.Paths, false)
 	if err != nil {
 		return err
@@ -149,60 +150,32 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 		return err
 	}
 	e.Sources = sources
-	verdictGroup := map[string]*ast.Module{}
-	rulesGroup := map[string]*ast.Module{}
-	for name, m := range shipped {
-		if strings.HasPrefix(name, "mcpguard/tools/") {
-			continue // the tools policy compiles apart (ToolsPolicy)
-		}
-		if strings.HasPrefix(name, "mcpguard/hygiene/") || strings.HasPrefix(name, "mcpguard/weakness/") {
-			rulesGroup[name] = m
-		} else {
-			verdictGroup[name] = m
-		}
-	}
 	var diags []reports.FileError
 	e.Custom, diags = customPackages(custom)
 	if len(diags) > 0 {
 		return &CompileError{Diagnostics: diags}
 	}
-	for name, m := range custom {
-		verdictGroup[name] = m
-	}
-	gen, err := ast.ParseModuleWithOpts("mcpguard/generated/custom.rego", customIndex(e.Custom, "deny", "warn"), ast.ParserOptions{RegoVersion: ast.RegoV1})
-	if err != nil {
-		return fmt.Errorf("generate custom index: %w", err)
-	}
-	verdictGroup["mcpguard/generated/custom.rego"] = gen
-
-	// The two groups share nothing and compile in parallel: compiling is most of
-	// a short command's start-up.
 	bs := builtins()
-	build := func(modules map[string]*ast.Module, verify bool) (*ast.Compiler, error) {
-		c := ast.NewCompiler().
-			WithCapabilities(capabilities(bs)).
-			WithEnablePrintStatements(opts.Print != nil).
-			WithDefaultRegoVersion(ast.RegoV1)
-		if !verify {
-			// The shipped policies are type-checked and linted by their own
-			// tests; at run time only the stages evaluation needs run. Any
-			// custom policy gets every stage.
-			c = c.WithSkipStages(verificationStages...)
-		}
-		c.Compile(modules)
-		if c.Failed() {
-			return nil, compileError(c.Errors)
-		}
-		return c, nil
+	var snap *snapshot
+	if !opts.FromSources {
+		snap = loadSnapshot()
 	}
+
+	// The two groups share nothing and are loaded in parallel: loading is
+	// most of a short command's start-up.
 	var rulesCompiler *ast.Compiler
 	var rulesErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		rulesCompiler, rulesErr = build(rulesGroup, false)
+		rulesCompiler, rulesErr = shippedCompiler(snap, groupRules, bs)
 	}()
-	verdictCompiler, err := build(verdictGroup, len(custom) > 0)
+	var verdictCompiler *ast.Compiler
+	if len(custom) == 0 {
+		verdictCompiler, err = shippedCompiler(snap, groupVerdict, bs)
+	} else {
+		verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
+	}
 	<-done
 	if err != nil {
 		return err
@@ -284,12 +257,17 @@ func customIndex(pkgs []string, kinds ...string) string {
 
 // shippedModules parses the embedded policies; tests selects *_test.rego
 // files instead of the policies.
-// The modules are parsed concurrently: parsing is a quarter of start-up.
 func shippedModules(tests bool) (map[string]*ast.Module, error) {
+	return parseShipped(func(path string) bool { return strings.HasSuffix(path, "_test.rego") == tests }, tests)
+}
+
+// parseShipped parses the embedded policy files that keep selects,
+// concurrently.
+func parseShipped(keep func(path string) bool, annotations bool) (map[string]*ast.Module, error) {
 	fsys := bundled.FS()
 	var paths []string
 	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".rego") && strings.HasSuffix(path, "_test.rego") == tests {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".rego") && keep(path) {
 			paths = append(paths, path)
 		}
 		return err
@@ -306,7 +284,7 @@ func shippedModules(tests bool) (map[string]*ast.Module, error) {
 			defer wg.Done()
 			src, err := fs.ReadFile(fsys, path)
 			if err == nil {
-				mods[i], err = ast.ParseModuleWithOpts(path, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: tests})
+				mods[i], err = ast.ParseModuleWithOpts(path, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: annotations})
 			}
 			errs[i] = err
 		}()
@@ -320,6 +298,78 @@ func shippedModules(tests bool) (map[string]*ast.Module, error) {
 		out[path] = mods[i]
 	}
 	return out, nil
+}
+
+// groupSources parses the sources of one shipped group. The verdict group
+// includes the index of custom rules, here with no custom package.
+func groupSources(group string) (map[string]*ast.Module, error) {
+	mods, err := parseShipped(func(path string) bool {
+		return !strings.HasSuffix(path, "_test.rego") && shippedGroup(path) == group
+	}, false)
+	if err != nil {
+		return nil, err
+	}
+	if group == groupVerdict {
+		gen, err := ast.ParseModuleWithOpts(generatedIndexPath, customIndex(nil, "deny", "warn"), ast.ParserOptions{RegoVersion: ast.RegoV1})
+		if err != nil {
+			return nil, fmt.Errorf("generate custom index: %w", err)
+		}
+		mods[generatedIndexPath] = gen
+	}
+	return mods, nil
+}
+
+// compileModules compiles a module set. verify runs every stage; without it
+// only the stages evaluation needs run, which is right for the shipped
+// policies alone: their own tests type-check and lint them.
+func compileModules(modules map[string]*ast.Module, bs []builtin, print, verify bool) (*ast.Compiler, error) {
+	c := ast.NewCompiler().
+		WithCapabilities(capabilities(bs)).
+		WithEnablePrintStatements(print).
+		WithDefaultRegoVersion(ast.RegoV1)
+	if !verify {
+		c = c.WithSkipStages(verificationStages...)
+	}
+	c.Compile(modules)
+	if c.Failed() {
+		return nil, compileError(c.Errors)
+	}
+	return c, nil
+}
+
+// shippedCompiler returns the compiled shipped group: from the snapshot when
+// it matches the built-in sources, otherwise by compiling them.
+func shippedCompiler(snap *snapshot, group string, bs []builtin) (*ast.Compiler, error) {
+	g, err := snap.group(group)
+	if err != nil {
+		return nil, err
+	}
+	if g != nil {
+		return g.compiler(bs)
+	}
+	mods, err := groupSources(group)
+	if err != nil {
+		return nil, err
+	}
+	return compileModules(mods, bs, false, false)
+}
+
+// compileCustom compiles the verdict group with the custom modules and their
+// index. Custom code is not otherwise checked, so every stage runs.
+func (e *Engine) compileCustom(custom map[string]*ast.Module, bs []builtin, print bool) (*ast.Compiler, error) {
+	mods, err := parseShipped(func(path string) bool {
+		return !strings.HasSuffix(path, "_test.rego") && shippedGroup(path) == groupVerdict
+	}, false)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(mods, custom)
+	gen, err := ast.ParseModuleWithOpts(generatedIndexPath, customIndex(e.Custom, "deny", "warn"), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err != nil {
+		return nil, fmt.Errorf("generate custom index: %w", err)
+	}
+	mods[generatedIndexPath] = gen
+	return compileModules(mods, bs, print, true)
 }
 
 // customModules loads .rego files from paths. tests selects *_test.rego files

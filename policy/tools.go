@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
-	bundled "github.com/mcpguard/mcpguard/rego"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -44,6 +41,9 @@ type ToolsPolicyOptions struct {
 	Data    map[string]any
 	// Print receives print() output; nil discards it. Never stdout.
 	Print io.Writer
+	// FromSources compiles the shipped tools policy from its sources, as
+	// for EngineOptions.
+	FromSources bool
 }
 
 // ToolResult is one finding of the tools policy about one tool.
@@ -59,26 +59,16 @@ type ToolResult struct {
 // of opts.Paths. A custom module outside mcpguard.custom or one that does
 // not compile is a *CompileError.
 func NewToolsPolicy(ctx context.Context, opts ToolsPolicyOptions) (*ToolsPolicy, error) {
-	fsys := bundled.FS()
-	paths, err := fs.Glob(fsys, "mcpguard/tools/*.rego")
+	bs := builtins()
+	var snap *snapshot
+	if !opts.FromSources {
+		snap = loadSnapshot()
+	}
+	c, err := shippedCompiler(snap, groupTools, bs)
 	if err != nil {
 		return nil, fmt.Errorf("load tools policy: %w", err)
 	}
-	ropts := []func(*rego.Rego){rego.Query(toolsQuery), rego.StrictBuiltinErrors(true), rego.SetRegoVersion(ast.RegoV1)}
-	for _, p := range paths {
-		if strings.HasSuffix(p, "_test.rego") {
-			continue
-		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, fmt.Errorf("load tools policy: %w", err)
-		}
-		m, err := ast.ParseModuleWithOpts(p, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1})
-		if err != nil {
-			return nil, fmt.Errorf("load tools policy: %w", compileError(err))
-		}
-		ropts = append(ropts, rego.ParsedModule(m))
-	}
+	ropts := append([]func(*rego.Rego){rego.Query(toolsQuery), rego.Compiler(c), rego.StrictBuiltinErrors(true)}, regoOptions(bs)...)
 	pq, err := rego.New(ropts...).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("compile tools policy: %w", compileError(err))

@@ -36,9 +36,22 @@ func TestOracleCorpus(t *testing.T) {
 	}
 }
 
-// scanCase lays the case out like the oracle does (home and project inside the
-// parent folder), rewriting the oracle's fixed paths to the temporary tree.
+// scanCase lays the case out and scans it with the shipped policies.
 func scanCase(t *testing.T, c *oracle.Case) (*scanner.Result, string) {
+	t.Helper()
+	opts := layoutCase(t, c)
+	opts.Policy = testEngine(t)
+	res, err := scanner.Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, opts.Project
+}
+
+// layoutCase lays the case out like the oracle does (home and project inside
+// the parent folder), rewriting the oracle's fixed paths to the temporary
+// tree, and returns the options that scan it (without a policy engine).
+func layoutCase(t *testing.T, c *oracle.Case) scanner.Options {
 	t.Helper()
 	root := t.TempDir()
 	rewrite := strings.NewReplacer(oracle.ParentDir, root, oracle.ManagedDir, filepath.Join(root, "managed"))
@@ -71,14 +84,10 @@ func scanCase(t *testing.T, c *oracle.Case) (*scanner.Result, string) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = rewrite.Replace(v)
 	}
-	res, err := scanner.Scan(context.Background(), scanner.Options{
+	return scanner.Options{
 		Home: home, ManagedDir: filepath.Join(root, "managed"), Project: project,
-		LookupEnv: envOf(env), GOOS: "linux", Policy: testEngine(t),
-	})
-	if err != nil {
-		t.Fatal(err)
+		LookupEnv: envOf(env), GOOS: "linux",
 	}
-	return res, project
 }
 
 func checkCase(t *testing.T, c *oracle.Case, res *scanner.Result, project string) {

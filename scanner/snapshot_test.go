@@ -1,0 +1,90 @@
+package scanner_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/internal/benchdata"
+	"github.com/mcpguard/mcpguard/internal/oracle"
+	"github.com/mcpguard/mcpguard/policy"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// TestSnapshotEngineMatchesSources is the differential test of the compiled
+// policy snapshot: an engine that loads the shipped policies from it and one
+// that compiles their Rego sources (the reference) give byte-identical
+// reports — every verdict, reason and finding — over the oracle corpus, the
+// demo machine and generated machines.
+func TestSnapshotEngineMatchesSources(t *testing.T) {
+	ctx := context.Background()
+	ref, err := policy.NewEngine(ctx, policy.EngineOptions{FromSources: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testEngine(t)
+	compare := func(t *testing.T, opts scanner.Options) {
+		t.Helper()
+		if opts.LookupEnv == nil {
+			opts.LookupEnv = emptyEnv
+		}
+		if opts.GOOS == "" {
+			opts.GOOS = "linux"
+		}
+		var out [2][]byte
+		for i, eng := range []*policy.Engine{ref, snap} {
+			opts.Policy = eng
+			res, err := scanner.Scan(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := runner.BuildReport(res, runner.Meta{Version: "test", GeneratedAt: "2026-01-01T00:00:00Z"}, nil)
+			var buf bytes.Buffer
+			if err := reports.WriteJSON(&buf, rep); err != nil {
+				t.Fatal(err)
+			}
+			out[i] = buf.Bytes()
+		}
+		if !bytes.Equal(out[0], out[1]) {
+			t.Fatalf("reports differ:\n%s", diffLines(string(out[0]), string(out[1])))
+		}
+		if !bytes.Contains(out[0], []byte(`"status"`)) {
+			t.Fatal("no server in the report: the comparison tested nothing")
+		}
+	}
+
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "oracle", "cases", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no oracle cases: %v", err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
+			c, err := oracle.LoadCase(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := layoutCase(t, c)
+			if len(c.Want) == 0 {
+				t.Skip("no server in this case")
+			}
+			compare(t, opts)
+		})
+	}
+	t.Run("demo", func(t *testing.T) {
+		demo := filepath.Join("..", "testdata", "demo")
+		compare(t, scanner.Options{Home: filepath.Join(demo, "home"), ManagedDir: filepath.Join(demo, "managed"), Project: filepath.Join(demo, "project")})
+	})
+	for _, n := range []int{40, 400} {
+		t.Run("generated", func(t *testing.T) {
+			home, managed, project, err := benchdata.WriteMachine(t.TempDir(), n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compare(t, scanner.Options{Home: home, ManagedDir: managed, Project: project})
+		})
+	}
+}
