@@ -33,10 +33,12 @@ var layers = [][]string{
 	{"internal/cfgfile", "internal/ignorefile"},
 	// The OPA engine.
 	{"policy"},
-	// Enterprise policy sources.
 	// Enterprise policy sources: managed settings files, and fleet policy
-	// through OPA's own bundle and decision-log plugins.
+	// from OPA bundles.
 	{"managed", "fleetpolicy"},
+	// OPA's own bundle, decision-log and status plugins, linked only by
+	// the mcpguard-opa build (see notLinked).
+	{"fleetpolicy/opaplugins"},
 	// Config discovery and Claude Code resolution; tool analysis beside it,
 	// which must not see config discovery (the proxy links it).
 	{"scanner", "toolcheck"},
@@ -52,11 +54,22 @@ var layers = [][]string{
 // notLinked lists packages that must stay out of a package's whole
 // dependency graph, standard library and modules included.
 var notLinked = map[string][]string{
-	"proxy":               {module + "/scanner", module + "/managed", module + "/runner"},
+	"proxy":               append([]string{module + "/scanner", module + "/managed", module + "/runner"}, opaPlugins...),
 	"reports":             {"github.com/open-policy-agent/"},
 	"internal/ignorefile": {"github.com/open-policy-agent/"},
 	"internal/cfgfile":    {"github.com/open-policy-agent/"},
 	"toolcheck":           {module + "/scanner", module + "/managed"},
+	// OPA's plugins (an OCI client, Prometheus, telemetry) cost every
+	// process that links them their initialisation: the default build,
+	// which runs every pre-commit scan, leaves them to mcpguard-opa.
+	"cmd/mcpguard": opaPlugins,
+	"daemon":       opaPlugins,
+	"runner":       opaPlugins,
+}
+
+var opaPlugins = []string{
+	module + "/fleetpolicy/opaplugins", "github.com/open-policy-agent/opa/v1/sdk", "github.com/open-policy-agent/opa/v1/plugins",
+	"github.com/open-policy-agent/opa/v1/download", "oras.land/", "github.com/prometheus/",
 }
 
 // TestImportBoundaries fails when a package imports one of its own layer
@@ -82,7 +95,8 @@ func TestImportBoundaries(t *testing.T) {
 }
 
 // TestNotLinked runs go list -deps: the proxy never links config
-// discovery, and the report types never link OPA.
+// discovery, the report types never link OPA, and the default build never
+// links OPA's plugins.
 func TestNotLinked(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")

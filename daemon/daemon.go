@@ -86,6 +86,9 @@ type Options struct {
 	// names it in events.
 	OPAConfig     []byte
 	OPAConfigPath string
+	// StartFleet starts OPA's plugins for OPAConfig (opaplugins.StartControl
+	// in a build that links them); required with OPAConfig.
+	StartFleet fleetpolicy.Starter
 }
 
 // daemon is one running daemon. The loop goroutine owns scanning and the
@@ -111,7 +114,7 @@ type daemon struct {
 	// is the bundle content the engine was compiled with, nil before the
 	// first verified bundle. fleetSeen is the bundle errors last reported;
 	// logged the verdict last sent to the decision log, per server.
-	fleet       *fleetpolicy.Source
+	fleet       fleetpolicy.Control
 	fleetPolicy *fleetpolicy.Policy
 	fleetSeen   string
 	logged      map[string]string
@@ -225,7 +228,10 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 	if len(opts.OPAConfig) > 0 {
 		// Bundles persist in the state directory: a laptop that boots
 		// offline enforces the last good one at once.
-		src, ferr := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: opts.OPAConfig, StateDir: opts.StateDir, ID: opts.Host.Hostname, Logger: opts.Logger, LookupEnv: opts.LookupEnv})
+		if opts.StartFleet == nil {
+			return nil, fmt.Errorf("%s: this build cannot start OPA's plugins", opts.OPAConfigPath)
+		}
+		src, ferr := opts.StartFleet(ctx, fleetpolicy.Options{Config: opts.OPAConfig, StateDir: opts.StateDir, ID: opts.Host.Hostname, Logger: opts.Logger, LookupEnv: opts.LookupEnv})
 		if ferr != nil {
 			return nil, fmt.Errorf("%s: %w", opts.OPAConfigPath, ferr)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy/opaplugins"
 	"github.com/mcpguard/mcpguard/internal/bundletest"
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -88,7 +89,7 @@ func TestDaemonFleetPolicy(t *testing.T) {
 	sink := &bundletest.Collector{}
 	logs := httptest.NewServer(sink)
 	defer logs.Close()
-	opts := Options{Home: home, GOOS: "linux", StateDir: state, OPAConfig: opaConfig(bundles.URL, logs.URL), OPAConfigPath: "opa.yaml",
+	opts := Options{Home: home, GOOS: "linux", StateDir: state, OPAConfig: opaConfig(bundles.URL, logs.URL), OPAConfigPath: "opa.yaml", StartFleet: opaplugins.StartControl,
 		Host: reports.Host{Hostname: "laptop-7"}}
 
 	c, stop := runInProcess(t, opts)

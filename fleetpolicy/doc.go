@@ -1,10 +1,13 @@
-// Package fleetpolicy gets an organisation's mcpguard policy through OPA's
-// own control plane: signed bundles downloaded, verified, persisted and
-// activated by OPA's bundle plugin (configured in OPA's configuration
-// format), decision logs through OPA's decision-log plugin, status through
-// its status plugin. It re-implements none of them: it reads what the
-// bundle plugin activated — Rego modules under mcpguard.custom, data, and
-// an optional managed-settings document at data.mcpguard.managed_settings —
-// and hands it to mcpguard's own engine, beside the shipped policies, which
-// a bundle can never replace.
+// Package fleetpolicy is an organisation's mcpguard policy as OPA bundles
+// deliver it: Policy (Rego modules under mcpguard.custom, data, and an
+// optional managed-settings document at data.mcpguard.managed_settings),
+// read from a bundle file with its signature verified (LoadFile) or kept
+// current by a Control — OPA's own bundle, decision-log and status plugins,
+// in package opaplugins. mcpguard's engine evaluates the policy beside the
+// shipped policies, which a bundle can never replace.
+//
+// Control is an interface, and opaplugins a package of its own, because
+// OPA's plugins (their OCI downloader, Prometheus metrics and telemetry)
+// cost every process that links them their initialisation: the commands a
+// developer runs on every commit must not (docs/performance.md).
 package fleetpolicy

@@ -57,8 +57,9 @@ func (p *Policy) Same(q *Policy) bool {
 	return p != nil && q != nil && p.Revision() == q.Revision() && maps.Equal(p.Modules, q.Modules)
 }
 
-// add puts one bundle's content into p.
-func (p *Policy) add(name, revision string, modules map[string][]byte, data map[string]any) error {
+// AddBundle puts one bundle's content into p: its Rego modules by path,
+// and data, the data document (shared by every bundle; give it once).
+func (p *Policy) AddBundle(name, revision string, modules map[string][]byte, data map[string]any) error {
 	if p.Modules == nil {
 		p.Modules, p.Data, p.Settings = map[string]string{}, map[string]any{}, map[string][]byte{}
 	}
@@ -133,7 +134,7 @@ func LoadFile(file string, v Verification) (*Policy, error) {
 	}
 	name := strings.TrimSuffix(strings.TrimSuffix(path.Base(file), ".gz"), ".tar")
 	p := &Policy{}
-	if err := p.add(name, b.Manifest.Revision, modules, b.Data); err != nil {
+	if err := p.AddBundle(name, b.Manifest.Revision, modules, b.Data); err != nil {
 		return nil, err
 	}
 	return p, nil

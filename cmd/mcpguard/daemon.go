@@ -145,7 +145,7 @@ func runDaemon(cmd *cobra.Command, env environment, opts *DaemonOptions) error {
 		if err != nil {
 			return usage("--opa-config: %v", err)
 		}
-		dopts.OPAConfig, dopts.OPAConfigPath = cfg, opts.Fleet.OPAConfig
+		dopts.OPAConfig, dopts.OPAConfigPath, dopts.StartFleet = cfg, opts.Fleet.OPAConfig, env.startFleet
 	}
 	if !opts.homeSet {
 		if d, ok := env.lookupEnv("CLAUDE_CONFIG_DIR"); ok && d != "" {

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"time"
+
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 )
 
 // environment is what commands learn from the process, injected for tests so
@@ -25,6 +27,9 @@ type environment struct {
 	// executable returns the running mcpguard binary (wrap writes it into
 	// client configs); nil means os.Executable.
 	executable func() (string, error)
+	// startFleet starts OPA's plugins for --opa-config; nil in a build that
+	// does not link them, which runs mcpguard-opa instead (opahelper.go).
+	startFleet fleetpolicy.Starter
 }
 
 func defaultEnv() environment {
@@ -52,6 +57,7 @@ func defaultEnv() environment {
 		},
 		executable: os.Executable,
 		euid:       os.Geteuid,
+		startFleet: fleetStarter(),
 	}
 }
 

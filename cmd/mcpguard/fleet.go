@@ -52,14 +52,14 @@ func bindFleetFlags(f *pflag.FlagSet, opts *FleetOptions, wait, bundleFile bool)
 // fleetRun is the organisation policy of one command run.
 type fleetRun struct {
 	policy *fleetpolicy.Policy
-	source *fleetpolicy.Source // nil for --bundle
+	source fleetpolicy.Control // nil for --bundle
 }
 
 // loadFleet reads --bundle, or starts OPA's plugins from --opa-config and
 // waits for a bundle. Without either it returns nil. Fail closed: no
 // verified bundle is an error. stateDir is where bundles persist when the
 // configuration names no persistence_directory ("" persists nothing).
-func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, stateDir string, lookupEnv func(string) (string, bool)) (*fleetRun, error) {
+func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, stateDir string, env environment) (*fleetRun, error) {
 	switch {
 	case opts.Bundle != "" && opts.OPAConfig != "":
 		return nil, fmt.Errorf("--bundle and --opa-config: give one")
@@ -78,7 +78,10 @@ func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, 
 	if err != nil {
 		return nil, fmt.Errorf("--opa-config: %w", err)
 	}
-	src, err := fleetpolicy.Start(ctx, fleetpolicy.Options{Config: cfg, ID: host, StateDir: stateDir, LookupEnv: lookupEnv,
+	if env.startFleet == nil {
+		return nil, fmt.Errorf("--opa-config: this build cannot start OPA's plugins")
+	}
+	src, err := env.startFleet(ctx, fleetpolicy.Options{Config: cfg, ID: host, StateDir: stateDir, LookupEnv: env.lookupEnv,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.OPAConfig, err)

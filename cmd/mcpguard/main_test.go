@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy/opaplugins"
+
 	"github.com/mcpguard/mcpguard/internal/schematest"
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -45,6 +47,9 @@ func testEnv(cwd, home string, vars map[string]string) environment {
 		version:   "test",
 		isTTY:     func(any) bool { return false },
 		euid:      func() int { return 1000 },
+		// The tests link OPA's plugins and run --opa-config in process;
+		// TestOPAHelper covers the default build running mcpguard-opa.
+		startFleet: opaplugins.StartControl,
 	}
 }
 

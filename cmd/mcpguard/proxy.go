@@ -166,7 +166,7 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 	if cache != "" {
 		cache = filepath.Join(cache, "mcpguard")
 	}
-	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, host, cache, env.lookupEnv)
+	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, host, cache, env)
 	if err != nil {
 		return usage("%w", err)
 	}

@@ -54,7 +54,14 @@ func runContext(ctx context.Context, args []string, s streams, env environment) 
 	root := newRootCmd(s, env)
 	var prof profileFlags
 	prof.register(root)
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if f := cmd.Flags().Lookup("opa-config"); f != nil && f.Changed && env.startFleet == nil {
+			// This build does not link OPA's plugins: the helper does the
+			// whole run, in this process's place.
+			return runOPAHelper(ctx, env, args, s)
+		}
+		return prof.start()
+	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if perr := prof.stop(); perr != nil && err == nil {

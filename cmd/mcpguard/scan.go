@@ -165,7 +165,7 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		return &exitCodeError{code: exitError, err: err}
 	}
 	meta := reportMeta(env)
-	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, meta.Host.Hostname, "", env.lookupEnv)
+	fleet, err := loadFleet(cmd.Context(), cmd.ErrOrStderr(), &opts.Fleet, meta.Host.Hostname, "", env)
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
 	}

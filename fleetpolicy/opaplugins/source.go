@@ -1,4 +1,4 @@
-package fleetpolicy
+package opaplugins
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
@@ -30,43 +31,6 @@ import (
 )
 
 var registerDeclarations sync.Once
-
-// Options configure a Source.
-type Options struct {
-	// Config is an OPA configuration document (YAML or JSON): services,
-	// bundles, keys, decision_logs, status, labels, persistence_directory.
-	Config []byte
-	// StateDir is where bundles are persisted when the configuration names
-	// no persistence_directory; every bundle is persisted unless its
-	// configuration says "persist": false, so that a machine that starts
-	// offline enforces the last good bundle at once.
-	StateDir string
-	// ID identifies this instance to the control plane (status, decision
-	// logs); empty means a random one.
-	ID string
-	// Logger receives OPA's own log lines; nil discards them.
-	Logger *slog.Logger
-	// LookupEnv resolves ${VAR} in the configuration, as `opa run` does
-	// (an unset variable stays as written); nil means os.LookupEnv.
-	LookupEnv func(string) (string, bool)
-}
-
-// State is where the bundles stand.
-type State struct {
-	// Configured lists the bundles the configuration names.
-	Configured []string `json:"configured"`
-	// Active are the bundles in force, with their revisions; empty until
-	// the first one activates.
-	Active []Ref `json:"active"`
-	// Degraded is true when the last download or activation of a bundle
-	// failed (a bundle server down, a bad signature): the last good bundle
-	// stays in force.
-	Degraded bool `json:"degraded"`
-	// Errors say what failed, per bundle.
-	Errors map[string]string `json:"errors,omitempty"`
-	// LastActivation is when a bundle last activated.
-	LastActivation time.Time `json:"last_activation,omitzero"`
-}
 
 // Source keeps an organisation's policy current: OPA's plugins download,
 // verify, persist and activate bundles; Source reads what is active.
@@ -83,15 +47,24 @@ type Source struct {
 	cancel   context.CancelFunc
 
 	mu       sync.Mutex
-	policy   *Policy
-	state    State
+	policy   *fleetpolicy.Policy
+	state    fleetpolicy.State
 	statuses map[string]bundleplugin.Status // as the bundle plugin last reported
+}
+
+// StartControl is Start as a fleetpolicy.Starter.
+func StartControl(ctx context.Context, opts fleetpolicy.Options) (fleetpolicy.Control, error) {
+	s, err := Start(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Start configures OPA's plugins from opts.Config and starts them; it does
 // not wait for a bundle (WaitActive does). A configuration OPA refuses is
 // an error.
-func Start(ctx context.Context, opts Options) (*Source, error) {
+func Start(ctx context.Context, opts fleetpolicy.Options) (*Source, error) {
 	registerDeclarations.Do(func() {
 		// The bundle plugin compiles a bundle before activating it: it
 		// must know the signatures of mcpguard's functions. Only the
@@ -242,7 +215,7 @@ func statusError(st bundleplugin.Status) string {
 
 // readStore builds the Policy of the bundles active in the store; nil when
 // none is.
-func (s *Source) readStore(ctx context.Context) (*Policy, error) {
+func (s *Source) readStore(ctx context.Context) (*fleetpolicy.Policy, error) {
 	txn, err := s.store.NewTransaction(ctx)
 	if err != nil {
 		return nil, err
@@ -267,7 +240,7 @@ func (s *Source) readStore(ctx context.Context) (*Policy, error) {
 		return nil, err
 	}
 	root, _ := data.(map[string]any)
-	p := &Policy{}
+	p := &fleetpolicy.Policy{}
 	sort.Strings(names)
 	for i, name := range names {
 		rev, err := bundle.ReadBundleRevisionFromStore(ctx, s.store, txn, name)
@@ -291,7 +264,7 @@ func (s *Source) readStore(ctx context.Context) (*Policy, error) {
 		if i == 0 {
 			d = root // the data documents of every bundle share one tree
 		}
-		if err := p.add(name, rev, modules, d); err != nil {
+		if err := p.AddBundle(name, rev, modules, d); err != nil {
 			return nil, err
 		}
 	}
@@ -300,18 +273,18 @@ func (s *Source) readStore(ctx context.Context) (*Policy, error) {
 
 // Policy returns the policy of the bundles in force, nil before the first
 // activation.
-func (s *Source) Policy() *Policy {
+func (s *Source) Policy() *fleetpolicy.Policy {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.policy
 }
 
 // State returns where the bundles stand.
-func (s *Source) State() State {
+func (s *Source) State() fleetpolicy.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.state
-	st.Active = append([]Ref(nil), st.Active...)
+	st.Active = append([]fleetpolicy.Ref(nil), st.Active...)
 	return st
 }
 
@@ -320,7 +293,7 @@ func (s *Source) Changes() <-chan struct{} { return s.changes }
 
 // WaitActive waits until a bundle is in force (a persisted one counts), or
 // ctx ends.
-func (s *Source) WaitActive(ctx context.Context) (*Policy, error) {
+func (s *Source) WaitActive(ctx context.Context) (*fleetpolicy.Policy, error) {
 	t := time.NewTicker(50 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -340,40 +313,13 @@ func (s *Source) WaitActive(ctx context.Context) (*Policy, error) {
 	}
 }
 
-// ErrorText renders Errors as "bundle: error; ..." in bundle order.
-func (st State) ErrorText() string {
-	keys := make([]string, 0, len(st.Errors))
-	for k := range st.Errors {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + ": " + st.Errors[k]
-	}
-	return strings.Join(parts, "; ")
-}
-
-// Decision is one verdict for the decision log.
-type Decision struct {
-	// Path names the decision, e.g. "mcpguard/server" or "mcpguard/tool".
-	Path string
-	// Input is what was judged; it must hold no secret (pass redacted
-	// values: the report's own).
-	Input any
-	// Result is the verdict.
-	Result any
-	// Bundles are the bundles the verdict was reached under.
-	Bundles []Ref
-}
-
 // DecisionLogs reports whether decision logging is configured.
 func (s *Source) DecisionLogs() bool { return s.logs != nil }
 
 // Log sends a decision through OPA's decision-log plugin (which labels,
 // masks, buffers and uploads it as configured); without decision_logs in
 // the configuration it does nothing.
-func (s *Source) Log(ctx context.Context, d Decision) error {
+func (s *Source) Log(ctx context.Context, d fleetpolicy.Decision) error {
 	if s.logs == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package fleetpolicy
+package opaplugins
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpguard/mcpguard/fleetpolicy"
 	"github.com/mcpguard/mcpguard/internal/bundletest"
 	"github.com/open-policy-agent/opa/v1/bundle"
 )
@@ -68,7 +69,7 @@ labels: {team: platform}
 
 func startSource(t *testing.T, cfg []byte, stateDir string) *Source {
 	t.Helper()
-	s, err := Start(context.Background(), Options{Config: cfg, StateDir: stateDir, ID: "laptop-1"})
+	s, err := Start(context.Background(), fleetpolicy.Options{Config: cfg, StateDir: stateDir, ID: "laptop-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func startSource(t *testing.T, cfg []byte, stateDir string) *Source {
 	return s
 }
 
-func waitActive(t *testing.T, s *Source) *Policy {
+func waitActive(t *testing.T, s *Source) *fleetpolicy.Policy {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -174,7 +175,7 @@ func TestSourceStartsOfflineFromThePersistedBundle(t *testing.T) {
 	srv := &bundletest.Server{}
 	srv.Set(buildBundle(t, "persisted-1", testRego, testSecret), 200)
 	hs := httptest.NewServer(srv)
-	first, err := Start(context.Background(), Options{Config: testConfig(hs.URL, testSecret, ""), StateDir: state})
+	first, err := Start(context.Background(), fleetpolicy.Options{Config: testConfig(hs.URL, testSecret, ""), StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestSourceDecisionLogs(t *testing.T) {
 	defer logSrv.Close()
 	cfg := testConfig(hs.URL, testSecret, "decision_logs:\n  service: logs\n  reporting: {min_delay_seconds: 1, max_delay_seconds: 1}\n")
 	cfg = bytes.Replace(cfg, []byte("services:\n"), []byte("services:\n  logs:\n    url: "+logSrv.URL+"\n"), 1)
-	s, err := Start(context.Background(), Options{Config: cfg, StateDir: t.TempDir(), ID: "laptop-1"})
+	s, err := Start(context.Background(), fleetpolicy.Options{Config: cfg, StateDir: t.TempDir(), ID: "laptop-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestSourceDecisionLogs(t *testing.T) {
 	if !s.DecisionLogs() {
 		t.Fatal("decision logs are configured")
 	}
-	err = s.Log(context.Background(), Decision{Path: "mcpguard/server", Bundles: p.Bundles,
+	err = s.Log(context.Background(), fleetpolicy.Decision{Path: "mcpguard/server", Bundles: p.Bundles,
 		Input:  map[string]any{"server": map[string]any{"id": "s-0123456789abcdef", "name": "github", "args": []string{"--token", "REDACTED"}}},
 		Result: map[string]any{"status": "blocked", "allowed": false}})
 	if err != nil {
@@ -255,12 +256,12 @@ func TestLoadFile(t *testing.T) {
 		return p
 	}
 	signed := write("signed.tar.gz", buildBundle(t, "v7", testRego, testSecret))
-	v := Verification{Key: testSecret, KeyID: testKeyID, Algorithm: "HS256"}
-	p, err := LoadFile(signed, v)
+	v := fleetpolicy.Verification{Key: testSecret, KeyID: testKeyID, Algorithm: "HS256"}
+	p, err := fleetpolicy.LoadFile(signed, v)
 	if err != nil || p.Revision() != "signed@v7" || len(p.Modules) != 1 || len(p.Settings) != 1 {
 		t.Fatalf("%v %+v", err, p)
 	}
-	if _, err := LoadFile(signed, Verification{}); err != nil {
+	if _, err := fleetpolicy.LoadFile(signed, fleetpolicy.Verification{}); err != nil {
 		t.Errorf("without a key, a signed bundle reads as any other: %v", err)
 	}
 	for name, data := range map[string][]byte{
@@ -268,7 +269,7 @@ func TestLoadFile(t *testing.T) {
 		"other.tar.gz":    buildBundle(t, "v7", testRego, otherSecret),
 		"tampered.tar.gz": tamper(t, buildBundle(t, "v7", testRego, testSecret)),
 	} {
-		if _, err := LoadFile(write(name, data), v); err == nil {
+		if _, err := fleetpolicy.LoadFile(write(name, data), v); err == nil {
 			t.Errorf("%s: refused with a verification key", name)
 		}
 	}
