@@ -6,7 +6,12 @@
 # so that a machine getting busier or quieter moves them all alike; the
 # figures are medians.
 #
-#   bench/scan.sh            # RUNS=200 by default
+# Then the per-server figures: the marginal cost of a server (a 10,000-server
+# machine against a 200-server one, interleaved, medians) against one naive
+# prepared evaluation of a one-rule policy (bench/floor -evals), and the peak
+# RSS of the 10,000-server scan (issue 18: <= 1x and <= 150 MB).
+#
+#   bench/scan.sh            # RUNS=200 and BIG_RUNS=7 by default
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +20,7 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpguard" ./cmd/mcpguard
 go build -o "$work/floor" ./bench/floor
 machine=$(go run ./bench/genmachine "$work/machine" 200)
+big=$(go run ./bench/genmachine "$work/big" 10000)
 demo=testdata/demo
 mcp="$work/mcp/.mcp.json"
 mkdir -p "$work/mcp"
@@ -51,4 +57,27 @@ print(f"{'case':<14}{'median ms':>10}{'p95 ms':>9}{'x floor':>9}")
 for k, v in times.items():
     v.sort()
     print(f"{k:<14}{statistics.median(v)*1e3:>10.2f}{v[int(0.95*(len(v)-1))]*1e3:>9.2f}{statistics.median(v)/base:>9.2f}")
+PY
+
+python3 - "${BIG_RUNS:-7}" <<PY
+import os, statistics, subprocess, sys, time
+runs = int(sys.argv[1])
+small = "$B scan --format json --fail-on never $machine".split()
+big = "$B scan --format json --fail-on never $big".split()
+ts, tb, rss = [], [], []
+for i in range(runs + 1):
+    for cmd, out in ((small, ts), (big, tb)):
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, _, ru = os.wait4(p.pid, 0)
+        if i > 0:  # one warm-up round
+            out.append(time.perf_counter() - t)
+            if cmd is big:
+                rss.append(ru.ru_maxrss / 1024)
+naive = statistics.median(float(subprocess.run(["$work/floor", "-evals", "20000"], capture_output=True, text=True, check=True).stdout)
+                          for _ in range(3))
+marginal = (statistics.median(tb) - statistics.median(ts)) / (10000 - 200) * 1e9
+print(f"200 servers {statistics.median(ts)*1e3:.0f} ms, 10,000 servers {statistics.median(tb)*1e3:.0f} ms")
+print(f"marginal cost of a server {marginal/1e3:.1f} us = {marginal/naive:.1f}x one naive prepared eval ({naive/1e3:.1f} us; target <= 1x)")
+print(f"10,000-server scan peak RSS {statistics.median(rss):.0f} MB (target <= 150)")
 PY

@@ -106,3 +106,27 @@ func TestSmallSet(t *testing.T) {
 		t.Errorf("large: %d values, map %v", s.len(), s.m != nil)
 	}
 }
+
+// TestWriteJSONMatchesEncodingJSON: the one-pass report writer gives
+// exactly encoding/json's indented output, numbers and escapes included.
+func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
+	numbers := hostileReport()
+	numbers.Findings = append(numbers.Findings, Finding{ID: "f-n", Rule: "MCPG-X", Message: "numbers",
+		Evidence: map[string]any{"big": 1e21, "small": 0.000001, "int": float64(12345678901234567), "neg": -0.5,
+			"text": "<script>\u2028\u2029&\x7f", "bad": "a\xffb\xc3", "list": []any{nil, true, "é"}, "empty": map[string]any{}}})
+	for name, r := range map[string]*Report{"hostile": hostileReport(), "numbers": numbers, "empty": {}} {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSON(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: WriteJSON differs from encoding/json:\n%s\n---\n%s", name, got.String(), want.String())
+		}
+	}
+}
