@@ -1,12 +1,15 @@
 package reports
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -122,29 +125,53 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 // The bytes are exactly what an encoding/json Encoder with SetIndent("", "  ")
 // and SetEscapeHTML(false) writes (the goldens hold them). That encoder
 // marshals and then indents into a second buffer, a sixth of a
-// 10,000-server scan, so the report is written in one pass by
-// go-json-experiment's encoder with encoding/json's semantics. The one place
-// the two differ is a string holding invalid UTF-8 (a hostile config):
-// encoding/json writes the replacement character escaped, the other raw. The
-// fast pass refuses invalid UTF-8, and such a report (as any the fast pass
-// fails on) is written by encoding/json itself.
+// 10,000-server scan, so the report is streamed in one pass by
+// go-json-experiment's encoder with encoding/json's semantics. The two differ
+// only on a string holding invalid UTF-8 (a hostile config, a path): the
+// replacement character encoding/json writes escaped, the other raw, so such
+// a string is written as encoding/json writes it.
 func WriteJSON(w io.Writer, r *Report) error {
-	var buf bytes.Buffer
-	opts := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.AllowInvalidUTF8(false),
-		jsontext.EscapeForHTML(false), jsontext.WithIndent("  "))
-	if err := jsonv2.MarshalWrite(&buf, r, opts); err != nil {
-		buf.Reset()
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r); err != nil {
-			return err
-		}
-	} else {
-		buf.WriteByte('\n')
+	bw := bufio.NewWriterSize(w, 64<<10)
+	opts := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
+		jsontext.WithIndent("  "), jsonv2.WithMarshalers(jsonv2.JoinMarshalers(
+			jsonv2.MarshalToFunc(marshalInvalidUTF8), jsonv2.MarshalToFunc(marshalInvalidUTF8Keys))))
+	if err := jsonv2.MarshalWrite(bw, r, opts); err != nil {
+		return err
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	if err := bw.WriteByte('\n'); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// marshalInvalidUTF8 writes a string with invalid UTF-8 as encoding/json
+// does; every other string is left to the encoder.
+func marshalInvalidUTF8(enc *jsontext.Encoder, s string) error {
+	if utf8.ValidString(s) {
+		return errors.ErrUnsupported
+	}
+	return writeAsEncodingJSON(enc, s)
+}
+
+// marshalInvalidUTF8Keys does the same for an object (evidence, details)
+// with a key that is not valid UTF-8.
+func marshalInvalidUTF8Keys(enc *jsontext.Encoder, m map[string]any) error {
+	for k := range m {
+		if !utf8.ValidString(k) {
+			return writeAsEncodingJSON(enc, m)
+		}
+	}
+	return errors.ErrUnsupported
+}
+
+func writeAsEncodingJSON(enc *jsontext.Encoder, v any) error {
+	var b bytes.Buffer
+	je := json.NewEncoder(&b)
+	je.SetEscapeHTML(false)
+	if err := je.Encode(v); err != nil {
+		return err
+	}
+	return enc.WriteValue(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
 // relPath returns p relative to dir, slash-separated, when p is dir or lies

@@ -113,7 +113,7 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	numbers := hostileReport()
 	numbers.Findings = append(numbers.Findings, Finding{ID: "f-n", Rule: "MCPG-X", Message: "numbers",
 		Evidence: map[string]any{"big": 1e21, "small": 0.000001, "int": float64(12345678901234567), "neg": -0.5,
-			"text": "<script>\u2028\u2029&\x7f", "bad": "a\xffb\xc3", "list": []any{nil, true, "é"}, "empty": map[string]any{}}})
+			"text": "<script>\u2028\u2029&\x7f", "bad": "a\xffb\xc3", "k\xfe": "key", "k\xfd": "sorted", "list": []any{nil, true, "é"}, "empty": map[string]any{}}})
 	for name, r := range map[string]*Report{"hostile": hostileReport(), "numbers": numbers, "empty": {}} {
 		var want, got bytes.Buffer
 		enc := json.NewEncoder(&want)
