@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 
@@ -106,7 +107,7 @@ type compiledGroup struct {
 }
 
 // compiler returns a compiler holding the group, having run only evalStages.
-// The modules are the compiler's own: Compile copies them.
+// The compiler takes the group's modules: compile a group once.
 func (g *compiledGroup) compiler(bs []builtin) (*ast.Compiler, error) {
 	var skip []ast.StageID
 	for _, s := range ast.AllStages() {
@@ -122,7 +123,22 @@ func (g *compiledGroup) compiler(bs []builtin) (*ast.Compiler, error) {
 	for k, v := range g.rewritten {
 		c.RewrittenVars[k] = v
 	}
-	c.Compile(g.modules)
+	// Compile copies every module it is given, a third of loading a group,
+	// to keep the caller's. These were decoded for this compiler alone: it
+	// is given empty stand-ins and takes the modules themselves in a stage
+	// of its own, before any stage that reads them.
+	stand := make(map[string]*ast.Module, len(g.modules))
+	for k, m := range g.modules {
+		stand[k] = &ast.Module{Package: m.Package}
+	}
+	c.WithStageAfterID(ast.StageInitLocalVarGen, ast.CompilerStageDefinition{
+		Name: "mcpguard_take_modules", MetricName: "compile_stage_mcpguard_take_modules",
+		Stage: func(c *ast.Compiler) *ast.Error {
+			maps.Copy(c.Modules, g.modules)
+			return nil
+		},
+	})
+	c.Compile(stand)
 	if c.Failed() {
 		return nil, fmt.Errorf("load compiled policies: %w", c.Errors)
 	}
