@@ -1,0 +1,63 @@
+package scanner_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/internal/benchdata"
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// TestGeneratedMachineGolden pins the whole report of a generated machine —
+// every server's status, verdict and reasons, every finding and its
+// message — so that no optimisation of discovery, inputs, policy
+// evaluation or rendering changes a result unnoticed (issue 18). The
+// managed policy has an allowlist of every entry kind and a denylist, so
+// that allowed, denied and not-allowlisted servers of every transport are
+// in it.
+func TestGeneratedMachineGolden(t *testing.T) {
+	root := t.TempDir()
+	home, managed, project, err := benchdata.WriteMachine(root, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := `{
+  "allowedMcpServers": [
+    {"serverName": "srv-1"},
+    {"serverName": "srv-5"},
+    {"serverCommand": ["npx", "-y", "@acme/server-8@1.2.8", "--root", "/srv/data/8"]},
+    {"serverUrl": "https://mcp1*.acme.example/*"},
+    {"serverUrl": "https://sse3.acme.example/sse"}
+  ],
+  "deniedMcpServers": [
+    {"serverName": "srv-3"},
+    {"serverCommand": ["uvx", "acme-tool-6==0.6.0"]},
+    {"serverUrl": "https://mcp2*.acme.example/*"}
+  ]
+}
+`
+	if err := os.WriteFile(filepath.Join(managed, "managed-settings.json"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := scanReport(t, scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t)},
+		map[string]string{root: "$ROOT", strings.ReplaceAll(filepath.ToSlash(root), "/", "~1"): "$ROOT"})
+	checkGolden(t, "generated-machine.json", stableIDs(got))
+}
+
+// stableIDs numbers the server and finding ids in order of first
+// appearance: the ids of local-scope servers hash a JSON pointer that holds
+// the temporary directory's path. References between them are kept.
+func stableIDs(report []byte) []byte {
+	seen := map[string]string{}
+	return regexp.MustCompile(`"[sf]-[0-9a-f]{16}"`).ReplaceAllFunc(report, func(id []byte) []byte {
+		k := string(id)
+		if _, ok := seen[k]; !ok {
+			seen[k] = fmt.Sprintf(`"%c-%016d"`, k[1], len(seen))
+		}
+		return []byte(seen[k])
+	})
+}
