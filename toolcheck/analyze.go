@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -104,8 +105,16 @@ const MaxDescription = 2048
 // panics and its output is bounded by the input size.
 func Analyze(data []byte, opts Options) (*Report, error) {
 	rep := &Report{Path: opts.Path, Server: opts.Server, data: data, serverID: opts.ServerID}
-	rep.index = jsonc.NewLineIndex(data)
+	// The line index and the hidden-Unicode scan read only the bytes: they
+	// run beside the parse, which is a fifth of a large listing's time.
+	var ufs []mcpunicode.Finding
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		rep.index = jsonc.NewLineIndex(data)
+		ufs, _ = mcpunicode.ScanJSON(data) // a late error only stops the scan
+	})
 	root, _, err := jsonc.Parse(data, jsonc.Options{})
+	wg.Wait()
 	if err != nil {
 		var se *jsonc.SyntaxError
 		if errors.As(err, &se) {
@@ -139,7 +148,7 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 		a.elemTool[i] = len(rep.Tools)
 		rep.Tools = append(rep.Tools, *t)
 	}
-	a.unicodeFindings()
+	a.unicodeFindings(ufs)
 	a.tools()
 	a.duplicateNames()
 	if ide {
@@ -301,11 +310,10 @@ func (a *toolAnalysis) toolIndex(ptr string) int {
 
 // unicodeFindings turns the hidden-Unicode findings of the whole document
 // into report findings (U001–U007, and T001 for duplicate keys).
-func (a *toolAnalysis) unicodeFindings() {
+func (a *toolAnalysis) unicodeFindings(ufs []mcpunicode.Finding) {
 	a.hidden = map[int][]hiddenText{}
 	a.uniAt = map[string]bool{}
 	a.uniByPtr = map[string][]int{}
-	ufs, _ := mcpunicode.ScanJSON(a.rep.data) // the document parsed above; a late error only stops the scan
 	for _, u := range ufs {
 		a.uniByPtr[u.Pointer] = append(a.uniByPtr[u.Pointer], len(a.findings))
 		ti := a.toolIndex(u.Pointer)
