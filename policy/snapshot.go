@@ -25,9 +25,10 @@ import (
 // shipped group as OPA's compiler leaves them (rewritten, imports removed,
 // bodies reordered for safety) and the compiler's map of rewritten variables.
 // At run time they are decoded and given to a compiler that runs only the
-// stages that build what evaluation looks up — the module and rule trees, the
-// dependency graph, rule and comprehension indices — so evaluation sees the
-// same modules and the same indices as a full compile of the sources.
+// stages that build what evaluation looks up — the module and rule trees, rule
+// indices, and comprehension indices when compiling the sources built any —
+// so evaluation sees the same modules and the same indices as a full compile
+// of the sources.
 //
 // The snapshot records a digest of the sources, the OPA version and its own
 // format; when they do not match what is built in (the Rego was edited and the
@@ -41,7 +42,7 @@ var shippedSnapshot []byte
 
 const (
 	snapshotMagic   = "mcpguard compiled rego\x00"
-	snapshotVersion = 1
+	snapshotVersion = 2
 )
 
 // Shipped module groups: each compiles apart.
@@ -104,6 +105,10 @@ func (s *snapshot) group(name string) (*compiledGroup, error) {
 type compiledGroup struct {
 	modules   map[string]*ast.Module
 	rewritten map[ast.Var]ast.Var
+	// comprehensionIndices is set when compiling the sources indexed a
+	// comprehension of the group. Building the indices walks every rule (a
+	// fifth of loading a group), so a group with none skips that stage.
+	comprehensionIndices bool
 }
 
 // compiler returns a compiler holding the group, having run only evalStages.
@@ -111,7 +116,7 @@ type compiledGroup struct {
 func (g *compiledGroup) compiler(bs []builtin) (*ast.Compiler, error) {
 	var skip []ast.StageID
 	for _, s := range ast.AllStages() {
-		if !slices.Contains(evalStages, s) {
+		if !slices.Contains(evalStages, s) || s == ast.StageBuildComprehensionIndices && !g.comprehensionIndices {
 			skip = append(skip, s)
 		}
 	}
@@ -283,9 +288,17 @@ func decodeSnapshot(b []byte) (*snapshot, [32]byte, error) {
 	return snap, digest, nil
 }
 
-// group reads a group: the rewritten variables, then the modules by path.
+// group reads a group: whether it has comprehension indices, the rewritten
+// variables, then the modules by path.
 func (r *snapshotReader) group() *compiledGroup {
 	g := &compiledGroup{modules: map[string]*ast.Module{}, rewritten: map[ast.Var]ast.Var{}}
+	switch r.byte() {
+	case 0:
+	case 1:
+		g.comprehensionIndices = true
+	default:
+		r.fail()
+	}
 	for m := r.count(); m > 0 && r.err == nil; m-- {
 		k := ast.Var(r.str())
 		g.rewritten[k] = ast.Var(r.str())

@@ -31,9 +31,25 @@ func compileShippedGroups(t testing.TB) map[string]*compiledGroup {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[group] = &compiledGroup{modules: c.Modules, rewritten: c.RewrittenVars}
+		out[group] = &compiledGroup{modules: c.Modules, rewritten: c.RewrittenVars, comprehensionIndices: hasComprehensionIndex(c)}
 	}
 	return out
+}
+
+// hasComprehensionIndex reports whether the compiler indexed a comprehension
+// of its modules.
+func hasComprehensionIndex(c *ast.Compiler) bool {
+	found := false
+	for _, m := range c.Modules {
+		ast.WalkTerms(m, func(x *ast.Term) bool {
+			switch x.Value.(type) {
+			case *ast.ArrayComprehension, *ast.SetComprehension, *ast.ObjectComprehension:
+				found = found || c.ComprehensionIndex(x) != nil
+			}
+			return found
+		})
+	}
+	return found
 }
 
 // TestShippedSnapshot keeps shipped.snapshot in step with the shipped Rego:
@@ -258,6 +274,11 @@ func encodeSnapshot(groups map[string]*compiledGroup, digest [32]byte) ([]byte, 
 		// only the groups it uses.
 		outer := w.out
 		w.out = nil
+		if g.comprehensionIndices {
+			w.byte(1)
+		} else {
+			w.byte(0)
+		}
 		vars := make([]ast.Var, 0, len(g.rewritten))
 		for k := range g.rewritten {
 			vars = append(vars, k)
