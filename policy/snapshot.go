@@ -242,7 +242,15 @@ type snapshotReader struct {
 	depth int
 	strs  []string
 	locs  []*ast.Location
-	terms []ast.Term // allocated in blocks: a group has thousands
+	// A group has thousands of terms, expressions and term lists: they are
+	// allocated in blocks, and the string, variable and number values,
+	// which are immutable, once per distinct string (a value stored in an
+	// interface is otherwise an allocation of its own).
+	terms []ast.Term
+	exprs []ast.Expr
+	lists []*ast.Term
+	vars  []ast.Value // by string index
+	texts []ast.Value // by string index
 }
 
 // newTerm returns a zero term from the current block.
@@ -253,6 +261,60 @@ func (r *snapshotReader) newTerm() *ast.Term {
 	t := &r.terms[0]
 	r.terms = r.terms[1:]
 	return t
+}
+
+// newExpr returns a zero expression from the current block.
+func (r *snapshotReader) newExpr() *ast.Expr {
+	if len(r.exprs) == 0 {
+		r.exprs = make([]ast.Expr, 128)
+	}
+	e := &r.exprs[0]
+	r.exprs = r.exprs[1:]
+	return e
+}
+
+// newList returns a term list of length n from the current block, with no
+// room to grow into its neighbour.
+func (r *snapshotReader) newList(n int) []*ast.Term {
+	if n > len(r.lists) {
+		r.lists = make([]*ast.Term, max(n, 512))
+	}
+	l := r.lists[:n:n]
+	r.lists = r.lists[n:]
+	return l
+}
+
+// boxedStr reads a string index and returns the value of that string as
+// tag says (a string, a variable or a number); variables and strings are
+// shared by every term that holds them.
+func (r *snapshotReader) boxedStr(tag byte) ast.Value {
+	i := r.int()
+	if i >= len(r.strs) {
+		r.fail()
+		return ast.Null{}
+	}
+	var boxes *[]ast.Value
+	switch tag {
+	case tagNumber:
+		return ast.Number(r.strs[i])
+	case tagString:
+		boxes = &r.texts
+	default:
+		boxes = &r.vars
+	}
+	if *boxes == nil {
+		*boxes = make([]ast.Value, len(r.strs))
+	}
+	v := (*boxes)[i]
+	if v == nil {
+		if tag == tagString {
+			v = ast.String(r.strs[i])
+		} else {
+			v = ast.Var(r.strs[i])
+		}
+		(*boxes)[i] = v
+	}
+	return v
 }
 
 // decodeSnapshot decodes the header and the string and location tables, and
@@ -473,7 +535,8 @@ func (r *snapshotReader) body() ast.Body {
 
 func (r *snapshotReader) expr() *ast.Expr {
 	flags := r.byte()
-	e := &ast.Expr{Index: r.int(), Location: r.loc(), Generated: flags&flagGenerated != 0, Negated: flags&flagNegated != 0}
+	e := r.newExpr()
+	e.Index, e.Location, e.Generated, e.Negated = r.int(), r.loc(), flags&flagGenerated != 0, flags&flagNegated != 0
 	switch r.byte() {
 	case exprTerm:
 		e.Terms = r.term()
@@ -506,7 +569,7 @@ func (r *snapshotReader) expr() *ast.Expr {
 
 func (r *snapshotReader) termList() []*ast.Term {
 	n := r.count()
-	ts := make([]*ast.Term, n)
+	ts := r.newList(n)
 	for i := range ts {
 		ts[i] = r.term()
 	}
@@ -543,19 +606,15 @@ func (r *snapshotReader) term() *ast.Term {
 	defer r.leave()
 	t := r.newTerm()
 	t.Location = r.loc()
-	switch r.byte() {
+	switch tag := r.byte(); tag {
 	case tagNull:
 		t.Value = ast.Null{}
 	case tagFalse:
 		t.Value = ast.Boolean(false)
 	case tagTrue:
 		t.Value = ast.Boolean(true)
-	case tagNumber:
-		t.Value = ast.Number(r.str())
-	case tagString:
-		t.Value = ast.String(r.str())
-	case tagVar:
-		t.Value = ast.Var(r.str())
+	case tagNumber, tagString, tagVar:
+		t.Value = r.boxedStr(tag)
 	case tagRef:
 		t.Value = r.ref()
 	case tagArray:
