@@ -506,6 +506,16 @@ func evidenceRows(ev map[string]any) []htmlEvidence {
 // and Trojan-Source reordering are shown, never obeyed; html/template then
 // escapes the result for its context.
 func visible(s string) string {
+	if printableASCII(s) {
+		// Most text, and nothing in it to show: a large fleet page calls
+		// this for every cell.
+		return s
+	}
+	return visibleRunes(s)
+}
+
+// visibleRunes is visible's general case.
+func visibleRunes(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
@@ -526,6 +536,16 @@ func visible(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// printableASCII reports whether s is only U+0020 to U+007E.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeTags returns the ASCII text that Unicode tag characters

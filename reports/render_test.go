@@ -505,3 +505,19 @@ func TestMarkdownCode(t *testing.T) {
 		}
 	}
 }
+
+// TestVisiblePrintableASCII: visible returns printable ASCII unchanged
+// without looking at its runes; the general case agrees on every such
+// character.
+func TestVisiblePrintableASCII(t *testing.T) {
+	for c := 0x20; c <= 0x7e; c++ {
+		if s := string(rune(c)); visibleRunes(s) != s {
+			t.Errorf("%q shows as %q", s, visibleRunes(s))
+		}
+	}
+	for s, want := range map[string]string{"\x1f": `\u{001F}`, "\x7f": `\u{007F}`, "a\u200bb": `a\u{200B}b`, "é": "é"} {
+		if visible(s) != want {
+			t.Errorf("%q shows as %q, want %q", s, visible(s), want)
+		}
+	}
+}

@@ -3,7 +3,10 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // TestSetWhatIf counts what a proposal changes: losses, gains, status
@@ -127,6 +130,62 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		if got.String() != want.String() {
 			t.Errorf("%s: WriteJSON differs from encoding/json:\n%s\n---\n%s", name, got.String(), want.String())
+		}
+	}
+}
+
+// TestFleetRunsMatchOneRun: a fleet merged in runs of hosts on several cores
+// is exactly the fleet merged in one run — hosts, servers, findings, the
+// distinct servers (a server on hosts of different runs, several names,
+// clients and users, every status) and the rules.
+func TestFleetRunsMatchOneRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	merger := func(runs int) *Merger {
+		m := NewMerger(MergeOptions{Now: time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC), MaxAge: 7 * 24 * time.Hour})
+		m.runs = runs
+		return m
+	}
+	ms := []*Merger{merger(1), merger(2), merger(3), merger(7)}
+	statuses := []Status{StatusActive, StatusBlocked, StatusInvalid, StatusPendingApproval}
+	for h := range 40 {
+		r := &Report{Schema: Schema, GeneratedAt: fmt.Sprintf("2026-01-%02dT00:00:00Z", 1+h%9),
+			Host: Host{Hostname: fmt.Sprintf("host-%d", h%37), User: fmt.Sprintf("u%d", h%5)}}
+		for i := range 30 {
+			id := fmt.Sprintf("s-%04x%04x", h, i)
+			s := Server{ID: id, Name: fmt.Sprintf("srv-%d", rng.IntN(6)), Client: []string{"claude-code", "cursor", "vscode"}[rng.IntN(3)],
+				Transport: "stdio", Command: "npx", Args: []string{"-y", fmt.Sprintf("pkg-%d", rng.IntN(12))}, Status: statuses[rng.IntN(len(statuses))]}
+			if rng.IntN(4) == 0 {
+				s.Transport, s.Command, s.Args, s.URL = "http", "", nil, fmt.Sprintf("https://mcp%d.example/mcp", rng.IntN(5))
+			}
+			if rng.IntN(3) == 0 {
+				s.User = fmt.Sprintf("other%d", rng.IntN(3))
+			}
+			s.Decision.Allowed = s.Status == StatusActive
+			r.Servers = append(r.Servers, s)
+			if rng.IntN(2) == 0 {
+				sev := []Severity{SeverityError, SeverityWarning, SeverityNote}[rng.IntN(3)]
+				r.Findings = append(r.Findings, Finding{ID: "f-" + id, Rule: fmt.Sprintf("MCPG-C00%d", 1+rng.IntN(5)), Severity: sev, ServerID: id})
+			}
+		}
+		for _, m := range ms {
+			m.Add(fmt.Sprintf("r%d.json", h), r)
+		}
+	}
+	one := ms[0].Fleet()
+	if top := one.Distinct[0]; top.Hosts < 20 || len(top.Names) < 2 || top.Users < 20 {
+		t.Fatalf("no server spans the runs (%+v): the comparison tests too little", top)
+	}
+	var want bytes.Buffer
+	if err := writeFleetJSON(&want, one); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[1:] {
+		var got bytes.Buffer
+		if err := writeFleetJSON(&got, m.Fleet()); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%d runs differ from one run", m.runs)
 		}
 	}
 }
