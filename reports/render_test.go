@@ -521,3 +521,23 @@ func TestVisiblePrintableASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestOneLinePrintableASCII: the shortcut for printable ASCII is what the
+// general case gives.
+func TestOneLinePrintableASCII(t *testing.T) {
+	for c := 0x20; c <= 0x7e; c++ {
+		s := string(rune(c)) + "x"
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteRune(r)
+		}
+		if oneLine(s) != b.String() {
+			t.Errorf("%q: %q", s, oneLine(s))
+		}
+	}
+	for s, want := range map[string]string{"a\nb": `a\x0ab`, "\x7f": `\x7f`, "a\u202eb": `a\u202eb`, "é": "é"} {
+		if oneLine(s) != want {
+			t.Errorf("%q: %q, want %q", s, oneLine(s), want)
+		}
+	}
+}

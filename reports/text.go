@@ -102,6 +102,9 @@ func Printable(s string) string { return oneLine(s) }
 // oneLine makes a value safe for a terminal line: control characters (which
 // could carry escape sequences from a hostile config) become visible escapes.
 func oneLine(s string) string {
+	if printableASCII(s) {
+		return s // nothing to escape: most cells of a large report
+	}
 	var b strings.Builder
 	for _, r := range s {
 		switch {
