@@ -156,7 +156,7 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 
 	// One report: render it as scan would have, with scan's exit codes.
 	if len(files) == 1 && proposal == nil {
-		in := readReportInput(files[0], stdin)
+		in := readReportInput(files[0], stdin, new(bytes.Buffer))
 		if in.err != nil {
 			return usage("%s", in.err.Error())
 		}
@@ -254,8 +254,9 @@ func readReports(files []string, stdin io.Reader) iter.Seq[readResult] {
 		defer close(done)
 		for range workers {
 			go func() {
+				var buf bytes.Buffer // ReadReport keeps none of the bytes
 				for i := range next {
-					in := readReportInput(files[i], stdin)
+					in := readReportInput(files[i], stdin, &buf)
 					r := readResult{path: in.path, err: in.err}
 					if in.err == nil {
 						r.rep, r.err = reports.ReadReport(in.path, in.data)
@@ -327,7 +328,12 @@ func expandReportInputs(args []string) ([]string, error) {
 // is well under it.
 const maxReportSize = 512 << 20
 
-func readReportInput(path string, stdin io.Reader) reportInput {
+// readReportInput reads one report into buf (reset first), which the
+// caller may use again once it has decoded the report: a fleet merge reads
+// a thousand files, and a new buffer for each is memory to clear and fault
+// in each time.
+func readReportInput(path string, stdin io.Reader, buf *bytes.Buffer) reportInput {
+	buf.Reset()
 	var r io.Reader
 	name := path
 	if path == "-" {
@@ -342,7 +348,6 @@ func readReportInput(path string, stdin io.Reader) reportInput {
 	}
 	// Read into a buffer of the file's size: growing one from zero costs a
 	// fleet merge more than decoding the file's bytes does.
-	var buf bytes.Buffer
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxReportSize {
 			buf.Grow(int(fi.Size()) + bytes.MinRead)
