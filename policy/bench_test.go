@@ -8,7 +8,7 @@ import (
 
 // benchContext is a realistic project policy: a managed allowlist with every
 // entry kind, a denylist, and user-level additions.
-func benchContext(b *testing.B) Value {
+func benchContext(b testing.TB) Value {
 	entry := func(kind, v string) map[string]any {
 		m := map[string]any{"key": kind, "source": map[string]any{"path": "/etc/claude-code/managed-settings.json", "pointer": "/allowedMcpServers/0", "line": 3, "column": 5, "kind": "managed-settings"}, "unsafe": false}
 		switch kind {

@@ -85,48 +85,27 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
-	var out struct {
-		Verdict   reports.Decision  `json:"verdict"`
-		Admission string            `json:"admission"`
-		Findings  []json.RawMessage `json:"findings"`
-		Deny      []customResult    `json:"deny"`
-		Warn      []customResult    `json:"warn"`
-	}
-	if err := decodeResult(rs, &out); err != nil {
+	v, err := resultValue(rs)
+	if err != nil {
 		return nil, err
 	}
-	res := &ServerResult{Decision: out.Verdict, Admission: out.Admission}
-	if res.Decision.Reasons == nil {
-		res.Decision.Reasons = []string{}
-	}
-	for _, raw := range out.Findings {
-		f, err := decodeFinding(raw)
-		if err != nil {
-			return nil, err
-		}
-		res.Findings = append(res.Findings, f)
+	res := &ServerResult{}
+	custom, err := decodeServer(v, res)
+	if err != nil {
+		return nil, err
 	}
 	rs, err = e.hygiene.Eval(ctx, rego.EvalParsedInput(in))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
-	var hygiene []json.RawMessage
-	if err := decodeResult(rs, &hygiene); err != nil {
+	if v, err = resultValue(rs); err != nil {
 		return nil, err
 	}
-	for _, raw := range hygiene {
-		f, err := decodeFinding(raw)
-		if err != nil {
-			return nil, err
-		}
-		res.Findings = append(res.Findings, f)
+	if err := appendFindings(&res.Findings, v); err != nil {
+		return nil, err
 	}
-	for _, c := range out.Deny {
-		res.Findings = append(res.Findings, c.finding(reports.SeverityError))
-	}
-	for _, c := range out.Warn {
-		res.Findings = append(res.Findings, c.finding(reports.SeverityWarning))
-	}
+	// The organisation's findings follow the shipped ones.
+	res.Findings = append(res.Findings, custom...)
 	return res, nil
 }
 
@@ -140,17 +119,13 @@ func (e *Engine) EvalContext(ctx context.Context, pctx Value) ([]RuleResult, err
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
-	var out []json.RawMessage
-	if err := decodeResult(rs, &out); err != nil {
+	v, err := resultValue(rs)
+	if err != nil {
 		return nil, err
 	}
 	var list []RuleResult
-	for _, raw := range out {
-		f, err := decodeFinding(raw)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, f)
+	if err := appendFindings(&list, v); err != nil {
+		return nil, err
 	}
 	return list, nil
 }
@@ -167,26 +142,6 @@ func decodeResult(rs rego.ResultSet, into any) error {
 		return fmt.Errorf("decode policy result: %w", err)
 	}
 	return nil
-}
-
-// decodeFinding reads a shipped rule's {"rule", "msg", "evidence", "location"}.
-func decodeFinding(raw json.RawMessage) (RuleResult, error) {
-	var f struct {
-		Rule     string            `json:"rule"`
-		Msg      string            `json:"msg"`
-		Evidence map[string]any    `json:"evidence"`
-		Location *reports.Location `json:"location"`
-		Severity string            `json:"severity"`
-	}
-	if err := json.Unmarshal(raw, &f); err != nil || f.Rule == "" || f.Msg == "" {
-		return RuleResult{}, fmt.Errorf("policy produced a malformed finding %s", raw)
-	}
-	r, _ := reports.LookupRule(f.Rule)
-	sev := r.Severity
-	if f.Severity != "" {
-		sev = reports.Severity(f.Severity)
-	}
-	return RuleResult{Rule: f.Rule, Severity: sev, Message: f.Msg, Evidence: f.Evidence, Location: f.Location}, nil
 }
 
 // customResult is one element of a custom deny or warn set. The contract is
