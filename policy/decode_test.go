@@ -202,4 +202,3 @@ func decodeFinding(raw json.RawMessage) (RuleResult, error) {
 	}
 	return RuleResult{Rule: f.Rule, Severity: sev, Message: f.Msg, Evidence: f.Evidence, Location: f.Location}, nil
 }
-

@@ -254,23 +254,20 @@ type snapshotReader struct {
 }
 
 // newTerm returns a zero term from the current block.
-func (r *snapshotReader) newTerm() *ast.Term {
-	if len(r.terms) == 0 {
-		r.terms = make([]ast.Term, 256)
-	}
-	t := &r.terms[0]
-	r.terms = r.terms[1:]
-	return t
-}
+func (r *snapshotReader) newTerm() *ast.Term { return fromBlock(&r.terms, 256) }
 
 // newExpr returns a zero expression from the current block.
-func (r *snapshotReader) newExpr() *ast.Expr {
-	if len(r.exprs) == 0 {
-		r.exprs = make([]ast.Expr, 128)
+func (r *snapshotReader) newExpr() *ast.Expr { return fromBlock(&r.exprs, 128) }
+
+// fromBlock returns the next zero value of *block, which it replaces with a
+// new block of n once used up.
+func fromBlock[T any](block *[]T, n int) *T {
+	if len(*block) == 0 {
+		*block = make([]T, n)
 	}
-	e := &r.exprs[0]
-	r.exprs = r.exprs[1:]
-	return e
+	v := &(*block)[0]
+	*block = (*block)[1:]
+	return v
 }
 
 // newList returns a term list of length n from the current block, with no

@@ -70,17 +70,12 @@ func TestFleetJSONStreams(t *testing.T) {
 			after := make([]Judged, len(f.Servers))
 			f.SetWhatIf([]PolicySource{{Path: "p.json", Kind: "policy-file", Active: true}}, after, nil, nil)
 		}
-		var want, got bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(f); err != nil {
-			t.Fatal(err)
-		}
+		want := encodingJSON(t, f)
+		var got bytes.Buffer
 		if err := writeFleetJSON(&got, f); err != nil {
 			t.Fatal(err)
 		}
-		if got.String() != want.String() {
+		if got.String() != want {
 			t.Errorf("what-if %v: streamed fleet JSON differs from encoding/json's:\n%s", withWhatIf, got.String())
 		}
 	}
@@ -118,20 +113,29 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 		Evidence: map[string]any{"big": 1e21, "small": 0.000001, "int": float64(12345678901234567), "neg": -0.5,
 			"text": "<script>\u2028\u2029&\x7f", "bad": "a\xffb\xc3", "k\xfe": "key", "k\xfd": "sorted", "list": []any{nil, true, "é"}, "empty": map[string]any{}}})
 	for name, r := range map[string]*Report{"hostile": hostileReport(), "numbers": numbers, "empty": {}} {
-		var want, got bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r); err != nil {
-			t.Fatal(err)
-		}
+		want := encodingJSON(t, r)
+		var got bytes.Buffer
 		if err := WriteJSON(&got, r); err != nil {
 			t.Fatal(err)
 		}
-		if got.String() != want.String() {
-			t.Errorf("%s: WriteJSON differs from encoding/json:\n%s\n---\n%s", name, got.String(), want.String())
+		if got.String() != want {
+			t.Errorf("%s: WriteJSON differs from encoding/json:\n%s\n---\n%s", name, got.String(), want)
 		}
 	}
+}
+
+// encodingJSON is v as an encoding/json Encoder with two-space indentation
+// and no HTML escaping writes it: the reports' JSON, by definition.
+func encodingJSON(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // TestFleetRunsMatchOneRun: a fleet merged in runs of hosts on several cores

@@ -20,6 +20,15 @@ import (
 // the `claude mcp list` order. The corpus's own consistency with the recorded
 // CLI answers is checked in internal/oracle.
 func TestOracleCorpus(t *testing.T) {
+	eachOracleCase(t, func(t *testing.T, c *oracle.Case) {
+		res, project := scanCase(t, c)
+		checkCase(t, c, res, project)
+	})
+}
+
+// eachOracleCase runs fn on every case of the oracle corpus, each a subtest.
+func eachOracleCase(t *testing.T, fn func(t *testing.T, c *oracle.Case)) {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "oracle", "cases", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no oracle cases: %v", err)
@@ -30,8 +39,7 @@ func TestOracleCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, project := scanCase(t, c)
-			checkCase(t, c, res, project)
+			fn(t, c)
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/benchdata"
@@ -57,23 +56,13 @@ func TestSnapshotEngineMatchesSources(t *testing.T) {
 		}
 	}
 
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "oracle", "cases", "*.txtar"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no oracle cases: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
-			c, err := oracle.LoadCase(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts := layoutCase(t, c)
-			if len(c.Want) == 0 {
-				t.Skip("no server in this case")
-			}
-			compare(t, opts)
-		})
-	}
+	eachOracleCase(t, func(t *testing.T, c *oracle.Case) {
+		opts := layoutCase(t, c)
+		if len(c.Want) == 0 {
+			t.Skip("no server in this case")
+		}
+		compare(t, opts)
+	})
 	t.Run("demo", func(t *testing.T) {
 		demo := filepath.Join("..", "testdata", "demo")
 		compare(t, scanner.Options{Home: filepath.Join(demo, "home"), ManagedDir: filepath.Join(demo, "managed"), Project: filepath.Join(demo, "project")})
