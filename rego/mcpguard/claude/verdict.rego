@@ -7,13 +7,11 @@
 #   the same verdict to every other client's servers.
 package mcpguard.claude
 
-server := input.server
-
-lists := input.context.claude
-
-# Lists arrive indexed for O(1) lookups: null for an undefined allowlist, or
-# {count, names: {name: [entry]}, commands: {argv_key: [entry]}, urls: [entry],
-# has_command, has_url, entries}. An argv key is the JSON text of the argv.
+# The lists (input.context.claude) arrive indexed for O(1) lookups: null for
+# an undefined allowlist, or {count, names: {name: [entry]}, commands:
+# {argv_key: [entry]}, urls: [entry], has_command, has_url, entries}. An argv
+# key is the JSON text of the argv. Rules read input directly, not through
+# alias rules, which cost every server an evaluation step per use.
 
 stdio if input.server.transport == "stdio"
 
@@ -29,9 +27,9 @@ org if input.server.claude.label == "enterprise"
 
 org if input.server.claude.label == "managed"
 
-deny := lists.deny_org if org
+deny := input.context.claude.deny_org if org
 
-else := lists.deny
+else := input.context.claude.deny
 
 # A server's command line and URL can take two forms (the single-pass
 # expansion, and that text expanded again when it still holds a reference):
@@ -114,16 +112,16 @@ pass := "exempt-builtin" if {
 	org
 	not input.server.claude.has_var
 } else := "no-allowlist" if {
-	lists.allow == null
+	input.context.claude.allow == null
 } else := "allowlist" if {
-	allow_check(lists.allow) == "ALLOWED"
+	allow_check(input.context.claude.allow) == "ALLOWED"
 } else := "allowlist-org" if {
 	org
-	allow_check(lists.allow_org) == "ALLOWED"
+	allow_check(input.context.claude.allow_org) == "ALLOWED"
 }
 
 verdict := {"allowed": false, "reasons": deny_reasons} if {
 	count(deny_reasons) > 0
 } else := allowed if {
 	pass
-} else := {"allowed": false, "reasons": [allow_check(lists.allow)]}
+} else := {"allowed": false, "reasons": [allow_check(input.context.claude.allow)]}

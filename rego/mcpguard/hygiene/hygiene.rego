@@ -5,12 +5,10 @@
 #   Go (values never reach a policy); these rules decide what to report.
 package mcpguard.hygiene
 
-server := input.server
-
 # MCPG-C001: a plaintext secret.
 findings contains {
 	"rule": "MCPG-C001",
-	"msg": sprintf("server %q has a plaintext %s in %s; reference it instead (${VAR}, an env file, a secret store)", [server.name, s.kind, place(s)]),
+	"msg": sprintf("server %q has a plaintext %s in %s; reference it instead (${VAR}, an env file, a secret store)", [input.server.name, s.kind, place(s)]),
 	"evidence": {"field": s.field, "key": s.key, "kind": s.kind},
 } if some s in input.server.facts.secrets
 
@@ -23,20 +21,18 @@ else := sprintf("argument %d", [s.index + 1]) if {
 } else := sprintf("argument %d (%s)", [s.index + 1, s.key]) if s.field == "args"
 else := "the URL"
 
-# facts.program is the program a stdio server runs, lower-cased, without its
-# directory and .exe/.cmd suffix, looking through `cmd /d /s /c` and
-# `env [VAR=value]`; facts.program_args
-# are its arguments.
-program := input.server.facts.program
-
-rest := input.server.facts.program_args
+# input.server.facts.program is the program a stdio server runs, lower-cased,
+# without its directory and .exe/.cmd suffix, looking through `cmd /d /s /c`
+# and `env [VAR=value]`; facts.program_args are its arguments. The rules read
+# input directly rather than through alias rules: each alias costs every
+# server an evaluation step per use (docs/performance.md).
 
 # MCPG-C002: a package launcher without a pinned version runs whatever the
 # registry serves today. One finding per unpinned package (npx -p a -p b).
 findings contains {
 	"rule": "MCPG-C002",
-	"msg": sprintf("server %q runs %s via %s without a pinned version: every start can fetch different code; pin %s", [server.name, spec, program, hint]),
-	"evidence": {"launcher": program, "package": spec},
+	"msg": sprintf("server %q runs %s via %s without a pinned version: every start can fetch different code; pin %s", [input.server.name, spec, input.server.facts.program, hint]),
+	"evidence": {"launcher": input.server.facts.program, "package": spec},
 } if {
 	launchers[input.server.facts.program]
 	some [spec, hint] in unpinned
@@ -61,14 +57,14 @@ else := ""
 
 # npx, bunx, pnpm dlx, yarn dlx, npm exec / npm x: pkg@version (scoped:
 # @scope/pkg@version), given with -p/--package or as the first operand.
-js_launcher := rest if program in {"npx", "bunx"}
+js_launcher := input.server.facts.program_args if input.server.facts.program in {"npx", "bunx"}
 
-else := array.slice(rest, 1, count(rest)) if {
-	program in {"pnpm", "yarn"}
-	rest[0] == "dlx"
-} else := array.slice(rest, 1, count(rest)) if {
-	program == "npm"
-	rest[0] in {"exec", "x"}
+else := array.slice(input.server.facts.program_args, 1, count(input.server.facts.program_args)) if {
+	input.server.facts.program in {"pnpm", "yarn"}
+	input.server.facts.program_args[0] == "dlx"
+} else := array.slice(input.server.facts.program_args, 1, count(input.server.facts.program_args)) if {
+	input.server.facts.program == "npm"
+	input.server.facts.program_args[0] in {"exec", "x"}
 }
 
 js_value_flags := {
@@ -129,24 +125,24 @@ unpinned contains [spec, "an exact version (pkg==1.2.3)"] if {
 	not py_pinned(spec)
 }
 
-py_launcher if program == "uvx"
+py_launcher if input.server.facts.program == "uvx"
 
 py_launcher if {
-	program == "uv"
-	rest[0] == "tool"
-	rest[1] == "run"
+	input.server.facts.program == "uv"
+	input.server.facts.program_args[0] == "tool"
+	input.server.facts.program_args[1] == "run"
 }
 
 py_launcher if {
-	program == "pipx"
-	rest[0] == "run"
+	input.server.facts.program == "pipx"
+	input.server.facts.program_args[0] == "run"
 }
 
-py_args := array.slice(rest, 2, count(rest)) if program == "uv"
+py_args := array.slice(input.server.facts.program_args, 2, count(input.server.facts.program_args)) if input.server.facts.program == "uv"
 
-else := array.slice(rest, 1, count(rest)) if program == "pipx"
+else := array.slice(input.server.facts.program_args, 1, count(input.server.facts.program_args)) if input.server.facts.program == "pipx"
 
-else := rest
+else := input.server.facts.program_args
 
 py_value_flags := {
 	"--from", "--spec", "--with", "-w", "--with-editable", "--with-requirements", "--python", "-p",
@@ -190,7 +186,7 @@ local_path(s) if regex.match(`^[A-Za-z]:[\\/]`, s)
 # docker/podman/nerdctl run IMAGE (or container run): a tag other than latest,
 # or a digest.
 unpinned contains [image, "a digest (image@sha256:...) or a version tag"] if {
-	program in {"docker", "podman", "nerdctl"}
+	input.server.facts.program in {"docker", "podman", "nerdctl"}
 	image := docker_image
 	not contains(image, "@sha256:")
 	docker_tag(image) in {"", "latest"}
@@ -208,11 +204,11 @@ docker_value_flags := {
 	"--dns-search", "--dns-option", "--isolation", "--network-alias", "--annotation",
 }
 
-docker_run_args := array.slice(rest, 1, count(rest)) if rest[0] == "run"
+docker_run_args := array.slice(input.server.facts.program_args, 1, count(input.server.facts.program_args)) if input.server.facts.program_args[0] == "run"
 
-else := array.slice(rest, 2, count(rest)) if {
-	rest[0] == "container"
-	rest[1] == "run"
+else := array.slice(input.server.facts.program_args, 2, count(input.server.facts.program_args)) if {
+	input.server.facts.program_args[0] == "container"
+	input.server.facts.program_args[1] == "run"
 }
 
 docker_image := operand(docker_run_args, docker_value_flags)
@@ -227,7 +223,7 @@ docker_tag(image) := t if {
 # MCPG-C003: cleartext transport to another machine.
 findings contains {
 	"rule": "MCPG-C003",
-	"msg": sprintf("server %q talks %s:// to %s, which is not this machine: traffic and credentials cross the network in clear text", [server.name, u.scheme, u.host]),
+	"msg": sprintf("server %q talks %s:// to %s, which is not this machine: traffic and credentials cross the network in clear text", [input.server.name, u.scheme, u.host]),
 	"evidence": {"scheme": u.scheme, "host": u.host},
 } if {
 	input.server.facts.url.parsed
@@ -275,7 +271,7 @@ script_after(shell, args) := concat(" ", array.slice(args, flags[0] + 1, count(a
 # cmd /c as the Windows wrapper of npx and other launchers is normal (facts
 # look through it); cmd counts as a shell only when the text uses pipes or
 # command separators, or downloads and executes.
-cmd_script := script_after("cmd", rest) if program == "cmd"
+cmd_script := script_after("cmd", input.server.facts.program_args) if input.server.facts.program == "cmd"
 
 else := concat(" ", array.slice(input.server.args, 1, count(input.server.args))) if {
 	regex.match(`(?i)(^|[\\/])cmd(\.exe)?$`, input.server.command)
@@ -284,9 +280,9 @@ else := concat(" ", array.slice(input.server.args, 1, count(input.server.args)))
 
 # shell_script is [shell, script]; shell is "" for a pipeline written as the
 # whole command string.
-shell_script := [program, s] if {
-	program != "cmd"
-	s := script_after(program, rest)
+shell_script := [input.server.facts.program, s] if {
+	input.server.facts.program != "cmd"
+	s := script_after(input.server.facts.program, input.server.facts.program_args)
 } else := ["cmd", s] if {
 	s := cmd_script
 	cmd_runs_script(s)
@@ -307,15 +303,15 @@ download_execute(s) if regex.match(`(?i)(bash|sh|zsh|source|\.)\s+<\(\s*(curl|wg
 
 default download_execute(_) := false
 
-c004_message(true, _) := sprintf("server %q downloads code and executes it on every start: whoever controls that URL runs code on this machine", [server.name])
+c004_message(true, _) := sprintf("server %q downloads code and executes it on every start: whoever controls that URL runs code on this machine", [input.server.name])
 
-c004_message(false, shell) := sprintf("server %q runs a shell script (%s): the command an allowlist sees is only the shell, and the script can do anything", [server.name, shell]) if shell != ""
+c004_message(false, shell) := sprintf("server %q runs a shell script (%s): the command an allowlist sees is only the shell, and the script can do anything", [input.server.name, shell]) if shell != ""
 
-c004_message(false, "") := sprintf("server %q runs a shell pipeline written as one command string: the command an allowlist sees is not what runs", [server.name])
+c004_message(false, "") := sprintf("server %q runs a shell pipeline written as one command string: the command an allowlist sees is not what runs", [input.server.name])
 
 # MCPG-C005: the deprecated SSE transport.
 findings contains {
 	"rule": "MCPG-C005",
-	"msg": sprintf("server %q uses the deprecated SSE transport; move to streamable HTTP (\"type\": \"http\") when the server supports it", [server.name]),
+	"msg": sprintf("server %q uses the deprecated SSE transport; move to streamable HTTP (\"type\": \"http\") when the server supports it", [input.server.name]),
 	"evidence": {"transport": "sse"},
 } if input.server.transport == "sse"

@@ -9,10 +9,6 @@ package mcpguard.policy
 
 import data.mcpguard.claude
 
-server := input.server
-
-ctx := input.context.claude
-
 # where renders a source location as path:line:col.
 where(src) := sprintf("%s:%d:%d", [src.path, src.line, src.column])
 
@@ -22,13 +18,13 @@ else := sprintf("serverCommand %s", [json.marshal(e.command)]) if e.key == "serv
 else := sprintf("serverUrl %q", [e.raw])
 
 # The note every verdict on another client's server carries.
-enforcement := "" if server.enforced
-else := sprintf(" (%s does not enforce this policy itself: only mcpguard reports it)", [server.client])
+enforcement := "" if input.server.enforced
+else := sprintf(" (%s does not enforce this policy itself: only mcpguard reports it)", [input.server.client])
 
 # MCPG-P001: a deny entry matches.
 findings contains {
 	"rule": "MCPG-P001",
-	"msg": sprintf("server %q is denied by %s%s.", [server.name, concat("; ", descs), enforcement]),
+	"msg": sprintf("server %q is denied by %s%s.", [input.server.name, concat("; ", descs), enforcement]),
 	"evidence": {"reasons": claude.deny_reasons, "entries": [e.source | some [e, _] in claude.deny_matches]},
 } if {
 	count(claude.deny_reasons) > 0
@@ -38,7 +34,7 @@ findings contains {
 # MCPG-P002: the allowlist does not admit the server.
 findings contains {
 	"rule": "MCPG-P002",
-	"msg": sprintf("server %q is not on the allowlist: %s%s.", [server.name, why, enforcement]),
+	"msg": sprintf("server %q is not on the allowlist: %s%s.", [input.server.name, why, enforcement]),
 	"evidence": object.union({"reason": reason, "judging_key": key}, allow_evidence),
 } if {
 	v := claude.verdict
@@ -49,48 +45,48 @@ findings contains {
 	why := allow_miss_reason(reason, key)
 }
 
-judging_key_or_none := claude.judging_key(ctx.allow) if ctx.allow != null
+judging_key_or_none := claude.judging_key(input.context.claude.allow) if input.context.claude.allow != null
 
 else := ""
 
 allow_miss_reason("EMPTY_ALLOWLIST", _) := "allowedMcpServers is [], so only organisation servers without ${...} may run, and this organisation server has ${...} in its command, arguments, URL or headers" if {
 	claude.org
-	server.claude.has_var
+	input.server.claude.has_var
 } else := "allowedMcpServers is [], so only organisation servers may run"
 
 allow_miss_reason("NOT_ALLOWLISTED", "serverCommand") := sprintf(
 	"no serverCommand entry equals %s; name entries are ignored for stdio servers once the allowlist has a serverCommand entry",
-	[json.marshal(server.claude.argv)],
+	[json.marshal(input.server.claude.argv)],
 )
 
 allow_miss_reason("NOT_ALLOWLISTED", "serverUrl") := sprintf(
 	"no serverUrl pattern matches %q; name entries are ignored for remote servers once the allowlist has a serverUrl entry",
-	[server.claude.url],
+	[input.server.claude.url],
 )
 
-allow_miss_reason("NOT_ALLOWLISTED", "serverName") := sprintf("no serverName entry is %q%s", [server.name, name_hint])
+allow_miss_reason("NOT_ALLOWLISTED", "serverName") := sprintf("no serverName entry is %q%s", [input.server.name, name_hint])
 
 name_hint := ", and a name with characters outside [A-Za-z0-9_-] can never be allow-listed by name" if {
-	not regex.match(`^[a-zA-Z0-9_-]+$`, server.name)
+	not regex.match(`^[a-zA-Z0-9_-]+$`, input.server.name)
 } else := ""
 
 allow_evidence := object.union(ignored_name, org_var)
 
 ignored_name := {"ignored_name_entry": true} if {
 	judging_key_or_none != "serverName"
-	ctx.allow.names[input.server.name]
+	input.context.claude.allow.names[input.server.name]
 } else := {}
 
 org_var := {"org_server_with_var": true} if {
 	claude.org
-	server.claude.has_var
+	input.server.claude.has_var
 } else := {}
 
 # MCPG-P004: admitted by name alone, so the command (or URL) is never checked.
 findings contains {
 	"rule": "MCPG-P004",
 	"msg": sprintf("%s server %q is admitted by its name only: the allowlist has no %s entries, so its %s is never checked and any config can take the name%s",
-		[kind, server.name, missing, checked, enforcement]),
+		[kind, input.server.name, missing, checked, enforcement]),
 	"evidence": {"transport": kind, "admission": claude.admission},
 } if {
 	claude.admission in {"allowlist", "allowlist-org"}
@@ -99,9 +95,9 @@ findings contains {
 	[kind, missing, checked] := name_only_terms
 }
 
-admitting_list := ctx.allow if claude.admission == "allowlist"
+admitting_list := input.context.claude.allow if claude.admission == "allowlist"
 
-else := ctx.allow_org
+else := input.context.claude.allow_org
 
 name_only_terms := ["stdio", "serverCommand", "command"] if claude.stdio
 
@@ -123,7 +119,7 @@ injectable := {
 findings contains {
 	"rule": "MCPG-P007",
 	"msg": sprintf("server %q passes policy on its %s, but its env sets %s, which can make that command run other code; policy never compares env%s",
-		[server.name, admitted_on, concat(", ", bad), enforcement]),
+		[input.server.name, admitted_on, concat(", ", bad), enforcement]),
 	"evidence": {"keys": bad, "admission": claude.admission},
 } if {
 	input.server.transport == "stdio"
@@ -139,7 +135,7 @@ findings contains {
 findings contains {
 	"rule": "MCPG-P007",
 	"msg": sprintf("organisation server %q takes %s from the user's environment (${...} in env keeps its allowlist exemption); the user controls what the command loads",
-		[server.name, concat(", ", bad)]),
+		[input.server.name, concat(", ", bad)]),
 	"evidence": {"keys": bad, "admission": "exempt-org"},
 } if {
 	count(input.server.facts.env_var_keys) > 0
