@@ -50,7 +50,9 @@ deny_matches contains [e, "DENIED_URL"] if {
 	mcpguard.url_match(e.url, u)
 }
 
-denied_by contains r if some [_, r] in deny_matches
+# A set, computed once: a partial rule would be evaluated again for each
+# reason looked up below.
+denied_by := {r | some [_, r] in deny_matches}
 
 # Every matching deny reason, in the order name, command, URL.
 deny_reasons := [r |
