@@ -2,14 +2,13 @@ package reports
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
-
-	cdx "github.com/CycloneDX/cyclonedx-go"
 )
 
 // CycloneDX renders the MCP inventory as a CycloneDX 1.6 BOM: a remote
@@ -20,6 +19,69 @@ import (
 // it is configured are mcpguard:* properties. Secrets never appear: the
 // command lines and URLs are the report's, redacted.
 
+// The BOM is written from mcpguard's own types: the CycloneDX 1.6 JSON
+// objects it uses, field for field as github.com/CycloneDX/cyclonedx-go
+// declares them (so the output is what that library wrote before). Linking
+// the library cost every command, the pre-commit scan included, its package
+// initialisation (encoding/gob's alone is a twentieth of the floor of
+// docs/performance.md) for a format few runs write. The tests validate every
+// BOM against the official schema and decode it with cyclonedx-go.
+
+type cdxBOM struct {
+	JSONSchema   string          `json:"$schema,omitempty"`
+	BOMFormat    string          `json:"bomFormat"`
+	SpecVersion  string          `json:"specVersion"`
+	SerialNumber string          `json:"serialNumber,omitempty"`
+	Version      int             `json:"version"`
+	Metadata     *cdxMetadata    `json:"metadata,omitempty"`
+	Components   *[]cdxComponent `json:"components,omitempty"`
+	Services     *[]cdxService   `json:"services,omitempty"`
+}
+
+type cdxMetadata struct {
+	Timestamp  string         `json:"timestamp,omitempty"`
+	Tools      *cdxTools      `json:"tools,omitempty"`
+	Component  *cdxComponent  `json:"component,omitempty"`
+	Properties *[]cdxProperty `json:"properties,omitempty"`
+}
+
+// cdxTools is the tools object of CycloneDX 1.5 and later.
+type cdxTools struct {
+	Components *[]cdxComponent `json:"components,omitempty"`
+}
+
+type cdxComponent struct {
+	BOMRef      string         `json:"bom-ref,omitempty"`
+	Type        string         `json:"type"`
+	Group       string         `json:"group,omitempty"`
+	Name        string         `json:"name"`
+	Version     string         `json:"version,omitempty"`
+	Description string         `json:"description,omitempty"`
+	PackageURL  string         `json:"purl,omitempty"`
+	Properties  *[]cdxProperty `json:"properties,omitempty"`
+}
+
+type cdxService struct {
+	BOMRef               string         `json:"bom-ref,omitempty"`
+	Name                 string         `json:"name"`
+	Endpoints            *[]string      `json:"endpoints,omitempty"`
+	Authenticated        *bool          `json:"authenticated,omitempty"`
+	CrossesTrustBoundary *bool          `json:"x-trust-boundary,omitempty"`
+	Properties           *[]cdxProperty `json:"properties,omitempty"`
+}
+
+type cdxProperty struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Component types of CycloneDX.
+const (
+	cdxApplication = "application"
+	cdxContainer   = "container"
+	cdxDevice      = "device"
+)
+
 // WriteCycloneDX writes one machine's report as a BOM.
 func WriteCycloneDX(w io.Writer, r *Report) error {
 	rows := make([]FleetServer, len(r.Servers))
@@ -29,31 +91,31 @@ func WriteCycloneDX(w io.Writer, r *Report) error {
 		}
 		rows[i] = FleetServer{Server: s, Host: r.Host.Hostname}
 	}
-	meta := &cdx.Component{Type: cdx.ComponentTypeDevice, Name: nonEmpty(r.Host.Hostname, "unknown-host"), BOMRef: "host"}
-	props := []cdx.Property{{Name: "mcpguard:os", Value: r.Host.OS}, {Name: "mcpguard:user", Value: r.Host.User},
+	meta := &cdxComponent{Type: cdxDevice, Name: nonEmpty(r.Host.Hostname, "unknown-host"), BOMRef: "host"}
+	props := []cdxProperty{{Name: "mcpguard:os", Value: r.Host.OS}, {Name: "mcpguard:user", Value: r.Host.User},
 		{Name: "mcpguard:policy-revision", Value: r.Policy.Revision}}
 	return writeBOM(w, r.Tool.Version, r.GeneratedAt, meta, props, rows, false)
 }
 
 func writeFleetCycloneDX(w io.Writer, f *Fleet) error {
-	meta := &cdx.Component{Type: cdx.ComponentTypeApplication, Name: "mcp-fleet", BOMRef: "fleet",
+	meta := &cdxComponent{Type: cdxApplication, Name: "mcp-fleet", BOMRef: "fleet",
 		Description: fmt.Sprintf("MCP servers of %d hosts", len(f.Hosts))}
-	props := []cdx.Property{{Name: "mcpguard:hosts", Value: strconv.Itoa(len(f.Hosts))}}
+	props := []cdxProperty{{Name: "mcpguard:hosts", Value: strconv.Itoa(len(f.Hosts))}}
 	return writeBOM(w, f.Tool.Version, f.GeneratedAt, meta, props, f.Servers, true)
 }
 
-func writeBOM(w io.Writer, version, at string, meta *cdx.Component, props []cdx.Property, servers []FleetServer, fleet bool) error {
-	bom := &cdx.BOM{
+func writeBOM(w io.Writer, version, at string, meta *cdxComponent, props []cdxProperty, servers []FleetServer, fleet bool) error {
+	bom := &cdxBOM{
 		JSONSchema:  "http://cyclonedx.org/schema/bom-1.6.schema.json",
-		BOMFormat:   cdx.BOMFormat,
-		SpecVersion: cdx.SpecVersion1_6,
+		BOMFormat:   "CycloneDX",
+		SpecVersion: "1.6",
 		Version:     1,
 	}
-	tools := []cdx.Component{{Type: cdx.ComponentTypeApplication, Name: "mcpguard", Version: version}}
+	tools := []cdxComponent{{Type: cdxApplication, Name: "mcpguard", Version: version}}
 	metaProps := nonEmptyProps(props)
-	bom.Metadata = &cdx.Metadata{Timestamp: at, Tools: &cdx.ToolsChoice{Components: &tools}, Component: meta, Properties: &metaProps}
-	var components []cdx.Component
-	var services []cdx.Service
+	bom.Metadata = &cdxMetadata{Timestamp: at, Tools: &cdxTools{Components: &tools}, Component: meta, Properties: &metaProps}
+	var components []cdxComponent
+	var services []cdxService
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", at, meta.Name)
 	for _, s := range servers {
@@ -65,7 +127,7 @@ func writeBOM(w io.Writer, version, at string, meta *cdx.Component, props []cdx.
 		props := serverProperties(&s, fleet)
 		if s.URL != "" && s.Transport != "stdio" {
 			endpoints := []string{s.URL}
-			svc := cdx.Service{BOMRef: ref, Name: s.Name, Endpoints: &endpoints, Properties: &props}
+			svc := cdxService{BOMRef: ref, Name: s.Name, Endpoints: &endpoints, Properties: &props}
 			if auth := hasAuthHeader(s.HeaderKeys); auth {
 				svc.Authenticated = &auth
 			}
@@ -74,14 +136,14 @@ func writeBOM(w io.Writer, version, at string, meta *cdx.Component, props []cdx.
 			services = append(services, svc)
 			continue
 		}
-		c := cdx.Component{BOMRef: ref, Type: cdx.ComponentTypeApplication, Name: nonEmpty(s.Name, "server"), Properties: &props}
+		c := cdxComponent{BOMRef: ref, Type: cdxApplication, Name: nonEmpty(s.Name, "server"), Properties: &props}
 		if p, ok := launchedPackage(s.Command, s.Args); ok {
 			c.Name, c.Version, c.PackageURL = p.name, p.version, p.purl()
 			if p.group != "" {
 				c.Group = p.group
 			}
 			if p.kind == "docker" {
-				c.Type = cdx.ComponentTypeContainer
+				c.Type = cdxContainer
 			}
 			c.Description = "MCP server " + strconv.Quote(s.Name)
 		} else if s.Command != "" {
@@ -101,13 +163,14 @@ func writeBOM(w io.Writer, version, at string, meta *cdx.Component, props []cdx.
 	sum[6] = sum[6]&0x0f | 0x50
 	sum[8] = sum[8]&0x3f | 0x80
 	bom.SerialNumber = fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16])
-	enc := cdx.NewBOMEncoder(w, cdx.BOMFileFormatJSON)
-	enc.SetPretty(true).SetEscapeHTML(false)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(bom)
 }
 
-func serverProperties(s *FleetServer, fleet bool) []cdx.Property {
-	props := []cdx.Property{
+func serverProperties(s *FleetServer, fleet bool) []cdxProperty {
+	props := []cdxProperty{
 		{Name: "mcpguard:server-id", Value: s.ID},
 		{Name: "mcpguard:server-name", Value: s.Name},
 		{Name: "mcpguard:client", Value: s.Client},
@@ -122,15 +185,15 @@ func serverProperties(s *FleetServer, fleet bool) []cdx.Property {
 		{Name: "mcpguard:user", Value: s.User},
 	}
 	if fleet {
-		props = append(props, cdx.Property{Name: "mcpguard:host", Value: s.Host})
+		props = append(props, cdxProperty{Name: "mcpguard:host", Value: s.Host})
 	}
 	if s.Transport == "stdio" {
-		props = append(props, cdx.Property{Name: "mcpguard:command", Value: strings.Join(append([]string{s.Command}, s.Args...), " ")})
+		props = append(props, cdxProperty{Name: "mcpguard:command", Value: strings.Join(append([]string{s.Command}, s.Args...), " ")})
 	}
 	return nonEmptyProps(props)
 }
 
-func nonEmptyProps(in []cdx.Property) []cdx.Property {
+func nonEmptyProps(in []cdxProperty) []cdxProperty {
 	out := in[:0]
 	for _, p := range in {
 		if p.Value != "" {

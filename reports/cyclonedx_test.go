@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	cdx "github.com/CycloneDX/cyclonedx-go"
+
 	"github.com/mcpguard/mcpguard/internal/schematest"
 )
 
@@ -96,5 +98,30 @@ func TestCycloneDXSchema(t *testing.T) {
 	}
 	if want := 2 * len(r.Servers); len(refs) != want {
 		t.Errorf("%d distinct bom-refs for %d servers on two hosts", len(refs), want)
+	}
+	// The reference library reads both BOMs back: the same components,
+	// services, package URLs and properties as written.
+	for name, doc := range map[string][]byte{"one machine": one, "fleet": buf.Bytes()} {
+		var lib cdx.BOM
+		if err := cdx.NewBOMDecoder(bytes.NewReader(doc), cdx.BOMFileFormatJSON).Decode(&lib); err != nil {
+			t.Fatalf("%s: cyclonedx-go cannot decode it: %v", name, err)
+		}
+		var ours cdxBOM
+		if err := json.Unmarshal(doc, &ours); err != nil {
+			t.Fatal(err)
+		}
+		if lib.SpecVersion != cdx.SpecVersion1_6 || lib.Metadata == nil || lib.Metadata.Tools == nil || lib.Metadata.Tools.Components == nil {
+			t.Fatalf("%s: cyclonedx-go reads no 1.6 metadata and tools", name)
+		}
+		if lib.Components == nil || len(*lib.Components) != len(*ours.Components) || lib.Services == nil || len(*lib.Services) != len(*ours.Services) {
+			t.Fatalf("%s: cyclonedx-go reads other components or services", name)
+		}
+		for i, c := range *lib.Components {
+			o := (*ours.Components)[i]
+			if c.BOMRef != o.BOMRef || string(c.Type) != o.Type || c.Name != o.Name || c.Version != o.Version || c.PackageURL != o.PackageURL ||
+				c.Properties == nil || len(*c.Properties) != len(*o.Properties) {
+				t.Errorf("%s: component %d reads as %+v, written %+v", name, i, c, o)
+			}
+		}
 	}
 }
