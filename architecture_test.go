@@ -61,8 +61,10 @@ var notLinked = map[string][]string{
 	"toolcheck":           {module + "/scanner", module + "/managed"},
 	// OPA's plugins (an OCI client, Prometheus, telemetry) cost every
 	// process that links them their initialisation: the default build,
-	// which runs every pre-commit scan, leaves them to mcpguard-opa.
-	"cmd/mcpguard": opaPlugins,
+	// which runs every pre-commit scan, leaves them to mcpguard-opa. The
+	// same for cyclonedx-go and the encoding/gob it brings: the BOM is
+	// written from reports' own types.
+	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob"}, opaPlugins...),
 	"daemon":       opaPlugins,
 	"runner":       opaPlugins,
 }
