@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -40,7 +41,11 @@ type builtinRef struct {
 	name string
 }
 
-var builtinByKey, builtinBySkeleton = func() (map[string][]builtinRef, map[string][]builtinRef) {
+// builtinIndex indexes the builtin names by comparison key and by
+// skeleton, on first use: computing skeletons loads the confusables
+// table, which a command that analyses no tool (a scan) should not pay for
+// at start-up.
+var builtinIndex = sync.OnceValues(func() (map[string][]builtinRef, map[string][]builtinRef) {
 	byKey, bySk := map[string][]builtinRef{}, map[string][]builtinRef{}
 	for i := range builtinLists {
 		l := &builtinLists[i]
@@ -52,7 +57,7 @@ var builtinByKey, builtinBySkeleton = func() (map[string][]builtinRef, map[strin
 		}
 	}
 	return byKey, bySk
-}()
+})
 
 // validToolName reports whether name is in the MCP tool-name charset
 // (spec 2025-11-25, SEP-986): ^[A-Za-z0-9_.-]{1,128}$. The class is ASCII,
@@ -143,7 +148,8 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		}
 		hits = append(hits, hit{r, kind, sev})
 	}
-	for _, r := range builtinByKey[t.key] {
+	byKey, bySkeleton := builtinIndex()
+	for _, r := range byKey[t.key] {
 		switch {
 		case t.Name == r.name:
 			addHit(r, "exact")
@@ -153,7 +159,7 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 			addHit(r, "separator-insensitive")
 		}
 	}
-	for _, r := range builtinBySkeleton[t.skeleton] {
+	for _, r := range bySkeleton[t.skeleton] {
 		addHit(r, "confusable")
 	}
 	if len(hits) == 0 {
