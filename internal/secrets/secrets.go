@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces every secret value mcpguard prints.
@@ -13,7 +14,10 @@ const Redacted = "REDACTED"
 // A tokenFormat is a credential with a recognisable shape.
 type tokenFormat struct {
 	kind string
-	re   *regexp.Regexp
+	// re is compiled on the first string that holds a needle: most runs
+	// meet two or three of the formats, and compiling all of them was a
+	// fixed cost of every scan.
+	re func() *regexp.Regexp
 	// needles are literals one of which every match contains (fold: in any
 	// case): a string without any is not searched with re. Most values
 	// hold none, and the regexps would otherwise walk every byte of every
@@ -55,7 +59,7 @@ func containsFold(s, needle string) bool {
 // that the package has no init-time cost for commands that never use it.
 func tokenFormats() []tokenFormat {
 	mk := func(kind, re string, needles ...string) tokenFormat {
-		return tokenFormat{kind: kind, re: regexp.MustCompile(re), needles: needles}
+		return tokenFormat{kind: kind, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(re) }), needles: needles}
 	}
 	fold := func(f tokenFormat) tokenFormat { f.fold = true; return f }
 	return []tokenFormat{
@@ -88,7 +92,8 @@ type Detector struct {
 	reference   *regexp.Regexp
 }
 
-// NewDetector compiles the token formats. Build one per process and share it.
+// NewDetector prepares the token formats (each is compiled on first use).
+// Build one per process and share it.
 func NewDetector() *Detector {
 	return &Detector{
 		formats:     tokenFormats(),
@@ -107,7 +112,7 @@ func (d *Detector) Detect(s string) (kind string, ok bool) {
 		if !f.mayMatch(s) {
 			continue
 		}
-		if loc := f.re.FindStringIndex(s); loc != nil {
+		if loc := f.re().FindStringIndex(s); loc != nil {
 			if d.IsPlaceholder(s[loc[0]:loc[1]]) || placeholderTail(s[loc[0]:loc[1]]) {
 				continue
 			}
@@ -441,7 +446,7 @@ func (d *Detector) ScanText(s string) (string, []Found) {
 		if !f.mayMatch(s) {
 			continue
 		}
-		s = f.re.ReplaceAllStringFunc(s, func(m string) string {
+		s = f.re().ReplaceAllStringFunc(s, func(m string) string {
 			if d.IsPlaceholder(m) || placeholderTail(m) || strings.Contains(m, Redacted) {
 				return m
 			}

@@ -237,3 +237,14 @@ func TestScanArgs(t *testing.T) {
 		})
 	}
 }
+
+// TestTokenFormatsCompile: every format's pattern compiles (they are
+// compiled on first use, so a bad one would otherwise fail only on a value
+// that holds its needle).
+func TestTokenFormatsCompile(t *testing.T) {
+	for _, f := range NewDetector().formats {
+		if f.re() == nil || len(f.needles) == 0 {
+			t.Errorf("%s: no pattern or no needle", f.kind)
+		}
+	}
+}
