@@ -243,9 +243,9 @@ type snapshotReader struct {
 	strs  []string
 	locs  []*ast.Location
 	// A group has thousands of terms, expressions and term lists: they are
-	// allocated in blocks, and the string, variable and number values,
-	// which are immutable, once per distinct string (a value stored in an
-	// interface is otherwise an allocation of its own).
+	// allocated in blocks, and the string and variable values, which are
+	// immutable, once per distinct string (a value stored in an interface
+	// is otherwise an allocation of its own).
 	terms []ast.Term
 	exprs []ast.Expr
 	lists []*ast.Term

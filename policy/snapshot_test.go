@@ -89,6 +89,47 @@ func TestShippedSnapshot(t *testing.T) {
 // TestSnapshotRoundTrip: decoding the snapshot gives modules equal to a
 // fresh compilation, the same rewritten variables, and locations; encoding
 // the decoded modules again gives the same bytes.
+// TestSnapshotKeepsComprehensionIndices: a group whose compilation indexes a
+// comprehension records it, and the compiler built from its snapshot builds
+// the index again (the shipped groups have none, so they skip that stage).
+func TestSnapshotKeepsComprehensionIndices(t *testing.T) {
+	m := ast.MustParseModuleWithOpts(`package x
+
+p contains x if {
+	some x in input.xs
+	ys := [y | some y in input.ys; y.k == x]
+	count(ys) > 0
+}
+`, ast.ParserOptions{RegoVersion: ast.RegoV1})
+	bs := builtins()
+	c, err := compileModules(map[string]*ast.Module{"x.rego": m}, bs, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasComprehensionIndex(c) {
+		t.Fatal("OPA indexed no comprehension: the test module does not test the flag")
+	}
+	enc, err := encodeSnapshot(map[string]*compiledGroup{"x": {modules: c.Modules, rewritten: c.RewrittenVars, comprehensionIndices: true}}, [32]byte{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := decodeSnapshot(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := snap.group("x")
+	if err != nil || !g.comprehensionIndices {
+		t.Fatalf("decoded group: %v, flag %v", err, g != nil && g.comprehensionIndices)
+	}
+	loaded, err := g.compiler(bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasComprehensionIndex(loaded) {
+		t.Error("the compiler loaded from the snapshot built no comprehension index")
+	}
+}
+
 func TestSnapshotRoundTrip(t *testing.T) {
 	fresh := compileShippedGroups(t)
 	snap, digest, err := decodeSnapshot(shippedSnapshot)

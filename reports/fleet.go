@@ -260,7 +260,7 @@ func (m *Merger) Fleet() *Fleet {
 		parts[i] = &fleetPart{distinct: map[string]*distinctAcc{}, rules: map[string]*ruleAcc{}}
 		wg.Go(func() {
 			for h := lo; h < hi; h++ {
-				parts[i].host(m, f, keys[h], cutoff, f.Servers[serverAt[h]:serverAt[h+1]], f.Findings[findingAt[h]:findingAt[h+1]])
+				parts[i].host(m, keys[h], cutoff, f.Servers[serverAt[h]:serverAt[h+1]], f.Findings[findingAt[h]:findingAt[h+1]])
 			}
 		})
 	}
@@ -341,7 +341,7 @@ type fleetPart struct {
 
 // host merges one host's report: its servers and findings into the given
 // places of the fleet's lists.
-func (p *fleetPart) host(m *Merger, f *Fleet, key string, cutoff time.Time, servers []FleetServer, findings []FleetFinding) {
+func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []FleetServer, findings []FleetFinding) {
 	hr := m.hosts[key]
 	r := hr.rep
 	h := FleetHost{Key: key, Hostname: r.Host.Hostname, OS: r.Host.OS, User: r.Host.User, GeneratedAt: r.GeneratedAt,
