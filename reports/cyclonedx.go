@@ -89,7 +89,7 @@ func WriteCycloneDX(w io.Writer, r *Report) error {
 		if s.User == "" {
 			s.User = r.Host.User
 		}
-		rows[i] = FleetServer{Server: s, Host: r.Host.Hostname}
+		rows[i] = FleetServer{Server: &s, Host: r.Host.Hostname}
 	}
 	meta := &cdxComponent{Type: cdxDevice, Name: nonEmpty(r.Host.Hostname, "unknown-host"), BOMRef: "host"}
 	props := []cdxProperty{{Name: "mcpguard:os", Value: r.Host.OS}, {Name: "mcpguard:user", Value: r.Host.User},

@@ -282,7 +282,7 @@ func WriteServersCSV(w io.Writer, r *Report) error {
 		if s.User == "" {
 			s.User = r.Host.User
 		}
-		rows[i] = FleetServer{Server: s, Host: r.Host.Hostname}
+		rows[i] = FleetServer{Server: &s, Host: r.Host.Hostname}
 	}
 	return writeServersCSV(w, rows)
 }
@@ -301,7 +301,7 @@ func writeFleetFindingsCSV(w io.Writer, f *Fleet) error {
 	for _, fd := range f.Findings {
 		row := findingRow(fd.Finding, nil)
 		if s := servers[fd.Host+"\x00"+fd.ServerID]; s != nil {
-			row = findingRow(fd.Finding, &s.Server)
+			row = findingRow(fd.Finding, s.Server)
 		}
 		row = append([]string{fd.Host}, row...)
 		if err := writeSafeRow(cw, row); err != nil {

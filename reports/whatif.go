@@ -178,7 +178,7 @@ func (f *Fleet) SetWhatIf(policy []PolicySource, after []Judged, findings []Find
 			w.Summary.Unblocked++
 		}
 		w.Changes = append(w.Changes, WhatIfChange{Host: s.Host, User: s.User, ServerID: s.ID, Name: s.Name, Client: s.Client,
-			Scope: s.Scope, Launch: launchKey(&s.Server), Effect: effect, Before: before, After: a.Verdict})
+			Scope: s.Scope, Launch: launchKey(s.Server), Effect: effect, Before: before, After: a.Verdict})
 		if effect == EffectStatus {
 			continue
 		}
@@ -188,10 +188,10 @@ func (f *Fleet) SetWhatIf(policy []PolicySource, after []Judged, findings []Find
 			hosts[s.Host] = h
 			hostOrder = append(hostOrder, s.Host)
 		}
-		d := distinct[launchKey(&s.Server)]
+		d := distinct[launchKey(s.Server)]
 		if d == nil {
 			d = &changedServer{names: map[string]bool{}, loseHs: map[string]bool{}, gainHs: map[string]bool{}}
-			distinct[launchKey(&s.Server)] = d
+			distinct[launchKey(s.Server)] = d
 		}
 		d.names[s.Name] = true
 		ref := WhatIfRef{ServerID: s.ID, Name: s.Name, Client: s.Client}

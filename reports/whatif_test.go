@@ -16,7 +16,7 @@ func TestSetWhatIf(t *testing.T) {
 	denied := Decision{Reasons: []string{ReasonNotAllowlisted}}
 	custom := Decision{Reasons: []string{"MCPG-X-SHELL"}}
 	srv := func(host, name, client string, st Status, d Decision) FleetServer {
-		return FleetServer{Host: host, Server: Server{ID: "s-" + name, Name: name, Client: client, Transport: "stdio", Command: name, Status: st, Decision: d}}
+		return FleetServer{Host: host, Server: &Server{ID: "s-" + name, Name: name, Client: client, Transport: "stdio", Command: name, Status: st, Decision: d}}
 	}
 	f := &Fleet{Servers: []FleetServer{
 		srv("a", "one", "claude-code", StatusActive, allowed),  // lose, blocked

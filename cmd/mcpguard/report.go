@@ -218,7 +218,7 @@ func judgeFleet(ctx context.Context, p *scanner.Proposal, fleet *reports.Fleet) 
 		idx := byOS[goos]
 		saved := make([]reports.Server, len(idx))
 		for k, i := range idx {
-			saved[k] = fleet.Servers[i].Server
+			saved[k] = *fleet.Servers[i].Server
 		}
 		judged, err := p.Judge(ctx, goos, saved)
 		if err != nil {
@@ -255,11 +255,12 @@ func readReports(files []string, stdin io.Reader) iter.Seq[readResult] {
 		for range workers {
 			go func() {
 				var buf bytes.Buffer // ReadReport keeps none of the bytes
+				var rr reports.ReportReader
 				for i := range next {
 					in := readReportInput(files[i], stdin, &buf)
 					r := readResult{path: in.path, err: in.err}
 					if in.err == nil {
-						r.rep, r.err = reports.ReadReport(in.path, in.data)
+						r.rep, r.err = rr.Read(in.path, in.data)
 					}
 					results[i] <- r
 				}
