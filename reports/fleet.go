@@ -103,9 +103,10 @@ type FleetServer struct {
 	Host string `json:"host"`
 }
 
-// FleetFinding is a finding as its host reported it.
+// FleetFinding is a finding as its host reported it, pointing into the
+// host's report as FleetServer does.
 type FleetFinding struct {
-	Finding
+	*Finding
 	Host string `json:"host"`
 }
 
@@ -378,13 +379,16 @@ func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []Flee
 		if !s.Decision.Allowed && s.Status != StatusInvalid {
 			p.summary.NotAllowed++
 			h.NotAllowed++
-			h.noncompliant(fmt.Sprintf("has %q (%s, %s), which the policy does not allow", s.Name, s.Client, s.Status))
+			if h.noncompliant() {
+				h.Why = append(h.Why, fmt.Sprintf("has %q (%s, %s), which the policy does not allow", s.Name, s.Client, s.Status))
+			}
 		} else if s.Decision.Allowed {
 			p.summary.Allowed++
 		}
 	}
 	errs := 0
-	for i, fd := range r.Findings {
+	for i := range r.Findings {
+		fd := &r.Findings[i]
 		findings[i] = FleetFinding{Finding: fd, Host: key}
 		p.summary.Findings.add(fd.Severity)
 		ra := p.rules[fd.Rule]
@@ -401,8 +405,8 @@ func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []Flee
 			errs++
 		}
 	}
-	if errs > 0 {
-		h.noncompliant(plural(errs, "unsuppressed error-level finding"))
+	if errs > 0 && h.noncompliant() {
+		h.Why = append(h.Why, plural(errs, "unsuppressed error-level finding"))
 	}
 	if !h.Compliant {
 		p.summary.HostsOutOfCompliance++
@@ -410,11 +414,13 @@ func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []Flee
 	p.hosts = append(p.hosts, h)
 }
 
-func (h *FleetHost) noncompliant(why string) {
+// noncompliant marks the host out of compliance and reports whether a
+// reason may be added to Why, which keeps the first 20: a host may have
+// thousands of servers the policy does not allow, and the reasons are
+// formatted only when kept.
+func (h *FleetHost) noncompliant() bool {
 	h.Compliant = false
-	if len(h.Why) < 20 {
-		h.Why = append(h.Why, why)
-	}
+	return len(h.Why) < 20
 }
 
 // launchKey identifies what a server runs: its URL, or its command line

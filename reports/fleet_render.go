@@ -299,9 +299,9 @@ func writeFleetFindingsCSV(w io.Writer, f *Fleet) error {
 		servers[f.Servers[i].Host+"\x00"+f.Servers[i].ID] = &f.Servers[i]
 	}
 	for _, fd := range f.Findings {
-		row := findingRow(fd.Finding, nil)
+		row := findingRow(*fd.Finding, nil)
 		if s := servers[fd.Host+"\x00"+fd.ServerID]; s != nil {
-			row = findingRow(fd.Finding, s.Server)
+			row = findingRow(*fd.Finding, s.Server)
 		}
 		row = append([]string{fd.Host}, row...)
 		if err := writeSafeRow(cw, row); err != nil {
