@@ -342,6 +342,7 @@ type fleetPart struct {
 	distinct map[string]*distinctAcc
 	rules    map[string]*ruleAcc
 	summary  FleetSummary
+	key      []byte // appendLaunchKey's buffer
 }
 
 // host merges one host's report: its servers and findings into the given
@@ -369,9 +370,10 @@ func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []Flee
 			s.User = r.Host.User
 		}
 		servers[i] = FleetServer{Server: s, Host: key}
-		d := p.distinct[launchKey(s)]
+		p.key = appendLaunchKey(p.key[:0], s)
+		d := p.distinct[string(p.key)]
 		if d == nil {
-			d = newDistinct(s)
+			d = newDistinct(s, string(p.key))
 			p.distinct[d.Key] = d
 		}
 		d.add(s, key)
@@ -425,23 +427,33 @@ func (h *FleetHost) noncompliant() bool {
 
 // launchKey identifies what a server runs: its URL, or its command line
 // (as reported: secrets already redacted).
-func launchKey(s *Server) string {
+func launchKey(s *Server) string { return string(appendLaunchKey(nil, s)) }
+
+// appendLaunchKey appends s's launchKey to b: a merge looks each server's
+// key up in a buffer it reuses and makes a string only of a new one.
+func appendLaunchKey(b []byte, s *Server) []byte {
 	if s.URL != "" {
-		return s.Transport + " " + s.URL
+		return append(append(append(b, s.Transport...), ' '), s.URL...)
 	}
-	return "stdio " + strings.Join(append([]string{s.Command}, s.Args...), " ")
+	b = append(append(b, "stdio "...), s.Command...)
+	for _, a := range s.Args {
+		b = append(append(b, ' '), a...)
+	}
+	return b
 }
 
 type distinctAcc struct {
 	DistinctEntry
 	names, clients, users smallSet
 	// Hosts are merged one after the other: a host is new when it is not
-	// the last one counted (no set of host keys per distinct server).
-	lastHost string
+	// the last one counted (no set of host keys per distinct server), and
+	// a user is in users already when it is the last one added of the
+	// same host.
+	lastHost, lastUser string
 }
 
-func newDistinct(s *Server) *distinctAcc {
-	d := &distinctAcc{DistinctEntry: DistinctEntry{Key: launchKey(s), Transport: s.Transport, URL: s.URL, ByStatus: map[string]int{}}}
+func newDistinct(s *Server, key string) *distinctAcc {
+	d := &distinctAcc{DistinctEntry: DistinctEntry{Key: key, Transport: s.Transport, URL: s.URL, ByStatus: map[string]int{}}}
 	if s.URL == "" {
 		d.Command, d.Args = s.Command, append([]string{}, s.Args...)
 	}
@@ -451,12 +463,14 @@ func newDistinct(s *Server) *distinctAcc {
 func (d *distinctAcc) add(s *Server, host string) {
 	d.names.add(s.Name)
 	d.clients.add(s.Client)
-	if d.Hosts == 0 || d.lastHost != host {
+	newHost := d.Hosts == 0 || d.lastHost != host
+	if newHost {
 		d.Hosts++
-		d.lastHost = host
+		d.lastHost, d.lastUser = host, ""
 	}
-	if s.User != "" {
+	if s.User != "" && (newHost || s.User != d.lastUser) {
 		d.users.add(host + "\x00" + s.User)
+		d.lastUser = s.User
 	}
 	d.Instances++
 	d.ByStatus[string(s.Status)]++
@@ -480,7 +494,7 @@ func (d *distinctAcc) merge(o *distinctAcc) {
 		d.users.add(v)
 	}
 	d.Hosts += o.Hosts
-	d.lastHost = o.lastHost
+	d.lastHost, d.lastUser = o.lastHost, o.lastUser
 	d.Instances += o.Instances
 	d.Allowed += o.Allowed
 	d.NotAllowed += o.NotAllowed
