@@ -63,8 +63,10 @@ var notLinked = map[string][]string{
 	// process that links them their initialisation: the default build,
 	// which runs every pre-commit scan, leaves them to mcpguard-opa. The
 	// same for cyclonedx-go and the encoding/gob it brings: the BOM is
-	// written from reports' own types.
-	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob"}, opaPlugins...),
+	// written from reports' own types; and for x/text/cases, whose
+	// language tables were parsed at start-up for case folding that
+	// package unicode keeps in tables of its own.
+	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob", "golang.org/x/text/cases", "golang.org/x/text/language"}, opaPlugins...),
 	"daemon":       opaPlugins,
 	"runner":       opaPlugins,
 }

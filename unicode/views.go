@@ -6,7 +6,6 @@ import (
 	stdunicode "unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -264,7 +263,7 @@ func analysisSlow(s string) string {
 		}
 	}
 	t := norm.NFKC.String(b.String())
-	t = cases.Fold().String(t)
+	t = foldString(t)
 	t = norm.NFKC.String(t)
 	// Folding can expose new ignorables or spaces only in theory; one more
 	// cheap pass keeps the contract exact.
@@ -305,12 +304,11 @@ const (
 // pure function of the Unicode tables, built on first use.
 var inertRunes = sync.OnceValue(func() []uint64 {
 	bits := make([]uint64, (inertHi1-inertLo1+inertHi2-inertLo2+63)/64)
-	fold := cases.Fold()
 	set := func(i int) { bits[i>>6] |= 1 << (i & 63) }
 	i := 0
 	for _, rg := range [][2]rune{{inertLo1, inertHi1}, {inertLo2, inertHi2}} {
 		for r := rg[0]; r < rg[1]; r, i = r+1, i+1 {
-			if inertRune(r, fold) {
+			if inertRune(r) {
 				set(i)
 			}
 		}
@@ -318,7 +316,7 @@ var inertRunes = sync.OnceValue(func() []uint64 {
 	return bits
 })
 
-func inertRune(r rune, fold cases.Caser) bool {
+func inertRune(r rune) bool {
 	if classOf(r) != clsNone || isDefaultIgnorable(r) || stdunicode.Is(stdunicode.Zs, r) || !utf8.ValidRune(r) {
 		return false
 	}
@@ -327,7 +325,8 @@ func inertRune(r rune, fold cases.Caser) bool {
 	if !p.BoundaryBefore() || p.CCC() != 0 || len(p.Decomposition()) != 0 {
 		return false
 	}
-	return norm.NFKC.String(s) == s && fold.String(s) == s
+	_, folds := foldTo(r)
+	return norm.NFKC.String(s) == s && !folds
 }
 
 // isInert looks r up in inertRunes; code points outside its ranges are
