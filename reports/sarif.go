@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // SARIF 2.1.0 as hand-written structs (no SARIF dependency): only the parts
@@ -177,7 +178,7 @@ func buildSARIF(r *Report, opts Options) *sarifLog {
 		Results:    make([]sarifResult, 0, len(r.Findings)),
 		ColumnKind: "unicodeCodePoints",
 	}
-	if semver.MatchString(version) {
+	if semver().MatchString(version) {
 		run.Tool.Driver.SemanticVersion = version
 	}
 	if opts.WorkDir != "" {
@@ -271,8 +272,11 @@ func buildSARIF(r *Report, opts Options) *sarifLog {
 	return &sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{run}}
 }
 
-// semver is Semantic Versioning 2.0.0 (with the leading v already removed).
-var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+// semver is Semantic Versioning 2.0.0 (with the leading v already removed),
+// compiled for the first SARIF log rather than at every start.
+var semver = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+})
 
 func sarifRuleFor(rule Rule) sarifRule {
 	h := helpFor(rule)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -223,7 +224,7 @@ func parseYAML(path string, data []byte) (root *jsonc.Value, ferr *reports.FileE
 		fe := &reports.FileError{Path: path, Message: "invalid YAML: " + msg}
 		if p, ok := yamlErrorPos(data, msg); ok {
 			fe.Line, fe.Column = p.Line, p.Col
-		} else if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		} else if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 			fe.Line, _ = strconv.Atoi(m[1])
 			fe.Column = 1
 		}
@@ -250,12 +251,12 @@ func safeYAML(data []byte, n *yaml.Node) (err error) {
 	return yaml.Unmarshal(data, n)
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // yamlMessage strips the library's "yaml: line N: " prefix.
 func yamlMessage(err error) string {
 	s := err.Error()
-	if m := yamlLineRE.FindStringIndex(s); m != nil {
+	if m := yamlLineRE().FindStringIndex(s); m != nil {
 		return s[m[1]:]
 	}
 	return strings.TrimPrefix(s, "yaml: ")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
@@ -50,7 +51,7 @@ func (c verbClass) names() []string {
 
 // verbs is the seed lexicon of threats.md §5, tuned on the fixtures and
 // the captured real tool lists: base forms only; inflections are derived.
-var verbLexicon = func() map[string]verbClass {
+var verbLexicon = sync.OnceValue(func() map[string]verbClass {
 	m := map[string]verbClass{}
 	add := func(c verbClass, words string) {
 		for _, w := range strings.Fields(words) {
@@ -75,16 +76,18 @@ var verbLexicon = func() map[string]verbClass {
 	add(classNonIdem, `create append add insert post send comment enqueue push increment decrement generate new submit reply fork
 		register spawn duplicate clone upload`)
 	return m
-}()
+})
 
 // execNouns mark execution when a name has no verb ("bash", "shell_exec").
-var execNouns = tlSet(strings.Fields(`shell bash sh cmd powershell pwsh subprocess terminal exec eval repl`))
+var execNouns = sync.OnceValue(func() map[string]bool {
+	return tlSet(strings.Fields(`shell bash sh cmd powershell pwsh subprocess terminal exec eval repl`))
+})
 
 // lookupVerb returns the class of a word, trying inflections: third person
 // ("deletes", "pushes", "copies"), gerund ("sending", "creating",
 // "running") when inflect is set.
 func lookupVerb(w string, inflect bool) (string, verbClass) {
-	if c, ok := verbLexicon[w]; ok {
+	if c, ok := verbLexicon()[w]; ok {
 		return w, c
 	}
 	if !inflect || len(w) < 4 {
@@ -106,7 +109,7 @@ func lookupVerb(w string, inflect bool) (string, verbClass) {
 		}
 	}
 	for _, c := range cands {
-		if cl, ok := verbLexicon[c]; ok {
+		if cl, ok := verbLexicon()[c]; ok {
 			return c, cl
 		}
 	}
@@ -121,8 +124,10 @@ type verbEvidence struct {
 }
 
 // fillers are skipped before a description's leading verb.
-var leadFillers = tlSet(strings.Fields(`this tool the a an use used to for it lets let allows allow you can will function endpoint api method
+var leadFillers = sync.OnceValue(func() map[string]bool {
+	return tlSet(strings.Fields(`this tool the a an use used to for it lets let allows allow you can will function endpoint api method
 	helper utility mcp simple that which we i please is will used tools`))
+})
 
 // leadVerbs returns the leading verb of words and the verbs coordinated
 // with it ("compiles and runs", "create or update", "move or rename"):
@@ -161,7 +166,9 @@ func leadVerbs(words []string, limit int, inflect bool) []verbEvidence {
 }
 
 // arithmetic: "add two numbers", "adds the values" compute, not mutate.
-var arithmeticObjects = tlSet(strings.Fields(`two numbers number integers values sum operands digits`))
+var arithmeticObjects = sync.OnceValue(func() map[string]bool {
+	return tlSet(strings.Fields(`two numbers number integers values sum operands digits`))
+})
 
 // adjust drops the mutate reading of arithmetic "add".
 func adjust(ev []verbEvidence, words []string) []verbEvidence {
@@ -169,7 +176,7 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 	for _, e := range ev {
 		if e.word == "add" || e.word == "sum" {
 			for i, w := range words {
-				if (w == "add" || w == "adds" || w == "adding") && i+1 < len(words) && arithmeticObjects[words[i+1]] {
+				if (w == "add" || w == "adds" || w == "adding") && i+1 < len(words) && arithmeticObjects()[words[i+1]] {
 					e.class = classRead
 				}
 			}
@@ -185,21 +192,29 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 var (
 	// readObjects are operations that read: an execution verb on one of
 	// them runs a read.
-	readObjects = tlSet(strings.Fields(`query queries aggregation aggregations aggregate find search searches select lookup
+	readObjects = sync.OnceValue(func() map[string]bool {
+		return tlSet(strings.Fields(`query queries aggregation aggregations aggregate find search searches select lookup
 		report reports analysis count explain`))
+	})
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
-	sessionObjects = tlSet(strings.Fields(`connection connections session sessions socket sockets browser tab tabs page pages
+	sessionObjects = sync.OnceValue(func() map[string]bool {
+		return tlSet(strings.Fields(`connection connections session sessions socket sockets browser tab tabs page pages
 		client stream streams cursor cursors transport handle window context`))
+	})
 	// infoNouns make a tool about its verb rather than doing it: it
 	// returns instructions, documentation or help.
-	infoNouns = tlSet(strings.Fields(`instructions instruction docs doc documentation guide guides help howto readme tutorial
+	infoNouns = sync.OnceValue(func() map[string]bool {
+		return tlSet(strings.Fields(`instructions instruction docs doc documentation guide guides help howto readme tutorial
 		tutorials manual usage`))
+	})
 	// objectSkips are the words between a verb and its object.
-	objectSkips = tlSet(strings.Fields(`a an the this that these those its your my our their one new given specified provided
+	objectSkips = sync.OnceValue(func() map[string]bool {
+		return tlSet(strings.Fields(`a an the this that these those its your my our their one new given specified provided
 		current active open existing sql mongodb mongo database db simple custom single`))
+	})
 	// sessionVerbs are the verbs that, on a session object, only end it.
-	sessionVerbs = tlSet(strings.Fields(`close disconnect end stop terminate kill reset`))
+	sessionVerbs = sync.OnceValue(func() map[string]bool { return tlSet(strings.Fields(`close disconnect end stop terminate kill reset`)) })
 )
 
 // judgeObjects reads each verb with its object in words: an execution verb
@@ -217,15 +232,15 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 		infoBefore := false
 		if name {
 			for _, w := range words[:max(at, 0)] {
-				infoBefore = infoBefore || infoNouns[w]
+				infoBefore = infoBefore || infoNouns()[w]
 			}
 		}
 		switch {
-		case e.class&classExec != 0 && readObjects[obj]:
+		case e.class&classExec != 0 && readObjects()[obj]:
 			e.class = classRead
-		case sessionVerbs[e.word] && sessionObjects[obj]:
+		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
-		case infoNouns[obj] || infoBefore:
+		case infoNouns()[obj] || infoBefore:
 			e.class = classRead
 		}
 		out = append(out, e)
@@ -241,7 +256,7 @@ func objectOf(verb string, words []string) (int, string) {
 			continue
 		}
 		for _, o := range words[i+1:] {
-			if !objectSkips[o] {
+			if !objectSkips()[o] {
 				return i, o
 			}
 		}
@@ -266,10 +281,14 @@ const (
 )
 
 // netParams are parameter names that address the network.
-var netParams = tlSet(strings.Fields(`url urls endpoint webhook webhookurl callbackurl callback recipient recipients email emails emailaddress host hostname`))
+var netParams = sync.OnceValue(func() map[string]bool {
+	return tlSet(strings.Fields(`url urls endpoint webhook webhookurl callbackurl callback recipient recipients email emails emailaddress host hostname`))
+})
 
 // urlish are parameter name words that make format "uri" a network address.
-var urlish = tlSet(strings.Fields(`url link endpoint webhook callback href site page`))
+var urlish = sync.OnceValue(func() map[string]bool {
+	return tlSet(strings.Fields(`url link endpoint webhook callback href site page`))
+})
 
 // toolEvidence gathers the evidence classes of a tool.
 type toolEvidence struct {
@@ -304,7 +323,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	e.name = tagEvidence(judgeObjects(adjust(leadVerbs(nameWords, len(nameWords), false), nameWords), nameWords, true), "name")
 	if classesOf(e.name)&^classNeutral == 0 {
 		for _, w := range nameWords {
-			if execNouns[w] {
+			if execNouns()[w] {
 				e.name = append(e.name, verbEvidence{class: classExec, word: w, source: "name"})
 				break
 			}
@@ -334,11 +353,11 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	for _, p := range a.cur.params(t) {
 		key := strings.Join(p.words, "")
 		switch {
-		case netParams[key] || p.format == "email" || p.format == "idn-email":
+		case netParams()[key] || p.format == "email" || p.format == "idn-email":
 			e.params = append(e.params, verbEvidence{class: classNet, word: p.name, source: "parameter"})
 		case p.format == "uri" || p.format == "iri" || p.format == "uri-reference":
 			for _, w := range p.words {
-				if urlish[w] {
+				if urlish()[w] {
 					e.params = append(e.params, verbEvidence{class: classNet, word: p.name, source: "parameter"})
 					break
 				}
@@ -353,7 +372,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 // first sentence.
 func skipFillers(words, own []string) []string {
 	i := 0
-	for i < len(words) && (leadFillers[words[i]] || tlHas(own, words[i]) && verbLexicon[words[i]] == 0 || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
+	for i < len(words) && (leadFillers()[words[i]] || tlHas(own, words[i]) && verbLexicon()[words[i]] == 0 || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
 		i++
 	}
 	return words[i:]

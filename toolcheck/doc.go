@@ -10,4 +10,8 @@
 // Every finding points at the JSON pointer and position of the offending
 // string in the exact bytes the server sent. The package knows nothing of
 // client configuration files: the proxy links it without the scanner.
+//
+// Its word sets, phrase matchers and name indexes are built on first use
+// (sync.OnceValue), not at package initialisation: every command links the
+// package, and most runs (a pre-commit scan) never analyse a tool.
 package toolcheck

@@ -358,7 +358,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		tx := &a.texts[i]
 		if tx.key || tx.role == roleName {
 			// Identifiers: split into words ("content_from_reading_ssh_id_rsa").
-			if tx.key && tx.role == roleKey && schemaKeywordFlags[tx.text]&kwKnown != 0 {
+			if tx.key && tx.role == roleKey && schemaKeywordFlags()[tx.text]&kwKnown != 0 {
 				continue
 			}
 			tx.view = identView(tx.text)

@@ -3,6 +3,7 @@ package toolcheck
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -87,9 +88,13 @@ func tlHas(list []string, s string) bool {
 // covertWords name parameters that serve as side channels (MCP-Shield's
 // list, threats.md §2.2); fillerWords may accompany them ("debug_info").
 var (
-	covertWords = tlSet(strings.Fields(`sidenote sidenotes side note notes feedback details detail extra additional metadata meta debug
+	covertWords = sync.OnceValue(func() map[string]bool {
+		return tlSet(strings.Fields(`sidenote sidenotes side note notes feedback details detail extra additional metadata meta debug
 		context annotation annotations reasoning remark remarks`))
-	fillerWords = tlSet(strings.Fields(`info information data field text string params args extra additional user optional any misc other`))
+	})
+	fillerWords = sync.OnceValue(func() map[string]bool {
+		return tlSet(strings.Fields(`info information data field text string params args extra additional user optional any misc other`))
+	})
 )
 
 // isCovert reports whether a parameter's words are all covert or filler
@@ -99,9 +104,9 @@ func isCovert(words []string) bool {
 	covert := false
 	for _, w := range words {
 		switch {
-		case covertWords[w]:
+		case covertWords()[w]:
 			covert = true
-		case fillerWords[w]:
+		case fillerWords()[w]:
 		default:
 			return false
 		}
@@ -254,7 +259,9 @@ func tlWordByte(c byte) bool {
 }
 
 // standardTypes are JSON Schema's types.
-var standardTypes = tlSet([]string{"string", "number", "integer", "boolean", "object", "array", "null"})
+var standardTypes = sync.OnceValue(func() map[string]bool {
+	return tlSet([]string{"string", "number", "integer", "boolean", "object", "array", "null"})
+})
 
 // schemaAnomalies reports Full-Schema Poisoning shapes (CyberArk): a
 // non-standard "type", "required" entries that are not properties,
@@ -320,7 +327,7 @@ func walkSchema(v *jsonc.Value, path *schemaPath, depth int, out *[]toolSignal) 
 	for i := range v.Members {
 		m := &v.Members[i]
 		path.push(m.Key, -1)
-		kw := schemaKeywordFlags[m.Key]
+		kw := schemaKeywordFlags()[m.Key]
 		switch {
 		case m.Key == "type":
 			one := [1]*jsonc.Value{m.Value}
@@ -329,7 +336,7 @@ func walkSchema(v *jsonc.Value, path *schemaPath, depth int, out *[]toolSignal) 
 				types = m.Value.Elems
 			}
 			for _, ty := range types {
-				if ty.Kind != jsonc.String || !standardTypes[ty.Str] {
+				if ty.Kind != jsonc.String || !standardTypes()[ty.Str] {
 					*out = append(*out, toolSignal{family: famSchema, weight: 2, match: "type " + Clip(tlValueText(ty), 60), ptr: path.String(), pos: ty.Pos})
 				}
 			}

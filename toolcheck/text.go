@@ -3,6 +3,7 @@ package toolcheck
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -41,7 +42,8 @@ type toolText struct {
 // widespread vendor annotations (OpenAPI, VS Code, Pydantic, zod, Google).
 // Other keys inside a schema are non-standard: models read them as prose
 // (CyberArk's Full-Schema Poisoning).
-var schemaKeywords = tlSet(strings.Fields(`
+var schemaKeywords = sync.OnceValue(func() map[string]bool {
+	return tlSet(strings.Fields(`
 	$schema $id id $ref $defs definitions $anchor $dynamicRef $dynamicAnchor $vocabulary $comment $recursiveRef $recursiveAnchor
 	type enum const default examples title description readOnly writeOnly deprecated format contentEncoding contentMediaType contentSchema
 	properties patternProperties additionalProperties propertyNames required dependentRequired dependentSchemas dependencies
@@ -53,6 +55,7 @@ var schemaKeywords = tlSet(strings.Fields(`
 	markdownDescription enumDescriptions markdownEnumDescriptions deprecationMessage errorMessage doNotSuggest defaultSnippets patternErrorMessage
 	propertyOrdering strict
 `))
+})
 
 func tlSet(list []string) map[string]bool {
 	m := make(map[string]bool, len(list))
@@ -65,11 +68,17 @@ func tlSet(list []string) map[string]bool {
 // schemaMaps are keywords whose value maps names to schemas; schemaOne
 // hold one schema; schemaMany an array of schemas.
 var (
-	schemaMaps = tlSet([]string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
-	schemaOne  = tlSet([]string{"additionalProperties", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items",
-		"additionalItems", "contains", "not", "if", "then", "else", "contentSchema"})
-	schemaMany = tlSet([]string{"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-	valueWords = tlSet([]string{"enum", "const", "default", "examples", "example", "pattern"})
+	schemaMaps = sync.OnceValue(func() map[string]bool {
+		return tlSet([]string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
+	})
+	schemaOne = sync.OnceValue(func() map[string]bool {
+		return tlSet([]string{"additionalProperties", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items",
+			"additionalItems", "contains", "not", "if", "then", "else", "contentSchema"})
+	})
+	schemaMany = sync.OnceValue(func() map[string]bool { return tlSet([]string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}) })
+	valueWords = sync.OnceValue(func() map[string]bool {
+		return tlSet([]string{"enum", "const", "default", "examples", "example", "pattern"})
+	})
 )
 
 // kwFlags say which of the keyword sets above a key is in.
@@ -85,18 +94,18 @@ const (
 
 // schemaKeywordFlags answers for every schema member with one lookup what
 // the sets answer with up to five.
-var schemaKeywordFlags = func() map[string]kwFlags {
+var schemaKeywordFlags = sync.OnceValue(func() map[string]kwFlags {
 	m := map[string]kwFlags{}
 	for _, set := range []struct {
 		words map[string]bool
 		flag  kwFlags
-	}{{schemaKeywords, kwKnown}, {schemaMaps, kwMap}, {schemaOne, kwOne}, {schemaMany, kwMany}, {valueWords, kwValue}} {
+	}{{schemaKeywords(), kwKnown}, {schemaMaps(), kwMap}, {schemaOne(), kwOne}, {schemaMany(), kwMany}, {valueWords(), kwValue}} {
 		for w := range set.words {
 			m[w] |= set.flag
 		}
 	}
 	return m
-}()
+})
 
 // collectTexts lists every string value and object key of the tool object,
 // with roles. Traversal is bounded by the document (jsonc caps depth). The
@@ -248,7 +257,7 @@ func (c *textCollector) schema(v *jsonc.Value, ptr ptrSpan, depth int) {
 	for i := range v.Members {
 		m := &v.Members[i]
 		mptr := c.child(ptr, m.Key)
-		kw := schemaKeywordFlags[m.Key]
+		kw := schemaKeywordFlags()[m.Key]
 		if kw&kwKnown == 0 {
 			c.key(m.Key, mptr, m.KeyPos, roleKey)
 			c.value(m.Value, mptr, roleSchemaText)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/reports"
@@ -112,7 +111,18 @@ type token struct {
 	col  int // 1-based, code points
 }
 
-var findingID = regexp.MustCompile(`^f-[0-9a-f]{16}$`)
+// isFindingID reports whether s is f- and 16 lowercase hex digits.
+func isFindingID(s string) bool {
+	if len(s) != 18 || !strings.HasPrefix(s, "f-") {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 const syntax = "an entry is FINDING-ID or RULE-ID, an optional path glob, then # and the reason"
 
@@ -161,7 +171,7 @@ func parseLine(name string, n int, line string) (*Entry, *Error) {
 	e := &Entry{Line: n, Column: toks[0].col}
 	target := toks[0].text
 	switch {
-	case findingID.MatchString(target):
+	case isFindingID(target):
 		e.FindingID = target
 	case strings.HasPrefix(strings.ToLower(target), "f-"):
 		return fail(toks[0].col, "malformed finding id %q: want f- and 16 lowercase hex digits, as in the report's findings[].id", target)

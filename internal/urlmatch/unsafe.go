@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -131,7 +132,8 @@ func hexByte(s string, i int) (byte, bool) {
 const jsWhitespace = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 // dotSegment is Claude Code's /(^|\/)(\.|%2e)(\.|%2e)?(\/|$)/i.
-var dotSegment = regexp.MustCompile(`(?i)(^|/)(\.|%2e)(\.|%2e)?(/|$)`)
+// It is compiled on first use: most URLs never reach it.
+var dotSegment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(^|/)(\.|%2e)(\.|%2e)?(/|$)`) })
 
 // cleanForDots removes tabs and newlines and reads "\" as "/" and "%2e" as ".".
 func cleanForDots(s string) string {
@@ -332,7 +334,7 @@ func UnsafeAllowEntry(entry string, lookup func(name string) (string, bool)) (un
 			if strings.ContainsAny(v, "?#") {
 				return true, "the value of " + r.Name + " holds ? or #"
 			}
-			if dotSegment.MatchString(cleanForDots(v)) {
+			if dotSegment().MatchString(cleanForDots(v)) {
 				return true, "the value of " + r.Name + " holds a . or .. path segment"
 			}
 		}
@@ -372,7 +374,7 @@ func expandedHasDotSegment(s string) bool {
 	if i := strings.IndexAny(g, "?#"); i >= 0 {
 		g = g[:i]
 	}
-	return dotSegment.MatchString(g)
+	return dotSegment().MatchString(g)
 }
 
 type varPosition struct {
