@@ -2,6 +2,7 @@ package pins
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -315,36 +316,50 @@ func writeCanonical(b *bytes.Buffer, v *jsonc.Value) {
 		}
 		b.WriteByte(']')
 	case jsonc.Object:
-		ms := make([]*jsonc.Member, len(v.Members))
-		for i := range v.Members {
-			ms[i] = &v.Members[i]
-		}
-		sort.SliceStable(ms, func(i, j int) bool { return utf16Less(ms[i].Key, ms[j].Key) })
 		b.WriteByte('{')
-		for i, m := range ms {
-			if i > 0 {
-				b.WriteByte(',')
+		if slices.IsSortedFunc(v.Members, func(x, y jsonc.Member) int { return utf16Compare(x.Key, y.Key) }) {
+			// Keys are unique (jsonc keeps the last of a repeated key):
+			// members in order need no sorted copy.
+			for i := range v.Members {
+				writeCanonicalMember(b, i, &v.Members[i])
 			}
-			writeCanonicalString(b, m.Key)
-			b.WriteByte(':')
-			writeCanonical(b, m.Value)
+		} else {
+			ms := make([]*jsonc.Member, len(v.Members))
+			for i := range v.Members {
+				ms[i] = &v.Members[i]
+			}
+			slices.SortStableFunc(ms, func(x, y *jsonc.Member) int { return utf16Compare(x.Key, y.Key) })
+			for i, m := range ms {
+				writeCanonicalMember(b, i, m)
+			}
 		}
 		b.WriteByte('}')
 	}
 }
 
-// utf16Less orders strings by UTF-16 code units (RFC 8785 §3.2.3).
-func utf16Less(a, b string) bool {
+// writeCanonicalMember writes the i-th member of an object in canonical
+// order.
+func writeCanonicalMember(b *bytes.Buffer, i int, m *jsonc.Member) {
+	if i > 0 {
+		b.WriteByte(',')
+	}
+	writeCanonicalString(b, m.Key)
+	b.WriteByte(':')
+	writeCanonical(b, m.Value)
+}
+
+// utf16Compare orders strings by UTF-16 code units (RFC 8785 §3.2.3).
+func utf16Compare(a, b string) int {
 	if isASCII(a) && isASCII(b) {
-		return a < b
+		return strings.Compare(a, b)
 	}
 	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
 	for i := 0; i < len(ua) && i < len(ub); i++ {
 		if ua[i] != ub[i] {
-			return ua[i] < ub[i]
+			return cmp.Compare(ua[i], ub[i])
 		}
 	}
-	return len(ua) < len(ub)
+	return cmp.Compare(len(ua), len(ub))
 }
 
 func writeCanonicalString(b *bytes.Buffer, s string) {
@@ -514,8 +529,17 @@ func PinTools(rep *toolcheck.Report, withDefinition bool) []ToolPin {
 			out = append(out, p)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sortToolPins(out)
 	return out
+}
+
+// sortToolPins orders pins by name, stably; a listing is often in order
+// already.
+func sortToolPins(tools []ToolPin) {
+	byName := func(x, y ToolPin) int { return strings.Compare(x.Name, y.Name) }
+	if !slices.IsSortedFunc(tools, byName) {
+		slices.SortStableFunc(tools, byName)
+	}
 }
 
 // PinLaunch pins a launch surface. key keys the hashes of env values and of
@@ -592,7 +616,7 @@ func PinInitialize(result []byte) (string, error) {
 // NewPin assembles a server's pin. tools are sorted by name.
 func NewPin(server string, launch *LaunchPin, initialize string, tools []ToolPin) *Pin {
 	p := &Pin{Server: server, Launch: launch, Initialize: initialize, Tools: append([]ToolPin{}, tools...)}
-	sort.SliceStable(p.Tools, func(i, j int) bool { return p.Tools[i].Name < p.Tools[j].Name })
+	sortToolPins(p.Tools)
 	h := sha256.New()
 	if launch != nil {
 		h.Write([]byte(launch.SHA256))
