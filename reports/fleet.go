@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"runtime"
@@ -301,17 +302,20 @@ func (m *Merger) Fleet() *Fleet {
 		}
 	}
 	f.Bundles = m.bundlesBehind(f.Hosts)
-	f.Distinct = slices.Grow(f.Distinct, len(distinct))
-	for _, d := range distinct {
+	// Sorted as pointers, most hosts first: a large fleet has tens of
+	// thousands of distinct servers, and swapping entries moved each
+	// several times.
+	accs := slices.Collect(maps.Values(distinct))
+	slices.SortFunc(accs, func(a, b *distinctAcc) int {
+		if a.Hosts != b.Hosts {
+			return cmp.Compare(b.Hosts, a.Hosts)
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	f.Distinct = slices.Grow(f.Distinct, len(accs))
+	for _, d := range accs {
 		f.Distinct = append(f.Distinct, d.entry())
 	}
-	sort.Slice(f.Distinct, func(i, j int) bool {
-		a, b := f.Distinct[i], f.Distinct[j]
-		if a.Hosts != b.Hosts {
-			return a.Hosts > b.Hosts
-		}
-		return a.Key < b.Key
-	})
 	for _, ra := range rules {
 		ra.Hosts = len(ra.hosts)
 		f.Rules = append(f.Rules, ra.RuleCount)
