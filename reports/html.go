@@ -135,8 +135,9 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 				if k > 0 {
 					buf = append(buf, ',')
 				}
-				if buf, err = appendCellsJSON(buf, cells); err != nil {
-					return err
+				var cellErr error // each chunk's own: chunks are encoded concurrently
+				if buf, cellErr = appendCellsJSON(buf, cells); cellErr != nil {
+					return cellErr
 				}
 			}
 			buf = append(buf, ']')

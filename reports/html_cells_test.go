@@ -1,8 +1,11 @@
 package reports
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,5 +47,41 @@ func TestCellsJSONMatchesEncodingJSON(t *testing.T) {
 		if string(got) != string(want) {
 			t.Fatalf("cells %#v:\n got %s\nwant %s", row, got, want)
 		}
+	}
+}
+
+// TestHTMLDataBlockMatchesEncodingJSON writes a data block of thousands of
+// rows, which its chunks encode on every core, and holds it to the block
+// encoding/json would write, row by row. (Run with -race: the chunks share
+// nothing but the rows they read.)
+func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
+	row := func(i int) [2][]any {
+		s := strings.Repeat("<&>\u2028\xff", i%3) + "row " + strconv.Itoa(i)
+		return [2][]any{{s, nil, "host", "active", nil}, {i%2 == 0, i, []string{s, ""}, []any{[]string{"k", s}}, nil}}
+	}
+	d := htmlTableData{Kind: "servers", Fleet: true, N: 3000, Row: row, Fixes: map[string]string{"MCPG-P002": "fix <it>"}}
+	var got bytes.Buffer
+	w := bufio.NewWriter(&got)
+	if err := d.write(w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	fixes, _ := json.Marshal(d.Fixes)
+	want := `<script type="application/json" id="rows-servers">{"fleet":true,"fixes":` + string(fixes) + `,"rows":[`
+	for i := range d.N {
+		if i > 0 {
+			want += ","
+		}
+		b, err := json.Marshal(row(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += string(b)
+	}
+	want += "]}</script>\n"
+	if got.String() != want {
+		t.Fatalf("data block differs from encoding/json's rows (%d and %d bytes)", got.Len(), len(want))
 	}
 }
