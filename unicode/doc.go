@@ -44,7 +44,10 @@
 // bit test per BMP code point (an 8 KB bitset) and a binary search over
 // sorted ranges for flagged and supplementary code points; properties
 // needed for context (bidi class, emoji properties, scripts, TR39 data) are
-// looked up only around flagged code points.
+// looked up only around flagged code points. Full case folding, for the
+// analysis view, comes from fold_tables.go, which internal/genfold writes
+// from golang.org/x/text/cases (Unicode 15.0 folding, as before; the
+// package no longer links x/text/cases at run time).
 //
 // All functions are safe for concurrent use; a [Scanner] is a plain value.
 // No input makes them panic: malformed JSON is a [*SyntaxError], deep
