@@ -10,10 +10,17 @@
 #   bench/proxy.sh            # COUNT=5 BENCHTIME=2s by default
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-go test ./proxy -run '^$' -bench 'RoundTrip|Throughput|ToolsList1MB|GuardToolsList' \
-  -count "${COUNT:-5}" -benchtime "${BENCHTIME:-2s}" | tee "$out" >&2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out="$work/out"
+# Interleaved: each round runs every benchmark once, so that a machine
+# getting busier or quieter moves a ratio's two sides alike (go test
+# -count runs one benchmark COUNT times before the next).
+go test -c -o "$work/proxy.test" ./proxy
+for _ in $(seq "${COUNT:-5}"); do
+  (cd proxy && "$work/proxy.test" -test.run '^$' -test.bench 'RoundTrip|Throughput|ToolsList1MB|GuardToolsList' \
+    -test.benchtime "${BENCHTIME:-2s}") | tee -a "$out" >&2
+done
 python3 - "$out" <<'PY'
 import re, statistics, sys
 runs = {}
