@@ -84,6 +84,10 @@ type EngineOptions struct {
 	// instead of loading the snapshot compiled into mcpguard: the reference
 	// the snapshot is tested against, and a way to rule it out.
 	FromSources bool
+	// Preload, when set, holds the shipped groups, loading since the
+	// command started (PreloadShipped); the engine takes them instead of
+	// loading its own. Ignored with FromSources.
+	Preload *Preload
 }
 
 // Engine holds the compiled policies: the shipped ones and any custom ones.
@@ -155,28 +159,41 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if len(diags) > 0 {
 		return &CompileError{Diagnostics: diags}
 	}
-	bs := builtins()
-	var snap *snapshot
-	if !opts.FromSources {
-		snap = loadSnapshot()
-	}
-
-	// The two groups share nothing and are loaded in parallel: loading is
-	// most of a short command's start-up.
-	var rulesCompiler *ast.Compiler
+	var bs []builtin
+	var verdictCompiler, rulesCompiler *ast.Compiler
 	var rulesErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		rulesCompiler, rulesErr = shippedCompiler(snap, groupRules, bs)
-	}()
-	var verdictCompiler *ast.Compiler
-	if len(custom) == 0 {
-		verdictCompiler, err = shippedCompiler(snap, groupVerdict, bs)
-	} else {
-		verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
+	if opts.FromSources {
+		opts.Preload = nil
 	}
-	<-done
+	if pbs, verdict, rules, verdictErr, rErr, ok := opts.Preload.take(); ok {
+		bs, rulesCompiler, rulesErr = pbs, rules, rErr
+		if len(custom) == 0 {
+			verdictCompiler, err = verdict, verdictErr
+		} else {
+			// Custom rules join the verdict group: the preloaded one goes
+			// unused.
+			verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
+		}
+	} else {
+		bs = builtins()
+		var snap *snapshot
+		if !opts.FromSources {
+			snap = loadSnapshot()
+		}
+		// The two groups share nothing and are loaded in parallel: loading
+		// is most of a short command's start-up.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			rulesCompiler, rulesErr = shippedCompiler(snap, groupRules, bs)
+		}()
+		if len(custom) == 0 {
+			verdictCompiler, err = shippedCompiler(snap, groupVerdict, bs)
+		} else {
+			verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
+		}
+		<-done
+	}
 	if err != nil {
 		return err
 	}

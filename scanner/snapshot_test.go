@@ -18,7 +18,8 @@ import (
 // policy snapshot: an engine that loads the shipped policies from it and one
 // that compiles their Rego sources (the reference) give byte-identical
 // reports — every verdict, reason and finding — over the oracle corpus, the
-// demo machine and generated machines.
+// demo machine and generated machines. So does one given the groups
+// preloaded (policy.PreloadShipped).
 func TestSnapshotEngineMatchesSources(t *testing.T) {
 	ctx := context.Background()
 	ref, err := policy.NewEngine(ctx, policy.EngineOptions{FromSources: true})
@@ -26,6 +27,11 @@ func TestSnapshotEngineMatchesSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := testEngine(t)
+	// And one given the shipped groups loaded ahead of it (what scan does).
+	preloaded, err := policy.NewEngine(ctx, policy.EngineOptions{Preload: policy.PreloadShipped()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	compare := func(t *testing.T, opts scanner.Options) {
 		t.Helper()
 		if opts.LookupEnv == nil {
@@ -34,8 +40,8 @@ func TestSnapshotEngineMatchesSources(t *testing.T) {
 		if opts.GOOS == "" {
 			opts.GOOS = "linux"
 		}
-		var out [2][]byte
-		for i, eng := range []*policy.Engine{ref, snap} {
+		var out [3][]byte
+		for i, eng := range []*policy.Engine{ref, snap, preloaded} {
 			opts.Policy = eng
 			res, err := scanner.Scan(ctx, opts)
 			if err != nil {
@@ -48,8 +54,10 @@ func TestSnapshotEngineMatchesSources(t *testing.T) {
 			}
 			out[i] = buf.Bytes()
 		}
-		if !bytes.Equal(out[0], out[1]) {
-			t.Fatalf("reports differ:\n%s", diffLines(string(out[0]), string(out[1])))
+		for i := 1; i < len(out); i++ {
+			if !bytes.Equal(out[0], out[i]) {
+				t.Fatalf("reports of engine %d differ:\n%s", i, diffLines(string(out[0]), string(out[i])))
+			}
 		}
 		if !bytes.Contains(out[0], []byte(`"status"`)) {
 			t.Fatal("no server in the report: the comparison tested nothing")

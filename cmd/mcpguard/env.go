@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/mcpguard/mcpguard/policy"
 	"os"
 	"os/user"
 	"runtime"
@@ -30,6 +31,10 @@ type environment struct {
 	// startFleet starts OPA's plugins for --opa-config; nil in a build that
 	// does not link them, which runs mcpguard-opa instead (opahelper.go).
 	startFleet fleetpolicy.Starter
+	// preload holds the shipped policies, loading since the process
+	// started, for a command that will evaluate them (runContext); nil
+	// otherwise.
+	preload *policy.Preload
 }
 
 func defaultEnv() environment {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpguard/mcpguard/policy"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -51,6 +53,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runContext(ctx context.Context, args []string, s streams, env environment) int {
+	if subcommand(args) == "scan" {
+		// The shipped policies load on another core while the flags are
+		// parsed and the configuration files read: a scan's start-up.
+		env.preload = policy.PreloadShipped()
+	}
 	root := newRootCmd(s, env)
 	var prof profileFlags
 	prof.register(root)
@@ -81,6 +88,16 @@ func runContext(ctx context.Context, args []string, s streams, env environment) 
 		fmt.Fprintf(s.err, "mcpguard: %v\n", err)
 		return exitError
 	}
+}
+
+// subcommand returns the command when it is the first argument, as
+// everyone writes it ("mcpguard scan ..."); otherwise "" (no guess is made:
+// a flag before the command may take the next argument as its value).
+func subcommand(args []string) string {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return ""
+	}
+	return args[0]
 }
 
 // tuneGC trades memory for time in short-lived commands: compiling the

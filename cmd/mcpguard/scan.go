@@ -176,6 +176,7 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		Suppressions: sup,
 		Meta:         meta,
 		Introspect:   iopts,
+		Preload:      env.preload,
 	}
 	if fleet != nil {
 		ropts.Fleet = fleet.policy

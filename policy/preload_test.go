@@ -1,0 +1,83 @@
+package policy
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// TestPreloadedEngineMatches: an engine given the preloaded shipped
+// groups judges every server as one that loads its own — without custom
+// rules (it takes both groups), with them (the verdict group is compiled
+// with the custom rules, the preloaded one unused), and for a second
+// engine given the same preload (it gets nothing and loads its own).
+func TestPreloadedEngineMatches(t *testing.T) {
+	ctx := context.Background()
+	custom := map[string]string{"bundle:acme/deny.rego": `package mcpguard.custom.acme
+
+deny contains msg if {
+	input.server.transport == "http"
+	msg := sprintf("remote server %s", [input.server.name])
+}
+`}
+	pctx := benchContext(t)
+	var servers []Value
+	for _, s := range benchServers(12) {
+		v, err := NewValue(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, v)
+	}
+	judge := func(t *testing.T, e *Engine) []*ServerResult {
+		t.Helper()
+		var out []*ServerResult
+		for _, s := range servers {
+			r, err := e.EvalServer(ctx, s, pctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		modules map[string]string
+	}{{"shipped", nil}, {"custom", custom}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, err := NewEngine(ctx, EngineOptions{Modules: tc.modules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := judge(t, ref)
+			p := PreloadShipped()
+			for i := range 2 { // the second engine finds the preload taken
+				e, err := NewEngine(ctx, EngineOptions{Modules: tc.modules, Preload: p})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := judge(t, e); !reflect.DeepEqual(got, want) {
+					t.Fatalf("engine %d with the preload: %+v\nwant %+v", i, got, want)
+				}
+			}
+			if !p.taken.Load() {
+				t.Fatal("no engine took the preload")
+			}
+			if tc.modules != nil && !hasPackage(want, "mcpguard.custom.acme") {
+				t.Fatal("the custom rule denied nothing: the comparison tested nothing of it")
+			}
+		})
+	}
+}
+
+func hasPackage(results []*ServerResult, pkg string) bool {
+	for _, r := range results {
+		for _, f := range r.Findings {
+			if f.Package == pkg {
+				return true
+			}
+		}
+	}
+	return false
+}
