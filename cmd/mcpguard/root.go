@@ -46,18 +46,25 @@ type streams struct {
 // run builds the command tree, executes it and maps the outcome to an exit
 // code. It is the only place that decides exit codes.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := defaultEnv()
+	preloadFor(&env, args) // first: setting up signals and the collector takes a millisecond
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	tuneGC(args)
-	return runContext(ctx, args, streams{in: stdin, out: stdout, err: stderr}, defaultEnv())
+	return runContext(ctx, args, streams{in: stdin, out: stdout, err: stderr}, env)
+}
+
+// preloadFor starts loading the shipped policies when the command will
+// evaluate them: they load on another core while the flags are parsed and
+// the configuration files read, a scan's start-up.
+func preloadFor(env *environment, args []string) {
+	if env.preload == nil && subcommand(args) == "scan" {
+		env.preload = policy.PreloadShipped()
+	}
 }
 
 func runContext(ctx context.Context, args []string, s streams, env environment) int {
-	if subcommand(args) == "scan" {
-		// The shipped policies load on another core while the flags are
-		// parsed and the configuration files read: a scan's start-up.
-		env.preload = policy.PreloadShipped()
-	}
+	preloadFor(&env, args)
 	root := newRootCmd(s, env)
 	var prof profileFlags
 	prof.register(root)
