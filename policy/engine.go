@@ -165,10 +165,11 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if opts.FromSources {
 		opts.Preload = nil
 	}
-	if pbs, verdict, rules, verdictErr, rErr, ok := opts.Preload.take(); ok {
-		bs, rulesCompiler, rulesErr = pbs, rules, rErr
+	pre := opts.Preload.take()
+	if pre != nil {
+		bs, rulesCompiler, rulesErr = pre.bs, pre.rules, pre.rulesErr
 		if len(custom) == 0 {
-			verdictCompiler, err = verdict, verdictErr
+			verdictCompiler, err = pre.verdict, pre.verdictErr
 		} else {
 			// Custom rules join the verdict group: the preloaded one goes
 			// unused.
@@ -200,32 +201,45 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if rulesErr != nil {
 		return rulesErr
 	}
-	prepare := func(c *ast.Compiler, query string) (rego.PreparedEvalQuery, error) {
-		ropts := []func(*rego.Rego){rego.Query(query), rego.Compiler(c), rego.StrictBuiltinErrors(true),
-			rego.EnablePrintStatements(opts.Print != nil)}
-		if opts.Print != nil {
-			ropts = append(ropts, rego.PrintHook(printHook{opts.Print}))
-		}
-		ropts = append(ropts, regoOptions(bs)...)
-		if len(opts.Data) > 0 {
-			ropts = append(ropts, rego.Store(inmem.NewFromObject(opts.Data)))
-		}
-		pq, err := rego.New(ropts...).PrepareForEval(ctx)
-		if err != nil {
-			return pq, compileError(err)
-		}
-		return pq, nil
-	}
-	if e.server, err = prepare(verdictCompiler, serverQuery); err != nil {
+	// The preloaded queries hold for the shipped groups without a data
+	// document (the shipped policies print nothing); anything else is
+	// prepared here.
+	if pre != nil && len(opts.Data) == 0 && len(custom) == 0 && pre.serverOK {
+		e.server = pre.server
+	} else if e.server, err = prepareQuery(ctx, verdictCompiler, serverQuery, bs, opts.Print, opts.Data); err != nil {
 		return err
 	}
-	if e.hygiene, err = prepare(rulesCompiler, hygieneQuery); err != nil {
+	if pre != nil && len(opts.Data) == 0 && pre.rulesOK {
+		e.hygiene, e.context = pre.hygiene, pre.context
+		return nil
+	}
+	if e.hygiene, err = prepareQuery(ctx, rulesCompiler, hygieneQuery, bs, opts.Print, opts.Data); err != nil {
 		return err
 	}
-	if e.context, err = prepare(rulesCompiler, contextQuery); err != nil {
+	if e.context, err = prepareQuery(ctx, rulesCompiler, contextQuery, bs, opts.Print, opts.Data); err != nil {
 		return err
 	}
 	return nil
+}
+
+// prepareQuery prepares one of the engine's queries on a compiled group,
+// with print statements going to print (nil: none) and data as the data
+// document.
+func prepareQuery(ctx context.Context, c *ast.Compiler, query string, bs []builtin, print io.Writer, data map[string]any) (rego.PreparedEvalQuery, error) {
+	ropts := []func(*rego.Rego){rego.Query(query), rego.Compiler(c), rego.StrictBuiltinErrors(true),
+		rego.EnablePrintStatements(print != nil)}
+	if print != nil {
+		ropts = append(ropts, rego.PrintHook(printHook{print}))
+	}
+	ropts = append(ropts, regoOptions(bs)...)
+	if len(data) > 0 {
+		ropts = append(ropts, rego.Store(inmem.NewFromObject(data)))
+	}
+	pq, err := rego.New(ropts...).PrepareForEval(ctx)
+	if err != nil {
+		return pq, compileError(err)
+	}
+	return pq, nil
 }
 
 // customPackages returns the sorted package names of the custom modules, and

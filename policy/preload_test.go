@@ -8,9 +8,11 @@ import (
 
 // TestPreloadedEngineMatches: an engine given the preloaded shipped
 // groups judges every server as one that loads its own — without custom
-// rules (it takes both groups), with them (the verdict group is compiled
-// with the custom rules, the preloaded one unused), and for a second
-// engine given the same preload (it gets nothing and loads its own).
+// rules (it takes both groups and their prepared queries), with them (the
+// verdict group is compiled with the custom rules, the preloaded one
+// unused), with a data document (every query prepared again), and for a
+// second engine given the same preload (it gets nothing and loads its
+// own).
 func TestPreloadedEngineMatches(t *testing.T) {
 	ctx := context.Background()
 	custom := map[string]string{"bundle:acme/deny.rego": `package mcpguard.custom.acme
@@ -19,7 +21,14 @@ deny contains msg if {
 	input.server.transport == "http"
 	msg := sprintf("remote server %s", [input.server.name])
 }
+
+warn contains msg if {
+	some name in data.acme.watched
+	input.server.name == name
+	msg := sprintf("watched server %s", [name])
+}
 `}
+	data := map[string]any{"acme": map[string]any{"watched": []any{"srv-0", "srv-3"}}}
 	pctx := benchContext(t)
 	var servers []Value
 	for _, s := range benchServers(12) {
@@ -44,16 +53,17 @@ deny contains msg if {
 	for _, tc := range []struct {
 		name    string
 		modules map[string]string
-	}{{"shipped", nil}, {"custom", custom}} {
+		data    map[string]any
+	}{{"shipped", nil, nil}, {"custom", custom, nil}, {"custom and data", custom, data}} {
 		t.Run(tc.name, func(t *testing.T) {
-			ref, err := NewEngine(ctx, EngineOptions{Modules: tc.modules})
+			ref, err := NewEngine(ctx, EngineOptions{Modules: tc.modules, Data: tc.data})
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := judge(t, ref)
 			p := PreloadShipped()
 			for i := range 2 { // the second engine finds the preload taken
-				e, err := NewEngine(ctx, EngineOptions{Modules: tc.modules, Preload: p})
+				e, err := NewEngine(ctx, EngineOptions{Modules: tc.modules, Data: tc.data, Preload: p})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,6 +77,9 @@ deny contains msg if {
 			if tc.modules != nil && !hasPackage(want, "mcpguard.custom.acme") {
 				t.Fatal("the custom rule denied nothing: the comparison tested nothing of it")
 			}
+			if tc.data != nil && !hasMessage(want, "watched server srv-0") {
+				t.Fatal("the rule on data found nothing: the comparison tested nothing of it")
+			}
 		})
 	}
 }
@@ -75,6 +88,17 @@ func hasPackage(results []*ServerResult, pkg string) bool {
 	for _, r := range results {
 		for _, f := range r.Findings {
 			if f.Package == pkg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasMessage(results []*ServerResult, msg string) bool {
+	for _, r := range results {
+		for _, f := range r.Findings {
+			if f.Message == msg {
 				return true
 			}
 		}
