@@ -74,31 +74,21 @@ warn contains msg if {
 			if !p.taken.Load() {
 				t.Fatal("no engine took the preload")
 			}
-			if tc.modules != nil && !hasPackage(want, "mcpguard.custom.acme") {
+			if tc.modules != nil && !hasFinding(want, func(f RuleResult) bool { return f.Package == "mcpguard.custom.acme" }) {
 				t.Fatal("the custom rule denied nothing: the comparison tested nothing of it")
 			}
-			if tc.data != nil && !hasMessage(want, "watched server srv-0") {
+			if tc.data != nil && !hasFinding(want, func(f RuleResult) bool { return f.Message == "watched server srv-0" }) {
 				t.Fatal("the rule on data found nothing: the comparison tested nothing of it")
 			}
 		})
 	}
 }
 
-func hasPackage(results []*ServerResult, pkg string) bool {
+// hasFinding reports whether any result has a finding that match accepts.
+func hasFinding(results []*ServerResult, match func(RuleResult) bool) bool {
 	for _, r := range results {
 		for _, f := range r.Findings {
-			if f.Package == pkg {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func hasMessage(results []*ServerResult, msg string) bool {
-	for _, r := range results {
-		for _, f := range r.Findings {
-			if f.Message == msg {
+			if match(f) {
 				return true
 			}
 		}
