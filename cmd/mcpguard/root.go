@@ -65,6 +65,10 @@ func preloadFor(env *environment, args []string) {
 
 func runContext(ctx context.Context, args []string, s streams, env environment) int {
 	preloadFor(&env, args)
+	// The command owns the preload's goroutines, whether or not it got as
+	// far as taking it: none outlives it (nor runs beside the next command
+	// of a process that runs several, which may start OPA's plugins).
+	defer env.preload.Wait()
 	root := newRootCmd(s, env)
 	var prof profileFlags
 	prof.register(root)
