@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/mcpguard/mcpguard/policy"
 	"os"
 	"os/user"
 	"runtime"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpguard/mcpguard/fleetpolicy"
+	"github.com/mcpguard/mcpguard/policy"
 )
 
 // environment is what commands learn from the process, injected for tests so

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcpguard/mcpguard/policy"
 	"io"
 	"os"
 	"os/signal"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpguard/mcpguard/policy"
 )
 
 // Exit codes (SPEC §4).
