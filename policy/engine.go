@@ -159,57 +159,36 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if len(diags) > 0 {
 		return &CompileError{Diagnostics: diags}
 	}
-	var bs []builtin
-	var verdictCompiler, rulesCompiler *ast.Compiler
-	var rulesErr error
 	if opts.FromSources {
-		opts.Preload = nil
+		opts.Preload = nil // it holds the snapshot's groups
 	}
+	// A preload's queries were prepared without print statements or data:
+	// they serve when there is no data document (the shipped policies
+	// print nothing); anything else is prepared here.
 	pre := opts.Preload.take()
-	if pre != nil {
-		bs, rulesCompiler, rulesErr = pre.bs, pre.rules, pre.rulesErr
-		if len(custom) == 0 {
-			verdictCompiler, err = pre.verdict, pre.verdictErr
-		} else {
-			// Custom rules join the verdict group: the preloaded one goes
-			// unused.
-			verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
-		}
+	usable := pre == nil || len(opts.Data) == 0
+	if pre == nil {
+		pre = loadShipped(opts.FromSources, len(custom) == 0, opts.Print, opts.Data)
+	}
+	bs, verdictCompiler, rulesCompiler := pre.bs, pre.verdict, pre.rules
+	if err := pre.rulesErr; err != nil {
+		return err
+	}
+	if len(custom) == 0 {
+		err = pre.verdictErr
 	} else {
-		bs = builtins()
-		var snap *snapshot
-		if !opts.FromSources {
-			snap = loadSnapshot()
-		}
-		// The two groups share nothing and are loaded in parallel: loading
-		// is most of a short command's start-up.
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			rulesCompiler, rulesErr = shippedCompiler(snap, groupRules, bs)
-		}()
-		if len(custom) == 0 {
-			verdictCompiler, err = shippedCompiler(snap, groupVerdict, bs)
-		} else {
-			verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
-		}
-		<-done
+		// Custom rules join the verdict group: a preloaded one goes unused.
+		verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
 	}
 	if err != nil {
 		return err
 	}
-	if rulesErr != nil {
-		return rulesErr
-	}
-	// The preloaded queries hold for the shipped groups without a data
-	// document (the shipped policies print nothing); anything else is
-	// prepared here.
-	if pre != nil && len(opts.Data) == 0 && len(custom) == 0 && pre.serverOK {
+	if usable && len(custom) == 0 && pre.serverOK {
 		e.server = pre.server
 	} else if e.server, err = prepareQuery(ctx, verdictCompiler, serverQuery, bs, opts.Print, opts.Data); err != nil {
 		return err
 	}
-	if pre != nil && len(opts.Data) == 0 && pre.rulesOK {
+	if usable && pre.rulesOK {
 		e.hygiene, e.context = pre.hygiene, pre.context
 		return nil
 	}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"io"
 	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -22,8 +23,8 @@ type Preload struct {
 	taken  atomic.Bool
 }
 
-// preloaded is what a Preload hands to its engine. The queries are prepared
-// without print statements and data: the shipped policies have neither.
+// preloaded is what loadShipped loads: the compiled groups and their
+// prepared queries (a Preload's without print statements or data).
 type preloaded struct {
 	bs                []builtin
 	verdict, rules    *ast.Compiler
@@ -40,27 +41,41 @@ func PreloadShipped() *Preload {
 	p := &Preload{ready: make(chan struct{})}
 	go func() {
 		defer close(p.ready)
-		l := &p.loaded
-		l.bs = builtins()
-		snap := loadSnapshot()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			if l.rules, l.rulesErr = shippedCompiler(snap, groupRules, l.bs); l.rulesErr == nil {
-				var err1, err2 error
-				l.hygiene, err1 = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, nil, nil)
-				l.context, err2 = prepareQuery(context.Background(), l.rules, contextQuery, l.bs, nil, nil)
-				l.rulesOK = err1 == nil && err2 == nil
-			}
-		}()
-		if l.verdict, l.verdictErr = shippedCompiler(snap, groupVerdict, l.bs); l.verdictErr == nil {
-			var err error
-			l.server, err = prepareQuery(context.Background(), l.verdict, serverQuery, l.bs, nil, nil)
-			l.serverOK = err == nil
-		}
-		<-done
+		p.loaded = *loadShipped(false, true, nil, nil)
 	}()
 	return p
+}
+
+// loadShipped loads the shipped groups, from the snapshot or (fromSources)
+// by compiling their Rego: the rules group, and the verdict group unless
+// custom rules are to join it (verdict false). The two load in parallel —
+// loading is most of a short command's start-up — and each has its queries
+// prepared, print statements going to print and data as the data document.
+func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any) *preloaded {
+	l := &preloaded{bs: builtins()}
+	var snap *snapshot
+	if !fromSources {
+		snap = loadSnapshot()
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if l.rules, l.rulesErr = shippedCompiler(snap, groupRules, l.bs); l.rulesErr == nil {
+			var err1, err2 error
+			l.hygiene, err1 = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, print, data)
+			l.context, err2 = prepareQuery(context.Background(), l.rules, contextQuery, l.bs, print, data)
+			l.rulesOK = err1 == nil && err2 == nil
+		}
+	}()
+	if verdict {
+		if l.verdict, l.verdictErr = shippedCompiler(snap, groupVerdict, l.bs); l.verdictErr == nil {
+			var err error
+			l.server, err = prepareQuery(context.Background(), l.verdict, serverQuery, l.bs, print, data)
+			l.serverOK = err == nil
+		}
+	}
+	<-done
+	return l
 }
 
 // Wait waits until the preload has finished. Whatever changes OPA's global
