@@ -34,6 +34,19 @@ func benchContext(b testing.TB) Value {
 	return v
 }
 
+// benchServerValues is benchServers as input values.
+func benchServerValues(tb testing.TB, n int) []Value {
+	var vals []Value
+	for _, s := range benchServers(n) {
+		v, err := NewValue(s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		vals = append(vals, v)
+	}
+	return vals
+}
+
 func benchServers(n int) []map[string]any {
 	out := make([]map[string]any, n)
 	for i := range out {
@@ -66,14 +79,7 @@ func BenchmarkEvalServer(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := benchContext(b)
-	var vals []Value
-	for _, s := range benchServers(64) {
-		v, err := NewValue(s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		vals = append(vals, v)
-	}
+	vals := benchServerValues(b, 64)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

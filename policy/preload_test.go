@@ -30,14 +30,7 @@ warn contains msg if {
 `}
 	data := map[string]any{"acme": map[string]any{"watched": []any{"srv-0", "srv-3"}}}
 	pctx := benchContext(t)
-	var servers []Value
-	for _, s := range benchServers(12) {
-		v, err := NewValue(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		servers = append(servers, v)
-	}
+	servers := benchServerValues(t, 12)
 	judge := func(t *testing.T, e *Engine) []*ServerResult {
 		t.Helper()
 		var out []*ServerResult

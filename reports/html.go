@@ -125,6 +125,7 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 		// Append to the chunk buffer's free space (buffers are reused
 		// from chunk to chunk), not to a slice grown anew for each chunk.
 		buf := b.AvailableBuffer()
+		var err error // this chunk's own: chunks are encoded concurrently
 		for i := lo; i < hi; i++ {
 			if i > 0 {
 				buf = append(buf, ',')
@@ -135,9 +136,8 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 				if k > 0 {
 					buf = append(buf, ',')
 				}
-				var cellErr error // each chunk's own: chunks are encoded concurrently
-				if buf, cellErr = appendCellsJSON(buf, cells); cellErr != nil {
-					return cellErr
+				if buf, err = appendCellsJSON(buf, cells); err != nil {
+					return err
 				}
 			}
 			buf = append(buf, ']')

@@ -79,9 +79,7 @@ var verbLexicon = sync.OnceValue(func() map[string]verbClass {
 })
 
 // execNouns mark execution when a name has no verb ("bash", "shell_exec").
-var execNouns = sync.OnceValue(func() map[string]bool {
-	return tlSet(strings.Fields(`shell bash sh cmd powershell pwsh subprocess terminal exec eval repl`))
-})
+var execNouns = lazyWordSet(`shell bash sh cmd powershell pwsh subprocess terminal exec eval repl`)
 
 // lookupVerb returns the class of a word, trying inflections: third person
 // ("deletes", "pushes", "copies"), gerund ("sending", "creating",
@@ -124,10 +122,8 @@ type verbEvidence struct {
 }
 
 // fillers are skipped before a description's leading verb.
-var leadFillers = sync.OnceValue(func() map[string]bool {
-	return tlSet(strings.Fields(`this tool the a an use used to for it lets let allows allow you can will function endpoint api method
-	helper utility mcp simple that which we i please is will used tools`))
-})
+var leadFillers = lazyWordSet(`this tool the a an use used to for it lets let allows allow you can will function endpoint api method
+	helper utility mcp simple that which we i please is will used tools`)
 
 // leadVerbs returns the leading verb of words and the verbs coordinated
 // with it ("compiles and runs", "create or update", "move or rename"):
@@ -166,9 +162,7 @@ func leadVerbs(words []string, limit int, inflect bool) []verbEvidence {
 }
 
 // arithmetic: "add two numbers", "adds the values" compute, not mutate.
-var arithmeticObjects = sync.OnceValue(func() map[string]bool {
-	return tlSet(strings.Fields(`two numbers number integers values sum operands digits`))
-})
+var arithmeticObjects = lazyWordSet(`two numbers number integers values sum operands digits`)
 
 // adjust drops the mutate reading of arithmetic "add".
 func adjust(ev []verbEvidence, words []string) []verbEvidence {
@@ -192,29 +186,21 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 var (
 	// readObjects are operations that read: an execution verb on one of
 	// them runs a read.
-	readObjects = sync.OnceValue(func() map[string]bool {
-		return tlSet(strings.Fields(`query queries aggregation aggregations aggregate find search searches select lookup
-		report reports analysis count explain`))
-	})
+	readObjects = lazyWordSet(`query queries aggregation aggregations aggregate find search searches select lookup
+		report reports analysis count explain`)
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
-	sessionObjects = sync.OnceValue(func() map[string]bool {
-		return tlSet(strings.Fields(`connection connections session sessions socket sockets browser tab tabs page pages
-		client stream streams cursor cursors transport handle window context`))
-	})
+	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages
+		client stream streams cursor cursors transport handle window context`)
 	// infoNouns make a tool about its verb rather than doing it: it
 	// returns instructions, documentation or help.
-	infoNouns = sync.OnceValue(func() map[string]bool {
-		return tlSet(strings.Fields(`instructions instruction docs doc documentation guide guides help howto readme tutorial
-		tutorials manual usage`))
-	})
+	infoNouns = lazyWordSet(`instructions instruction docs doc documentation guide guides help howto readme tutorial
+		tutorials manual usage`)
 	// objectSkips are the words between a verb and its object.
-	objectSkips = sync.OnceValue(func() map[string]bool {
-		return tlSet(strings.Fields(`a an the this that these those its your my our their one new given specified provided
-		current active open existing sql mongodb mongo database db simple custom single`))
-	})
+	objectSkips = lazyWordSet(`a an the this that these those its your my our their one new given specified provided
+		current active open existing sql mongodb mongo database db simple custom single`)
 	// sessionVerbs are the verbs that, on a session object, only end it.
-	sessionVerbs = sync.OnceValue(func() map[string]bool { return tlSet(strings.Fields(`close disconnect end stop terminate kill reset`)) })
+	sessionVerbs = lazyWordSet(`close disconnect end stop terminate kill reset`)
 )
 
 // judgeObjects reads each verb with its object in words: an execution verb
@@ -281,14 +267,10 @@ const (
 )
 
 // netParams are parameter names that address the network.
-var netParams = sync.OnceValue(func() map[string]bool {
-	return tlSet(strings.Fields(`url urls endpoint webhook webhookurl callbackurl callback recipient recipients email emails emailaddress host hostname`))
-})
+var netParams = lazyWordSet(`url urls endpoint webhook webhookurl callbackurl callback recipient recipients email emails emailaddress host hostname`)
 
 // urlish are parameter name words that make format "uri" a network address.
-var urlish = sync.OnceValue(func() map[string]bool {
-	return tlSet(strings.Fields(`url link endpoint webhook callback href site page`))
-})
+var urlish = lazyWordSet(`url link endpoint webhook callback href site page`)
 
 // toolEvidence gathers the evidence classes of a tool.
 type toolEvidence struct {

@@ -3,7 +3,6 @@ package toolcheck
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -88,13 +87,9 @@ func tlHas(list []string, s string) bool {
 // covertWords name parameters that serve as side channels (MCP-Shield's
 // list, threats.md §2.2); fillerWords may accompany them ("debug_info").
 var (
-	covertWords = sync.OnceValue(func() map[string]bool {
-		return tlSet(strings.Fields(`sidenote sidenotes side note notes feedback details detail extra additional metadata meta debug
-		context annotation annotations reasoning remark remarks`))
-	})
-	fillerWords = sync.OnceValue(func() map[string]bool {
-		return tlSet(strings.Fields(`info information data field text string params args extra additional user optional any misc other`))
-	})
+	covertWords = lazyWordSet(`sidenote sidenotes side note notes feedback details detail extra additional metadata meta debug
+		context annotation annotations reasoning remark remarks`)
+	fillerWords = lazyWordSet(`info information data field text string params args extra additional user optional any misc other`)
 )
 
 // isCovert reports whether a parameter's words are all covert or filler
@@ -259,9 +254,7 @@ func tlWordByte(c byte) bool {
 }
 
 // standardTypes are JSON Schema's types.
-var standardTypes = sync.OnceValue(func() map[string]bool {
-	return tlSet([]string{"string", "number", "integer", "boolean", "object", "array", "null"})
-})
+var standardTypes = lazySet("string", "number", "integer", "boolean", "object", "array", "null")
 
 // schemaAnomalies reports Full-Schema Poisoning shapes (CyberArk): a
 // non-standard "type", "required" entries that are not properties,

@@ -42,8 +42,7 @@ type toolText struct {
 // widespread vendor annotations (OpenAPI, VS Code, Pydantic, zod, Google).
 // Other keys inside a schema are non-standard: models read them as prose
 // (CyberArk's Full-Schema Poisoning).
-var schemaKeywords = sync.OnceValue(func() map[string]bool {
-	return tlSet(strings.Fields(`
+var schemaKeywords = lazyWordSet(`
 	$schema $id id $ref $defs definitions $anchor $dynamicRef $dynamicAnchor $vocabulary $comment $recursiveRef $recursiveAnchor
 	type enum const default examples title description readOnly writeOnly deprecated format contentEncoding contentMediaType contentSchema
 	properties patternProperties additionalProperties propertyNames required dependentRequired dependentSchemas dependencies
@@ -54,8 +53,18 @@ var schemaKeywords = sync.OnceValue(func() map[string]bool {
 	nullable example discriminator xml externalDocs
 	markdownDescription enumDescriptions markdownEnumDescriptions deprecationMessage errorMessage doNotSuggest defaultSnippets patternErrorMessage
 	propertyOrdering strict
-`))
-})
+`)
+
+// lazyWordSet is the set of the whitespace-separated words, built on first
+// use (the package builds nothing at initialisation: see doc.go).
+func lazyWordSet(words string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool { return tlSet(strings.Fields(words)) })
+}
+
+// lazySet is the set of list, built on first use.
+func lazySet(list ...string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool { return tlSet(list) })
+}
 
 func tlSet(list []string) map[string]bool {
 	m := make(map[string]bool, len(list))
@@ -68,17 +77,11 @@ func tlSet(list []string) map[string]bool {
 // schemaMaps are keywords whose value maps names to schemas; schemaOne
 // hold one schema; schemaMany an array of schemas.
 var (
-	schemaMaps = sync.OnceValue(func() map[string]bool {
-		return tlSet([]string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
-	})
-	schemaOne = sync.OnceValue(func() map[string]bool {
-		return tlSet([]string{"additionalProperties", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items",
-			"additionalItems", "contains", "not", "if", "then", "else", "contentSchema"})
-	})
-	schemaMany = sync.OnceValue(func() map[string]bool { return tlSet([]string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}) })
-	valueWords = sync.OnceValue(func() map[string]bool {
-		return tlSet([]string{"enum", "const", "default", "examples", "example", "pattern"})
-	})
+	schemaMaps = lazySet("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
+	schemaOne  = lazySet("additionalProperties", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items",
+		"additionalItems", "contains", "not", "if", "then", "else", "contentSchema")
+	schemaMany = lazySet("allOf", "anyOf", "oneOf", "prefixItems", "items")
+	valueWords = lazySet("enum", "const", "default", "examples", "example", "pattern")
 )
 
 // kwFlags say which of the keyword sets above a key is in.

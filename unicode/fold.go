@@ -1,7 +1,7 @@
 package unicode
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -17,8 +17,8 @@ func foldTo(r rune) (string, bool) {
 		}
 		return "", false
 	}
-	i := sort.Search(len(foldFrom), func(i int) bool { return foldFrom[i] >= r })
-	if i == len(foldFrom) || foldFrom[i] != r {
+	i, found := slices.BinarySearch(foldFrom[:], r)
+	if !found {
 		return "", false
 	}
 	start := 0

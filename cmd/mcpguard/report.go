@@ -254,7 +254,7 @@ func readReports(files []string, stdin io.Reader) iter.Seq[readResult] {
 		defer close(done)
 		for range workers {
 			go func() {
-				var buf bytes.Buffer // ReadReport keeps none of the bytes
+				var buf bytes.Buffer // the reader keeps none of the bytes
 				var rr reports.ReportReader
 				for i := range next {
 					in := readReportInput(files[i], stdin, &buf)
