@@ -384,11 +384,14 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		default:
 			tx.view = matchView(tx.text)
 		}
-		sigs = append(sigs, a.matchPhrases(tx.view, tx.ptr, tx.pos, false)...)
+		ws := a.matchPhrases(tx.view, tx.ptr, tx.pos, false)
+		sigs = append(sigs, ws...)
 		if tx.role == roleDescription && d != nil && tx.text == d.Str && tx.ptr == descPtr {
 			// The description's view, which the annotation rules read:
-			// which of their patterns it admits.
+			// which of their patterns it admits; and its signals, which
+			// the size rules read.
 			a.cur.descAux, a.cur.haveDescAux = a.phraseScratch.aux, true
+			a.cur.descSigs, a.cur.haveDescSigs = ws, true
 		}
 		for _, dec := range decodedBlobs(tx.text) {
 			ds := a.matchPhrases(matchView(dec), tx.ptr, tx.pos, true)

@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -340,14 +341,23 @@ func (a *toolAnalysis) overLong(t *Tool, desc string, n int) {
 			beyond = append(beyond, map[string]any{"rule": f.Rule, "id": f.ID, "string_offset": off})
 		}
 	}
-	before := map[string]bool{}
-	for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
-		before[s.family+"\x00"+s.match] = true
+	// The phrases of the whole description (the poisoning rules matched
+	// them already) that the part Claude Code keeps does not hold; the
+	// kept part is matched only when the whole has a phrase to compare.
+	whole := a.cur.descSigs
+	if !a.cur.haveDescSigs {
+		whole = a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false)
 	}
 	var phr []any
-	for _, s := range a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false) {
-		if s.weight >= 1 && !before[s.family+"\x00"+s.match] {
-			phr = append(phr, map[string]any{"rule": ruleT001, "family": s.family, "match": s.match})
+	if slices.ContainsFunc(whole, func(s toolSignal) bool { return s.weight >= 1 }) {
+		before := map[string]bool{}
+		for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
+			before[s.family+"\x00"+s.match] = true
+		}
+		for _, s := range whole {
+			if s.weight >= 1 && !before[s.family+"\x00"+s.match] {
+				phr = append(phr, map[string]any{"rule": ruleT001, "family": s.family, "match": s.match})
+			}
 		}
 	}
 	beyond = append(beyond, phr...)

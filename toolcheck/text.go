@@ -606,6 +606,11 @@ type toolCache struct {
 	// description's view admits, when haveDescAux.
 	descAux     uint32
 	haveDescAux bool
+	// descSigs are the phrase signals of the description's view (as
+	// matchPhrases returned them), when haveDescSigs: the size rules
+	// compare them with the part Claude Code keeps.
+	descSigs     []toolSignal
+	haveDescSigs bool
 }
 
 func (c *toolCache) reset() { *c = toolCache{} }
