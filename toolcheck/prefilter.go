@@ -263,6 +263,10 @@ type litRegexp struct {
 	// one run of allowed bytes. allowedAll: every byte.
 	allowed    [256]bool
 	allowedAll bool
+	// spaces bounds how many spaces a match holds (-1: unbounded): a
+	// pattern whose unbounded parts are words ("\w*[_-]\w+") has a
+	// window of a few words from its anchor, not the rest of the line.
+	spaces int
 }
 
 // newLitRegexp compiles expr (Perl syntax, as regexp.MustCompile) and
@@ -289,6 +293,7 @@ func newLitRegexp(expr string) *litRegexp {
 		}
 	}
 	r.allowedAll = !allowedBytes(parsed, &r.allowed)
+	r.spaces = maxByteCount(parsed, ' ')
 	r.chunk = maxWindowChunk
 	for _, g := range r.groups {
 		if g.pre >= 0 {
@@ -341,6 +346,81 @@ func allowedBytes(re *syntax.Regexp, set *[256]bool) bool {
 			}
 		}
 		return false
+	}
+	return false
+}
+
+// maxByteCount bounds how many times the ASCII byte c occurs in a match of
+// re: -1 when unbounded or unknown.
+func maxByteCount(re *syntax.Regexp, c byte) int {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpNoMatch:
+		return 0
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			if r == rune(c) || re.Flags&syntax.FoldCase != 0 && caseFoldsTo(r, rune(c)) {
+				n++
+			}
+		}
+		return n
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= rune(c) && rune(c) <= re.Rune[i+1] {
+				return 1
+			}
+		}
+		return 0
+	case syntax.OpAnyChar:
+		return 1
+	case syntax.OpAnyCharNotNL:
+		if c == '\n' {
+			return 0
+		}
+		return 1
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxByteCount(re.Sub[0], c)
+	case syntax.OpStar, syntax.OpPlus:
+		if maxByteCount(re.Sub[0], c) == 0 {
+			return 0
+		}
+		return -1
+	case syntax.OpRepeat:
+		sub := maxByteCount(re.Sub[0], c)
+		switch {
+		case sub == 0 || re.Max == 0:
+			return 0
+		case sub < 0 || re.Max < 0:
+			return -1
+		}
+		return sub * re.Max
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n = addLen(n, maxByteCount(sub, c))
+		}
+		return n
+	case syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			k := maxByteCount(sub, c)
+			if k < 0 {
+				return -1
+			}
+			n = max(n, k)
+		}
+		return n
+	}
+	return -1
+}
+
+// caseFoldsTo reports whether r and c are in one case-folding orbit.
+func caseFoldsTo(r, c rune) bool {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f == c {
+			return true
+		}
 	}
 	return false
 }
@@ -431,6 +511,22 @@ func (r *litRegexp) search(s string, n int, dst [][2]int, valid bool, first []in
 		if !r.allowedAll {
 			for k := ws + r.chunk; k < limit; k++ {
 				if !r.allowed[s[k]] {
+					limit = k
+					break
+				}
+			}
+		}
+		if r.spaces >= 0 {
+			// A match starting at a <= ws+r.chunk ends before the
+			// (spaces+1)th space from a, so before that space from
+			// ws+r.chunk.
+			for k, n := ws+r.chunk, 0; k < limit; k++ {
+				i := strings.IndexByte(s[k:limit], ' ')
+				if i < 0 {
+					break
+				}
+				k += i
+				if n++; n > r.spaces {
 					limit = k
 					break
 				}

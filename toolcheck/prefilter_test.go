@@ -288,6 +288,56 @@ func TestLitRegexpAnalysis(t *testing.T) {
 	}
 }
 
+// TestSpaceBound checks how many spaces a match can hold, and that
+// windows cut at that bound find every match: texts where the anchor
+// literal recurs ahead of a match that holds exactly the most spaces the
+// pattern allows, at every offset around the window's edge.
+func TestSpaceBound(t *testing.T) {
+	for _, tc := range []struct {
+		expr   string
+		spaces int
+	}{
+		{`abc`, 0},
+		{`a b`, 1},
+		{`\w+ \w+`, 1},
+		{`\S+ x`, 1},
+		{`a.b`, 1},
+		{`a\sb`, 1},
+		{`[^.]{0,3}x`, 3},
+		{`(?: x)*`, -1},
+		{`a|b c|d e f`, 2},
+		{`(?i)a b`, 1},
+		{`(?: x){2}`, 2},
+		{`\bwhen(?:ever)? (?:the )?(?:\(\S+\) )?\w*[_-]\w+ (?:tool )?is (?:invoked|called|used|executed)\b`, 6},
+	} {
+		parsed, err := syntax.Parse(tc.expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := maxByteCount(parsed, ' '); got != tc.spaces {
+			t.Errorf("%s: %d spaces, want %d", tc.expr, got, tc.spaces)
+		}
+	}
+	re := newLitRegexp(`\bwhen(?:ever)? (?:the )?(?:\(\S+\) )?\w*[_-]\w+ (?:tool )?is (?:invoked|called|used|executed)\b`)
+	match := "whenever the (x.y) a_b tool is called"
+	var texts []string
+	for pad := 0; pad < 2*re.chunk+8; pad++ {
+		for _, decoy := range []string{"when ", "when the ", "when the (x) a_b is not called ", "when_ "} {
+			texts = append(texts, strings.Repeat(decoy, 3)+strings.Repeat("y", pad)+" "+match+" and "+match)
+		}
+	}
+	for _, s := range texts {
+		got := re.search(s, 4, nil, true, nil)
+		var want [][2]int
+		for _, m := range re.re.FindAllStringIndex(s, 4) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if !reflect.DeepEqual(got, want) || len(want) != 2 {
+			t.Fatalf("on %q:\n got %v\nwant %v", s, got, want)
+		}
+	}
+}
+
 func itoaSigned(i int) string {
 	if i < 0 {
 		return "-" + tlItoa(-i)
