@@ -161,7 +161,17 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if n := eval[int](t, ctx, `document.scripts.length`); n != 1 {
 		t.Errorf("%d scripts in the page, want only mcpguard's own", n)
 	}
-	text := eval[string](t, ctx, `document.body.innerText`)
+	// The page's text nodes, not innerText: innerText depends on layout
+	// (it leaves out what is not rendered, and the sections are
+	// content-visibility:auto), and on a loaded machine it once lacked
+	// a name that the markup holds (.ci/run on a fresh clone).
+	text := eval[string](t, ctx, `(() => {
+		const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT,
+			{acceptNode: n => /^(SCRIPT|STYLE)$/.test(n.parentNode.nodeName) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+		const s = [];
+		while (w.nextNode()) s.push(w.currentNode.nodeValue);
+		return s.join("\n");
+	})()`)
 	for _, s := range []string{"<img src=x onerror=alert(1)>", "</script><script>alert(3)</script>", `\u{200B}`, `\u{202E}`} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the page does not show %q as text", s)
