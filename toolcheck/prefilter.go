@@ -3,6 +3,7 @@ package toolcheck
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -165,14 +166,50 @@ func analyzeRE(re *syntax.Regexp) reAnalysis {
 		return out
 	case syntax.OpConcat:
 		var out reAnalysis
+		// run is the product of the exact sets of the subexpressions since
+		// runPre (nil: none): consecutive parts of a match, which together
+		// are a longer and rarer literal than any one of them ("api" "_"
+		// "key" rather than "api").
+		var run []string
+		runPre := 0
+		flush := func() {
+			g := litGroup{lits: run, pre: runPre}
+			if shortestLit(run) > 0 && !slices.ContainsFunc(out.groups, func(h litGroup) bool {
+				return h.pre == g.pre && slices.Equal(h.lits, g.lits)
+			}) {
+				out.groups = append(out.groups, g)
+			}
+			run = nil
+		}
 		for _, s := range re.Sub {
 			sub := analyzeRE(s)
 			for _, g := range sub.groups {
 				out.groups = append(out.groups, litGroup{lits: g.lits, pre: addLen(out.max, g.pre)})
 			}
+			if set, ok := exactSet(s); ok {
+				if run == nil {
+					run, runPre = []string{""}, out.max
+				}
+				if next, ok := product(run, set); ok {
+					run = next
+				} else {
+					flush()
+					run, runPre = set, out.max
+				}
+			} else {
+				// A repetition's first round is an element of its
+				// operand's exact set, right after the run.
+				if first, ok := firstRound(s); ok && run != nil {
+					if next, ok := product(run, first); ok {
+						run = next
+					}
+				}
+				flush()
+			}
 			out.min += sub.min
 			out.max = addLen(out.max, sub.max)
 		}
+		flush()
 		return out
 	case syntax.OpAlternate:
 		out := reAnalysis{min: -1}
@@ -213,6 +250,95 @@ func analyzeRE(re *syntax.Regexp) reAnalysis {
 	}
 	// Unknown operators: no knowledge.
 	return reAnalysis{max: -1}
+}
+
+// maxExact bounds the exact sets that the analysis multiplies out.
+const maxExact = 32
+
+// exactSet returns every string re matches, when they are few (a literal,
+// a small class, options and alternatives of those) and known exactly (no
+// case folding); the empty-width assertions match "".
+func exactSet(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCharClass:
+		var set []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if len(set) == 10 || r > unicode.MaxRune {
+					return nil, false
+				}
+				set = append(set, string(r))
+			}
+		}
+		return set, len(set) > 0
+	case syntax.OpCapture:
+		return exactSet(re.Sub[0])
+	case syntax.OpQuest:
+		sub, ok := exactSet(re.Sub[0])
+		if !ok || len(sub) >= maxExact {
+			return nil, false
+		}
+		return appendUniqueStrings([]string{""}, sub...), true
+	case syntax.OpConcat:
+		set := []string{""}
+		for _, s := range re.Sub {
+			sub, ok := exactSet(s)
+			if !ok {
+				return nil, false
+			}
+			if set, ok = product(set, sub); !ok {
+				return nil, false
+			}
+		}
+		return set, true
+	case syntax.OpAlternate:
+		var set []string
+		for _, s := range re.Sub {
+			sub, ok := exactSet(s)
+			if !ok {
+				return nil, false
+			}
+			if set = appendUniqueStrings(set, sub...); len(set) > maxExact {
+				return nil, false
+			}
+		}
+		return set, true
+	}
+	return nil, false
+}
+
+// firstRound returns the exact set of a repetition's operand when the
+// repetition runs at least once: its first round matches one of them.
+func firstRound(re *syntax.Regexp) ([]string, bool) {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op == syntax.OpPlus || re.Op == syntax.OpRepeat && re.Min >= 1 {
+		return exactSet(re.Sub[0])
+	}
+	return nil, false
+}
+
+// product returns every a+b of a and b, and false beyond maxExact.
+func product(a, b []string) ([]string, bool) {
+	if len(a)*len(b) > maxExact {
+		return nil, false
+	}
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = appendUniqueStrings(out, x+y)
+		}
+	}
+	return out, true
 }
 
 func appendUniqueStrings(list []string, add ...string) []string {

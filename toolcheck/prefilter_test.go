@@ -258,11 +258,16 @@ func TestLitRegexpAnalysis(t *testing.T) {
 	}{
 		{`abc`, 3, 3, `[{[abc] 0}]`},
 		{`\bab\s*cd`, 4, -1, `[{[ab] 0} {[cd] -1}]`},
-		{`(?:x|yy)z{2,3}(?:q|r)`, 4, 6, `[{[x yy] 0} {[z] 2}]`},
-		{`(?:ab|cde)f`, 3, 4, `[{[ab cde] 0} {[f] 3}]`},
+		{`(?:x|yy)z{2,3}(?:q|r)`, 4, 6, `[{[x yy] 0} {[z] 2} {[xz yyz] 0} {[q r] 5}]`},
+		{`(?:ab|cde)f`, 3, 4, `[{[ab cde] 0} {[f] 3} {[abf cdef] 0}]`},
 		{`é.`, 3, 6, `[{[é] 0}]`},
 		{`(?:ab){2,}`, 4, -1, `[{[ab] 0}]`},
-		{`(?:ab)?c`, 1, 3, `[{[c] 2}]`},
+		{`(?:ab)?c`, 1, 3, `[{[c] 2} {[c abc] 0}]`},
+		// Consecutive small sets multiply out into rarer literals.
+		{`\bapi[ _-]?keys?\b`, 6, 8, `[{[api] 0} {[key] 4} {[apikey apikeys api key api keys api-key api-keys api_key api_keys] 0}]`},
+		{`\bx\d+`, 2, -1, `[{[x] 0} {[x0 x1 x2 x3 x4 x5 x6 x7 x8 x9] 0}]`},
+		{`abc{0,2}d`, 3, 5, `[{[ab] 0} {[d] 4}]`}, // a repetition that may not run adds nothing
+		{`(?i)ab[cd]`, 3, 3, `[{[C D c d] 2}]`},
 		{`(?i)k`, 1, 3, `[]`},
 	} {
 		re := newLitRegexp(tc.expr)
