@@ -43,32 +43,32 @@ func newACAutomaton(lits []string) *acAutomaton {
 		}
 	}
 	m.nclass++ // class 0: bytes no literal uses
-	// The trie, with -1 for a missing edge.
+	// The trie, its edges listed per node (most nodes have one): only
+	// the final transition table is dense.
+	type edge struct {
+		class uint8
+		to    int32
+	}
 	type node struct {
-		fail int
-		own  []uint16
+		fail  int
+		own   []uint16
+		edges []edge
 	}
 	nodes := []node{{}}
-	edges := []int32{}
-	newNode := func() int {
-		nodes = append(nodes, node{})
-		for range m.nclass {
-			edges = append(edges, -1)
-		}
-		return len(nodes) - 1
-	}
-	for range m.nclass {
-		edges = append(edges, -1)
-	}
 	for id, l := range lits {
 		s := 0
+	bytes:
 		for i := 0; i < len(l); i++ {
-			c := int(m.class[l[i]])
-			if edges[s*m.nclass+c] < 0 {
-				n := newNode()
-				edges[s*m.nclass+c] = int32(n)
+			c := m.class[l[i]]
+			for _, e := range nodes[s].edges {
+				if e.class == c {
+					s = int(e.to)
+					continue bytes
+				}
 			}
-			s = int(edges[s*m.nclass+c])
+			nodes = append(nodes, node{})
+			nodes[s].edges = append(nodes[s].edges, edge{c, int32(len(nodes) - 1)})
+			s = len(nodes) - 1
 		}
 		nodes[s].own = append(nodes[s].own, uint16(id))
 	}
@@ -76,31 +76,28 @@ func newACAutomaton(lits []string) *acAutomaton {
 		panic("scanner: phrase automaton too large")
 	}
 	// Breadth-first: failure links, dense transitions (as state numbers
-	// until the renumbering below), merged outputs.
-	m.next = make([]uint32, len(nodes)*m.nclass)
+	// until the renumbering below: a state's row starts as its failure
+	// state's, which is shallower and so done), merged outputs.
+	nc := m.nclass
+	m.next = make([]uint32, len(nodes)*nc)
 	outsOf := make([][]uint16, len(nodes))
-	queue := []int{}
-	for c := 0; c < m.nclass; c++ {
-		if t := edges[c]; t > 0 {
-			nodes[t].fail = 0
-			m.next[c] = uint32(t)
-			queue = append(queue, int(t))
-		}
+	queue := make([]int, 0, len(nodes))
+	for _, e := range nodes[0].edges {
+		m.next[e.class] = uint32(e.to)
+		queue = append(queue, int(e.to))
 	}
 	outsOf[0] = nodes[0].own
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		outsOf[s] = append(append([]uint16(nil), nodes[s].own...), outsOf[nodes[s].fail]...)
-		for c := 0; c < m.nclass; c++ {
-			t := edges[s*m.nclass+c]
-			if t < 0 {
-				m.next[s*m.nclass+c] = m.next[nodes[s].fail*m.nclass+c]
-				continue
-			}
-			nodes[t].fail = int(m.next[nodes[s].fail*m.nclass+c])
-			m.next[s*m.nclass+c] = uint32(t)
-			queue = append(queue, int(t))
+		f := nodes[s].fail
+		outsOf[s] = append(append([]uint16(nil), nodes[s].own...), outsOf[f]...)
+		row := m.next[s*nc : (s+1)*nc]
+		copy(row, m.next[f*nc:(f+1)*nc])
+		for _, e := range nodes[s].edges {
+			nodes[e.to].fail = int(m.next[f*nc+int(e.class)])
+			row[e.class] = uint32(e.to)
+			queue = append(queue, int(e.to))
 		}
 	}
 	// Encode the transitions as rows plus output indices.
