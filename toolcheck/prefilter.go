@@ -123,6 +123,10 @@ func analyzeRE(re *syntax.Regexp) reAnalysis {
 			return reAnalysis{min: lo, max: hi}
 		}
 		s := string(re.Rune)
+		if slices.ContainsFunc(re.Rune, inexact) {
+			// Valid UTF-8 only: windows and views are.
+			return reAnalysis{min: len(s), max: len(s)}
+		}
 		return reAnalysis{min: len(s), max: len(s), groups: []litGroup{{lits: []string{s}}}}
 	case syntax.OpCharClass:
 		if len(re.Rune) == 0 {
@@ -264,7 +268,7 @@ func exactSet(re *syntax.Regexp) ([]string, bool) {
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return []string{""}, true
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
+		if re.Flags&syntax.FoldCase != 0 || slices.ContainsFunc(re.Rune, inexact) {
 			return nil, false
 		}
 		return []string{string(re.Rune)}, true
@@ -272,7 +276,7 @@ func exactSet(re *syntax.Regexp) ([]string, bool) {
 		var set []string
 		for i := 0; i+1 < len(re.Rune); i += 2 {
 			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-				if len(set) == 10 || r > unicode.MaxRune {
+				if len(set) == 10 || inexact(r) {
 					return nil, false
 				}
 				set = append(set, string(r))
@@ -313,6 +317,13 @@ func exactSet(re *syntax.Regexp) ([]string, bool) {
 		return set, true
 	}
 	return nil, false
+}
+
+// inexact reports a code point whose UTF-8 is not what the regexp matches
+// for it: U+FFFD also matches each byte of invalid UTF-8, and surrogates
+// have no UTF-8.
+func inexact(r rune) bool {
+	return r == utf8.RuneError || 0xD800 <= r && r <= 0xDFFF
 }
 
 // firstRound returns the exact set of a repetition's operand when the

@@ -266,7 +266,9 @@ func TestLitRegexpAnalysis(t *testing.T) {
 		// Consecutive small sets multiply out into rarer literals.
 		{`\bapi[ _-]?keys?\b`, 6, 8, `[{[api] 0} {[key] 4} {[apikey apikeys api key api keys api-key api-keys api_key api_keys] 0}]`},
 		{`\bx\d+`, 2, -1, `[{[x] 0} {[x0 x1 x2 x3 x4 x5 x6 x7 x8 x9] 0}]`},
-		{`abc{0,2}d`, 3, 5, `[{[ab] 0} {[d] 4}]`}, // a repetition that may not run adds nothing
+		{`abc{0,2}d`, 3, 5, `[{[ab] 0} {[d] 4}]`},    // a repetition that may not run adds nothing
+		{`x[\x{FFFD}y]z`, 3, 5, `[{[x] 0} {[z] 4}]`}, // U+FFFD also matches invalid bytes
+		{`x\x{FFFD}z`, 5, 5, `[]`},
 		{`(?i)ab[cd]`, 3, 3, `[{[C D c d] 2}]`},
 		{`(?i)k`, 1, 3, `[]`},
 	} {
