@@ -91,6 +91,10 @@ type htmlTableData struct {
 	Row   func(i int) [2][]any
 	// Fixes are the rules' fixes, once each rather than once per finding.
 	Fixes map[string]string
+	// Dict are the cells (by index) that hold a string or nil, never
+	// another value: there, as in the filter values, a string that repeats
+	// is sent once (htmlTableData.write).
+	Dict []int
 }
 
 // sameOrVisible is a cell that shows a filter value: nil when the value
@@ -105,9 +109,9 @@ func sameOrVisible(raw string) any {
 
 // pageable adds the data of a table of n rows, unless the markup holds
 // it all; fixes, for the findings table, are the rules' fixes.
-func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any, fixes map[string]string) {
+func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any, fixes map[string]string, dict ...int) {
 	if n > htmlPageRows {
-		v.Data = append(v.Data, htmlTableData{Kind: kind, Fleet: v.Fleet, N: n, Row: row, Fixes: fixes})
+		v.Data = append(v.Data, htmlTableData{Kind: kind, Fleet: v.Fleet, N: n, Row: row, Fixes: fixes, Dict: dict})
 	}
 }
 
@@ -115,22 +119,50 @@ func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any, fixes 
 // escapes <, > and & (and U+2028, U+2029), so no row can end the script
 // element or open a comment in it; the block never runs (its type is not
 // a script type) and the page's CSP allows no other script.
+//
+// The rows come in parts of the chunks that encodeChunks encodes on every
+// core, each with the strings that repeat in its filter values and Dict
+// cells listed once ("strings") and referred to there by index: a large
+// fleet's page is mostly host names, clients, statuses and launch
+// commands said again on every row, and the browser's time to load the
+// page grows with its bytes. The page's script puts the strings back.
 func (d htmlTableData) write(w *bufio.Writer) error {
 	fixes, err := json.Marshal(d.Fixes)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "<script type=\"application/json\" id=\"rows-%s\">{\"fleet\":%t,\"fixes\":%s,\"rows\":[", d.Kind, d.Fleet, fixes)
+	dict, err := json.Marshal(d.Dict)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "<script type=\"application/json\" id=\"rows-%s\">{\"fleet\":%t,\"fixes\":%s,\"dict\":%s,\"parts\":[", d.Kind, d.Fleet, fixes, dict)
 	err = encodeChunks(d.N, func(lo, hi int, b *bytes.Buffer) error {
+		rows := make([][2][]any, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			rows = append(rows, d.Row(i))
+		}
+		strs, err := d.shareStrings(rows)
+		if err != nil {
+			return err
+		}
 		// Append to the chunk buffer's free space (buffers are reused
 		// from chunk to chunk), not to a slice grown anew for each chunk.
 		buf := b.AvailableBuffer()
-		var err error // this chunk's own: chunks are encoded concurrently
-		for i := lo; i < hi; i++ {
+		if lo > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `{"strings":[`...)
+		for k, s := range strs {
+			if k > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSONString(buf, s)
+		}
+		buf = append(buf, `],"rows":[`...)
+		for i, row := range rows {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			row := d.Row(i)
 			buf = append(buf, '[')
 			for k, cells := range row {
 				if k > 0 {
@@ -142,6 +174,7 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 			}
 			buf = append(buf, ']')
 		}
+		buf = append(buf, "]}"...)
 		b.Write(buf)
 		return nil
 	}, func(b []byte) error { _, err := w.Write(b); return err })
@@ -150,6 +183,55 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 	}
 	_, err = w.WriteString("]}</script>\n")
 	return err
+}
+
+// shareStrings replaces, in the filter values and Dict cells of rows, each
+// string that occurs there more than once by its index in the list it
+// returns (in order of first occurrence).
+func (d htmlTableData) shareStrings(rows [][2][]any) ([]string, error) {
+	count := map[string]int{}
+	shared := func(each func(v *any)) error {
+		for _, row := range rows {
+			for k := range row[0] {
+				each(&row[0][k])
+			}
+			for _, k := range d.Dict {
+				if k >= len(row[1]) {
+					return fmt.Errorf("%s data: no cell %d to share strings in", d.Kind, k)
+				}
+				switch row[1][k].(type) {
+				case string, nil:
+				default:
+					return fmt.Errorf("%s data: cell %d holds %T, not a string", d.Kind, k, row[1][k])
+				}
+				each(&row[1][k])
+			}
+		}
+		return nil
+	}
+	if err := shared(func(v *any) {
+		if s, ok := (*v).(string); ok {
+			count[s]++
+		}
+	}); err != nil {
+		return nil, err
+	}
+	var strs []string
+	index := map[string]int{}
+	err := shared(func(v *any) {
+		s, ok := (*v).(string)
+		if !ok || count[s] < 2 {
+			return
+		}
+		k, ok := index[s]
+		if !ok {
+			k = len(strs)
+			index[s] = k
+			strs = append(strs, s)
+		}
+		*v = k
+	})
+	return strs, err
 }
 
 // appendCellsJSON appends a row's cells as encoding/json marshals them
@@ -370,7 +452,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		return [2][]any{{h.Key, h.User, nil, nil, nil}, {sameOrVisible(h.Key), visible(h.OS), visible(h.GeneratedAt), h.Summary.Servers, h.NotAllowed,
 			h.Summary.Findings.Error, h.Summary.Findings.Warning, h.Compliant, h.Stale, why, visible(strings.Join(h.BundlesBehind, ", "))}}
-	}, nil)
+	}, nil, 0, 1, 2, 10)
 	v.Title = "mcpguard fleet report"
 	if !fleet && len(f.Hosts) == 1 {
 		v.Host = f.Hosts[0]
@@ -436,7 +518,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		return [2][]any{{sv.Host, sv.User, sv.Client, string(sv.Status), nil},
 			{sameOrVisible(sv.Host), sameOrVisible(sv.User), sameOrVisible(sv.Client), visible(sv.Scope), visible(sv.Name),
 				sv.Decision.Allowed, visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target(sv)), len(sv.FindingIDs), visible(sv.Source.String())}}
-	}, nil)
+	}, nil, 0, 1, 2, 3, 4, 6, 7)
 	finding := func(fd FleetFinding) htmlFinding {
 		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
 		if sv := servers[fd.Host+"\x00"+fd.ServerID]; sv != nil {
@@ -470,7 +552,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		return [2][]any{{hf.Host, hf.User, hf.Client, hf.Status, hf.Rule},
 			{string(hf.Severity), hf.Suppressed != nil, sameOrVisible(hf.Host), visible(hf.Server), visible(hf.Message),
 				evidence, visible(hf.Location.String())}}
-	}, fixes)
+	}, fixes, 0, 2, 3, 4)
 	for _, d := range f.Distinct {
 		if len(v.Distinct) == htmlMaxRows {
 			v.DistinctCut++
@@ -482,7 +564,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		d := &f.Distinct[i]
 		return [2][]any{{nil, nil, nil, nil, nil}, {d.Hosts, d.Users, d.Allowed, d.NotAllowed,
 			visible(strings.Join(d.Names, ", ")), visible(strings.Join(d.Clients, ", ")), visible(d.Key)}}
-	}, nil)
+	}, nil, 4, 5)
 	for _, r := range f.Rules {
 		hr := htmlRule{RuleCount: r}
 		if rule, ok := LookupRule(r.Rule); ok {
@@ -507,7 +589,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			c := &w.Changes[i]
 			return [2][]any{{c.Host, c.User, c.Client, nil, nil}, {sameOrVisible(c.Host), sameOrVisible(c.Client), visible(c.Name), c.Effect,
 				visible(verdictText(c.Before)), visible(verdictText(c.After)), visible(c.Launch)}}
-		}, nil)
+		}, nil, 0, 1, 2, 3, 4, 5, 6)
 		v.WhatIf = hw
 		v.Cards = append(v.Cards, htmlCard{"What if: servers lost", fmt.Sprint(w.Summary.Lose), classIf(w.Summary.Lose > 0, "warn")},
 			htmlCard{"What if: hosts losing", fmt.Sprint(w.Summary.HostsLosing), classIf(w.Summary.HostsLosing > 0, "warn")},

@@ -249,11 +249,29 @@ const htmlScript = `(function () {
     this.next.disabled = this.page >= pages - 1;
   };
 
+  // A data block comes in parts, each listing once the strings that
+  // repeat in its rows' filter values and in the cells data.dict names,
+  // where the rows hold their index instead: put them back.
+  function expand(data) {
+    data.rows = [];
+    data.parts.forEach(function (part) {
+      var strs = part.strings;
+      var str = function (v) { return typeof v === "number" ? strs[v] : v; };
+      part.rows.forEach(function (r) {
+        r[0] = r[0].map(str);
+        data.dict.forEach(function (k) { r[1][k] = str(r[1][k]); });
+        data.rows.push(r);
+      });
+    });
+    delete data.parts;
+    return data;
+  }
+
   var pagers = {};
   Array.prototype.forEach.call(document.querySelectorAll("script[type=\"application/json\"][id^=rows-]"), function (s) {
     var kind = s.id.slice(5);
     var table = document.querySelector("table[data-kind=\"" + kind + "\"]");
-    if (table) { pagers[kind] = new Pager(table, JSON.parse(s.textContent)); }
+    if (table) { pagers[kind] = new Pager(table, expand(JSON.parse(s.textContent))); }
   });
   var rows = Array.prototype.slice.call(document.querySelectorAll("table.filterable tbody tr, table[data-kind=hosts] tbody tr")).filter(function (tr) {
     return !pagers[tr.parentNode.parentNode.getAttribute("data-kind")];

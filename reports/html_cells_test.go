@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,15 +54,17 @@ func TestCellsJSONMatchesEncodingJSON(t *testing.T) {
 }
 
 // TestHTMLDataBlockMatchesEncodingJSON writes a data block of thousands of
-// rows, which its chunks encode on every core, and holds it to the block
-// encoding/json would write, row by row. (Run with -race: the chunks share
-// nothing but the rows they read.)
+// rows, which its chunks encode on every core, puts its shared strings
+// back as the page's script does, and holds every row to what
+// encoding/json makes of it. (Run with -race: the chunks share nothing but
+// the rows they read.)
 func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 	row := func(i int) [2][]any {
 		s := strings.Repeat("<&>\u2028\xff", i%3) + "row " + strconv.Itoa(i)
-		return [2][]any{{s, nil, "host", "active", nil}, {i%2 == 0, i, []string{s, ""}, []any{[]string{"k", s}}, nil}}
+		shared := "host " + strconv.Itoa(i/7) // repeats in seven rows
+		return [2][]any{{s, nil, "host", "active", shared}, {i%2 == 0, i, []string{s, ""}, []any{[]string{"k", s}}, nil, shared, "cell", s}}
 	}
-	d := htmlTableData{Kind: "servers", Fleet: true, N: 3000, Row: row, Fixes: map[string]string{"MCPG-P002": "fix <it>"}}
+	d := htmlTableData{Kind: "servers", Fleet: true, N: 3000, Row: row, Fixes: map[string]string{"MCPG-P002": "fix <it>"}, Dict: []int{4, 5, 6}}
 	var got bytes.Buffer
 	w := bufio.NewWriter(&got)
 	if err := d.write(w); err != nil {
@@ -68,20 +73,82 @@ func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	fixes, _ := json.Marshal(d.Fixes)
-	want := `<script type="application/json" id="rows-servers">{"fleet":true,"fixes":` + string(fixes) + `,"rows":[`
-	for i := range d.N {
-		if i > 0 {
-			want += ","
+	const head, tail = `<script type="application/json" id="rows-servers">`, "</script>\n"
+	block, ok := strings.CutPrefix(got.String(), head)
+	if block, ok = strings.CutSuffix(block, tail); !ok {
+		t.Fatalf("not one script element: %.100s", got.String())
+	}
+	if strings.ContainsAny(block, "<>&\u2028") {
+		t.Fatal("the block holds a character that HTML or JavaScript could read as markup")
+	}
+	var data struct {
+		Fleet bool
+		Fixes map[string]string
+		Dict  []int
+		Parts []struct {
+			Strings []string
+			Rows    [][2][]any
 		}
+	}
+	if err := json.Unmarshal([]byte(block), &data); err != nil {
+		t.Fatal(err)
+	}
+	if !data.Fleet || !reflect.DeepEqual(data.Fixes, d.Fixes) || !slices.Equal(data.Dict, d.Dict) {
+		t.Fatalf("block header: %v %v %v", data.Fleet, data.Fixes, data.Dict)
+	}
+	// The page script's expand: numbers in the filter values and the Dict
+	// cells are indices into the part's strings.
+	var rows [][2][]any
+	shared := 0
+	for _, p := range data.Parts {
+		str := func(v any) any {
+			if k, ok := v.(float64); ok {
+				shared++
+				return p.Strings[int(k)]
+			}
+			return v
+		}
+		for _, r := range p.Rows {
+			for k := range r[0] {
+				r[0][k] = str(r[0][k])
+			}
+			for _, k := range data.Dict {
+				r[1][k] = str(r[1][k])
+			}
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) != d.N {
+		t.Fatalf("%d rows, want %d", len(rows), d.N)
+	}
+	for i := range d.N {
 		b, err := json.Marshal(row(i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want += string(b)
+		var want [2][]any
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(rows[i], want) {
+			t.Fatalf("row %d: %v, want %v", i, rows[i], want)
+		}
 	}
-	want += "]}</script>\n"
-	if got.String() != want {
-		t.Fatalf("data block differs from encoding/json's rows (%d and %d bytes)", got.Len(), len(want))
+	// "host", "active", "cell" and each shared string are sent once per
+	// part; a string that does not repeat there ("row 6") stays in its
+	// rows.
+	if shared < 4*d.N || strings.Count(block, `"cell"`) != len(data.Parts) || strings.Count(block, `"row 6"`) != 4 {
+		t.Errorf("strings shared %d times; \"cell\" %d times in %d parts; \"row 6\" %d times", shared,
+			strings.Count(block, `"cell"`), len(data.Parts), strings.Count(block, `"row 6"`))
+	}
+}
+
+// TestHTMLDataBlockDictCells refuses a shared cell that holds other than a
+// string: the page would read a number there as an index.
+func TestHTMLDataBlockDictCells(t *testing.T) {
+	d := htmlTableData{Kind: "servers", N: 600, Row: func(i int) [2][]any { return [2][]any{{"a"}, {"x", i}} }, Dict: []int{1}}
+	w := bufio.NewWriter(io.Discard)
+	if err := d.write(w); err == nil || !strings.Contains(err.Error(), "cell 1 holds int") {
+		t.Fatalf("err %v, want a refusal of cell 1", err)
 	}
 }

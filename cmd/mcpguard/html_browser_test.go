@@ -345,6 +345,19 @@ func TestHTMLReportPaging(t *testing.T) {
 	if got := pagerText("servers"); !strings.Contains(got, "Rows 201–400") {
 		t.Errorf("after Next: %q", got)
 	}
+	// Rows rendered from the data show the strings the data shares between
+	// rows, not their indices.
+	cell := func(kind, header string) string {
+		return eval[string](t, ctx, fmt.Sprintf(`(function(){var t=document.querySelector('table[data-kind=%s]'); var col=Array.prototype.findIndex.call(t.tHead.rows[0].cells, function(c){return c.textContent===%q}); return t.tBodies[0].rows[0].cells[col].textContent})()`, kind, header))
+	}
+	for _, c := range []struct{ kind, header, want string }{
+		{"servers", "Host", "host-040/u040"}, {"servers", "Client", "cursor"}, {"servers", "Scope", "user"}, {"servers", "Status", "active"},
+		{"servers", "Runs", "node tool-0.js"}, {"findings", "Severity", "warning"}, {"findings", "Rule", "MCPG-C002"},
+	} {
+		if got := cell(c.kind, c.header); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.kind, c.header, got, c.want)
+		}
+	}
 	if got := pagerText("hosts"); !strings.Contains(got, "Rows 1–200 of 520 (page 1 of 3)") {
 		t.Errorf("hosts pager: %q", got)
 	}
