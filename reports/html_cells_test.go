@@ -74,8 +74,9 @@ func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	const head, tail = `<script type="application/json" id="rows-servers">`, "</script>\n"
-	block, ok := strings.CutPrefix(got.String(), head)
-	if block, ok = strings.CutSuffix(block, tail); !ok {
+	block, okHead := strings.CutPrefix(got.String(), head)
+	block, okTail := strings.CutSuffix(block, tail)
+	if !okHead || !okTail {
 		t.Fatalf("not one script element: %.100s", got.String())
 	}
 	if strings.ContainsAny(block, "<>&\u2028") {
