@@ -193,6 +193,11 @@ func (d htmlTableData) shareStrings(rows [][2][]any) ([]string, error) {
 	shared := func(each func(v *any)) error {
 		for _, row := range rows {
 			for k := range row[0] {
+				switch row[0][k].(type) {
+				case string, nil:
+				default:
+					return fmt.Errorf("%s data: filter value %d holds %T, not a string", d.Kind, k, row[0][k])
+				}
 				each(&row[0][k])
 			}
 			for _, k := range d.Dict {

@@ -144,12 +144,21 @@ func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestHTMLDataBlockDictCells refuses a shared cell that holds other than a
-// string: the page would read a number there as an index.
+// TestHTMLDataBlockDictCells refuses a shared cell or filter value that
+// holds other than a string: the page would read a number there as an
+// index.
 func TestHTMLDataBlockDictCells(t *testing.T) {
-	d := htmlTableData{Kind: "servers", N: 600, Row: func(i int) [2][]any { return [2][]any{{"a"}, {"x", i}} }, Dict: []int{1}}
-	w := bufio.NewWriter(io.Discard)
-	if err := d.write(w); err == nil || !strings.Contains(err.Error(), "cell 1 holds int") {
-		t.Fatalf("err %v, want a refusal of cell 1", err)
+	for _, tc := range []struct {
+		row  [2][]any
+		want string
+	}{
+		{[2][]any{{"a"}, {"x", 5}}, "cell 1 holds int"},
+		{[2][]any{{"a", 5}, {"x", "y"}}, "filter value 1 holds int"},
+		{[2][]any{{"a"}, {"x"}}, "no cell 1"},
+	} {
+		d := htmlTableData{Kind: "servers", N: 600, Row: func(int) [2][]any { return [2][]any{slices.Clone(tc.row[0]), slices.Clone(tc.row[1])} }, Dict: []int{1}}
+		if err := d.write(bufio.NewWriter(io.Discard)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err %v, want %q", tc.row, err, tc.want)
+		}
 	}
 }
