@@ -131,7 +131,7 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 	if err != nil {
 		return err
 	}
-	dict, err := json.Marshal(d.Dict)
+	dict, err := json.Marshal(append([]int{}, d.Dict...)) // [], never null: the script reads it as a list
 	if err != nil {
 		return err
 	}
@@ -189,44 +189,36 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 // string that occurs there more than once by its index in the list it
 // returns (in order of first occurrence).
 func (d htmlTableData) shareStrings(rows [][2][]any) ([]string, error) {
-	count := map[string]int{}
-	shared := func(each func(v *any)) error {
-		for _, row := range rows {
-			for k := range row[0] {
-				switch row[0][k].(type) {
-				case string, nil:
-				default:
-					return fmt.Errorf("%s data: filter value %d holds %T, not a string", d.Kind, k, row[0][k])
-				}
-				each(&row[0][k])
+	var slots []*any
+	for _, row := range rows {
+		for k := range row[0] {
+			if !stringOrNil(row[0][k]) {
+				return nil, fmt.Errorf("%s data: filter value %d holds %T, not a string", d.Kind, k, row[0][k])
 			}
-			for _, k := range d.Dict {
-				if k >= len(row[1]) {
-					return fmt.Errorf("%s data: no cell %d to share strings in", d.Kind, k)
-				}
-				switch row[1][k].(type) {
-				case string, nil:
-				default:
-					return fmt.Errorf("%s data: cell %d holds %T, not a string", d.Kind, k, row[1][k])
-				}
-				each(&row[1][k])
-			}
+			slots = append(slots, &row[0][k])
 		}
-		return nil
+		for _, k := range d.Dict {
+			if k >= len(row[1]) {
+				return nil, fmt.Errorf("%s data: no cell %d to share strings in", d.Kind, k)
+			}
+			if !stringOrNil(row[1][k]) {
+				return nil, fmt.Errorf("%s data: cell %d holds %T, not a string", d.Kind, k, row[1][k])
+			}
+			slots = append(slots, &row[1][k])
+		}
 	}
-	if err := shared(func(v *any) {
+	count := map[string]int{}
+	for _, v := range slots {
 		if s, ok := (*v).(string); ok {
 			count[s]++
 		}
-	}); err != nil {
-		return nil, err
 	}
 	var strs []string
 	index := map[string]int{}
-	err := shared(func(v *any) {
+	for _, v := range slots {
 		s, ok := (*v).(string)
 		if !ok || count[s] < 2 {
-			return
+			continue
 		}
 		k, ok := index[s]
 		if !ok {
@@ -235,8 +227,16 @@ func (d htmlTableData) shareStrings(rows [][2][]any) ([]string, error) {
 			strs = append(strs, s)
 		}
 		*v = k
-	})
-	return strs, err
+	}
+	return strs, nil
+}
+
+func stringOrNil(v any) bool {
+	switch v.(type) {
+	case string, nil:
+		return true
+	}
+	return false
 }
 
 // appendCellsJSON appends a row's cells as encoding/json marshals them

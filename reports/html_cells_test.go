@@ -145,8 +145,8 @@ func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 }
 
 // TestHTMLDataBlockDictCells refuses a shared cell or filter value that
-// holds other than a string: the page would read a number there as an
-// index.
+// holds other than a string (the page would read a number there as an
+// index), and writes an empty list of shared cells as [].
 func TestHTMLDataBlockDictCells(t *testing.T) {
 	for _, tc := range []struct {
 		row  [2][]any
@@ -160,5 +160,12 @@ func TestHTMLDataBlockDictCells(t *testing.T) {
 		if err := d.write(bufio.NewWriter(io.Discard)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.row, err, tc.want)
 		}
+	}
+	// A table without shared cells still gives the script a list.
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	d := htmlTableData{Kind: "hosts", N: 600, Row: func(int) [2][]any { return [2][]any{{"a"}, {1}} }}
+	if err := d.write(w); err != nil || w.Flush() != nil || !strings.Contains(b.String(), `"dict":[],"parts":[`) {
+		t.Errorf("no Dict: err %v, block %.120s", err, b.String())
 	}
 }

@@ -57,13 +57,13 @@ func newACAutomaton(lits []string) *acAutomaton {
 	nodes := []node{{}}
 	for id, l := range lits {
 		s := 0
-	bytes:
+	walk:
 		for i := 0; i < len(l); i++ {
 			c := m.class[l[i]]
 			for _, e := range nodes[s].edges {
 				if e.class == c {
 					s = int(e.to)
-					continue bytes
+					continue walk
 				}
 			}
 			nodes = append(nodes, node{})
