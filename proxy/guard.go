@@ -252,7 +252,7 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 	if !g.opts.Enforce {
 		return result, nil
 	}
-	return g.rewrite(result, idx, verdicts, listed != len(rep.Tools))
+	return g.rewrite(rep, result, idx, verdicts, listed != len(rep.Tools))
 }
 
 // decide reports a tool verdict to GuardOptions.Decide when it differs
@@ -298,7 +298,8 @@ func (g *Guard) SetTools(tp *policy.ToolsPolicy) {
 // a "tools" array: the shape clients read. listed is the length of the
 // array, objects or not.
 func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, listed int, err error) {
-	rep, err = toolcheck.Analyze(result, toolcheck.Options{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools})
+	rep, err = toolcheck.Analyze(result, toolcheck.Options{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools,
+		Sanitize: g.opts.Enforce})
 	if err != nil {
 		return nil, false, 0, err
 	}
@@ -585,20 +586,24 @@ func (g *Guard) report(rep *toolcheck.Report, idx toolIndex, findings []reports.
 // removed, withheld tools left out, contradicted hints dropped. Every other
 // byte of the result is the server's when only Unicode was cleaned.
 // nonObjects says the tools array holds elements that are not objects.
-func (g *Guard) rewrite(result []byte, idx toolIndex, verdicts []toolVerdict, nonObjects bool) ([]byte, error) {
+func (g *Guard) rewrite(rep *toolcheck.Report, result []byte, idx toolIndex, verdicts []toolVerdict, nonObjects bool) ([]byte, error) {
 	out := result
-	if !mcpunicode.IsCleanJSON(result) {
-		clean, changed, err := mcpunicode.SanitizeJSON(result)
+	// The analysis computed the output view beside its parse; sanitizing
+	// here again is for a walk it could not finish.
+	clean, changed, ok := rep.SanitizedJSON()
+	if !ok && !mcpunicode.IsCleanJSON(result) {
+		var err error
+		clean, changed, err = mcpunicode.SanitizeJSON(result)
 		if err != nil {
 			// The result parsed for the analysis; failing here is a bug.
 			// Fail closed rather than forward hidden characters.
 			return nil, fmt.Errorf("sanitize: %w", err)
 		}
-		if changed {
-			out = clean
-			g.emit(events.Event{Kind: "tools-sanitized", Severity: string(reports.SeverityWarning),
-				Message: "removed hidden characters and escape sequences from tools/list"})
-		}
+	}
+	if changed {
+		out = clean
+		g.emit(events.Event{Kind: "tools-sanitized", Severity: string(reports.SeverityWarning),
+			Message: "removed hidden characters and escape sequences from tools/list"})
 	}
 	edit := nonObjects
 	for _, v := range verdicts {

@@ -39,6 +39,10 @@ type Options struct {
 	// compiles one when an IDE server is analysed. Long-running callers (the
 	// proxy) compile it once and pass it.
 	Policy *policy.ToolsPolicy
+	// Sanitize also computes the document's output view (what
+	// unicode.SanitizeJSON returns), in the walk that finds its hidden
+	// characters beside the parse: Report.SanitizedJSON returns it.
+	Sanitize bool
 }
 
 // Report is the analysis of one tools/list document.
@@ -61,6 +65,19 @@ type Report struct {
 	index *jsonc.LineIndex
 	// serverID is Options.ServerID.
 	serverID string
+	// sanitized is the output view when Options.Sanitize asked for it and
+	// the walk succeeded (sanitizedOK).
+	sanitized        []byte
+	sanitizedChanged bool
+	sanitizedOK      bool
+}
+
+// SanitizedJSON returns what unicode.SanitizeJSON returns for the analysed
+// document, computed during the analysis when Options.Sanitize was set; ok
+// is false when it was not (or the walk stopped early), and the caller
+// sanitizes itself.
+func (r *Report) SanitizedJSON() (out []byte, changed, ok bool) {
+	return r.sanitized, r.sanitizedChanged, r.sanitizedOK
 }
 
 // Size returns the length in bytes of the analysed document.
@@ -111,7 +128,13 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		rep.index = jsonc.NewLineIndex(data)
-		ufs, _ = mcpunicode.ScanJSON(data) // a late error only stops the scan
+		if !opts.Sanitize {
+			ufs, _ = mcpunicode.ScanJSON(data) // a late error only stops the scan
+			return
+		}
+		var err error
+		ufs, rep.sanitized, rep.sanitizedChanged, err = mcpunicode.Scanner{}.ScanSanitizeJSON(data)
+		rep.sanitizedOK = err == nil
 	})
 	root, _, err := jsonc.Parse(data, jsonc.Options{})
 	wg.Wait()

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
 	"unicode/utf8"
@@ -129,6 +131,7 @@ func FuzzScanJSON(f *testing.F) {
 				t.Fatalf("%d exact duplicate keys, encoding/json tokens show %d, in %q", exact, want, b)
 			}
 		}
+		checkScanSanitizeJSON(t, b, fs, err)
 		if err == nil && IsCleanJSON(b) {
 			for _, fd := range fs {
 				if fd.Kind != KindDuplicateKey {
@@ -137,6 +140,26 @@ func FuzzScanJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkScanSanitizeJSON holds the one-walk ScanSanitizeJSON to ScanJSON
+// (fs, err) and SanitizeJSON of the same document.
+func checkScanSanitizeJSON(t *testing.T, b []byte, fs []Finding, err error) {
+	t.Helper()
+	fs2, out2, changed2, err2 := Scanner{}.ScanSanitizeJSON(b)
+	if !reflect.DeepEqual(fs2, fs) || fmt.Sprint(err2) != fmt.Sprint(err) {
+		t.Fatalf("ScanSanitizeJSON(%q) findings %+v, %v; ScanJSON %+v, %v", b, fs2, err2, fs, err)
+	}
+	if err2 != nil {
+		if out2 != nil || changed2 {
+			t.Fatalf("ScanSanitizeJSON(%q) failed with %v but gave output %q (changed %v)", b, err2, out2, changed2)
+		}
+		return
+	}
+	out, changed, serr := SanitizeJSON(b)
+	if serr != nil || changed2 != changed || !bytes.Equal(out2, out) {
+		t.Fatalf("ScanSanitizeJSON(%q) = %q (changed %v); SanitizeJSON = %q (changed %v, %v)", b, out2, changed2, out, changed, serr)
+	}
 }
 
 func FuzzSanitizeJSON(f *testing.F) {

@@ -208,15 +208,22 @@ func SanitizeJSON(b []byte) (out []byte, changed bool, err error) {
 // A malformed document yields a *SyntaxError together with the findings
 // of the part before the error.
 func (sc Scanner) ScanJSON(b []byte) ([]Finding, error) {
+	fs, _, err := sc.scan(b, false)
+	return fs, err
+}
+
+// scan walks b reporting findings and, with fix, collecting the edits of
+// its output view.
+func (sc Scanner) scan(b []byte, fix bool) ([]Finding, *jsonWalker, error) {
 	if len(b) >= maxAnalyzed {
-		return nil, ErrTooLarge
+		return nil, nil, ErrTooLarge
 	}
-	w := sc.walker(b, true, false)
+	w := sc.walker(b, true, fix)
 	err := w.walk()
 	if w.omitted > 0 && len(w.findings) > 0 {
 		w.findings[len(w.findings)-1].Evidence["omitted_findings"] = w.omitted
 	}
-	return w.findings, err
+	return w.findings, w, err
 }
 
 // SanitizeJSON returns b with the hostile code points and escape sequences
@@ -243,8 +250,29 @@ func (sc Scanner) SanitizeJSON(b []byte) (out []byte, changed bool, err error) {
 	if err := w.walk(); err != nil {
 		return nil, false, err
 	}
+	out, changed = w.output()
+	return out, changed, nil
+}
+
+// ScanSanitizeJSON is ScanJSON and SanitizeJSON in one walk of b, for a
+// caller that needs both (the proxy analyses a listing and forwards its
+// output view): fs and err are what ScanJSON returns, out and changed what
+// SanitizeJSON returns. When err is not nil, out is nil and changed false.
+func (sc Scanner) ScanSanitizeJSON(b []byte) (fs []Finding, out []byte, changed bool, err error) {
+	fs, w, err := sc.scan(b, true)
+	if err != nil {
+		return fs, nil, false, err
+	}
+	out, changed = w.output()
+	return fs, out, changed, nil
+}
+
+// output applies the walk's edits to a copy of the document; with none it
+// returns the document itself.
+func (w *jsonWalker) output() (out []byte, changed bool) {
+	b := w.b
 	if len(w.edits) == 0 {
-		return b, false, nil
+		return b, false
 	}
 	size := len(b)
 	for _, e := range w.edits {
@@ -258,7 +286,7 @@ func (sc Scanner) SanitizeJSON(b []byte) (out []byte, changed bool, err error) {
 		prev = e.end
 	}
 	out = append(out, b[prev:]...)
-	return out, true, nil
+	return out, true
 }
 
 type frame struct {

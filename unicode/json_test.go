@@ -528,3 +528,25 @@ func TestRTLMarksInIdentifiers(t *testing.T) {
 		t.Errorf("the descriptions changed (%d of 2 byte-identical):\n%s", n, out)
 	}
 }
+
+// TestScanSanitizeJSON: the proxy's one walk gives what the two walks give,
+// on documents with and without hidden characters, with duplicate keys,
+// malformed and nested too deep.
+func TestScanSanitizeJSON(t *testing.T) {
+	for _, doc := range []string{
+		`{"tools":[{"name":"a","description":"plain"}]}`,
+		`{"tools":[{"name":"a\u200b","description":"x` + "\u202e" + `y \u001b[8mhidden\u001b[0m"}]}`,
+		`{"a":1,"a":2,"b\u200b":3,"b":4}`,
+		`{"tools":[{"description":"` + "\xff" + `\ud800"}]}`,
+		`{"tools":[{"description":"` + "\u200b" + `"`,
+		strings.Repeat("[", DefaultMaxDepth+1) + strings.Repeat("]", DefaultMaxDepth+1),
+		"",
+	} {
+		fs, err := ScanJSON([]byte(doc))
+		checkScanSanitizeJSON(t, []byte(doc), fs, err)
+	}
+	_, out, changed, err := Scanner{}.ScanSanitizeJSON([]byte(`{"d":"a` + "\u200b" + `b"}`))
+	if err != nil || !changed || string(out) != `{"d":"ab"}` {
+		t.Fatalf("got %q, %v, %v", out, changed, err)
+	}
+}
