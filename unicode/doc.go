@@ -34,7 +34,8 @@
 // carries hidden characters as \uXXXX escapes in pure ASCII). [ScanJSON]
 // reports every string value and object key with its RFC 6901 pointer and
 // flags duplicate keys; [SanitizeJSON] rewrites only the affected strings
-// and keys and returns the input unchanged otherwise.
+// and keys and returns the input unchanged otherwise; [Scanner.ScanSanitizeJSON]
+// does both in one walk.
 //
 // # Tables
 //
