@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"runtime/metrics"
 	"strconv"
 	"time"
 
@@ -51,6 +52,41 @@ type Status struct {
 	Users int `json:"users,omitempty"`
 	// Degraded lists what does not work as it should; empty when healthy.
 	Degraded []Degraded `json:"degraded"`
+	// Memory is what the daemon holds.
+	Memory MemoryStatus `json:"memory"`
+}
+
+// MemoryStatus is the daemon's own memory. Once quiet after a scan
+// (Options.ReleaseAfter), the daemon returns the memory the scan no longer
+// uses to the OS.
+type MemoryStatus struct {
+	// HeldBytes is the memory the Go runtime holds from the OS (heap,
+	// stacks and its own structures; not the binary's pages).
+	HeldBytes uint64 `json:"held_bytes"`
+	// HeapBytes is the part of it that live objects use.
+	HeapBytes uint64 `json:"heap_bytes"`
+	// ReleasedAt is when unused memory was last returned ("" before the
+	// first time, shortly after start).
+	ReleasedAt string `json:"released_at"`
+}
+
+// memoryStatus reads the runtime's memory classes (no collection, no
+// stop of the world).
+func memoryStatus(released time.Time) MemoryStatus {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	var m MemoryStatus
+	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
+		m.HeldBytes = s[0].Value.Uint64() - s[1].Value.Uint64()
+	}
+	if s[2].Value.Kind() == metrics.KindUint64 {
+		m.HeapBytes = s[2].Value.Uint64()
+	}
+	if !released.IsZero() {
+		m.ReleasedAt = released.UTC().Format(time.RFC3339Nano)
+	}
+	return m
 }
 
 // ScanStats describe one scan.
@@ -306,7 +342,7 @@ func (d *daemon) status() Status {
 		StartedAt: d.started.UTC().Format(time.RFC3339Nano), UptimeSeconds: int64(now.Sub(d.started).Seconds()),
 		LastScanAt: d.lastScan.UTC().Format(time.RFC3339Nano), Scans: d.scans, LastScan: d.lastStats,
 		StateDir: d.opts.StateDir, Socket: d.opts.Socket, Events: d.opts.Events, EventSeq: seq,
-		Degraded: []Degraded{}, Users: len(d.homes),
+		Degraded: []Degraded{}, Users: len(d.homes), Memory: memoryStatus(d.released),
 	}
 	if !d.lastChg.IsZero() {
 		st.LastChangeAt = d.lastChg.UTC().Format(time.RFC3339Nano)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -75,6 +76,10 @@ type Options struct {
 	// Resync is the interval of the safety-net resync (default 5m); Poll
 	// replaces it when the OS refuses watches (default 10s).
 	Resync, Poll time.Duration
+	// ReleaseAfter is the quiet time after a scan before the daemon
+	// returns the memory the scan no longer uses to the OS (default
+	// 500ms): one collection per burst of changes, none while idle.
+	ReleaseAfter time.Duration
 	// Reload asks for the policy to be reloaded (SIGHUP).
 	Reload <-chan struct{}
 	// Ready, when set, is called once the daemon serves.
@@ -131,6 +136,7 @@ type daemon struct {
 	started  time.Time
 	lastScan time.Time
 	lastChg  time.Time
+	released time.Time // when memory was last returned to the OS
 	scans    int
 	// lastStats describe the last scan (Status.LastScan).
 	lastStats ScanStats
@@ -204,6 +210,9 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = 10 * time.Second
+	}
+	if opts.ReleaseAfter <= 0 {
+		opts.ReleaseAfter = 500 * time.Millisecond
 	}
 	if opts.Users == nil {
 		opts.Users = Users
@@ -352,6 +361,13 @@ func (d *daemon) loop(ctx context.Context) {
 	pending, policyDirty := false, false
 	resync := time.NewTimer(d.resyncInterval())
 	defer resync.Stop()
+	// A scan leaves garbage and heap grown for it: once the daemon is
+	// quiet, it collects and returns what is free, so that it stays small
+	// between changes (the runtime's own scavenger keeps about twice the
+	// live heap). Armed after every scan, the first at start.
+	release := time.NewTimer(d.opts.ReleaseAfter)
+	defer release.Stop()
+	scanned := func() { release.Reset(d.opts.ReleaseAfter) }
 	schedule := func(now time.Time) {
 		if !pending {
 			first = now
@@ -413,6 +429,7 @@ func (d *daemon) loop(ctx context.Context) {
 				d.reloadPolicy(ctx)
 			}
 			d.rescan(ctx)
+			scanned()
 		case <-resync.C:
 			if changed := d.fs.changedOnDisk(); len(changed) > 0 {
 				d.log.Info("resync found changes the watcher missed", "paths", len(changed))
@@ -420,22 +437,31 @@ func (d *daemon) loop(ctx context.Context) {
 					d.fs.invalidateUnder(p)
 				}
 				d.rescan(ctx)
+				scanned()
 			} else if d.watches != nil && d.plan != nil {
 				d.watches.readd(d.plan) // a watch may have gone with its directory
 			}
 			if d.policyChangedOnDisk() {
 				d.reloadPolicy(ctx)
 				d.rescan(ctx)
+				scanned()
 			}
 			resync.Reset(d.resyncInterval())
 		case <-d.fleetChanges():
 			if d.reloadFleet(ctx) {
 				d.rescan(ctx)
+				scanned()
 			}
 		case <-d.opts.Reload:
 			d.log.Info("reloading the policy (SIGHUP)")
 			d.reloadPolicy(ctx)
 			d.rescan(ctx)
+			scanned()
+		case <-release.C:
+			debug.FreeOSMemory()
+			d.mu.Lock()
+			d.released = d.now()
+			d.mu.Unlock()
 		}
 	}
 }

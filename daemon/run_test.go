@@ -181,3 +181,49 @@ func TestCorruptStateIsMovedAside(t *testing.T) {
 		t.Errorf("corrupt state not kept aside: %v", matches)
 	}
 }
+
+// TestMemoryReleasedWhenQuiet: the daemon returns unused memory once after
+// start and once after each scan, when quiet for ReleaseAfter, and does no
+// such work while nothing changes.
+func TestMemoryReleasedWhenQuiet(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, ".cursor", "mcp.json")
+	write(t, file, `{"mcpServers": {"a": {"command": "node", "args": ["a.js"]}}}`)
+	const quiet = 100 * time.Millisecond
+	c, stop := runInProcess(t, Options{Home: home, GOOS: "linux", ReleaseAfter: quiet})
+	defer stop()
+	released := func(after string) string {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			st, err := c.Status(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := st.Memory; m.ReleasedAt != "" && m.ReleasedAt != after {
+				if m.HeldBytes == 0 || m.HeapBytes == 0 || m.HeapBytes > m.HeldBytes {
+					t.Fatalf("memory status %+v", m)
+				}
+				return m.ReleasedAt
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no release after %q", after)
+			}
+		}
+	}
+	first := released("")
+	st, err := c.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, file, `{"mcpServers": {"a": {"command": "node", "args": ["a.js"]}, "b": {"command": "node", "args": ["b.js"]}}}`)
+	waitEvents(t, c, st.EventSeq, "server-added", "b")
+	second := released(first)
+	// Idle: no change, no scan, no release.
+	time.Sleep(5 * quiet)
+	if st, err = c.Status(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st.Memory.ReleasedAt != second {
+		t.Fatalf("released again while idle: %s after %s", st.Memory.ReleasedAt, second)
+	}
+}
