@@ -65,8 +65,10 @@ var notLinked = map[string][]string{
 	// same for cyclonedx-go and the encoding/gob it brings: the BOM is
 	// written from reports' own types; and for x/text/cases, whose
 	// language tables were parsed at start-up for case folding that
-	// package unicode keeps in tables of its own.
-	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob", "golang.org/x/text/cases", "golang.org/x/text/language"}, opaPlugins...),
+	// package unicode keeps in tables of its own; and for runtime/pprof,
+	// whose presence keeps heap-profile sampling on (cmd/mcpguard's
+	// profile_off.go).
+	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob", "golang.org/x/text/cases", "golang.org/x/text/language", "runtime/pprof"}, opaPlugins...),
 	"daemon":       opaPlugins,
 	"runner":       opaPlugins,
 }

@@ -1,3 +1,5 @@
+//go:build profile
+
 package main
 
 import (
@@ -10,7 +12,8 @@ import (
 )
 
 // profileFlags are the hidden --cpuprofile and --memprofile flags that
-// docs/performance.md uses to reproduce its profiles on the real binary.
+// docs/performance.md uses to reproduce its profiles on the real binary,
+// in a build with the profile tag (profile_off.go says why only there).
 type profileFlags struct {
 	cpu, mem string
 	cpuFile  *os.File
