@@ -41,6 +41,7 @@ func PreloadShipped() *Preload {
 	p := &Preload{ready: make(chan struct{})}
 	go func() {
 		defer close(p.ready)
+		GrowStack()
 		p.loaded = *loadShipped(false, true, nil, nil)
 	}()
 	return p
@@ -60,6 +61,7 @@ func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		GrowStack()
 		if l.rules, l.rulesErr = shippedCompiler(snap, groupRules, l.bs); l.rulesErr == nil {
 			var err1, err2 error
 			l.hygiene, err1 = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, print, data)

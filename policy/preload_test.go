@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -87,4 +88,23 @@ func hasFinding(results []*ServerResult, match func(RuleResult) bool) bool {
 		}
 	}
 	return false
+}
+
+// TestGrowStack: a goroutine that calls GrowStack holds a stack of at
+// least the frame's size (the compiler did not drop the frame).
+func TestGrowStack(t *testing.T) {
+	var before, after runtime.MemStats
+	grown, release := make(chan struct{}), make(chan struct{})
+	runtime.ReadMemStats(&before)
+	go func() {
+		GrowStack()
+		close(grown)
+		<-release
+	}()
+	<-grown
+	runtime.ReadMemStats(&after)
+	close(release)
+	if d := int64(after.StackInuse) - int64(before.StackInuse); d < evalStackFrame {
+		t.Fatalf("stack in use grew by %d bytes, want at least %d", d, evalStackFrame)
+	}
 }

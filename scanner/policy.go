@@ -653,6 +653,7 @@ func (sc *scan) applyPolicyAll(servers []*Server, ctxOf func(*Server) *policyCon
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			policy.GrowStack()
 			for i := range next {
 				out[i] = sc.applyPolicy(servers[i], ctxOf(servers[i]))
 			}
