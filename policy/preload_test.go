@@ -2,8 +2,11 @@ package policy
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"reflect"
-	"runtime"
+	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -90,21 +93,26 @@ func hasFinding(results []*ServerResult, match func(RuleResult) bool) bool {
 	return false
 }
 
-// TestGrowStack: a goroutine that calls GrowStack holds a stack of at
-// least the frame's size (the compiler did not drop the frame).
+// TestGrowStack: GrowStack takes a frame of evalStackFrame bytes (the
+// compiler did not drop it). Run in a child process whose goroutines may
+// not grow past half of that: the runtime kills it there, which it would
+// not if the frame were gone. (The stack in use is no measure: a goroutine
+// may get a stack another one left.)
 func TestGrowStack(t *testing.T) {
-	var before, after runtime.MemStats
-	grown, release := make(chan struct{}), make(chan struct{})
-	runtime.ReadMemStats(&before)
-	go func() {
-		GrowStack()
-		close(grown)
-		<-release
-	}()
-	<-grown
-	runtime.ReadMemStats(&after)
-	close(release)
-	if d := int64(after.StackInuse) - int64(before.StackInuse); d < evalStackFrame {
-		t.Fatalf("stack in use grew by %d bytes, want at least %d", d, evalStackFrame)
+	if os.Getenv("MCPGUARD_GROW_STACK_CHILD") == "1" {
+		debug.SetMaxStack(evalStackFrame / 2)
+		done := make(chan struct{})
+		go func() {
+			GrowStack()
+			close(done)
+		}()
+		<-done
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGrowStack$")
+	cmd.Env = append(os.Environ(), "MCPGUARD_GROW_STACK_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "stack exceeds") {
+		t.Fatalf("a goroutine limited to %d bytes of stack ran GrowStack (err %v):\n%.400s", evalStackFrame/2, err, out)
 	}
 }
