@@ -672,7 +672,19 @@ func (p *parser) string() (string, error) {
 		}
 		i++
 	}
+	// The decoded text is about as long as the raw one (escapes shrink,
+	// only an invalid byte grows, to U+FFFD): size the builder once from
+	// where the string ends, or its line does if it does not, rather than
+	// doubling it byte by byte.
+	end := i
+	for end < len(p.data) && p.data[end] != '"' && p.data[end] != '\n' {
+		if p.data[end] == '\\' {
+			end++
+		}
+		end++
+	}
 	var b strings.Builder
+	b.Grow(min(end, len(p.data)) - p.off)
 	b.Write(p.data[p.off:i])
 	p.off = i
 	for {
