@@ -63,7 +63,8 @@ type MemoryStatus struct {
 	// HeldBytes is the memory the Go runtime holds from the OS (heap,
 	// stacks and its own structures; not the binary's pages).
 	HeldBytes uint64 `json:"held_bytes"`
-	// HeapBytes is the part of it that live objects use.
+	// HeapBytes is the part of it that heap objects use (live ones, and
+	// dead ones the collector has not freed yet).
 	HeapBytes uint64 `json:"heap_bytes"`
 	// ReleasedAt is when unused memory was last returned ("" before the
 	// first time, shortly after start).

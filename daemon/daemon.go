@@ -364,10 +364,14 @@ func (d *daemon) loop(ctx context.Context) {
 	// A scan leaves garbage and heap grown for it: once the daemon is
 	// quiet, it collects and returns what is free, so that it stays small
 	// between changes (the runtime's own scavenger keeps about twice the
-	// live heap). Armed after every scan, the first at start.
+	// live heap). Armed after every scan, the first at start: the loop
+	// scans only through rescan below.
 	release := time.NewTimer(d.opts.ReleaseAfter)
 	defer release.Stop()
-	scanned := func() { release.Reset(d.opts.ReleaseAfter) }
+	rescan := func() {
+		d.rescan(ctx)
+		release.Reset(d.opts.ReleaseAfter)
+	}
 	schedule := func(now time.Time) {
 		if !pending {
 			first = now
@@ -428,35 +432,30 @@ func (d *daemon) loop(ctx context.Context) {
 				policyDirty = false
 				d.reloadPolicy(ctx)
 			}
-			d.rescan(ctx)
-			scanned()
+			rescan()
 		case <-resync.C:
 			if changed := d.fs.changedOnDisk(); len(changed) > 0 {
 				d.log.Info("resync found changes the watcher missed", "paths", len(changed))
 				for _, p := range changed {
 					d.fs.invalidateUnder(p)
 				}
-				d.rescan(ctx)
-				scanned()
+				rescan()
 			} else if d.watches != nil && d.plan != nil {
 				d.watches.readd(d.plan) // a watch may have gone with its directory
 			}
 			if d.policyChangedOnDisk() {
 				d.reloadPolicy(ctx)
-				d.rescan(ctx)
-				scanned()
+				rescan()
 			}
 			resync.Reset(d.resyncInterval())
 		case <-d.fleetChanges():
 			if d.reloadFleet(ctx) {
-				d.rescan(ctx)
-				scanned()
+				rescan()
 			}
 		case <-d.opts.Reload:
 			d.log.Info("reloading the policy (SIGHUP)")
 			d.reloadPolicy(ctx)
-			d.rescan(ctx)
-			scanned()
+			rescan()
 		case <-release.C:
 			debug.FreeOSMemory()
 			d.mu.Lock()

@@ -12,7 +12,7 @@ const evalStackFrame = 64 << 10
 // it: deep in an evaluation that is four or five copies of an ever deeper
 // stack, each onto fresh pages. Called first thing on a goroutine that
 // evaluates or loads policies, it is one growth of a shallow stack
-// (a one-file scan: 0.7-1.5 ms of ~41; docs/performance.md).
+// (a one-file scan: 0.5-1.5 ms of ~41; docs/performance.md).
 func GrowStack() { growStack() }
 
 //go:noinline

@@ -63,7 +63,7 @@ func bench(bin string, edits, burst int) error {
 	cmd := exec.Command(bin, "daemon", "--home", home, "--managed-dir", managedDir, "--state-dir", filepath.Join(root, "state"),
 		"--socket", socket, "--events", filepath.Join(root, "events.jsonl"))
 	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	cmd.Dir = root // a quiet working directory: not the checkout, where builds and tests write
+	cmd.Dir = root // a directory of its own: what the daemon sees must not depend on where the bench runs
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return err

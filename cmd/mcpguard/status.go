@@ -230,7 +230,7 @@ func writeDaemonStatus(w io.Writer, st *daemon.Status, format string) error {
 		fmt.Fprintf(bw, "  bundles: %s in force (configured: %s); %s\n", reports.TerminalSafe(orNone(fleetpolicy.Revisions(b.Active))), reports.TerminalSafe(strings.Join(b.Configured, ", ")), state)
 	}
 	fmt.Fprintf(bw, "  events: %s (last %d); state: %s\n", orNone(st.Events), st.EventSeq, st.StateDir)
-	fmt.Fprintf(bw, "  memory: %.1f MiB held (%.1f MiB live); unused memory last returned: %s\n",
+	fmt.Fprintf(bw, "  memory: %.1f MiB held (%.1f MiB in heap objects); unused memory last returned: %s\n",
 		float64(st.Memory.HeldBytes)/(1<<20), float64(st.Memory.HeapBytes)/(1<<20), orNone(st.Memory.ReleasedAt))
 	for _, d := range st.Degraded {
 		fmt.Fprintf(bw, "  DEGRADED %s: %s\n", d.Kind, reports.TerminalSafe(d.Message))
