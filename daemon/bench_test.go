@@ -52,3 +52,33 @@ func BenchmarkEdit(b *testing.B) {
 	st, _ := c.Status(context.Background())
 	b.ReportMetric(st.LastScan.DurationMS, "scan-ms")
 }
+
+// BenchmarkRelevant is the daemon's test of one unrelated event in a
+// watched directory (a file created in a home or /tmp) against the plan of
+// a ~200-server machine: paid for every event a busy directory sees.
+func BenchmarkRelevant(b *testing.B) {
+	root := b.TempDir()
+	if _, _, _, err := benchdata.WriteMachine(filepath.Join(root, "m"), 200); err != nil {
+		b.Fatal(err)
+	}
+	asked := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			asked[path] = false
+			asked[filepath.Join(filepath.Dir(path), ".missing", "mcp.json")] = false
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := planWatches(asked, nil)
+	noise := filepath.Join(root, "m", "home", "churn-123")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if p.relevant(noise) {
+			b.Fatal("noise judged relevant")
+		}
+	}
+	b.ReportMetric(float64(len(asked)), "paths")
+}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"syscall"
 
 	"github.com/fsnotify/fsnotify"
@@ -23,6 +22,11 @@ type watchPlan struct {
 	// ancestors are the directories on the way to a path that does not
 	// exist yet: their creation brings the path closer.
 	ancestors map[string]bool
+	// above holds every directory above a file: replacing one (mv dir
+	// aside; mv new dir in) replaces the files the scan reads. A set, not a
+	// walk over files per event, because a watched directory such as /tmp
+	// or a home can see thousands of unrelated events a second.
+	above map[string]bool
 }
 
 // planWatches turns the paths a scan asked about (true: listed as a
@@ -32,7 +36,7 @@ type watchPlan struct {
 // through its nearest existing ancestor; a symlink also through the
 // directory of its target.
 func planWatches(asked map[string]bool, extra []string) *watchPlan {
-	p := &watchPlan{dirs: map[string]os.FileInfo{}, files: map[string]bool{}, listed: map[string]bool{}, ancestors: map[string]bool{}}
+	p := &watchPlan{dirs: map[string]os.FileInfo{}, files: map[string]bool{}, listed: map[string]bool{}, ancestors: map[string]bool{}, above: map[string]bool{}}
 	add := func(path string, listed bool) {
 		path = filepath.Clean(path)
 		if listed {
@@ -57,6 +61,14 @@ func planWatches(asked map[string]bool, extra []string) *watchPlan {
 	}
 	for _, path := range extra {
 		add(path, false)
+	}
+	for f := range p.files {
+		for dir := filepath.Dir(f); !p.above[dir]; dir = filepath.Dir(dir) {
+			p.above[dir] = true
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
 	}
 	return p
 }
@@ -89,18 +101,7 @@ func (p *watchPlan) relevant(path string) bool {
 	if p.files[path] || p.listed[path] || p.ancestors[path] {
 		return true
 	}
-	if p.listed[filepath.Dir(path)] {
-		return true
-	}
-	// A directory above a watched file was replaced (mv dir aside; mv new
-	// dir in): its children are what the scan reads.
-	prefix := path + string(filepath.Separator)
-	for f := range p.files {
-		if strings.HasPrefix(f, prefix) {
-			return true
-		}
-	}
-	return false
+	return p.listed[filepath.Dir(path)] || p.above[path]
 }
 
 // watchSet keeps an fsnotify watcher's directories equal to a plan.

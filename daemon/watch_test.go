@@ -46,13 +46,16 @@ func TestPlanWatches(t *testing.T) {
 		real, // edited through its symlink
 		filepath.Join(home, ".continue", "mcpServers", "new.yaml"), // a file in a listed folder
 		filepath.Join(home, ".gemini"),                             // a folder above a watched file replaced
+		filepath.Join(home, "dotfiles"),                            // ... above a symlink's target
+		filepath.Dir(home),                                         // ... two levels above
 	}
 	for _, r := range relevant {
 		if !p.relevant(r) {
 			t.Errorf("event on %s judged irrelevant", r)
 		}
 	}
-	for _, r := range []string{filepath.Join(home, ".bash_history"), filepath.Join(home, "dotfiles", "other"), filepath.Join(home, ".gemini", "x.json")} {
+	for _, r := range []string{filepath.Join(home, ".bash_history"), filepath.Join(home, "dotfiles", "other"), filepath.Join(home, ".gemini", "x.json"),
+		filepath.Join(home, ".gem"), home + ".bak", filepath.Join(home, ".claude.json", "x")} {
 		if p.relevant(r) {
 			t.Errorf("event on %s judged relevant", r)
 		}
