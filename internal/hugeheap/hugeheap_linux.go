@@ -1,0 +1,52 @@
+package hugeheap
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+const hugePage = 2 << 20
+
+// modeFile says how the kernel uses transparent huge pages: the selected
+// mode is in brackets ("always [madvise] never").
+const modeFile = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+// Reserve maps about n bytes of Go heap now, advised for transparent huge
+// pages, for a process about to allocate that much. It frees the range at
+// once (one collection, run while the heap is still small) so that the
+// allocations that follow are placed in it; the runtime never unmaps heap
+// memory, so the advice holds for the process's life. It does nothing and
+// reports false when n is under MinReserve or the kernel does not take
+// advice (huge pages "never", or "always" where every mapping has them).
+func Reserve(n int) bool {
+	if n < MinReserve || !advisable() {
+		return false
+	}
+	n = min(n, MaxReserve)
+	// A fresh large allocation is known to be zero: the runtime neither
+	// clears nor touches it, so no page of it is resident yet.
+	block := make([]byte, n)
+	start := alignUp(uintptr(unsafe.Pointer(unsafe.SliceData(block))))
+	end := (uintptr(unsafe.Pointer(unsafe.SliceData(block))) + uintptr(n)) &^ (hugePage - 1)
+	ok := false
+	if end > start {
+		off := int(start - uintptr(unsafe.Pointer(unsafe.SliceData(block))))
+		ok = unix.Madvise(block[off:off+int(end-start)], unix.MADV_HUGEPAGE) == nil
+	}
+	runtime.KeepAlive(block) // and no longer: the collection frees it
+	runtime.GC()
+	return ok
+}
+
+func alignUp(p uintptr) uintptr { return (p + hugePage - 1) &^ (hugePage - 1) }
+
+// advisable reports whether the kernel backs advised mappings, and only
+// those, with huge pages.
+func advisable() bool {
+	b, err := os.ReadFile(modeFile)
+	return err == nil && bytes.Contains(b, []byte("[madvise]"))
+}
