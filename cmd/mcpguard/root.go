@@ -125,8 +125,11 @@ func tuneGC(args []string) {
 		return
 	}
 	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(96 << 20)
+	debug.SetMemoryLimit(shortHeapLimit)
 }
+
+// shortHeapLimit is the soft memory limit of short-lived commands.
+const shortHeapLimit = 96 << 20
 
 const rootLong = `mcpguard finds every MCP server configuration on a machine, evaluates it
 against Claude Code's enterprise allow/deny semantics and organisation rules,
