@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +81,40 @@ func advisedAt(t *testing.T, p uintptr) bool {
 	}
 	t.Fatalf("no mapping holds %#x", p)
 	return false
+}
+
+// TestUnclearedTouchesNothing: a block that starts in a gap the heap freed
+// and runs on into memory never used is not cleared (make clears the
+// whole of such a block, faulting in every page of it), so reserving costs
+// no resident memory.
+func TestUnclearedTouchesNothing(t *testing.T) {
+	const size = 64 << 20
+	gap := make([]byte, 1<<20) // at the heap's end: freed, it is where the next block starts
+	gap[0] = 1
+	gap = nil
+	runtime.GC()
+	before := rss(t)
+	block := uncleared(size)
+	after := rss(t)
+	runtime.KeepAlive(block)
+	if grown := after - before; grown > 8<<20 {
+		t.Errorf("allocating %d MiB made %d MiB resident: the block was cleared", size>>20, grown>>20)
+	}
+}
+
+// rss is the process's resident memory in bytes.
+func rss(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/smaps_rollup")
+	if err != nil {
+		t.Skipf("no smaps_rollup: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		var kb int64
+		if n, _ := fmt.Sscanf(line, "Rss: %d kB", &kb); n == 1 {
+			return kb << 10
+		}
+	}
+	t.Fatal("no Rss in smaps_rollup")
+	return 0
 }
