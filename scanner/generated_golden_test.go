@@ -1,7 +1,6 @@
 package scanner_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,41 +43,9 @@ func TestGeneratedMachineGolden(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(managed, "managed-settings.json"), []byte(policy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	large := 0 // the hook changes nothing the report says
-	got := scanReport(t, scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t), LargeScan: func() { large++ }},
+	got := scanReport(t, scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t)},
 		map[string]string{root: "$ROOT", strings.ReplaceAll(filepath.ToSlash(root), "/", "~1"): "$ROOT"})
 	checkGolden(t, "generated-machine.json", stableIDs(got))
-	if large != 1 {
-		t.Errorf("LargeScan called %d times on a 60-server machine, want once", large)
-	}
-}
-
-// TestLargeScanThreshold: the hook runs once on a machine whose scan judges
-// LargeScanServers servers or more, never on a smaller one.
-func TestLargeScanThreshold(t *testing.T) {
-	for _, n := range []int{20, 200} {
-		root := t.TempDir()
-		home, managed, project, err := benchdata.WriteMachine(root, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		calls := 0
-		res, err := scanner.Scan(context.Background(), scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root,
-			Policy: testEngine(t), GOOS: "linux", LookupEnv: emptyEnv, LargeScan: func() { calls++ }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := 0
-		if len(res.Servers) >= scanner.LargeScanServers {
-			want = 1
-		}
-		if calls != want {
-			t.Errorf("%d servers: LargeScan called %d times, want %d", len(res.Servers), calls, want)
-		}
-		if n == 20 && want != 0 || n == 200 && want != 1 {
-			t.Errorf("a %d-server machine has %d servers: the test no longer tells", n, len(res.Servers))
-		}
-	}
 }
 
 // stableIDs numbers the server and finding ids in order of first

@@ -646,12 +646,6 @@ func (sc *scan) applyPolicyAll(servers []*Server, ctxOf func(*Server) *policyCon
 		return out
 	}
 	sc.detector() // build the shared detector before the workers need it
-	if before := sc.judging; sc.opts.LargeScan != nil {
-		sc.judging += len(servers)
-		if before < LargeScanServers && sc.judging >= LargeScanServers {
-			sc.opts.LargeScan()
-		}
-	}
 	workers := min(runtime.GOMAXPROCS(0), len(servers))
 	next := make(chan int)
 	var wg sync.WaitGroup

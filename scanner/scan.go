@@ -66,17 +66,7 @@ type Options struct {
 	// and the server is judged as if it were wrapped so: its status and the
 	// MCPG-P008 findings say what Claude Code will do after the wrap.
 	WrapPreview func(*Server) []string
-	// LargeScan, when set, is called once, as the scan is about to judge
-	// its LargeScanServers-th server: a machine that large builds a heap
-	// of tens of megabytes, which a short-lived command may prepare for
-	// (cmd/mcpguard has it mapped with huge pages). The daemon leaves it
-	// nil.
-	LargeScan func()
 }
-
-// LargeScanServers is how many servers make a scan large (Options.LargeScan):
-// each judged server adds ~80 KiB of heap.
-const LargeScanServers = 24
 
 // scan is the state of one Scan call.
 type scan struct {
@@ -100,8 +90,6 @@ type scan struct {
 	// machine is true for a whole-machine scan; path mode skips checks that
 	// depend on the machine's environment (C007).
 	machine bool
-	// judging counts the servers handed to applyPolicyAll, for LargeScan.
-	judging int
 }
 
 // Scan finds, parses and resolves every MCP configuration the options select.

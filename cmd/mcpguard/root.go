@@ -125,11 +125,8 @@ func tuneGC(args []string) {
 		return
 	}
 	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(shortHeapLimit)
+	debug.SetMemoryLimit(96 << 20)
 }
-
-// shortHeapLimit is the soft memory limit of short-lived commands.
-const shortHeapLimit = 96 << 20
 
 const rootLong = `mcpguard finds every MCP server configuration on a machine, evaluates it
 against Claude Code's enterprise allow/deny semantics and organisation rules,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpguard/mcpguard/internal/hugeheap"
 	"github.com/mcpguard/mcpguard/internal/ignorefile"
 	"github.com/mcpguard/mcpguard/introspect"
 	"github.com/mcpguard/mcpguard/managed"
@@ -182,10 +181,6 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 	if fleet != nil {
 		ropts.Fleet = fleet.policy
 	}
-	// A large machine's scan grows its heap to the soft limit, touching
-	// each page once: have it mapped with huge pages where the kernel
-	// takes the advice (a fifth of a 200-server scan was page faults).
-	ropts.Scan.LargeScan = func() { hugeheap.Reserve(shortHeapLimit) }
 	res, err := runner.Run(cmd.Context(), ropts)
 	if err != nil {
 		_ = fleet.finish(cmd.Context(), nil)
