@@ -189,7 +189,11 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 // string that occurs there more than once by its index in the list it
 // returns (in order of first occurrence).
 func (d htmlTableData) shareStrings(rows [][2][]any) ([]string, error) {
-	var slots []*any
+	n := 0
+	if len(rows) > 0 {
+		n = len(rows) * (len(rows[0][0]) + len(d.Dict))
+	}
+	slots := make([]*any, 0, n)
 	for _, row := range rows {
 		for k := range row[0] {
 			if !stringOrNil(row[0][k]) {
@@ -207,24 +211,30 @@ func (d htmlTableData) shareStrings(rows [][2][]any) ([]string, error) {
 			slots = append(slots, &row[1][k])
 		}
 	}
-	count := map[string]int{}
+	// One table: how often each string occurs, then (negative, -1-index)
+	// its place in the list once it has one.
+	seen := make(map[string]int, len(slots)/4)
 	for _, v := range slots {
 		if s, ok := (*v).(string); ok {
-			count[s]++
+			seen[s]++
 		}
 	}
 	var strs []string
-	index := map[string]int{}
 	for _, v := range slots {
 		s, ok := (*v).(string)
-		if !ok || count[s] < 2 {
+		if !ok {
 			continue
 		}
-		k, ok := index[s]
-		if !ok {
+		k := seen[s]
+		switch {
+		case k == 1:
+			continue // said once: kept in place
+		case k > 1:
 			k = len(strs)
-			index[s] = k
+			seen[s] = -1 - k
 			strs = append(strs, s)
+		default:
+			k = -1 - k
 		}
 		*v = k
 	}
