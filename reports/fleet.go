@@ -162,6 +162,12 @@ type MergeOptions struct {
 	// stale; MaxAge 0 marks none.
 	Now    time.Time
 	MaxAge time.Duration
+	// NoAggregates leaves out what only some forms show: the distinct
+	// servers and the findings by rule (Fleet.Distinct and Fleet.Rules
+	// empty, Summary.DistinctServers 0). A CSV or CycloneDX rendering of a
+	// large fleet need not pay for them (a fifth of a 100,000-server CSV
+	// merge); FleetNeedsAggregates says which forms do.
+	NoAggregates bool
 }
 
 // Merger merges reports one at a time, so that a caller can read a file,
@@ -374,14 +380,16 @@ func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []Flee
 			s.User = r.Host.User
 		}
 		servers[i] = FleetServer{Server: s, Host: key}
-		p.key = appendLaunchKey(p.key[:0], s)
-		d := p.distinct[string(p.key)]
-		if d == nil {
-			d = newDistinct(s, string(p.key))
-			p.distinct[d.Key] = d
+		if !m.opts.NoAggregates {
+			p.key = appendLaunchKey(p.key[:0], s)
+			d := p.distinct[string(p.key)]
+			if d == nil {
+				d = newDistinct(s, string(p.key))
+				p.distinct[d.Key] = d
+			}
+			d.add(s, key)
+			bySrv[s.ID] = d
 		}
-		d.add(s, key)
-		bySrv[s.ID] = d
 		if !s.Decision.Allowed && s.Status != StatusInvalid {
 			p.summary.NotAllowed++
 			h.NotAllowed++
@@ -397,13 +405,15 @@ func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []Flee
 		fd := &r.Findings[i]
 		findings[i] = FleetFinding{Finding: fd, Host: key}
 		p.summary.Findings.add(fd.Severity)
-		ra := p.rules[fd.Rule]
-		if ra == nil {
-			ra = &ruleAcc{RuleCount: RuleCount{Rule: fd.Rule, Severity: fd.Severity}, hosts: map[string]bool{}}
-			p.rules[fd.Rule] = ra
+		if !m.opts.NoAggregates {
+			ra := p.rules[fd.Rule]
+			if ra == nil {
+				ra = &ruleAcc{RuleCount: RuleCount{Rule: fd.Rule, Severity: fd.Severity}, hosts: map[string]bool{}}
+				p.rules[fd.Rule] = ra
+			}
+			ra.Findings++
+			ra.hosts[key] = true
 		}
-		ra.Findings++
-		ra.hosts[key] = true
 		if d := bySrv[fd.ServerID]; d != nil {
 			d.Findings.add(fd.Severity)
 		}

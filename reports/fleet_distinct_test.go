@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"testing"
 	"time"
 )
@@ -37,6 +38,57 @@ func TestFleetDistinctCounts(t *testing.T) {
 		if d.Hosts != 3 || d.Users != 6 || d.Instances != 9 || d.Allowed != 9 || d.ByStatus[string(StatusActive)] != 9 {
 			t.Errorf("runs %d: hosts %d users %d instances %d allowed %d by status %v, want 3, 6, 9, 9, 9 active",
 				runs, d.Hosts, d.Users, d.Instances, d.Allowed, d.ByStatus)
+		}
+	}
+}
+
+// TestFleetNoAggregates: every form that FleetNeedsAggregates says does
+// without the aggregates renders a fleet merged with NoAggregates byte for
+// byte as it renders the full fleet; the aggregates are then left out.
+func TestFleetNoAggregates(t *testing.T) {
+	merge := func(noAggregates bool) *Fleet {
+		m := NewMerger(MergeOptions{Tool: Tool{Name: "mcpguard", Version: "test"}, Now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC),
+			NoAggregates: noAggregates})
+		for _, host := range []string{"alpha", "beta", "gamma"} {
+			r := hostileReport()
+			r.Host.Hostname = host
+			m.Add(host+".json", r)
+		}
+		return m.Fleet()
+	}
+	full, lean := merge(false), merge(true)
+	if len(full.Distinct) == 0 || len(full.Rules) == 0 {
+		t.Fatalf("the full fleet has no aggregates to leave out (%d distinct, %d rules): the test cannot tell", len(full.Distinct), len(full.Rules))
+	}
+	if len(lean.Distinct) != 0 || len(lean.Rules) != 0 || lean.Summary.DistinctServers != 0 {
+		t.Errorf("NoAggregates kept %d distinct servers, %d rules", len(lean.Distinct), len(lean.Rules))
+	}
+	checked := 0
+	for _, format := range []Format{FormatJSON, FormatText, FormatMarkdown, FormatCSV, FormatCycloneDX, FormatHTML} {
+		if FleetNeedsAggregates(format) {
+			continue
+		}
+		for _, kind := range []string{CSVServers, CSVFindings} {
+			var a, b bytes.Buffer
+			if err := RenderFleet(&a, format, full, Options{CSVKind: kind}); err != nil {
+				t.Fatal(err)
+			}
+			if err := RenderFleet(&b, format, lean, Options{CSVKind: kind}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Errorf("%s (%s): the fleet without aggregates renders differently", format, kind)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no form does without the aggregates")
+	}
+	// The forms that show them must not be given a fleet without them.
+	for _, format := range []Format{FormatJSON, FormatText, FormatMarkdown, FormatHTML} {
+		if !FleetNeedsAggregates(format) {
+			t.Errorf("%s shows the aggregates, but FleetNeedsAggregates says it does not", format)
 		}
 	}
 }

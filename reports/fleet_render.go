@@ -52,6 +52,13 @@ func RenderFleet(w io.Writer, format Format, f *Fleet, opts Options) error {
 	return fmt.Errorf("--format %s renders one machine's report; for a fleet use json, text, markdown, csv, cyclonedx or html", format)
 }
 
+// FleetNeedsAggregates reports whether a fleet rendered in format shows
+// the aggregates that MergeOptions.NoAggregates leaves out (no CSV kind
+// does).
+func FleetNeedsAggregates(format Format) bool {
+	return format != FormatCSV && format != FormatCycloneDX
+}
+
 // topN bounds the lists of the terminal and Markdown summaries; the JSON
 // and CSV forms hold everything.
 const topN = 20

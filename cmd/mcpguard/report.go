@@ -172,7 +172,8 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 	// The merge's heap is a few times its input, faulted in once: have it
 	// mapped with huge pages where the kernel takes the advice.
 	hugeheap.Reserve(int(min(mergeHeapPerInputByte*inputBytes(files), hugeheap.MaxReserve)))
-	m := reports.NewMerger(reports.MergeOptions{Tool: reports.Tool{Name: "mcpguard", Version: env.version}, Now: env.now(), MaxAge: opts.MaxAge})
+	m := reports.NewMerger(reports.MergeOptions{Tool: reports.Tool{Name: "mcpguard", Version: env.version}, Now: env.now(), MaxAge: opts.MaxAge,
+		NoAggregates: !reports.FleetNeedsAggregates(format)})
 	for r := range readReports(files, stdin) {
 		if r.err != nil {
 			m.AddError(*r.err)
