@@ -458,12 +458,13 @@ func appendLaunchKey(b []byte, s *Server) []byte {
 
 type distinctAcc struct {
 	DistinctEntry
-	names, clients, users smallSet
-	// Hosts are merged one after the other: a host is new when it is not
-	// the last one counted (no set of host keys per distinct server), and
-	// a user is in users already when it is the last one added of the
-	// same host.
-	lastHost, lastUser string
+	names, clients smallSet
+	// Hosts are merged one after the other, each in one run of hosts: a
+	// host is new when it is not the last one counted (no set of host keys
+	// per distinct server), and Users adds up each host's distinct users
+	// (hostUsers: the last host's), with no set of (host, user) pairs.
+	lastHost  string
+	hostUsers smallSet
 }
 
 func newDistinct(s *Server, key string) *distinctAcc {
@@ -477,14 +478,13 @@ func newDistinct(s *Server, key string) *distinctAcc {
 func (d *distinctAcc) add(s *Server, host string) {
 	d.names.add(s.Name)
 	d.clients.add(s.Client)
-	newHost := d.Hosts == 0 || d.lastHost != host
-	if newHost {
+	if d.Hosts == 0 || d.lastHost != host {
 		d.Hosts++
-		d.lastHost, d.lastUser = host, ""
+		d.lastHost = host
+		d.hostUsers.reset()
 	}
-	if s.User != "" && (newHost || s.User != d.lastUser) {
-		d.users.add(host + "\x00" + s.User)
-		d.lastUser = s.User
+	if s.User != "" && d.hostUsers.add(s.User) {
+		d.Users++
 	}
 	d.Instances++
 	d.ByStatus[string(s.Status)]++
@@ -504,11 +504,9 @@ func (d *distinctAcc) merge(o *distinctAcc) {
 	for _, v := range o.clients.values() {
 		d.clients.add(v)
 	}
-	for _, v := range o.users.values() {
-		d.users.add(v)
-	}
 	d.Hosts += o.Hosts
-	d.lastHost, d.lastUser = o.lastHost, o.lastUser
+	d.Users += o.Users
+	d.lastHost, d.hostUsers = o.lastHost, o.hostUsers
 	d.Instances += o.Instances
 	d.Allowed += o.Allowed
 	d.NotAllowed += o.NotAllowed
@@ -523,7 +521,6 @@ func (d *distinctAcc) merge(o *distinctAcc) {
 func (d *distinctAcc) entry() DistinctEntry {
 	e := d.DistinctEntry
 	e.Names, e.Clients = d.names.sorted(), d.clients.sorted()
-	e.Users = d.users.len()
 	return e
 }
 
@@ -535,14 +532,18 @@ type smallSet struct {
 	m    map[string]bool
 }
 
-func (s *smallSet) add(v string) {
+// add adds v and reports whether it was not a member yet.
+func (s *smallSet) add(v string) bool {
 	if s.m != nil {
+		if s.m[v] {
+			return false
+		}
 		s.m[v] = true
-		return
+		return true
 	}
 	for _, x := range s.list {
 		if x == v {
-			return
+			return false
 		}
 	}
 	s.list = append(s.list, v)
@@ -553,7 +554,11 @@ func (s *smallSet) add(v string) {
 		}
 		s.list = nil
 	}
+	return true
 }
+
+// reset empties the set, keeping its list's space.
+func (s *smallSet) reset() { s.list, s.m = s.list[:0], nil }
 
 // values returns the members in no particular order.
 func (s *smallSet) values() []string {
