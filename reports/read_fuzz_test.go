@@ -44,10 +44,26 @@ func FuzzReadReport(f *testing.F) {
 		m.Add("again.json", r)
 		fl := m.Fleet()
 		fl.SetWhatIf(nil, make([]Judged, len(fl.Servers)), nil, nil)
+		// The same fleet without aggregates, for the forms that do without.
+		lm := NewMerger(MergeOptions{Tool: Tool{Name: "mcpguard", Version: "fuzz"}, Now: time.Unix(0, 0), MaxAge: time.Hour, NoAggregates: true})
+		lm.Add("r.json", r)
+		lm.Add("again.json", r)
+		lean := lm.Fleet()
+		lean.SetWhatIf(nil, make([]Judged, len(lean.Servers)), nil, nil)
 		for _, format := range []Format{FormatJSON, FormatText, FormatMarkdown, FormatCSV, FormatCycloneDX, FormatHTML} {
 			var b bytes.Buffer
 			if err := RenderFleet(&b, format, fl, Options{CSVKind: CSVServers}); err != nil {
 				t.Fatalf("render %s: %v", format, err)
+			}
+			if FleetNeedsAggregates(format) {
+				continue
+			}
+			var lb bytes.Buffer
+			if err := RenderFleet(&lb, format, lean, Options{CSVKind: CSVServers}); err != nil {
+				t.Fatalf("render %s without aggregates: %v", format, err)
+			}
+			if !bytes.Equal(b.Bytes(), lb.Bytes()) {
+				t.Fatalf("%s renders differently without aggregates", format)
 			}
 		}
 	})
