@@ -165,8 +165,8 @@ type MergeOptions struct {
 	// NoAggregates leaves out what only some forms show: the distinct
 	// servers and the findings by rule (Fleet.Distinct and Fleet.Rules
 	// empty, Summary.DistinctServers 0). A CSV or CycloneDX rendering of a
-	// large fleet need not pay for them (a fifth of a 100,000-server CSV
-	// merge); FleetNeedsAggregates says which forms do.
+	// large fleet need not pay for them (a tenth to a fifth of a
+	// 100,000-server CSV merge); FleetNeedsAggregates says which forms do.
 	NoAggregates bool
 }
 
