@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -163,10 +165,31 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 }
 
 // writeOutput writes to stdout, or to a file written atomically, so a
-// reader never sees half a report.
+// reader never sees half a report. An output that exists and is not a
+// file (/dev/null, /dev/stdout, a named pipe) is written as it is:
+// renaming a file over it would replace the device (as root) or the
+// pipe a reader waits on. A symbolic link to a file keeps pointing to the
+// file, which is replaced.
 func writeOutput(stdout io.Writer, output string, write func(io.Writer) error) error {
 	if output == "" || output == "-" {
 		return write(stdout)
+	}
+	if fi, err := os.Stat(output); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f, err := os.OpenFile(output, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", output, err)
+		}
+		err = write(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", output, err)
+		}
+		return nil
+	}
+	if target, err := filepath.EvalSymlinks(output); err == nil {
+		output = target
 	}
 	return atomicfile.Write(output, atomicfile.Options{}, write)
 }
