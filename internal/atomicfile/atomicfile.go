@@ -27,7 +27,8 @@ type Options struct {
 
 // Write writes path atomically: write fills a temporary file in the same
 // directory, which is synced, renamed over path, and the directory synced
-// so that the rename survives a crash. On any error the temporary file is
+// so that the rename survives a crash. On Linux the disk starts on a large
+// file while write is still filling it (earlyWriteback). On any error the temporary file is
 // removed and path is untouched.
 func Write(path string, opts Options, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
@@ -53,7 +54,7 @@ func Write(path string, opts Options, write func(io.Writer) error) (err error) {
 	if opts.Owner != nil {
 		keepOwner(tmp, opts.Owner)
 	}
-	if err := write(tmp); err != nil {
+	if err := write(newWriter(tmp)); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Sync(); err != nil {
