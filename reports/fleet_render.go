@@ -368,7 +368,11 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 		}
 	}
 	field := func(name string, v any) { key(name); value(v) }
-	list := func(name string, n int, elem func(i int) any) {
+	opts := elementJSON()
+	generic := func(elem func(i int) any) func(b *bytes.Buffer, i int) error {
+		return func(b *bytes.Buffer, i int) error { return jsonv2.MarshalWrite(b, elem(i), opts) }
+	}
+	list := func(name string, n int, encode func(b *bytes.Buffer, i int) error) {
 		key(name)
 		if err != nil {
 			return
@@ -379,7 +383,6 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 		}
 		_, err = bw.WriteString("[")
 		if err == nil {
-			opts := elementJSON()
 			err = encodeChunks(n, func(lo, hi int, b *bytes.Buffer) error {
 				for i := lo; i < hi; i++ {
 					sep := ",\n    "
@@ -387,7 +390,7 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 						sep = "\n    "
 					}
 					b.WriteString(sep)
-					if err := jsonv2.MarshalWrite(b, elem(i), opts); err != nil {
+					if err := encode(b, i); err != nil {
 						return err
 					}
 				}
@@ -402,12 +405,27 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 	field("tool", f.Tool)
 	field("generated_at", f.GeneratedAt)
 	field("stale_before", f.StaleBefore)
-	list("hosts", len(f.Hosts), func(i int) any { return &f.Hosts[i] })
-	list("servers", len(f.Servers), func(i int) any { return &f.Servers[i] })
-	list("findings", len(f.Findings), func(i int) any { return &f.Findings[i] })
-	list("distinct_servers", len(f.Distinct), func(i int) any { return &f.Distinct[i] })
-	list("findings_by_rule", len(f.Rules), func(i int) any { return &f.Rules[i] })
-	list("errors", len(f.Errors), func(i int) any { return &f.Errors[i] })
+	list("hosts", len(f.Hosts), generic(func(i int) any { return &f.Hosts[i] }))
+	list("servers", len(f.Servers), func(b *bytes.Buffer, i int) error {
+		if out, ok := appendFleetServer(b.AvailableBuffer(), &f.Servers[i]); ok {
+			_, err := b.Write(out)
+			return err
+		}
+		return jsonv2.MarshalWrite(b, &f.Servers[i], opts)
+	})
+	list("findings", len(f.Findings), func(b *bytes.Buffer, i int) error {
+		if out, ok := appendFleetFinding(b.AvailableBuffer(), &f.Findings[i]); ok {
+			_, err := b.Write(out)
+			return err
+		}
+		return jsonv2.MarshalWrite(b, &f.Findings[i], opts)
+	})
+	list("distinct_servers", len(f.Distinct), func(b *bytes.Buffer, i int) error {
+		_, err := b.Write(appendDistinct(b.AvailableBuffer(), &f.Distinct[i]))
+		return err
+	})
+	list("findings_by_rule", len(f.Rules), generic(func(i int) any { return &f.Rules[i] }))
+	list("errors", len(f.Errors), generic(func(i int) any { return &f.Errors[i] }))
 	field("summary", f.Summary)
 	if f.WhatIf != nil {
 		field("what_if", f.WhatIf)

@@ -156,7 +156,7 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 			if k > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendJSONString(buf, s)
+			buf = appendJSONQuote(buf, s, true)
 		}
 		buf = append(buf, `],"rows":[`...)
 		for i, row := range rows {
@@ -264,7 +264,7 @@ func appendCellsJSON(b []byte, cells []any) ([]byte, error) {
 		case nil:
 			b = append(b, "null"...)
 		case string:
-			b = appendJSONString(b, c)
+			b = appendJSONQuote(b, c, true)
 		case bool:
 			b = strconv.AppendBool(b, c)
 		case int:
@@ -279,7 +279,7 @@ func appendCellsJSON(b []byte, cells []any) ([]byte, error) {
 				if j > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, s)
+				b = appendJSONQuote(b, s, true)
 			}
 			b = append(b, ']')
 		case []any:
@@ -300,16 +300,16 @@ func appendCellsJSON(b []byte, cells []any) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// appendJSONString appends s quoted as encoding/json does with HTML
-// escaping on: <, > and & as \u003c, \u003e, \u0026, U+2028 and U+2029
-// escaped, bytes that are not UTF-8 as \ufffd.
-func appendJSONString(b []byte, s string) []byte {
+// appendJSONQuote appends s quoted as encoding/json does: U+2028 and
+// U+2029 escaped, bytes that are not UTF-8 as \ufffd, and with escapeHTML
+// (encoding/json's default) <, > and & as \u003c, \u003e, \u0026.
+func appendJSONQuote(b []byte, s string, escapeHTML bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}

@@ -1,0 +1,232 @@
+package reports
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The servers, findings and distinct servers are nearly all of a fleet
+// document (100,000, 100,000 and 40,000 on bench/fleet.sh's fleet, 130
+// MB), and reflection was most of the time spent writing them:
+// appendFleetServer, appendFleetFinding and appendDistinct write them by
+// hand, byte for byte as elementJSON does, and leave what saved reports
+// do not hold (a server's details or introspection, a finding's
+// evidence: maps of any) to it. The tests
+// fill every field by reflection and compare with encoding/json, so a
+// field added to Server or Finding and not here fails them.
+
+// appendFleetServer appends s as an element of the fleet's servers list,
+// or reports false when s holds what only the generic encoder writes.
+func appendFleetServer(b []byte, s *FleetServer) ([]byte, bool) {
+	v := s.Server
+	if v == nil || len(v.Details) > 0 || v.Introspection != nil {
+		return b, false
+	}
+	b = append(b, "{\n      \"id\": "...)
+	b = appendJSONQuote(b, v.ID, false)
+	b = appendJSONKey(b, 1, "name")
+	b = appendJSONQuote(b, v.Name, false)
+	b = appendJSONKey(b, 1, "client")
+	b = appendJSONQuote(b, v.Client, false)
+	b = appendJSONKey(b, 1, "scope")
+	b = appendJSONQuote(b, v.Scope, false)
+	b = appendJSONKey(b, 1, "project")
+	b = appendJSONQuote(b, v.Project, false)
+	b = appendJSONKey(b, 1, "transport")
+	b = appendJSONQuote(b, v.Transport, false)
+	b = appendJSONKey(b, 1, "command")
+	b = appendJSONQuote(b, v.Command, false)
+	b = appendJSONKey(b, 1, "args")
+	b = appendJSONStrings(b, 1, v.Args)
+	b = appendJSONKey(b, 1, "url")
+	b = appendJSONQuote(b, v.URL, false)
+	b = appendJSONKey(b, 1, "env_keys")
+	b = appendJSONStrings(b, 1, v.EnvKeys)
+	b = appendJSONKey(b, 1, "header_keys")
+	b = appendJSONStrings(b, 1, v.HeaderKeys)
+	b = appendJSONKey(b, 1, "source")
+	b = appendJSONLocation(b, 1, &v.Source)
+	b = appendJSONKey(b, 1, "status")
+	b = appendJSONQuote(b, string(v.Status), false)
+	b = appendJSONKey(b, 1, "decision")
+	b = append(b, "{\n        \"allowed\": "...)
+	b = strconv.AppendBool(b, v.Decision.Allowed)
+	b = appendJSONKey(b, 2, "reasons")
+	b = appendJSONStrings(b, 2, v.Decision.Reasons)
+	b = append(b, "\n      }"...)
+	b = appendJSONKey(b, 1, "finding_ids")
+	b = appendJSONStrings(b, 1, v.FindingIDs)
+	if v.User != "" {
+		b = appendJSONKey(b, 1, "user")
+		b = appendJSONQuote(b, v.User, false)
+	}
+	b = appendJSONKey(b, 1, "host")
+	b = appendJSONQuote(b, s.Host, false)
+	return append(b, "\n    }"...), true
+}
+
+// appendFleetFinding appends f as an element of the fleet's findings
+// list, or reports false when f holds evidence.
+func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
+	v := f.Finding
+	if v == nil || len(v.Evidence) > 0 {
+		return b, false
+	}
+	b = append(b, "{\n      \"id\": "...)
+	b = appendJSONQuote(b, v.ID, false)
+	b = appendJSONKey(b, 1, "rule")
+	b = appendJSONQuote(b, v.Rule, false)
+	b = appendJSONKey(b, 1, "severity")
+	b = appendJSONQuote(b, string(v.Severity), false)
+	b = appendJSONKey(b, 1, "category")
+	b = appendJSONQuote(b, v.Category, false)
+	b = appendJSONKey(b, 1, "message")
+	b = appendJSONQuote(b, v.Message, false)
+	if v.ServerID != "" {
+		b = appendJSONKey(b, 1, "server_id")
+		b = appendJSONQuote(b, v.ServerID, false)
+	}
+	b = appendJSONKey(b, 1, "location")
+	b = appendJSONLocation(b, 1, &v.Location)
+	if s := v.Suppressed; s != nil {
+		b = appendJSONKey(b, 1, "suppressed")
+		b = append(b, "{\n        \"kind\": "...)
+		b = appendJSONQuote(b, s.Kind, false)
+		b = appendJSONKey(b, 2, "justification")
+		b = appendJSONQuote(b, s.Justification, false)
+		b = appendJSONKey(b, 2, "path")
+		b = appendJSONQuote(b, s.Path, false)
+		if s.Line != 0 {
+			b = appendJSONKey(b, 2, "line")
+			b = strconv.AppendInt(b, int64(s.Line), 10)
+		}
+		if s.Column != 0 {
+			b = appendJSONKey(b, 2, "column")
+			b = strconv.AppendInt(b, int64(s.Column), 10)
+		}
+		b = append(b, "\n      }"...)
+	}
+	b = appendJSONKey(b, 1, "host")
+	b = appendJSONQuote(b, f.Host, false)
+	return append(b, "\n    }"...), true
+}
+
+// appendDistinct appends d as an element of the fleet's distinct servers
+// (tens of thousands on a large fleet, each with a map).
+func appendDistinct(b []byte, d *DistinctEntry) []byte {
+	b = append(b, "{\n      \"key\": "...)
+	b = appendJSONQuote(b, d.Key, false)
+	b = appendJSONKey(b, 1, "transport")
+	b = appendJSONQuote(b, d.Transport, false)
+	if d.Command != "" {
+		b = appendJSONKey(b, 1, "command")
+		b = appendJSONQuote(b, d.Command, false)
+	}
+	if len(d.Args) > 0 {
+		b = appendJSONKey(b, 1, "args")
+		b = appendJSONStrings(b, 1, d.Args)
+	}
+	if d.URL != "" {
+		b = appendJSONKey(b, 1, "url")
+		b = appendJSONQuote(b, d.URL, false)
+	}
+	b = appendJSONKey(b, 1, "names")
+	b = appendJSONStrings(b, 1, d.Names)
+	b = appendJSONKey(b, 1, "clients")
+	b = appendJSONStrings(b, 1, d.Clients)
+	for _, n := range []struct {
+		name string
+		v    int
+	}{{"hosts", d.Hosts}, {"users", d.Users}, {"instances", d.Instances}, {"allowed", d.Allowed}, {"not_allowed", d.NotAllowed}} {
+		b = appendJSONKey(b, 1, n.name)
+		b = strconv.AppendInt(b, int64(n.v), 10)
+	}
+	b = appendJSONKey(b, 1, "by_status")
+	switch {
+	case d.ByStatus == nil:
+		b = append(b, "null"...)
+	case len(d.ByStatus) == 0:
+		b = append(b, "{}"...)
+	default:
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(d.ByStatus)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONIndent(b, 2)
+			b = appendJSONQuote(b, k, false)
+			b = append(b, ": "...)
+			b = strconv.AppendInt(b, int64(d.ByStatus[k]), 10)
+		}
+		b = appendJSONIndent(b, 1)
+		b = append(b, '}')
+	}
+	b = appendJSONKey(b, 1, "findings")
+	b = append(b, "{\n        \"error\": "...)
+	b = strconv.AppendInt(b, int64(d.Findings.Error), 10)
+	b = appendJSONKey(b, 2, "warning")
+	b = strconv.AppendInt(b, int64(d.Findings.Warning), 10)
+	b = appendJSONKey(b, 2, "note")
+	b = strconv.AppendInt(b, int64(d.Findings.Note), 10)
+	return append(b, "\n      }\n    }"...)
+}
+
+// appendJSONLocation appends a Location object whose key is at depth.
+func appendJSONLocation(b []byte, depth int, l *Location) []byte {
+	b = append(b, '{')
+	b = appendJSONIndent(b, depth+1)
+	b = append(b, `"path": `...)
+	b = appendJSONQuote(b, l.Path, false)
+	b = appendJSONKey(b, depth+1, "pointer")
+	b = appendJSONQuote(b, l.Pointer, false)
+	b = appendJSONKey(b, depth+1, "line")
+	b = strconv.AppendInt(b, int64(l.Line), 10)
+	b = appendJSONKey(b, depth+1, "column")
+	b = strconv.AppendInt(b, int64(l.Column), 10)
+	b = appendJSONIndent(b, depth)
+	return append(b, '}')
+}
+
+// appendJSONKey ends the member before and starts the one named name, at
+// depth inside a list element.
+func appendJSONKey(b []byte, depth int, name string) []byte {
+	b = append(b, ',')
+	b = appendJSONIndent(b, depth)
+	b = append(b, '"')
+	b = append(b, name...)
+	return append(b, `": `...)
+}
+
+// appendJSONIndent starts a line at depth inside an element of a
+// top-level list: the document's indentation (four spaces) and two per
+// level.
+func appendJSONIndent(b []byte, depth int) []byte {
+	const spaces = "\n                              "
+	if n := 5 + 2*depth; n <= len(spaces) {
+		return append(b, spaces[:n]...)
+	}
+	return append(append(b, '\n'), strings.Repeat(" ", 4+2*depth)...)
+}
+
+// appendJSONStrings appends a list of strings whose key is at depth:
+// null when nil, as encoding/json writes it.
+func appendJSONStrings(b []byte, depth int, list []string) []byte {
+	switch {
+	case list == nil:
+		return append(b, "null"...)
+	case len(list) == 0:
+		return append(b, "[]"...)
+	}
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONIndent(b, depth+1)
+		b = appendJSONQuote(b, s, false)
+	}
+	b = appendJSONIndent(b, depth)
+	return append(b, ']')
+}

@@ -1,0 +1,168 @@
+package reports
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fleetJSONPieces are what the random strings are made of: markup,
+// quotes, control characters, U+2028 and U+2029, bytes that are not
+// UTF-8, and plain text.
+var fleetJSONPieces = []string{"a", "server", "/home/u", "é", "日本", "<", ">", "&", `"`, `\`, "\b", "\f", "\n", "\r", "\t", "\x00",
+	"\x1f", "\x7f", "\u2028", "\u2029", "\xff", "\xe2\x80", "\ufffd", "</script>", "\U0001F600", " "}
+
+// fillRandom sets every field reachable from v, by reflection, so that a
+// field added to a type the fleet writer handles by hand is filled too:
+// strings from fleetJSONPieces (empty a fifth of the time), lists nil,
+// empty or of a few elements, numbers zero, negative or large, pointers
+// and maps nil or set (maps of any hold strings, numbers, lists).
+func fillRandom(rng *rand.Rand, v reflect.Value) {
+	str := func() string {
+		if rng.IntN(5) == 0 {
+			return ""
+		}
+		var b strings.Builder
+		for range 1 + rng.IntN(6) {
+			b.WriteString(fleetJSONPieces[rng.IntN(len(fleetJSONPieces))])
+		}
+		return b.String()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(str())
+	case reflect.Bool:
+		v.SetBool(rng.IntN(2) == 0)
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt([]int64{0, 0, 1, 7, -3, 1 << 40}[rng.IntN(6)])
+	case reflect.Float64:
+		v.SetFloat([]float64{0, 1.5, -2, 1e21}[rng.IntN(4)])
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillRandom(rng, v.Field(i))
+			}
+		}
+	case reflect.Pointer:
+		if rng.IntN(3) == 0 {
+			v.SetZero()
+			return
+		}
+		v.Set(reflect.New(v.Type().Elem()))
+		fillRandom(rng, v.Elem())
+	case reflect.Slice:
+		switch n := rng.IntN(5); n {
+		case 0:
+			v.SetZero()
+		default:
+			v.Set(reflect.MakeSlice(v.Type(), n-1, n-1))
+			for i := range n - 1 {
+				fillRandom(rng, v.Index(i))
+			}
+		}
+	case reflect.Map:
+		if rng.IntN(3) == 0 {
+			v.SetZero()
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		for range rng.IntN(3) {
+			val := reflect.New(v.Type().Elem()).Elem()
+			if val.Kind() == reflect.Interface {
+				if x := []any{str(), float64(rng.IntN(9)), []any{str()}, nil}[rng.IntN(4)]; x != nil {
+					val.Set(reflect.ValueOf(x))
+				}
+			} else {
+				fillRandom(rng, val)
+			}
+			m.SetMapIndex(reflect.ValueOf(str()), val)
+		}
+		v.Set(m)
+	case reflect.Interface:
+		v.Set(reflect.ValueOf(str()))
+	}
+}
+
+// TestFleetElementsMatchEncodingJSON holds the hand-written writers of
+// the fleet's servers, findings and distinct servers to encoding/json (indented at their
+// depth, HTML characters unescaped: what writeFleetJSON writes), byte for
+// byte, over values whose every field is filled at random; it fails when
+// the writers stop taking the shapes saved reports hold, so that the
+// comparison cannot pass by falling back every time.
+func TestFleetElementsMatchEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 18))
+	want := func(v any) string {
+		var b bytes.Buffer
+		if err := indentEncoder(&b, "    ").Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	var servers, findings int
+	for i := range 3000 {
+		var s Server
+		fillRandom(rng, reflect.ValueOf(&s).Elem())
+		if i%2 == 0 { // what saved reports hold: no details, no introspection
+			s.Details, s.Introspection = nil, nil
+		}
+		fs := FleetServer{Server: &s, Host: "host-" + s.Name}
+		if got, ok := appendFleetServer(nil, &fs); ok {
+			servers++
+			if w := want(&fs); string(got) != w {
+				t.Fatalf("server %d:\n got %s\nwant %s", i, got, w)
+			}
+		} else if len(s.Details) == 0 && s.Introspection == nil {
+			t.Fatalf("server %d without details or introspection not written by hand", i)
+		}
+
+		var f Finding
+		fillRandom(rng, reflect.ValueOf(&f).Elem())
+		if i%2 == 0 {
+			f.Evidence = nil
+		}
+		ff := FleetFinding{Finding: &f, Host: "host-" + f.ID}
+		if got, ok := appendFleetFinding(nil, &ff); ok {
+			findings++
+			if w := want(&ff); string(got) != w {
+				t.Fatalf("finding %d:\n got %s\nwant %s", i, got, w)
+			}
+		} else if len(f.Evidence) == 0 {
+			t.Fatalf("finding %d without evidence not written by hand", i)
+		}
+	}
+	for i := range 1000 {
+		var d DistinctEntry
+		fillRandom(rng, reflect.ValueOf(&d).Elem())
+		if got, w := string(appendDistinct(nil, &d)), want(&d); got != w {
+			t.Fatalf("distinct server %d:\n got %s\nwant %s", i, got, w)
+		}
+	}
+	if servers < 1500 || findings < 1500 {
+		t.Fatalf("%d servers and %d findings written by hand of 3000 each", servers, findings)
+	}
+}
+
+// FuzzAppendJSONQuote: the quoting both hand-written JSON writers share
+// writes what encoding/json writes, with HTML escaping on and off.
+func FuzzAppendJSONQuote(f *testing.F) {
+	for _, p := range fleetJSONPieces {
+		f.Add(p)
+	}
+	f.Add("plain ascii with spaces and /slashes/")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, html := range []bool{false, true} {
+			var b bytes.Buffer
+			e := indentEncoder(&b, "")
+			e.SetEscapeHTML(html)
+			if err := e.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.TrimSuffix(b.String(), "\n")
+			if got := string(appendJSONQuote(nil, s, html)); got != want {
+				t.Fatalf("html %v: %q quoted as %s, want %s", html, s, got, want)
+			}
+		}
+	})
+}
