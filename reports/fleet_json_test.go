@@ -166,3 +166,27 @@ func FuzzAppendJSONQuote(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONQuoteEveryByteEverywhere: every byte value at every place of a
+// string two words and a bit long, so that the eight-bytes-at-a-time
+// test is held to encoding/json in each lane and in the tail.
+func TestJSONQuoteEveryByteEverywhere(t *testing.T) {
+	for c := range 256 {
+		for at := range 19 {
+			s := []byte(strings.Repeat("a", 19))
+			s[at] = byte(c)
+			for _, html := range []bool{false, true} {
+				var b bytes.Buffer
+				e := indentEncoder(&b, "")
+				e.SetEscapeHTML(html)
+				if err := e.Encode(string(s)); err != nil {
+					t.Fatal(err)
+				}
+				want := strings.TrimSuffix(b.String(), "\n")
+				if got := string(appendJSONQuote([]byte("x"), string(s), html)); got != "x"+want {
+					t.Fatalf("byte %#x at %d, html %v: got %s, want x%s", c, at, html, got, want)
+				}
+			}
+		}
+	}
+}
