@@ -2,14 +2,11 @@ package reports
 
 import (
 	"bufio"
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -78,226 +75,6 @@ type htmlView struct {
 	// Data holds the tables over htmlPageRows, whose rows the script
 	// pages; writeHTML streams them between the page and its script.
 	Data []htmlTableData
-}
-
-// htmlTableData is every row of one table for the script's pager: row i
-// is [filter values, cells], cells in the order the script renders them,
-// strings already made visible. Rows are built as they are written, never
-// all at once.
-type htmlTableData struct {
-	Kind  string // a fixed identifier: the table's data-kind
-	Fleet bool
-	N     int
-	Row   func(i int) [2][]any
-	// Fixes are the rules' fixes, once each rather than once per finding.
-	Fixes map[string]string
-	// Dict are the cells (by index) that hold a string or nil, never
-	// another value: there, as in the filter values, a string that repeats
-	// is sent once (htmlTableData.write).
-	Dict []int
-}
-
-// sameOrVisible is a cell that shows a filter value: nil when the value
-// shows as itself (the script then takes the filter's), its visible form
-// otherwise.
-func sameOrVisible(raw string) any {
-	if v := visible(raw); v != raw {
-		return v
-	}
-	return nil
-}
-
-// pageable adds the data of a table of n rows, unless the markup holds
-// it all; fixes, for the findings table, are the rules' fixes.
-func (v *htmlView) pageable(kind string, n int, row func(i int) [2][]any, fixes map[string]string, dict ...int) {
-	if n > htmlPageRows {
-		v.Data = append(v.Data, htmlTableData{Kind: kind, Fleet: v.Fleet, N: n, Row: row, Fixes: fixes, Dict: dict})
-	}
-}
-
-// write writes one table's rows as a JSON data block. encoding/json
-// escapes <, > and & (and U+2028, U+2029), so no row can end the script
-// element or open a comment in it; the block never runs (its type is not
-// a script type) and the page's CSP allows no other script.
-//
-// The rows come in parts of the chunks that encodeChunks encodes on every
-// core, each with the strings that repeat in its filter values and Dict
-// cells listed once ("strings") and referred to there by index: a large
-// fleet's page is mostly host names, clients, statuses and launch
-// commands said again on every row, and the browser's time to load the
-// page grows with its bytes. The page's script puts the strings back.
-func (d htmlTableData) write(w *bufio.Writer) error {
-	fixes, err := json.Marshal(d.Fixes)
-	if err != nil {
-		return err
-	}
-	dict, err := json.Marshal(append([]int{}, d.Dict...)) // [], never null: the script reads it as a list
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "<script type=\"application/json\" id=\"rows-%s\">{\"fleet\":%t,\"fixes\":%s,\"dict\":%s,\"parts\":[", d.Kind, d.Fleet, fixes, dict)
-	err = encodeChunks(d.N, func(lo, hi int, b *bytes.Buffer) error {
-		rows := make([][2][]any, 0, hi-lo)
-		for i := lo; i < hi; i++ {
-			rows = append(rows, d.Row(i))
-		}
-		strs, err := d.shareStrings(rows)
-		if err != nil {
-			return err
-		}
-		// Append to the chunk buffer's free space (buffers are reused
-		// from chunk to chunk), not to a slice grown anew for each chunk.
-		buf := b.AvailableBuffer()
-		if lo > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, `{"strings":[`...)
-		for k, s := range strs {
-			if k > 0 {
-				buf = append(buf, ',')
-			}
-			buf = appendJSONQuote(buf, s, true)
-		}
-		buf = append(buf, `],"rows":[`...)
-		for i, row := range rows {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, '[')
-			for k, cells := range row {
-				if k > 0 {
-					buf = append(buf, ',')
-				}
-				if buf, err = appendCellsJSON(buf, cells); err != nil {
-					return err
-				}
-			}
-			buf = append(buf, ']')
-		}
-		buf = append(buf, "]}"...)
-		b.Write(buf)
-		return nil
-	}, func(b []byte) error { _, err := w.Write(b); return err })
-	if err != nil {
-		return err
-	}
-	_, err = w.WriteString("]}</script>\n")
-	return err
-}
-
-// shareStrings replaces, in the filter values and Dict cells of rows, each
-// string that occurs there more than once by its index in the list it
-// returns (in order of first occurrence).
-func (d htmlTableData) shareStrings(rows [][2][]any) ([]string, error) {
-	n := 0
-	if len(rows) > 0 {
-		n = len(rows) * (len(rows[0][0]) + len(d.Dict))
-	}
-	slots := make([]*any, 0, n)
-	for _, row := range rows {
-		for k := range row[0] {
-			if !stringOrNil(row[0][k]) {
-				return nil, fmt.Errorf("%s data: filter value %d holds %T, not a string", d.Kind, k, row[0][k])
-			}
-			slots = append(slots, &row[0][k])
-		}
-		for _, k := range d.Dict {
-			if k >= len(row[1]) {
-				return nil, fmt.Errorf("%s data: no cell %d to share strings in", d.Kind, k)
-			}
-			if !stringOrNil(row[1][k]) {
-				return nil, fmt.Errorf("%s data: cell %d holds %T, not a string", d.Kind, k, row[1][k])
-			}
-			slots = append(slots, &row[1][k])
-		}
-	}
-	// One table: how often each string occurs, then (negative, -1-index)
-	// its place in the list once it has one.
-	seen := make(map[string]int, len(slots)/4)
-	for _, v := range slots {
-		if s, ok := (*v).(string); ok {
-			seen[s]++
-		}
-	}
-	var strs []string
-	for _, v := range slots {
-		s, ok := (*v).(string)
-		if !ok {
-			continue
-		}
-		k := seen[s]
-		switch {
-		case k == 1:
-			continue // said once: kept in place
-		case k > 1:
-			k = len(strs)
-			seen[s] = -1 - k
-			strs = append(strs, s)
-		default:
-			k = -1 - k
-		}
-		*v = k
-	}
-	return strs, nil
-}
-
-func stringOrNil(v any) bool {
-	switch v.(type) {
-	case string, nil:
-		return true
-	}
-	return false
-}
-
-// appendCellsJSON appends a row's cells as encoding/json marshals them
-// (TestCellsJSONMatchesEncodingJSON): strings, booleans, ints and lists of
-// strings without reflection or a boxed value per cell, which was most of
-// the data blocks of a large fleet's page; any other value through
-// encoding/json itself.
-func appendCellsJSON(b []byte, cells []any) ([]byte, error) {
-	b = append(b, '[')
-	for i, c := range cells {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		switch c := c.(type) {
-		case nil:
-			b = append(b, "null"...)
-		case string:
-			b = appendJSONQuote(b, c, true)
-		case bool:
-			b = strconv.AppendBool(b, c)
-		case int:
-			b = strconv.AppendInt(b, int64(c), 10)
-		case []string:
-			if c == nil {
-				b = append(b, "null"...)
-				break
-			}
-			b = append(b, '[')
-			for j, s := range c {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONQuote(b, s, true)
-			}
-			b = append(b, ']')
-		case []any:
-			var err error
-			if c == nil {
-				b = append(b, "null"...)
-			} else if b, err = appendCellsJSON(b, c); err != nil {
-				return nil, err
-			}
-		default:
-			v, err := json.Marshal(c)
-			if err != nil {
-				return nil, err
-			}
-			b = append(b, v...)
-		}
-	}
-	return append(b, ']'), nil
 }
 
 type htmlWhatIf struct {
@@ -404,14 +181,16 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		v.Hosts = append(v.Hosts, newHTMLHost(h))
 	}
-	v.pageable("hosts", len(f.Hosts), func(i int) [2][]any {
+	v.pageable("hosts", len(f.Hosts), func(i int, r *htmlRow) {
 		h := &f.Hosts[i]
 		why := make([]string, len(h.Why))
 		for i, w := range h.Why {
 			why[i] = visible(w)
 		}
-		return [2][]any{{h.Key, h.User, nil, nil, nil}, {sameOrVisible(h.Key), visible(h.OS), visible(h.GeneratedAt), h.Summary.Servers, h.NotAllowed,
-			h.Summary.Findings.Error, h.Summary.Findings.Warning, h.Compliant, h.Stale, why, visible(strings.Join(h.BundlesBehind, ", "))}}
+		r[0] = append(r[0], cellStr(h.Key), cellStr(h.User), htmlCell{}, htmlCell{}, htmlCell{})
+		r[1] = append(r[1], cellSameOrVisible(h.Key), cellStr(visible(h.OS)), cellStr(visible(h.GeneratedAt)), cellNum(h.Summary.Servers),
+			cellNum(h.NotAllowed), cellNum(h.Summary.Findings.Error), cellNum(h.Summary.Findings.Warning), cellFlag(h.Compliant),
+			cellFlag(h.Stale), cellList(why), cellStr(visible(strings.Join(h.BundlesBehind, ", "))))
 	}, nil, 0, 1, 2, 10)
 	v.Title = "mcpguard fleet report"
 	if !fleet && len(f.Hosts) == 1 {
@@ -473,11 +252,12 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		_, _, _, hi.Server, _ = in.summaryCells()
 		v.Introspected = append(v.Introspected, hi)
 	}
-	v.pageable("servers", len(f.Servers), func(i int) [2][]any {
+	v.pageable("servers", len(f.Servers), func(i int, r *htmlRow) {
 		sv := &f.Servers[i]
-		return [2][]any{{sv.Host, sv.User, sv.Client, string(sv.Status), nil},
-			{sameOrVisible(sv.Host), sameOrVisible(sv.User), sameOrVisible(sv.Client), visible(sv.Scope), visible(sv.Name),
-				sv.Decision.Allowed, visible(strings.Join(sv.Decision.Reasons, ", ")), visible(target(sv)), len(sv.FindingIDs), visible(sv.Source.String())}}
+		r[0] = append(r[0], cellStr(sv.Host), cellStr(sv.User), cellStr(sv.Client), cellStr(string(sv.Status)), htmlCell{})
+		r[1] = append(r[1], cellSameOrVisible(sv.Host), cellSameOrVisible(sv.User), cellSameOrVisible(sv.Client), cellStr(visible(sv.Scope)),
+			cellStr(visible(sv.Name)), cellFlag(sv.Decision.Allowed), cellStr(visible(strings.Join(sv.Decision.Reasons, ", "))),
+			cellStr(visible(target(sv))), cellNum(len(sv.FindingIDs)), cellStr(visible(sv.Source.String())))
 	}, nil, 0, 1, 2, 3, 4, 6, 7)
 	finding := func(fd FleetFinding) htmlFinding {
 		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
@@ -503,15 +283,11 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			fixes[r.Rule] = rule.Fix
 		}
 	}
-	v.pageable("findings", len(f.Findings), func(i int) [2][]any {
+	v.pageable("findings", len(f.Findings), func(i int, r *htmlRow) {
 		hf := finding(f.Findings[i])
-		evidence := make([]any, len(hf.Evidence))
-		for i, e := range hf.Evidence {
-			evidence[i] = []string{e.Key, e.Value, e.Decoded}
-		}
-		return [2][]any{{hf.Host, hf.User, hf.Client, hf.Status, hf.Rule},
-			{string(hf.Severity), hf.Suppressed != nil, sameOrVisible(hf.Host), visible(hf.Server), visible(hf.Message),
-				evidence, visible(hf.Location.String())}}
+		r[0] = append(r[0], cellStr(hf.Host), cellStr(hf.User), cellStr(hf.Client), cellStr(hf.Status), cellStr(hf.Rule))
+		r[1] = append(r[1], cellStr(string(hf.Severity)), cellFlag(hf.Suppressed != nil), cellSameOrVisible(hf.Host), cellStr(visible(hf.Server)),
+			cellStr(visible(hf.Message)), evidenceCell(hf.Evidence), cellStr(visible(hf.Location.String())))
 	}, fixes, 0, 2, 3, 4)
 	for _, d := range f.Distinct {
 		if len(v.Distinct) == htmlMaxRows {
@@ -520,10 +296,11 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		v.Distinct = append(v.Distinct, d)
 	}
-	v.pageable("distinct", len(f.Distinct), func(i int) [2][]any {
+	v.pageable("distinct", len(f.Distinct), func(i int, r *htmlRow) {
 		d := &f.Distinct[i]
-		return [2][]any{{nil, nil, nil, nil, nil}, {d.Hosts, d.Users, d.Allowed, d.NotAllowed,
-			visible(strings.Join(d.Names, ", ")), visible(strings.Join(d.Clients, ", ")), visible(d.Key)}}
+		r[0] = append(r[0], htmlCell{}, htmlCell{}, htmlCell{}, htmlCell{}, htmlCell{})
+		r[1] = append(r[1], cellNum(d.Hosts), cellNum(d.Users), cellNum(d.Allowed), cellNum(d.NotAllowed),
+			cellStr(visible(strings.Join(d.Names, ", "))), cellStr(visible(strings.Join(d.Clients, ", "))), cellStr(visible(d.Key)))
 	}, nil, 4, 5)
 	for _, r := range f.Rules {
 		hr := htmlRule{RuleCount: r}
@@ -545,10 +322,11 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			}
 			hw.Changes = append(hw.Changes, htmlChange{WhatIfChange: c, Before: verdictText(c.Before), After: verdictText(c.After)})
 		}
-		v.pageable("what-if-changes", len(w.Changes), func(i int) [2][]any {
+		v.pageable("what-if-changes", len(w.Changes), func(i int, r *htmlRow) {
 			c := &w.Changes[i]
-			return [2][]any{{c.Host, c.User, c.Client, nil, nil}, {sameOrVisible(c.Host), sameOrVisible(c.Client), visible(c.Name), c.Effect,
-				visible(verdictText(c.Before)), visible(verdictText(c.After)), visible(c.Launch)}}
+			r[0] = append(r[0], cellStr(c.Host), cellStr(c.User), cellStr(c.Client), htmlCell{}, htmlCell{})
+			r[1] = append(r[1], cellSameOrVisible(c.Host), cellSameOrVisible(c.Client), cellStr(visible(c.Name)), cellStr(c.Effect),
+				cellStr(visible(verdictText(c.Before))), cellStr(visible(verdictText(c.After))), cellStr(visible(c.Launch)))
 		}, nil, 0, 1, 2, 3, 4, 5, 6)
 		v.WhatIf = hw
 		v.Cards = append(v.Cards, htmlCard{"What if: servers lost", fmt.Sprint(w.Summary.Lose), classIf(w.Summary.Lose > 0, "warn")},
@@ -640,6 +418,22 @@ func barChart(title string, counts map[string]int, class func(string) string, ma
 // evidenceRows lists a finding's evidence, values made visible; a value
 // holding hidden characters also gets its decoded form (tag characters as
 // the ASCII they encode).
+// evidenceCell is a finding's evidence as the findings data shows it: a
+// list of [key, value, decoded] lists.
+func evidenceCell(ev []htmlEvidence) htmlCell {
+	if len(ev) == 0 {
+		return htmlCell{kind: cellRaw, s: "[]"}
+	}
+	b := []byte{'['}
+	for i, e := range ev {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCellsJSON(b, []htmlCell{cellStr(e.Key), cellStr(e.Value), cellStr(e.Decoded)})
+	}
+	return htmlCell{kind: cellRaw, s: string(append(b, ']'))}
+}
+
 func evidenceRows(ev map[string]any) []htmlEvidence {
 	keys := make([]string, 0, len(ev))
 	for k := range ev {

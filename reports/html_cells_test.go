@@ -13,12 +13,40 @@ import (
 	"testing"
 )
 
+// cellValue is the value a cell stands for, as encoding/json would be
+// given it.
+func cellValue(t *testing.T, c htmlCell) any {
+	switch c.kind {
+	case cellNull:
+		return nil
+	case cellString:
+		return c.s
+	case cellInt, cellShared:
+		return c.n
+	case cellBool:
+		return c.n != 0
+	case cellStrings:
+		return c.list
+	case cellRaw:
+		return json.RawMessage(c.s)
+	}
+	t.Fatalf("cell kind %d", c.kind)
+	return nil
+}
+
+func cellValues(t *testing.T, cells []htmlCell) []any {
+	out := []any{}
+	for _, c := range cells {
+		out = append(out, cellValue(t, c))
+	}
+	return out
+}
+
 // TestCellsJSONMatchesEncodingJSON holds the HTML data blocks' cell writer
-// to encoding/json, byte for byte: every kind of cell the tables use, a
-// value of another type, and random strings of markup characters,
-// control characters, U+2028, U+2029 and bytes that are not UTF-8.
+// to encoding/json, byte for byte: every kind of cell the tables use, and
+// random strings of markup characters, control characters, U+2028, U+2029
+// and bytes that are not UTF-8.
 func TestCellsJSONMatchesEncodingJSON(t *testing.T) {
-	type effect string
 	pieces := []string{"a", "é", "<", ">", "&", `"`, `\`, "\b", "\f", "\n", "\r", "\t", "\x00", "\x1f", "\x7f", "\u2028", "\u2029",
 		"\xff", "\xe2\x80", "\ufffd", "</script>", "<!--", "\U0001F600", " "}
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -29,27 +57,32 @@ func TestCellsJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		return b.String()
 	}
-	rows := [][]any{
+	rows := [][]htmlCell{
 		{},
-		{nil, "", true, false, 0, -7, 1 << 40, []string(nil), []string{}, []any(nil), []any{}, effect("lose"), map[string]int{"b": 1, "a": 2}},
+		{{}, cellStr(""), cellFlag(true), cellFlag(false), cellNum(0), cellNum(-7), cellNum(1 << 40), cellList(nil), cellList([]string{}),
+			evidenceCell(nil), {kind: cellShared, n: 3}},
 	}
 	for range 2000 {
-		row := []any{str(), rng.IntN(2) == 0, rng.IntN(1000), nil, []string{str(), str()}, []any{[]string{str(), str(), ""}, []string{str()}}}
+		row := []htmlCell{cellStr(str()), cellFlag(rng.IntN(2) == 0), cellNum(rng.IntN(1000)), {}, cellList([]string{str(), str()}),
+			evidenceCell([]htmlEvidence{{Key: str(), Value: str(), Decoded: ""}, {Key: str(), Value: str(), Decoded: str()}})}
 		rng.Shuffle(len(row), func(i, j int) { row[i], row[j] = row[j], row[i] })
 		rows = append(rows, row)
 	}
 	for _, row := range rows {
-		got, err := appendCellsJSON(nil, row)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := json.Marshal(row)
+		got := appendCellsJSON(nil, row)
+		want, err := json.Marshal(cellValues(t, row))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got) != string(want) {
 			t.Fatalf("cells %#v:\n got %s\nwant %s", row, got, want)
 		}
+	}
+	// Evidence is lists of [key, value, decoded], as encoding/json writes them.
+	ev := []htmlEvidence{{Key: "k<", Value: "v\u2028", Decoded: ""}}
+	want, _ := json.Marshal([][]string{{"k<", "v\u2028", ""}})
+	if got := evidenceCell(ev).s; got != string(want) {
+		t.Fatalf("evidence %s, want %s", got, want)
 	}
 }
 
@@ -59,10 +92,12 @@ func TestCellsJSONMatchesEncodingJSON(t *testing.T) {
 // encoding/json makes of it. (Run with -race: the chunks share nothing but
 // the rows they read.)
 func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
-	row := func(i int) [2][]any {
+	row := func(i int, r *htmlRow) {
 		s := strings.Repeat("<&>\u2028\xff", i%3) + "row " + strconv.Itoa(i)
 		shared := "host " + strconv.Itoa(i/7) // repeats in seven rows
-		return [2][]any{{s, nil, "host", "active", shared}, {i%2 == 0, i, []string{s, ""}, []any{[]string{"k", s}}, nil, shared, "cell", s}}
+		r[0] = append(r[0], cellStr(s), htmlCell{}, cellStr("host"), cellStr("active"), cellStr(shared))
+		r[1] = append(r[1], cellFlag(i%2 == 0), cellNum(i), cellList([]string{s, ""}), evidenceCell([]htmlEvidence{{Key: "k", Value: s}}),
+			htmlCell{}, cellStr(shared), cellStr("cell"), cellStr(s))
 	}
 	d := htmlTableData{Kind: "servers", Fleet: true, N: 3000, Row: row, Fixes: map[string]string{"MCPG-P002": "fix <it>"}, Dict: []int{4, 5, 6}}
 	var got bytes.Buffer
@@ -123,7 +158,9 @@ func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 		t.Fatalf("%d rows, want %d", len(rows), d.N)
 	}
 	for i := range d.N {
-		b, err := json.Marshal(row(i))
+		var r htmlRow
+		row(i, &r)
+		b, err := json.Marshal([2][]any{cellValues(t, r[0]), cellValues(t, r[1])})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,14 +186,24 @@ func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 // index), and writes an empty list of shared cells as [].
 func TestHTMLDataBlockDictCells(t *testing.T) {
 	for _, tc := range []struct {
-		row  [2][]any
+		row  htmlRow
 		want string
 	}{
-		{[2][]any{{"a"}, {"x", 5}}, "cell 1 holds int"},
-		{[2][]any{{"a", 5}, {"x", "y"}}, "filter value 1 holds int"},
-		{[2][]any{{"a"}, {"x"}}, "no cell 1"},
+		{htmlRow{{cellStr("a")}, {cellStr("x"), cellNum(5)}}, "cell 1 holds int"},
+		{htmlRow{{cellStr("a"), cellNum(5)}, {cellStr("x"), cellStr("y")}}, "filter value 1 holds int"},
+		{htmlRow{{cellStr("a")}, {cellStr("x"), cellList(nil)}}, ""}, // null: allowed
+		{htmlRow{{cellStr("a")}, {cellStr("x"), cellList([]string{})}}, "cell 1 holds []string"},
+		{htmlRow{{cellStr("a")}, {cellStr("x")}}, "no cell 1"},
 	} {
-		d := htmlTableData{Kind: "servers", N: 600, Row: func(int) [2][]any { return [2][]any{slices.Clone(tc.row[0]), slices.Clone(tc.row[1])} }, Dict: []int{1}}
+		d := htmlTableData{Kind: "servers", N: 600, Row: func(_ int, r *htmlRow) {
+			r[0], r[1] = append(r[0], tc.row[0]...), append(r[1], tc.row[1]...)
+		}, Dict: []int{1}}
+		if tc.want == "" {
+			if err := d.write(bufio.NewWriter(io.Discard)); err != nil {
+				t.Errorf("%v: %v", tc.row, err)
+			}
+			continue
+		}
 		if err := d.write(bufio.NewWriter(io.Discard)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.row, err, tc.want)
 		}
@@ -164,7 +211,7 @@ func TestHTMLDataBlockDictCells(t *testing.T) {
 	// A table without shared cells still gives the script a list.
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
-	d := htmlTableData{Kind: "hosts", N: 600, Row: func(int) [2][]any { return [2][]any{{"a"}, {1}} }}
+	d := htmlTableData{Kind: "hosts", N: 600, Row: func(_ int, r *htmlRow) { r[0], r[1] = append(r[0], cellStr("a")), append(r[1], cellNum(1)) }}
 	if err := d.write(w); err != nil || w.Flush() != nil || !strings.Contains(b.String(), `"dict":[],"parts":[`) {
 		t.Errorf("no Dict: err %v, block %.120s", err, b.String())
 	}
