@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -347,5 +348,22 @@ func checkWhatIf(t *testing.T, out string) {
 	}
 	if w.Summary.HostsGaining != 3 || w.Summary.Lose != 0 || w.Summary.Unblocked != 2 {
 		t.Errorf("summary %+v: want 3 hosts gaining, nothing lost, 2 servers unblocked", w.Summary)
+	}
+}
+
+// TestCollectOnlyAt: a merge turns the collector's percentage off under a
+// memory limit, and puts both back when it is done (tests run commands in
+// one process).
+func TestCollectOnlyAt(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	defer debug.SetGCPercent(percent)
+	restore := collectOnlyAt(mergeGCLimit(10 << 20))
+	gotPercent, gotLimit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	restore()
+	if gotPercent != -1 || gotLimit != 2*mergeHeapPerInputByte*(10<<20)+256<<20 {
+		t.Errorf("during the merge: GOGC %d, limit %d", gotPercent, gotLimit)
+	}
+	if p, l := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); p != 100 || l != limit {
+		t.Errorf("after the merge: GOGC %d, limit %d; want 100, %d", p, l, limit)
 	}
 }
