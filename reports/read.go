@@ -66,7 +66,11 @@ func (rr *ReportReader) Read(path string, data []byte) (*Report, *FileError) {
 	// as a security tool's input should be: a duplicate member name or
 	// invalid UTF-8 is an error, not a silent last-wins.
 	r := Report{Servers: sizedList[Server](rr.servers), Findings: sizedList[Finding](rr.findings)}
-	err := jsonv2.Unmarshal(data, &r)
+	var err error
+	if !decodeReport(data, &r) {
+		r = Report{Servers: sizedList[Server](rr.servers), Findings: sizedList[Finding](rr.findings)}
+		err = jsonv2.Unmarshal(data, &r)
+	}
 	r.Servers, rr.servers = fitList(r.Servers, rr.servers)
 	r.Findings, rr.findings = fitList(r.Findings, rr.findings)
 	if err != nil {

@@ -4,14 +4,41 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
+
+// checkFastDecode holds decodeReport to jsonv2.Unmarshal on data, and
+// reports whether decodeReport took it.
+func checkFastDecode(t *testing.T, data []byte) bool {
+	t.Helper()
+	var fast, want Report
+	if !decodeReport(data, &fast) {
+		return false
+	}
+	if err := jsonv2.Unmarshal(data, &want); err != nil {
+		t.Fatalf("decodeReport accepted what Unmarshal refuses (%v): %.200q", err, data)
+	}
+	if !reflect.DeepEqual(fast, want) {
+		t.Fatalf("decodeReport decoded\n%#v\nUnmarshal\n%#v", fast, want)
+	}
+	// nil and empty lists are the same to DeepEqual inside a struct only
+	// where both are one or the other; say it for the lists themselves.
+	if (fast.Servers == nil) != (want.Servers == nil) || (fast.Findings == nil) != (want.Findings == nil) {
+		t.Fatalf("lists nil: servers %v/%v, findings %v/%v", fast.Servers == nil, want.Servers == nil, fast.Findings == nil, want.Findings == nil)
+	}
+	return true
+}
 
 // FuzzReadReport feeds ReadReport what a fleet's collection may hold:
 // reports, truncated or altered ones, foreign JSON, garbage. It must never
 // panic; a report it accepts has the v1 schema and merges and renders in
-// every fleet format; an error's position lies within the input.
+// every fleet format; an error's position lies within the input; and the
+// hand-written decoder accepts nothing Unmarshal refuses and decodes what
+// it accepts as Unmarshal does.
 func FuzzReadReport(f *testing.F) {
 	seed, err := os.ReadFile(filepath.Join("testdata", "hostile.json"))
 	if err != nil {
@@ -26,6 +53,7 @@ func FuzzReadReport(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf{\"schema\": \"mcpguard/report/v1\", \"generated_at\": \"not a time\"}"))
 	f.Add([]byte(`[1, 2, 3]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastDecode(t, data)
 		r, ferr := ReadReport("r.json", data)
 		if ferr != nil {
 			if r != nil {

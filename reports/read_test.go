@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -48,5 +50,49 @@ func TestReportReaderReuse(t *testing.T) {
 		if !reflect.DeepEqual(got[i], want) {
 			t.Fatalf("input %d changed when later reports were read", i)
 		}
+	}
+}
+
+// TestFastDecodeMatchesUnmarshal: reports whose every field is filled at
+// random (by reflection, so that a field added to a report's types is
+// filled too), written as scan writes them, decode by hand exactly as
+// jsonv2.Unmarshal decodes them; and the hand-written decoder takes most
+// of them, so that the comparison cannot pass by declining every time.
+// Altered copies (a null, a fraction, an escaped name, a duplicate, a
+// trailing value) are declined or decoded alike too.
+func TestFastDecodeMatchesUnmarshal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 13))
+	taken := 0
+	const n = 400
+	for i := range n {
+		var r Report
+		fillRandom(rng, reflect.ValueOf(&r).Elem())
+		for k := range r.Servers {
+			if k%2 == 0 {
+				r.Servers[k].Details, r.Servers[k].Introspection = nil, nil
+			}
+		}
+		var b bytes.Buffer
+		if err := indentEncoder(&b, "").Encode(&r); err != nil {
+			t.Fatal(err)
+		}
+		data := b.Bytes()
+		if checkFastDecode(t, data) {
+			taken++
+		}
+		for _, alter := range [][2]string{
+			{`"name": "`, `"name": null, "x": "`},
+			{`"line": `, `"line": 1.5, "y": `},
+			{`"id": `, `"i\u0064": `},
+			{`"id": `, `"id": "dup", "id": `},
+			{`"column": `, `"column": -0, "z": `},
+		} {
+			checkFastDecode(t, bytes.Replace(data, []byte(alter[0]), []byte(alter[1]), 1))
+		}
+		checkFastDecode(t, append(data, "{}"...))
+		checkFastDecode(t, data[:i%len(data)])
+	}
+	if taken < n/2 {
+		t.Fatalf("the hand-written decoder took %d of %d reports", taken, n)
 	}
 }

@@ -1,0 +1,307 @@
+package reports
+
+import (
+	"bytes"
+	"io"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// decodeReport decodes data into r as jsonv2.Unmarshal does, reading the
+// servers and findings (nearly all of a report) by hand from the token
+// stream, or reports false as soon as the document holds anything it does
+// not read exactly as Unmarshal would: a null where saved reports have a
+// string, a number that is not a small integer, an escaped member name,
+// any error. The caller then decodes it with Unmarshal, which also says
+// what is wrong. Unmarshal found each member's field by name in a map,
+// and reflection was half of decoding a fleet's reports; everything else
+// of a report goes through Unmarshal's own code (UnmarshalDecode), and
+// the syntax, the UTF-8 and duplicate names are checked by the same
+// tokenizer. The tests fill every field by reflection and compare with
+// Unmarshal, so a field added to Server or Finding and not read here
+// fails them.
+func decodeReport(data []byte, r *Report) bool {
+	d := fastDecoder{dec: jsontext.NewDecoder(bytes.NewBuffer(data))}
+	ok := d.object(func(name []byte) bool {
+		switch string(name) {
+		case "schema":
+			return d.str(&r.Schema)
+		case "generated_at":
+			return d.str(&r.GeneratedAt)
+		case "servers":
+			return d.servers(&r.Servers)
+		case "findings":
+			return d.findings(&r.Findings)
+		case "tool":
+			return d.generic(&r.Tool)
+		case "host":
+			return d.generic(&r.Host)
+		case "policy":
+			return d.generic(&r.Policy)
+		case "errors":
+			return d.generic(&r.Errors)
+		case "sources":
+			return d.generic(&r.Sources)
+		case "summary":
+			return d.generic(&r.Summary)
+		}
+		return d.dec.SkipValue() == nil
+	})
+	if !ok {
+		return false
+	}
+	_, err := d.dec.ReadToken()
+	return err == io.EOF // nothing after the report
+}
+
+type fastDecoder struct{ dec *jsontext.Decoder }
+
+// generic decodes the next value into v with Unmarshal's own code.
+func (d *fastDecoder) generic(v any) bool { return jsonv2.UnmarshalDecode(d.dec, v) == nil }
+
+// object reads an object: member is called with each name (unquoted,
+// valid until the next read) and the decoder at the member's value. The
+// members' switch converts the name in place, without a string each.
+func (d *fastDecoder) object(member func(name []byte) bool) bool {
+	if tok, err := d.dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return false
+	}
+	for d.dec.PeekKind() == '"' {
+		raw, err := d.dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		name := raw[1 : len(raw)-1]
+		if bytes.IndexByte(name, '\\') >= 0 || !member(name) {
+			return false
+		}
+	}
+	tok, err := d.dec.ReadToken()
+	return err == nil && tok.Kind() == '}'
+}
+
+// null reads a null if one is next.
+func (d *fastDecoder) null() bool {
+	if d.dec.PeekKind() != 'n' {
+		return false
+	}
+	_, err := d.dec.ReadValue()
+	return err == nil
+}
+
+func (d *fastDecoder) str(dst *string) bool {
+	raw, err := d.dec.ReadValue()
+	if err != nil || raw.Kind() != '"' {
+		return false
+	}
+	if s := raw[1 : len(raw)-1]; bytes.IndexByte(s, '\\') < 0 {
+		*dst = string(s)
+		return true
+	}
+	s, err := jsontext.AppendUnquote(nil, raw)
+	*dst = string(s)
+	return err == nil
+}
+
+// integer reads a number that is an integer of at most 18 digits.
+func (d *fastDecoder) integer(dst *int) bool {
+	raw, err := d.dec.ReadValue()
+	if err != nil || raw.Kind() != '0' {
+		return false
+	}
+	digits, neg := raw, raw[0] == '-'
+	if neg {
+		digits = raw[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return false
+	}
+	n := 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false // a fraction or an exponent
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	*dst = n
+	return true
+}
+
+func (d *fastDecoder) boolean(dst *bool) bool {
+	raw, err := d.dec.ReadValue()
+	if err != nil || raw.Kind() != 't' && raw.Kind() != 'f' {
+		return false
+	}
+	*dst = raw.Kind() == 't'
+	return true
+}
+
+// strings reads a list of strings: null is nil, [] an empty list.
+func (d *fastDecoder) strings(dst *[]string) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	if tok, err := d.dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return false
+	}
+	list := []string{}
+	for d.dec.PeekKind() == '"' {
+		list = append(list, "")
+		if !d.str(&list[len(list)-1]) {
+			return false
+		}
+	}
+	tok, err := d.dec.ReadToken()
+	*dst = list
+	return err == nil && tok.Kind() == ']'
+}
+
+// list reads a list of objects into the space *dst has (the reader sizes
+// it), each with elem: null is nil, [] an empty list with no space, as
+// Unmarshal leaves them.
+func list[T any](d *fastDecoder, dst *[]T, elem func(*T) bool) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	if tok, err := d.dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return false
+	}
+	l := (*dst)[:0]
+	for d.dec.PeekKind() == '{' {
+		var zero T
+		l = append(l, zero)
+		if !elem(&l[len(l)-1]) {
+			return false
+		}
+	}
+	if len(l) == 0 {
+		l = []T{}
+	}
+	tok, err := d.dec.ReadToken()
+	*dst = l
+	return err == nil && tok.Kind() == ']'
+}
+
+func (d *fastDecoder) servers(dst *[]Server) bool { return list(d, dst, d.server) }
+
+func (d *fastDecoder) findings(dst *[]Finding) bool { return list(d, dst, d.finding) }
+
+func (d *fastDecoder) server(s *Server) bool {
+	return d.object(func(name []byte) bool {
+		switch string(name) {
+		case "id":
+			return d.str(&s.ID)
+		case "name":
+			return d.str(&s.Name)
+		case "client":
+			return d.str(&s.Client)
+		case "scope":
+			return d.str(&s.Scope)
+		case "project":
+			return d.str(&s.Project)
+		case "transport":
+			return d.str(&s.Transport)
+		case "command":
+			return d.str(&s.Command)
+		case "args":
+			return d.strings(&s.Args)
+		case "url":
+			return d.str(&s.URL)
+		case "env_keys":
+			return d.strings(&s.EnvKeys)
+		case "header_keys":
+			return d.strings(&s.HeaderKeys)
+		case "source":
+			return d.location(&s.Source)
+		case "status":
+			return d.str((*string)(&s.Status))
+		case "decision":
+			return d.object(func(name []byte) bool {
+				switch string(name) {
+				case "allowed":
+					return d.boolean(&s.Decision.Allowed)
+				case "reasons":
+					return d.strings(&s.Decision.Reasons)
+				}
+				return d.dec.SkipValue() == nil
+			})
+		case "finding_ids":
+			return d.strings(&s.FindingIDs)
+		case "details":
+			return d.generic(&s.Details)
+		case "user":
+			return d.str(&s.User)
+		case "introspection":
+			return d.generic(&s.Introspection)
+		}
+		return d.dec.SkipValue() == nil
+	})
+}
+
+func (d *fastDecoder) finding(f *Finding) bool {
+	return d.object(func(name []byte) bool {
+		switch string(name) {
+		case "id":
+			return d.str(&f.ID)
+		case "rule":
+			return d.str(&f.Rule)
+		case "severity":
+			return d.str((*string)(&f.Severity))
+		case "category":
+			return d.str(&f.Category)
+		case "message":
+			return d.str(&f.Message)
+		case "server_id":
+			return d.str(&f.ServerID)
+		case "location":
+			return d.location(&f.Location)
+		case "evidence":
+			return d.generic(&f.Evidence)
+		case "suppressed":
+			if d.null() {
+				f.Suppressed = nil
+				return true
+			}
+			f.Suppressed = new(Suppression)
+			s := f.Suppressed
+			return d.object(func(name []byte) bool {
+				switch string(name) {
+				case "kind":
+					return d.str(&s.Kind)
+				case "justification":
+					return d.str(&s.Justification)
+				case "path":
+					return d.str(&s.Path)
+				case "line":
+					return d.integer(&s.Line)
+				case "column":
+					return d.integer(&s.Column)
+				}
+				return d.dec.SkipValue() == nil
+			})
+		}
+		return d.dec.SkipValue() == nil
+	})
+}
+
+func (d *fastDecoder) location(l *Location) bool {
+	return d.object(func(name []byte) bool {
+		switch string(name) {
+		case "path":
+			return d.str(&l.Path)
+		case "pointer":
+			return d.str(&l.Pointer)
+		case "line":
+			return d.integer(&l.Line)
+		case "column":
+			return d.integer(&l.Column)
+		}
+		return d.dec.SkipValue() == nil
+	})
+}
