@@ -31,6 +31,7 @@ func ReadReport(path string, data []byte) (*Report, *FileError) {
 // share nothing with it.
 type ReportReader struct {
 	servers, findings int // the last lengths decoded
+	fast              fastDecoder
 }
 
 // Read decodes one report, as ReadReport.
@@ -67,7 +68,7 @@ func (rr *ReportReader) Read(path string, data []byte) (*Report, *FileError) {
 	// invalid UTF-8 is an error, not a silent last-wins.
 	r := Report{Servers: sizedList[Server](rr.servers), Findings: sizedList[Finding](rr.findings)}
 	var err error
-	if !decodeReport(data, &r) {
+	if !rr.fast.decodeReport(data, &r) {
 		r = Report{Servers: sizedList[Server](rr.servers), Findings: sizedList[Finding](rr.findings)}
 		err = jsonv2.Unmarshal(data, &r)
 	}

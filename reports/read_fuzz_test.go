@@ -11,12 +11,12 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 )
 
-// checkFastDecode holds decodeReport to jsonv2.Unmarshal on data, and
+// checkFastDecode holds d.decodeReport to jsonv2.Unmarshal on data, and
 // reports whether decodeReport took it.
-func checkFastDecode(t *testing.T, data []byte) bool {
+func checkFastDecode(t *testing.T, d *fastDecoder, data []byte) bool {
 	t.Helper()
 	var fast, want Report
-	if !decodeReport(data, &fast) {
+	if !d.decodeReport(data, &fast) {
 		return false
 	}
 	if err := jsonv2.Unmarshal(data, &want); err != nil {
@@ -53,7 +53,7 @@ func FuzzReadReport(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf{\"schema\": \"mcpguard/report/v1\", \"generated_at\": \"not a time\"}"))
 	f.Add([]byte(`[1, 2, 3]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkFastDecode(t, data)
+		checkFastDecode(t, new(fastDecoder), data)
 		r, ferr := ReadReport("r.json", data)
 		if ferr != nil {
 			if r != nil {
