@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -57,7 +58,7 @@ func (l Location) String() string {
 	if l.Line == 0 {
 		return l.Path
 	}
-	return fmt.Sprintf("%s:%d:%d", l.Path, l.Line, l.Column)
+	return l.Path + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Column)
 }
 
 // Decision is the verdict on one server: whether it may run and the machine

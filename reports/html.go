@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -215,8 +217,12 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	}
 
 	byClient, byStatus := map[string]int{}, map[string]int{}
-	servers := map[string]*FleetServer{}
-	filter := map[string]map[string]bool{"host": {}, "user": {}, "client": {}, "status": {}, "rule": {}}
+	servers := newServerIndex(f.Servers)
+	// The filters' values. Consecutive servers mostly share a host and a
+	// user: a value is looked up only when it differs from the server
+	// before's.
+	hosts, users, clients, statuses, rules := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var prev *FleetServer
 	target := func(sv *FleetServer) string {
 		if sv.Transport == "stdio" {
 			return strings.Join(append([]string{sv.Command}, sv.Args...), " ")
@@ -225,10 +231,21 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	}
 	for i := range f.Servers {
 		sv := &f.Servers[i]
-		servers[sv.Host+"\x00"+sv.ID] = sv
 		byClient[sv.Client]++
 		byStatus[string(sv.Status)]++
-		filter["host"][sv.Host], filter["user"][sv.User], filter["client"][sv.Client], filter["status"][string(sv.Status)] = true, true, true, true
+		if prev == nil || sv.Host != prev.Host {
+			hosts[sv.Host] = true
+		}
+		if prev == nil || sv.User != prev.User {
+			users[sv.User] = true
+		}
+		if prev == nil || sv.Client != prev.Client {
+			clients[sv.Client] = true
+		}
+		if prev == nil || sv.Status != prev.Status {
+			statuses[string(sv.Status)] = true
+		}
+		prev = sv
 		if len(v.Servers) == htmlMaxRows {
 			v.ServersCut++
 			continue
@@ -261,7 +278,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 	}, nil, 0, 1, 2, 3, 4, 6, 7)
 	finding := func(fd FleetFinding) htmlFinding {
 		hf := htmlFinding{FleetFinding: fd, Evidence: evidenceRows(fd.Evidence)}
-		if sv := servers[fd.Host+"\x00"+fd.ServerID]; sv != nil {
+		if sv := servers.find(fd.Host, fd.ServerID); sv != nil {
 			hf.Server, hf.Client, hf.Status, hf.User = sv.Name, sv.Client, string(sv.Status), sv.User
 		}
 		if rule, ok := LookupRule(fd.Rule); ok {
@@ -269,8 +286,10 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 		return hf
 	}
-	for _, fd := range f.Findings {
-		filter["rule"][fd.Rule] = true
+	for i, fd := range f.Findings {
+		if i == 0 || fd.Rule != f.Findings[i-1].Rule {
+			rules[fd.Rule] = true
+		}
 		if len(v.Findings) == htmlMaxRows {
 			v.FindingsCut++
 			continue
@@ -333,8 +352,8 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			htmlCard{"What if: hosts losing", fmt.Sprint(w.Summary.HostsLosing), classIf(w.Summary.HostsLosing > 0, "warn")},
 			htmlCard{"What if: servers gained", fmt.Sprint(w.Summary.Gain), ""})
 	}
-	v.Filter = htmlFilter{Hosts: sortedKeys(filter["host"]), Users: sortedKeys(filter["user"]), Clients: sortedKeys(filter["client"]),
-		Statuses: sortedKeys(filter["status"]), Rules: sortedKeys(filter["rule"])}
+	v.Filter = htmlFilter{Hosts: sortedKeys(hosts), Users: sortedKeys(users), Clients: sortedKeys(clients),
+		Statuses: sortedKeys(statuses), Rules: sortedKeys(rules)}
 
 	v.Charts = append(v.Charts, barChart("Servers by client", byClient, nil, 12))
 	v.Charts = append(v.Charts, barChart("Servers by status", byStatus, func(k string) string { return "st-" + k }, 12))
@@ -372,6 +391,68 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// serverIndex finds a finding's server: by its host, then its id there.
+type serverIndex struct {
+	hosts map[string]int // a host's map in byID
+	byID  []map[string]*FleetServer
+}
+
+// newServerIndex indexes servers by host and id, the hosts' maps built
+// on every core: a page of a large fleet looks up every finding's server
+// (its name, client, status, user), and one map of host and id joined was
+// a tenth of the page, on one core. A fleet lists each host's servers
+// together (Merger.Fleet); a host whose servers are apart still gets one
+// map, filled in their order (the last server of an id wins, as before).
+func newServerIndex(servers []FleetServer) serverIndex {
+	type run struct{ lo, hi int }
+	x := serverIndex{hosts: map[string]int{}}
+	var groups [][]run
+	for lo := 0; lo < len(servers); {
+		hi := lo + 1
+		for hi < len(servers) && servers[hi].Host == servers[lo].Host {
+			hi++
+		}
+		g, ok := x.hosts[servers[lo].Host]
+		if !ok {
+			g = len(groups)
+			x.hosts[servers[lo].Host] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], run{lo, hi})
+		lo = hi
+	}
+	x.byID = make([]map[string]*FleetServer, len(groups))
+	workers := min(runtime.GOMAXPROCS(0), max(len(servers)/fleetRunServers, 1), max(len(groups), 1))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for g := w * len(groups) / workers; g < (w+1)*len(groups)/workers; g++ {
+				n := 0
+				for _, r := range groups[g] {
+					n += r.hi - r.lo
+				}
+				m := make(map[string]*FleetServer, n)
+				for _, r := range groups[g] {
+					for i := r.lo; i < r.hi; i++ {
+						m[servers[i].ID] = &servers[i]
+					}
+				}
+				x.byID[g] = m
+			}
+		})
+	}
+	wg.Wait()
+	return x
+}
+
+// find returns the server of host with id, or nil.
+func (x serverIndex) find(host, id string) *FleetServer {
+	if g, ok := x.hosts[host]; ok {
+		return x.byID[g][id]
+	}
+	return nil
 }
 
 func classIf(cond bool, class string) string {

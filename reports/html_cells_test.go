@@ -216,3 +216,23 @@ func TestHTMLDataBlockDictCells(t *testing.T) {
 		t.Errorf("no Dict: err %v, block %.120s", err, b.String())
 	}
 }
+
+// TestServerIndex finds a finding's server by host and id, the last of
+// an id winning, in a fleet grouped by host and in one that is not.
+func TestServerIndex(t *testing.T) {
+	sv := func(host, id string) FleetServer { return FleetServer{Server: &Server{ID: id}, Host: host} }
+	servers := []FleetServer{sv("a", "1"), sv("b", "1"), sv("a", "2"), sv("a", "1"), sv("c", "3"), sv("c", "4")}
+	x := newServerIndex(servers)
+	for _, tc := range []struct {
+		host, id string
+		want     int
+	}{{"a", "1", 3}, {"b", "1", 1}, {"a", "2", 2}, {"c", "4", 5}, {"c", "1", -1}, {"d", "1", -1}, {"", "", -1}} {
+		got := x.find(tc.host, tc.id)
+		if tc.want < 0 && got != nil || tc.want >= 0 && got != &servers[tc.want] {
+			t.Errorf("find(%q, %q) = %v, want server %d", tc.host, tc.id, got, tc.want)
+		}
+	}
+	if x := newServerIndex(nil); x.find("a", "1") != nil {
+		t.Error("an empty fleet found a server")
+	}
+}
