@@ -23,13 +23,18 @@ type Options struct {
 	// returned unwrapped (wrap checks there that nobody changed the file
 	// meanwhile).
 	BeforeRename func() error
+	// NoSync leaves out the fsyncs: readers
+	// still see the old file or the new whole, but a crash soon after may
+	// leave either, or on some file systems an empty file. For outputs
+	// that can be made again (a report written with --output), where the
+	// fsync of a large file was a sixth of the command.
+	NoSync bool
 }
 
 // Write writes path atomically: write fills a temporary file in the same
 // directory, which is synced, renamed over path, and the directory synced
-// so that the rename survives a crash. On Linux the disk starts on a large
-// file while write is still filling it (earlyWriteback). On any error the temporary file is
-// removed and path is untouched.
+// so that the rename survives a crash (unless opts.NoSync). On any error
+// the temporary file is removed and path is untouched.
 func Write(path string, opts Options, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -54,11 +59,13 @@ func Write(path string, opts Options, write func(io.Writer) error) (err error) {
 	if opts.Owner != nil {
 		keepOwner(tmp, opts.Owner)
 	}
-	if err := write(newWriter(tmp)); err != nil {
+	if err := write(tmp); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if !opts.NoSync {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -73,7 +80,9 @@ func Write(path string, opts Options, write func(io.Writer) error) (err error) {
 	}
 	// The rename is durable only once the directory is; a failure here
 	// leaves a complete file, so it is not reported.
-	syncDir(dir)
+	if !opts.NoSync {
+		syncDir(dir)
+	}
 	return nil
 }
 

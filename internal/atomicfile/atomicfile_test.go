@@ -88,3 +88,18 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		}
 	}
 }
+
+// TestWriteNoSync replaces the file as Write does, without the fsyncs.
+func TestWriteNoSync(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	for _, content := range []string{"first", "second, longer than the first"} {
+		if err := Write(path, Options{NoSync: true}, func(w io.Writer) error { _, err := io.WriteString(w, content); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if data, err := os.ReadFile(path); err != nil || string(data) != content {
+			t.Fatalf("content %q, %v; want %q", data, err, content)
+		}
+	}
+	assertOnly(t, dir, "report.json")
+}
