@@ -310,18 +310,29 @@ func (m *Merger) Fleet() *Fleet {
 	f.Bundles = m.bundlesBehind(f.Hosts)
 	// Sorted as pointers, most hosts first: a large fleet has tens of
 	// thousands of distinct servers, and swapping entries moved each
-	// several times.
+	// several times. Both the sort and the entries (each with its names
+	// and clients sorted) run on every core: on one they were half of a
+	// 100,000-server merge's time once the hosts were merged.
 	accs := slices.Collect(maps.Values(distinct))
-	slices.SortFunc(accs, func(a, b *distinctAcc) int {
+	workers := 1
+	if len(accs) >= fleetRunServers/8 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	sortParallel(accs, func(a, b *distinctAcc) int {
 		if a.Hosts != b.Hosts {
 			return cmp.Compare(b.Hosts, a.Hosts)
 		}
 		return strings.Compare(a.Key, b.Key)
-	})
-	f.Distinct = slices.Grow(f.Distinct, len(accs))
-	for _, d := range accs {
-		f.Distinct = append(f.Distinct, d.entry())
+	}, workers)
+	f.Distinct = make([]DistinctEntry, len(accs))
+	for w := range workers {
+		wg.Go(func() {
+			for i := w * len(accs) / workers; i < (w+1)*len(accs)/workers; i++ {
+				f.Distinct[i] = accs[i].entry()
+			}
+		})
 	}
+	wg.Wait()
 	for _, ra := range rules {
 		ra.Hosts = len(ra.hosts)
 		f.Rules = append(f.Rules, ra.RuleCount)
@@ -341,6 +352,32 @@ func (m *Merger) Fleet() *Fleet {
 	f.Summary.DistinctServers = len(f.Distinct)
 	f.Summary.Errors = len(f.Errors)
 	return f
+}
+
+// sortParallel sorts s by cmp, a total order, splitting it into halves
+// sorted on their own cores (down to one part per worker) and merged: the
+// result is what one sort gives.
+func sortParallel[T any](s []T, cmp func(a, b T) int, workers int) {
+	if workers < 2 || len(s) < 2 {
+		slices.SortFunc(s, cmp)
+		return
+	}
+	mid := len(s) / 2
+	var wg sync.WaitGroup
+	wg.Go(func() { sortParallel(s[:mid], cmp, workers/2) })
+	sortParallel(s[mid:], cmp, workers-workers/2)
+	wg.Wait()
+	merged := make([]T, 0, len(s))
+	a, b := s[:mid], s[mid:]
+	for len(a) > 0 && len(b) > 0 {
+		if cmp(b[0], a[0]) < 0 {
+			merged, b = append(merged, b[0]), b[1:]
+		} else {
+			merged, a = append(merged, a[0]), a[1:]
+		}
+	}
+	merged = append(append(merged, a...), b...)
+	copy(s, merged)
 }
 
 // fleetRunServers is the fleet size from which Fleet merges on every core.

@@ -2,6 +2,9 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -89,6 +92,25 @@ func TestFleetNoAggregates(t *testing.T) {
 	for _, format := range []Format{FormatJSON, FormatText, FormatMarkdown, FormatHTML} {
 		if !FleetNeedsAggregates(format) {
 			t.Errorf("%s shows the aggregates, but FleetNeedsAggregates says it does not", format)
+		}
+	}
+}
+
+// TestSortParallel: split, sorted apart and merged, any length on any
+// number of workers gives what one sort gives.
+func TestSortParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 70 {
+		for _, workers := range []int{1, 2, 3, 4, 7} {
+			s := make([]int, n)
+			for i := range s {
+				s[i] = rng.IntN(1000)*100 + i // distinct: a total order
+			}
+			want := slices.Sorted(slices.Values(s))
+			sortParallel(s, cmp.Compare[int], workers)
+			if !slices.Equal(s, want) {
+				t.Fatalf("n %d, %d workers: %v, want %v", n, workers, s, want)
+			}
 		}
 	}
 }
