@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"reflect"
@@ -234,5 +235,38 @@ func TestServerIndex(t *testing.T) {
 	}
 	if x := newServerIndex(nil); x.find("a", "1") != nil {
 		t.Error("an empty fleet found a server")
+	}
+}
+
+// TestAfterPage: what the data blocks write while the markup is being
+// made is held and written after it; once the markup is done, writes
+// pass through; the template's error is the page's.
+func TestAfterPage(t *testing.T) {
+	var out bytes.Buffer
+	a := &afterPage{w: &out, done: make(chan error, 1)}
+	a.markup.WriteString("<markup>")
+	a.Write([]byte("held-1 "))
+	a.Write([]byte("held-2 "))
+	if out.Len() != 0 {
+		t.Fatalf("written before the markup was done: %q", out.String())
+	}
+	a.done <- nil
+	a.Write([]byte("through"))
+	if err := a.finish(); err != nil || out.String() != "<markup>held-1 held-2 through" {
+		t.Fatalf("%q, %v", out.String(), err)
+	}
+
+	out.Reset()
+	a = &afterPage{w: &out, done: make(chan error, 1)}
+	a.Write([]byte("held"))
+	a.done <- errors.New("template failed")
+	if err := a.finish(); err == nil || out.Len() != 0 {
+		t.Fatalf("the template's error: %v, wrote %q", err, out.String())
+	}
+
+	a = &afterPage{w: &out, done: make(chan error, 1)}
+	a.done <- errors.New("template failed")
+	if _, err := a.Write([]byte("x")); err == nil {
+		t.Fatal("a write after the template failed went through")
 	}
 }

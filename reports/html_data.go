@@ -1,10 +1,10 @@
 package reports
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 )
@@ -102,7 +102,7 @@ func (v *htmlView) pageable(kind string, n int, row func(i int, r *htmlRow), fix
 // fleet's page is mostly host names, clients, statuses and launch
 // commands said again on every row, and the browser's time to load the
 // page grows with its bytes. The page's script puts the strings back.
-func (d htmlTableData) write(w *bufio.Writer) error {
+func (d htmlTableData) write(w io.Writer) error {
 	fixes, err := json.Marshal(d.Fixes)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (d htmlTableData) write(w *bufio.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.WriteString("]}</script>\n")
+	_, err = io.WriteString(w, "]}</script>\n")
 	return err
 }
 
