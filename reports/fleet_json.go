@@ -26,30 +26,22 @@ func appendFleetServer(b []byte, s *FleetServer) ([]byte, bool) {
 	}
 	b = append(b, "{\n      \"id\": "...)
 	b = appendJSONQuote(b, v.ID, false)
-	b = appendJSONKey(b, 1, "name")
-	b = appendJSONQuote(b, v.Name, false)
-	b = appendJSONKey(b, 1, "client")
-	b = appendJSONQuote(b, v.Client, false)
-	b = appendJSONKey(b, 1, "scope")
-	b = appendJSONQuote(b, v.Scope, false)
-	b = appendJSONKey(b, 1, "project")
-	b = appendJSONQuote(b, v.Project, false)
-	b = appendJSONKey(b, 1, "transport")
-	b = appendJSONQuote(b, v.Transport, false)
-	b = appendJSONKey(b, 1, "command")
-	b = appendJSONQuote(b, v.Command, false)
+	b = appendJSONMember(b, 1, "name", v.Name)
+	b = appendJSONMember(b, 1, "client", v.Client)
+	b = appendJSONMember(b, 1, "scope", v.Scope)
+	b = appendJSONMember(b, 1, "project", v.Project)
+	b = appendJSONMember(b, 1, "transport", v.Transport)
+	b = appendJSONMember(b, 1, "command", v.Command)
 	b = appendJSONKey(b, 1, "args")
 	b = appendJSONStrings(b, 1, v.Args)
-	b = appendJSONKey(b, 1, "url")
-	b = appendJSONQuote(b, v.URL, false)
+	b = appendJSONMember(b, 1, "url", v.URL)
 	b = appendJSONKey(b, 1, "env_keys")
 	b = appendJSONStrings(b, 1, v.EnvKeys)
 	b = appendJSONKey(b, 1, "header_keys")
 	b = appendJSONStrings(b, 1, v.HeaderKeys)
 	b = appendJSONKey(b, 1, "source")
 	b = appendJSONLocation(b, 1, &v.Source)
-	b = appendJSONKey(b, 1, "status")
-	b = appendJSONQuote(b, string(v.Status), false)
+	b = appendJSONMember(b, 1, "status", string(v.Status))
 	b = appendJSONKey(b, 1, "decision")
 	b = append(b, "{\n        \"allowed\": "...)
 	b = strconv.AppendBool(b, v.Decision.Allowed)
@@ -59,11 +51,9 @@ func appendFleetServer(b []byte, s *FleetServer) ([]byte, bool) {
 	b = appendJSONKey(b, 1, "finding_ids")
 	b = appendJSONStrings(b, 1, v.FindingIDs)
 	if v.User != "" {
-		b = appendJSONKey(b, 1, "user")
-		b = appendJSONQuote(b, v.User, false)
+		b = appendJSONMember(b, 1, "user", v.User)
 	}
-	b = appendJSONKey(b, 1, "host")
-	b = appendJSONQuote(b, s.Host, false)
+	b = appendJSONMember(b, 1, "host", s.Host)
 	return append(b, "\n    }"...), true
 }
 
@@ -76,17 +66,12 @@ func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
 	}
 	b = append(b, "{\n      \"id\": "...)
 	b = appendJSONQuote(b, v.ID, false)
-	b = appendJSONKey(b, 1, "rule")
-	b = appendJSONQuote(b, v.Rule, false)
-	b = appendJSONKey(b, 1, "severity")
-	b = appendJSONQuote(b, string(v.Severity), false)
-	b = appendJSONKey(b, 1, "category")
-	b = appendJSONQuote(b, v.Category, false)
-	b = appendJSONKey(b, 1, "message")
-	b = appendJSONQuote(b, v.Message, false)
+	b = appendJSONMember(b, 1, "rule", v.Rule)
+	b = appendJSONMember(b, 1, "severity", string(v.Severity))
+	b = appendJSONMember(b, 1, "category", v.Category)
+	b = appendJSONMember(b, 1, "message", v.Message)
 	if v.ServerID != "" {
-		b = appendJSONKey(b, 1, "server_id")
-		b = appendJSONQuote(b, v.ServerID, false)
+		b = appendJSONMember(b, 1, "server_id", v.ServerID)
 	}
 	b = appendJSONKey(b, 1, "location")
 	b = appendJSONLocation(b, 1, &v.Location)
@@ -94,10 +79,8 @@ func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
 		b = appendJSONKey(b, 1, "suppressed")
 		b = append(b, "{\n        \"kind\": "...)
 		b = appendJSONQuote(b, s.Kind, false)
-		b = appendJSONKey(b, 2, "justification")
-		b = appendJSONQuote(b, s.Justification, false)
-		b = appendJSONKey(b, 2, "path")
-		b = appendJSONQuote(b, s.Path, false)
+		b = appendJSONMember(b, 2, "justification", s.Justification)
+		b = appendJSONMember(b, 2, "path", s.Path)
 		if s.Line != 0 {
 			b = appendJSONKey(b, 2, "line")
 			b = strconv.AppendInt(b, int64(s.Line), 10)
@@ -108,8 +91,7 @@ func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
 		}
 		b = append(b, "\n      }"...)
 	}
-	b = appendJSONKey(b, 1, "host")
-	b = appendJSONQuote(b, f.Host, false)
+	b = appendJSONMember(b, 1, "host", f.Host)
 	return append(b, "\n    }"...), true
 }
 
@@ -118,19 +100,16 @@ func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
 func appendDistinct(b []byte, d *DistinctEntry) []byte {
 	b = append(b, "{\n      \"key\": "...)
 	b = appendJSONQuote(b, d.Key, false)
-	b = appendJSONKey(b, 1, "transport")
-	b = appendJSONQuote(b, d.Transport, false)
+	b = appendJSONMember(b, 1, "transport", d.Transport)
 	if d.Command != "" {
-		b = appendJSONKey(b, 1, "command")
-		b = appendJSONQuote(b, d.Command, false)
+		b = appendJSONMember(b, 1, "command", d.Command)
 	}
 	if len(d.Args) > 0 {
 		b = appendJSONKey(b, 1, "args")
 		b = appendJSONStrings(b, 1, d.Args)
 	}
 	if d.URL != "" {
-		b = appendJSONKey(b, 1, "url")
-		b = appendJSONQuote(b, d.URL, false)
+		b = appendJSONMember(b, 1, "url", d.URL)
 	}
 	b = appendJSONKey(b, 1, "names")
 	b = appendJSONStrings(b, 1, d.Names)
@@ -187,6 +166,12 @@ func appendJSONLocation(b []byte, depth int, l *Location) []byte {
 	b = strconv.AppendInt(b, int64(l.Column), 10)
 	b = appendJSONIndent(b, depth)
 	return append(b, '}')
+}
+
+// appendJSONMember appends a member whose value is a string (see
+// appendJSONKey).
+func appendJSONMember(b []byte, depth int, name, value string) []byte {
+	return appendJSONQuote(appendJSONKey(b, depth, name), value, false)
 }
 
 // appendJSONKey ends the member before and starts the one named name, at
