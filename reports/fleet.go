@@ -246,8 +246,8 @@ func (m *Merger) Fleet() *Fleet {
 	}
 	f := &Fleet{Schema: FleetSchema, Tool: m.opts.Tool, GeneratedAt: m.opts.Now.UTC().Format(time.RFC3339),
 		Hosts: make([]FleetHost, 0, len(keys)), Servers: make([]FleetServer, serverAt[len(keys)]),
-		Findings: make([]FleetFinding, findingAt[len(keys)]), Distinct: []DistinctEntry{},
-		Rules: []RuleCount{}, Errors: append([]FileError{}, m.errors...)}
+		Findings: make([]FleetFinding, findingAt[len(keys)]),
+		Rules:    []RuleCount{}, Errors: append([]FileError{}, m.errors...)}
 	var cutoff time.Time
 	if m.opts.MaxAge > 0 {
 		cutoff = m.opts.Now.Add(-m.opts.MaxAge)

@@ -12,9 +12,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// profileFlags are the hidden --cpuprofile, --memprofile and --trace flags that
-// docs/performance.md uses to reproduce its profiles on the real binary,
-// in a build with the profile tag (profile_off.go says why only there).
+// profileFlags are the hidden --cpuprofile, --memprofile and --trace
+// flags that docs/performance.md uses to reproduce its profiles on the
+// real binary, in a build with the profile tag (profile_off.go says why
+// only there).
 type profileFlags struct {
 	cpu, mem, trace    string
 	cpuFile, traceFile *os.File

@@ -164,12 +164,12 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 	return nil
 }
 
-// writeOutput writes to stdout, or to a file written atomically, so a
-// reader never sees half a report (not synced to disk: see below). An output that exists and is not a
-// file (/dev/null, /dev/stdout, a named pipe) is written as it is:
-// renaming a file over it would replace the device (as root) or the
-// pipe a reader waits on. A symbolic link to a file keeps pointing to the
-// file, which is replaced.
+// writeOutput writes to stdout, or to a file replaced atomically, so a
+// reader never sees half a report (not synced to disk: see below). An
+// output that exists and is not a file (/dev/null, /dev/stdout, a named
+// pipe) is written as it is: renaming a file over it would replace the
+// device (as root) or the pipe a reader waits on. A symbolic link to a
+// file keeps pointing to the file, which is replaced.
 func writeOutput(stdout io.Writer, output string, write func(io.Writer) error) error {
 	if output == "" || output == "-" {
 		return write(stdout)

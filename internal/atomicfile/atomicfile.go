@@ -23,11 +23,11 @@ type Options struct {
 	// returned unwrapped (wrap checks there that nobody changed the file
 	// meanwhile).
 	BeforeRename func() error
-	// NoSync leaves out the fsyncs: readers
-	// still see the old file or the new whole, but a crash soon after may
-	// leave either, or on some file systems an empty file. For outputs
-	// that can be made again (a report written with --output), where the
-	// fsync of a large file was a sixth of the command.
+	// NoSync leaves out the fsyncs: readers still see the old file or
+	// the new whole, but a crash soon after may leave either, or on some
+	// file systems an empty file. For outputs that can be made again (a
+	// report written with --output), where the fsync of a large file was
+	// a sixth of the command.
 	NoSync bool
 }
 
