@@ -53,13 +53,13 @@ type Pos struct {
 
 // Value is one parsed JSON value.
 type Value struct {
-	Kind    Kind
 	Pos     Pos      // position of the first byte of the value
 	End     int      // byte offset just past the value
 	Str     string   // decoded string, or the literal text of a number
-	Bool    bool     // for Bool
 	Elems   []*Value // for Array
 	Members []Member // for Object, in source order of each key's first occurrence
+	Kind    Kind
+	Bool    bool // for Bool
 }
 
 // Member is one object member. When a key occurs more than once, the last value
@@ -217,26 +217,21 @@ type parser struct {
 
 	// Allocation: values come from slabs, and the members and elements of
 	// the containers being parsed from shared stacks copied out at each
-	// container's end, so a document costs a few large allocations instead
-	// of one per value and a growing slice per container (tool lists of
-	// megabytes are parsed on the proxy's hot path).
-	slab    []Value
-	members []Member
-	elems   []*Value
-	keys    map[string]string // interned object keys: schemas repeat a few
+	// container's end into slabs of their own, so a document costs a few
+	// large allocations instead of one per value and per container (tool
+	// lists of megabytes are parsed on the proxy's hot path).
+	slab       []Value
+	memberSlab []Member
+	elemSlab   []*Value
+	members    []Member
+	elems      []*Value
+	keys       map[string]string // interned object keys: schemas repeat a few
 }
 
 // newValue returns a zeroed value from the current slab.
 func (p *parser) newValue(kind Kind, start Pos) *Value {
 	if len(p.slab) == cap(p.slab) {
-		n := 2 * cap(p.slab)
-		if n < 8 {
-			n = 8
-		}
-		if n > 1024 {
-			n = 1024
-		}
-		p.slab = make([]Value, 0, n)
+		p.slab = make([]Value, 0, slabSize(cap(p.slab), 1))
 	}
 	p.slab = p.slab[:len(p.slab)+1]
 	v := &p.slab[len(p.slab)-1]
@@ -400,15 +395,22 @@ func (p *parser) object(start Pos) (*Value, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	defer func() { p.depth-- }()
+	base := len(p.members)
+	v, err := p.objectMembers(start, base)
+	// On success the members were copied out; on error they are dropped.
+	// (Not deferred: with this many returns the compiler would not
+	// open-code the defers, and objects are most of a document's values.)
+	clear(p.members[base:])
+	p.members = p.members[:base]
+	p.depth--
+	return v, err
+}
+
+// objectMembers parses an object's members after its opening brace; the
+// members stacked from base are object's to pop.
+func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 	p.off++ // {
 	v := p.newValue(Object, start)
-	base := len(p.members)
-	defer func() {
-		// On success the members were copied out; on error they are dropped.
-		clear(p.members[base:])
-		p.members = p.members[:base]
-	}()
 	var index map[string]int // built lazily: most objects are small
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
@@ -507,14 +509,18 @@ func (p *parser) array(start Pos) (*Value, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	defer func() { p.depth-- }()
+	base := len(p.elems)
+	v, err := p.arrayElems(start, base)
+	clear(p.elems[base:])
+	p.elems = p.elems[:base]
+	p.depth--
+	return v, err
+}
+
+// arrayElems is objectMembers for arrays.
+func (p *parser) arrayElems(start Pos, base int) (*Value, error) {
 	p.off++ // [
 	v := p.newValue(Array, start)
-	base := len(p.elems)
-	defer func() {
-		clear(p.elems[base:])
-		p.elems = p.elems[:base]
-	}()
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
 			return nil, err
@@ -607,20 +613,51 @@ func (p *parser) number(start Pos) (*Value, error) {
 }
 
 // popMembers returns a copy of the members stacked since base (nil for
-// none, as append would have left it); the deferred cleanup pops them.
+// none, as append would have left it); object pops them. Copies come from
+// a block shared by the objects parsed after each other (capped, so that
+// appending to one never reaches the next), a large list of members from
+// an allocation of its own.
 func (p *parser) popMembers(base int) []Member {
-	if len(p.members) == base {
+	n := len(p.members) - base
+	if n == 0 {
 		return nil
 	}
-	return slices.Clone(p.members[base:])
+	if n > slabMax/4 {
+		return slices.Clone(p.members[base:])
+	}
+	if len(p.memberSlab)+n > cap(p.memberSlab) {
+		p.memberSlab = make([]Member, 0, slabSize(cap(p.memberSlab), n))
+	}
+	i := len(p.memberSlab)
+	p.memberSlab = append(p.memberSlab, p.members[base:]...)
+	return p.memberSlab[i : i+n : i+n]
 }
 
 // popElems is popMembers for array elements.
 func (p *parser) popElems(base int) []*Value {
-	if len(p.elems) == base {
+	n := len(p.elems) - base
+	if n == 0 {
 		return nil
 	}
-	return slices.Clone(p.elems[base:])
+	if n > slabMax/4 {
+		return slices.Clone(p.elems[base:])
+	}
+	if len(p.elemSlab)+n > cap(p.elemSlab) {
+		p.elemSlab = make([]*Value, 0, slabSize(cap(p.elemSlab), n))
+	}
+	i := len(p.elemSlab)
+	p.elemSlab = append(p.elemSlab, p.elems[base:]...)
+	return p.elemSlab[i : i+n : i+n]
+}
+
+// slabMax caps the blocks values, members and elements come from: a small
+// document gets small blocks, a large one blocks of this many.
+const slabMax = 1024
+
+// slabSize is the size of the next block after one of size last, for at
+// least n entries: doubling from 8 up to slabMax.
+func slabSize(last, n int) int {
+	return max(n, min(max(2*last, 8), slabMax))
 }
 
 // key decodes an object key, interning short keys without escapes.
@@ -653,10 +690,16 @@ func (p *parser) key() (string, error) {
 
 var errUnterminated = errors.New("unterminated string")
 
+// plainASCII reports a string byte that is copied as it is: printable
+// ASCII but the quote and the backslash.
+func plainASCII(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+
 // string decodes a JSON string starting at the opening quote. Invalid UTF-8 is
 // replaced by U+FFFD with a warning; lone surrogate escapes become U+FFFD.
 func (p *parser) string() (string, error) {
-	start := p.pos()
+	// The string's position is needed only for its errors, and a string
+	// never spans lines: it is computed then.
+	startOff := p.off
 	p.off++ // opening quote
 	i := p.off
 	// Fast path: no escapes and valid ASCII.
@@ -689,7 +732,7 @@ func (p *parser) string() (string, error) {
 	p.off = i
 	for {
 		if p.off >= len(p.data) {
-			return "", &SyntaxError{Pos: start, Msg: errUnterminated.Error()}
+			return "", &SyntaxError{Pos: p.posAt(startOff), Msg: errUnterminated.Error()}
 		}
 		c := p.data[p.off]
 		switch {
@@ -701,12 +744,17 @@ func (p *parser) string() (string, error) {
 				return "", err
 			}
 		case c == '\n':
-			return "", &SyntaxError{Pos: start, Msg: "unterminated string (newline inside a string)"}
+			return "", &SyntaxError{Pos: p.posAt(startOff), Msg: "unterminated string (newline inside a string)"}
 		case c < 0x20:
 			return "", p.errorf("control character U+%04X inside a string must be escaped", c)
 		case c < 0x80:
-			b.WriteByte(c)
-			p.off++
+			// A run of plain ASCII at once.
+			run := p.off + 1
+			for run < len(p.data) && plainASCII(p.data[run]) {
+				run++
+			}
+			b.Write(p.data[p.off:run])
+			p.off = run
 		default:
 			r, size := utf8.DecodeRune(p.data[p.off:])
 			if r == utf8.RuneError && size == 1 {

@@ -183,6 +183,9 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, jsonc bool) {
+		if d := sameParse(data, Options{JSONC: jsonc}); d != "" {
+			t.Fatalf("against the reference parser: %s", d)
+		}
 		v, _, err := Parse(data, Options{JSONC: jsonc})
 		if jsonc {
 			return // no reference implementation; not panicking is the property

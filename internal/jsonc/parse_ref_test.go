@@ -1,0 +1,170 @@
+package jsonc
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/internal/benchdata"
+)
+
+// sameParse reports how Parse and the reference parser differ on data, or "".
+func sameParse(data []byte, opts Options) string {
+	v, w, err := Parse(data, opts)
+	rv, rw, rerr := refParse(data, opts)
+	if fmt.Sprint(err) != fmt.Sprint(rerr) || reflect.TypeOf(err) != reflect.TypeOf(rerr) {
+		return fmt.Sprintf("error %v, reference %v", err, rerr)
+	}
+	if !reflect.DeepEqual(w, rw) {
+		return fmt.Sprintf("warnings %v, reference %v", w, rw)
+	}
+	if err == nil {
+		if d := diffValue(v, rv, "$"); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// diffValue compares every field of two trees (reflect.DeepEqual would too,
+// but not say where).
+func diffValue(a, b *Value, at string) string {
+	if (a == nil) != (b == nil) {
+		return at + ": nil against non-nil"
+	}
+	if a == nil {
+		return ""
+	}
+	if a.Kind != b.Kind || a.Pos != b.Pos || a.End != b.End || a.Str != b.Str || a.Bool != b.Bool {
+		return fmt.Sprintf("%s: %+v against %+v", at, *a, *b)
+	}
+	if len(a.Elems) != len(b.Elems) || (a.Elems == nil) != (b.Elems == nil) {
+		return fmt.Sprintf("%s: %d elements against %d", at, len(a.Elems), len(b.Elems))
+	}
+	for i := range a.Elems {
+		if d := diffValue(a.Elems[i], b.Elems[i], fmt.Sprintf("%s[%d]", at, i)); d != "" {
+			return d
+		}
+	}
+	if len(a.Members) != len(b.Members) || (a.Members == nil) != (b.Members == nil) {
+		return fmt.Sprintf("%s: %d members against %d", at, len(a.Members), len(b.Members))
+	}
+	for i := range a.Members {
+		ma, mb := a.Members[i], b.Members[i]
+		if ma.Key != mb.Key || ma.KeyPos != mb.KeyPos || !reflect.DeepEqual(ma.Dups, mb.Dups) {
+			return fmt.Sprintf("%s: member %+v against %+v", at, ma, mb)
+		}
+		if d := diffValue(ma.Value, mb.Value, at+"."+ma.Key); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// TestParseMatchesReference holds the parser to the reference on every JSON
+// file of the repository's test data, a large tools listing, and hostile
+// and malformed documents, in both dialects and under limits.
+func TestParseMatchesReference(t *testing.T) {
+	var docs [][]byte
+	err := filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".jsonc")) {
+			if data, err := os.ReadFile(p); err == nil && len(data) < 4<<20 {
+				docs = append(docs, data)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) < 50 {
+		t.Fatalf("only %d JSON files found", len(docs))
+	}
+	listing, err := benchdata.RealToolList("../../toolcheck/testdata/tools/real", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, listing)
+	for _, s := range []string{
+		"", " ", "{", "[", `"`, `"abc`, "\"a\nb\"", `"\`, `"\u12"`, `"\uD800\uDC00x"`, `"\uDC00"`, `"\uD800\u0041"`,
+		"\"é\xff\xfeà\\n\\t\\\"x\"", `{"a":1,"a":2,"b":[1,2,3],"a":{"c":null}}`, `{"a":1,}`, `[1,2,]`, "{\n\"a\" : 1 ,\n \"b\":\n[\n]\n}",
+		"// c\n{\"a\": /* x\ny */ 1}", "/* open", "{\"a\":1}\n//", `[tru]`, `[nul, 1]`, `-`, `-01`, `1.`, `1e`, `1e+`, "[1e5,-0.5E-3]",
+		"\xEF\xBB\xBF{\"a\": [\"\xEF\xBB\xBF\"]}", `{"k":"v"} x`, "{\"\\u00e9\\u0000\": \"\t\"}", `{"` + strings.Repeat("k", 40) + `":1}`,
+		strings.Repeat("[", 600) + strings.Repeat("]", 600), strings.Repeat(`{"a":`, 100) + "1" + strings.Repeat("}", 100),
+		"{" + strings.Repeat(`"a":1,`, 20) + `"b":2}`, "[" + strings.Repeat(`"x\\n",`, 3000) + "0]",
+	} {
+		docs = append(docs, []byte(s))
+	}
+	// Every prefix of a few documents: errors at every position.
+	for _, s := range []string{"{\"a\": [1, \"b\\n\", {\"c\": true}], \"é\": null}\n", "[\"x\", -1.5e3,\n {\"k\" : \"\\ud83d\\ude00\"}]"} {
+		for i := range len(s) {
+			docs = append(docs, []byte(s[:i]))
+		}
+	}
+	for _, data := range docs {
+		for _, opts := range []Options{{}, {JSONC: true}, {MaxDepth: 3, MaxValues: 50, MaxElements: 4}} {
+			if d := sameParse(data, opts); d != "" {
+				t.Fatalf("%+v on %.80q: %s", opts, data, d)
+			}
+		}
+	}
+}
+
+// BenchmarkParseToolsList parses a 1 MB tools/list result, the proxy's
+// largest parse.
+func BenchmarkParseToolsList(b *testing.B) {
+	data, err := benchdata.RealToolList("../../toolcheck/testdata/tools/real", 1<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Parse(data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseToolsListReference is the reference parser on the same.
+func BenchmarkParseToolsListReference(b *testing.B) {
+	data, err := benchdata.RealToolList("../../toolcheck/testdata/tools/real", 1<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := refParse(data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestCarvedSlicesDoNotAlias: members and elements of neighbouring
+// containers share blocks; appending to one must not write into the next.
+func TestCarvedSlicesDoNotAlias(t *testing.T) {
+	v, _, err := Parse([]byte(`[{"a":1,"b":2},{"c":3},[1,2],[3],{"d":4}]`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := v.Elems[0], v.Elems[1]
+	_ = append(first.Members, Member{Key: "x"})
+	if second.Members[0].Key != "c" {
+		t.Errorf("appending to an object's members changed the next object's: %q", second.Members[0].Key)
+	}
+	_ = append(v.Elems[2].Elems, nil)
+	if v.Elems[3].Elems[0] == nil {
+		t.Error("appending to an array's elements changed the next array's")
+	}
+}
