@@ -690,9 +690,15 @@ func (p *parser) key() (string, error) {
 
 var errUnterminated = errors.New("unterminated string")
 
-// plainASCII reports a string byte that is copied as it is: printable
-// ASCII but the quote and the backslash.
-func plainASCII(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+// plainByte marks the bytes a string holds as they are: printable ASCII
+// but the quote and the backslash. (A table: strings are most of a
+// document's bytes.)
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // string decodes a JSON string starting at the opening quote. Invalid UTF-8 is
 // replaced by U+FFFD with a warning; lone surrogate escapes become U+FFFD.
@@ -701,19 +707,15 @@ func (p *parser) string() (string, error) {
 	// never spans lines: it is computed then.
 	startOff := p.off
 	p.off++ // opening quote
-	i := p.off
 	// Fast path: no escapes and valid ASCII.
-	for i < len(p.data) {
-		c := p.data[i]
-		if c == '"' {
-			s := string(p.data[p.off:i])
-			p.off = i + 1
-			return s, nil
-		}
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
+	i, data := p.off, p.data
+	for i < len(data) && plainByte[data[i]] {
 		i++
+	}
+	if i < len(data) && data[i] == '"' {
+		s := string(data[p.off:i])
+		p.off = i + 1
+		return s, nil
 	}
 	// The decoded text is about as long as the raw one (escapes shrink,
 	// only an invalid byte grows, to U+FFFD): size the builder once from
@@ -750,7 +752,7 @@ func (p *parser) string() (string, error) {
 		case c < 0x80:
 			// A run of plain ASCII at once.
 			run := p.off + 1
-			for run < len(p.data) && plainASCII(p.data[run]) {
+			for run < len(p.data) && plainByte[p.data[run]] {
 				run++
 			}
 			b.Write(p.data[p.off:run])
