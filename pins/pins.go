@@ -704,11 +704,11 @@ func DiffPins(old, cur *Pin) *PinDiff {
 	// Tools match by name; a name a server repeats (which T002 reports)
 	// matches by occurrence.
 	oldKeys, curKeys := pinKeys(old.Tools), pinKeys(cur.Tools)
-	oldBy := map[string]*ToolPin{}
+	oldBy := make(map[string]*ToolPin, len(old.Tools))
 	for i := range old.Tools {
 		oldBy[oldKeys[i]] = &old.Tools[i]
 	}
-	curBy := map[string]bool{}
+	curBy := make(map[string]bool, len(cur.Tools))
 	for i := range cur.Tools {
 		t := &cur.Tools[i]
 		curBy[curKeys[i]] = true
@@ -731,7 +731,7 @@ func DiffPins(old, cur *Pin) *PinDiff {
 // pinKeys returns "name" for the first tool of a name and "name\x00N" for
 // its N-th repetition.
 func pinKeys(tools []ToolPin) []string {
-	seen := map[string]int{}
+	seen := make(map[string]int, len(tools))
 	out := make([]string, len(tools))
 	for i, t := range tools {
 		n := seen[t.Name]

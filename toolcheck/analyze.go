@@ -166,8 +166,6 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 		if n := v.Get("name"); n.IsString() {
 			t.Name = n.Str
 		}
-		t.key = identKey(t.Name)
-		t.skeleton = mcpunicode.Skeleton(t.key)
 		a.elemTool[i] = len(rep.Tools)
 		rep.Tools = append(rep.Tools, *t)
 	}
@@ -431,6 +429,11 @@ func (a *toolAnalysis) tools() {
 
 func (a *toolAnalysis) tool(i int) {
 	t := &a.rep.Tools[i]
+	// The name's key and skeleton are the tool's own, read by its name
+	// rules and, after every tool, by duplicateNames: made here, on the
+	// workers, rather than in the listing loop before them.
+	t.key = identKey(t.Name)
+	t.skeleton = mcpunicode.Skeleton(t.key)
 	a.cur.reset()
 	a.texts = a.collector.collectTexts(t)
 	a.nameRules(t)
