@@ -133,7 +133,7 @@ func (c *compareState) refTexts(i int) []refText {
 				continue
 			}
 			if v := matchView(tx.text); v != "" {
-				out = append(out, refText{view: v, ptr: tx.ptr, pos: tx.pos})
+				out = append(out, refText{view: v, ptr: col.pointer(&tx), pos: tx.pos})
 			}
 		}
 		c.texts[i] = out

@@ -29,8 +29,8 @@ func refCompareTools(lists []*Report) []reports.Finding {
 		}
 		return "\x00" + r.Path
 	}
-	texts := map[*Tool][]toolText{}
-	textsOf := func(t *Tool) []toolText {
+	texts := map[*Tool][]refToolText{}
+	textsOf := func(t *Tool) []refToolText {
 		if tx, ok := texts[t]; ok {
 			return tx
 		}
@@ -93,10 +93,19 @@ func refCompareTools(lists []*Report) []reports.Finding {
 	return out
 }
 
+// refToolText is a text with its pointer as a string.
+type refToolText struct {
+	toolText
+	ptr string
+}
+
 // refTexts returns a tool's texts with the views poisoning gave them.
-func refTexts(t *Tool) []toolText {
+func refTexts(t *Tool) []refToolText {
 	var c textCollector
-	texts := append([]toolText(nil), c.collectTexts(t)...)
+	var texts []refToolText
+	for _, tx := range c.collectTexts(t) {
+		texts = append(texts, refToolText{toolText: tx, ptr: c.pointer(&tx)})
+	}
 	for i := range texts {
 		tx := &texts[i]
 		if tx.key || tx.role == roleName {
@@ -108,7 +117,7 @@ func refTexts(t *Tool) []toolText {
 	return texts
 }
 
-func refReferences(r *Report, t *Tool, texts []toolText, other *Report, own map[string]bool) []reports.Finding {
+func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own map[string]bool) []reports.Finding {
 	var out []reports.Finding
 	for _, o := range other.Tools {
 		low := strings.ToLower(o.Name)

@@ -224,6 +224,19 @@ func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool
 	return out
 }
 
+// textPhrases is matchPhrases on a text of the tool being analysed, whose
+// pointer is made only for the signals it gives.
+func (a *toolAnalysis) textPhrases(tx *toolText) []toolSignal {
+	ws := a.matchPhrases(tx.view, "", tx.pos, false)
+	if len(ws) > 0 {
+		ptr := a.collector.pointer(tx)
+		for k := range ws {
+			ws[k].ptr = ptr
+		}
+	}
+	return ws
+}
+
 // Clip shortens s to n bytes at a rune boundary.
 func Clip(s string, n int) string {
 	if len(s) <= n {
@@ -365,7 +378,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			if tx.view == "" {
 				continue
 			}
-			ws := a.matchPhrases(tx.view, tx.ptr, tx.pos, false)
+			ws := a.textPhrases(tx)
 			if tx.role == roleParamName {
 				// A parameter that asks for a secret is the request itself.
 				for k := range ws {
@@ -384,9 +397,9 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		default:
 			tx.view = matchView(tx.text)
 		}
-		ws := a.matchPhrases(tx.view, tx.ptr, tx.pos, false)
+		ws := a.textPhrases(tx)
 		sigs = append(sigs, ws...)
-		if tx.role == roleDescription && d != nil && tx.text == d.Str && tx.ptr == descPtr {
+		if tx.role == roleDescription && d != nil && tx.text == d.Str && a.collector.pointerIs(tx, descPtr) {
 			// The description's view, which the annotation rules read:
 			// which of their patterns it admits; and its signals, which
 			// the size rules read.
@@ -394,9 +407,13 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			a.cur.descSigs, a.cur.haveDescSigs = ws, true
 		}
 		for _, dec := range decodedBlobs(tx.text) {
-			ds := a.matchPhrases(matchView(dec), tx.ptr, tx.pos, true)
+			ds := a.matchPhrases(matchView(dec), "", tx.pos, true)
 			if len(ds) > 0 {
-				sigs = append(sigs, toolSignal{family: famEncoded, weight: 1, match: Clip(dec, 80), ptr: tx.ptr, pos: tx.pos})
+				ptr := a.collector.pointer(tx)
+				for k := range ds {
+					ds[k].ptr = ptr
+				}
+				sigs = append(sigs, toolSignal{family: famEncoded, weight: 1, match: Clip(dec, 80), ptr: ptr, pos: tx.pos})
 				sigs = append(sigs, ds...)
 			}
 		}
@@ -405,9 +422,10 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 	if len(hidden) > 8 {
 		// Many hidden strings in one tool: index the texts once.
 		posAt = make(map[string]jsonc.Pos, len(a.texts))
-		for _, tx := range a.texts {
-			if _, ok := posAt[tx.ptr]; !ok {
-				posAt[tx.ptr] = tx.pos
+		for i := range a.texts {
+			ptr := a.collector.pointer(&a.texts[i])
+			if _, ok := posAt[ptr]; !ok {
+				posAt[ptr] = a.texts[i].pos
 			}
 		}
 	}
@@ -434,9 +452,9 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 
 // posOf returns the position of the string at ptr within tool t.
 func (a *toolAnalysis) posOf(t *Tool, ptr string) jsonc.Pos {
-	for _, tx := range a.texts {
-		if tx.ptr == ptr {
-			return tx.pos
+	for i := range a.texts {
+		if a.collector.pointerIs(&a.texts[i], ptr) {
+			return a.texts[i].pos
 		}
 	}
 	return t.Value.Pos

@@ -291,7 +291,7 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 		if p.MaxBlankLines >= mcpunicode.PaddingBlankLines {
 			what = fmt.Sprintf("%d blank lines in a row", p.MaxBlankLines)
 		}
-		a.add(ruleT004, tx.pos, tx.ptr, fmt.Sprintf("tool %s: %s pushes the rest of the text out of view", QuoteName(t.Name), what), ev, "padding")
+		a.add(ruleT004, tx.pos, a.collector.pointer(&tx), fmt.Sprintf("tool %s: %s pushes the rest of the text out of view", QuoteName(t.Name), what), ev, "padding")
 	}
 }
 

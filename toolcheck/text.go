@@ -27,9 +27,12 @@ const (
 	roleMeta                 // anything under _meta
 )
 
-// toolText is one string value or object key of a tool.
+// toolText is one string value or object key of a tool. Its JSON pointer
+// is a span of the collector's buffer, made a string only where it is
+// kept (textCollector.pointer): a listing has tens of thousands of texts
+// and findings on a few.
 type toolText struct {
-	ptr  string
+	span ptrSpan
 	text string
 	role textRole
 	pos  jsonc.Pos
@@ -116,8 +119,7 @@ var schemaKeywordFlags = sync.OnceValue(func() map[string]kwFlags {
 //
 // A tool has thousands of texts in a large schema, each with a pointer
 // that extends its parent's. The pointers are written to one byte buffer
-// (c.buf, reused from tool to tool) and become substrings of one string
-// per tool.
+// (c.buf, reused from tool to tool), and each text holds its span.
 func (c *textCollector) collectTexts(t *Tool) []toolText {
 	c.buf, c.texts = c.buf[:0], c.texts[:0]
 	c.buf = append(c.buf, t.Pointer...)
@@ -159,30 +161,28 @@ func (c *textCollector) collectTexts(t *Tool) []toolText {
 	if len(c.texts) == 0 {
 		return nil
 	}
-	ptrs := string(c.buf)
-	c.out = c.out[:0]
-	for _, x := range c.texts {
-		x.text.ptr = ptrs[x.ptr.start:x.ptr.end]
-		c.out = append(c.out, x.text)
-	}
-	return c.out
+	return c.texts
 }
 
 // textCollector is collectTexts' state, reused across the tools of one
-// analysis: the texts it returns are valid until its next call.
+// analysis: the texts it returns, and their pointers, are valid until its
+// next call.
 type textCollector struct {
 	buf   []byte // pointers
-	texts []pendingText
-	out   []toolText
+	texts []toolText
 }
 
-// ptrSpan is a pointer being collected: c.buf[start:end].
+// ptrSpan is a pointer collected in c.buf[start:end].
 type ptrSpan struct{ start, end int }
 
-// pendingText is a text whose pointer is still a span of c.buf.
-type pendingText struct {
-	text toolText
-	ptr  ptrSpan
+// pointer returns the JSON pointer of a text of the last collectTexts.
+func (c *textCollector) pointer(tx *toolText) string {
+	return string(c.buf[tx.span.start:tx.span.end])
+}
+
+// pointerIs reports whether a text of the last collectTexts is at ptr.
+func (c *textCollector) pointerIs(tx *toolText, ptr string) bool {
+	return string(c.buf[tx.span.start:tx.span.end]) == ptr
 }
 
 // child returns the pointer of the member key of the value at parent.
@@ -216,7 +216,7 @@ func (c *textCollector) add(s string, ptr ptrSpan, p jsonc.Pos, role textRole, k
 	if s == "" {
 		return
 	}
-	c.texts = append(c.texts, pendingText{text: toolText{text: s, role: role, pos: p, key: key}, ptr: ptr})
+	c.texts = append(c.texts, toolText{span: ptr, text: s, role: role, pos: p, key: key})
 }
 
 // key records an object key. Only keys that are not plain schema or MCP
