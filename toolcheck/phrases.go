@@ -272,6 +272,76 @@ func (ps *phraseSet) candidates(s string, sc *phraseScratch) []int {
 	return cands
 }
 
+// anyCandidate reports whether candidates(matchView(s)) lists a pattern,
+// for printable ASCII s (tlPrintableASCII), without making the view:
+// the automaton reads s as matchView would write it (letters lower-cased,
+// each run of white space one space between words) and stops at the first
+// pattern whose every group has a literal. Most texts of a listing have
+// none, and need no view.
+func (ps *phraseSet) anyCandidate(s string, sc *phraseScratch) bool {
+	if len(ps.always) > 0 {
+		return true
+	}
+	sc.gen++
+	if sc.gen == 0 {
+		clear(sc.litGen)
+		clear(sc.slotGen)
+		clear(sc.patGen)
+		sc.gen = 1
+	}
+	gen := sc.gen
+	ac := ps.ac
+	next, class := ac.next, &ac.class
+	row := uint32(0)
+	space, started := false, false
+	for i := 0; i <= len(s); i++ {
+		var c byte
+		switch {
+		case i == len(s):
+			return false
+		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n':
+			space = started
+			continue
+		case space:
+			// The space between two words, then this byte again.
+			c, space = ' ', false
+			i--
+		default:
+			c, started = s[i], true
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+		}
+		e := next[row+uint32(class[c])]
+		row = e % outBase
+		if e < outBase {
+			continue
+		}
+		k := e/outBase - 1
+		for _, id := range ac.outs[ac.outStart[k]:ac.outStart[k+1]] {
+			if sc.litGen[id] == gen {
+				continue
+			}
+			sc.litGen[id] = gen
+			for _, slot := range ps.post[ps.post0[id]:ps.post0[id+1]] {
+				if sc.slotGen[slot] == gen {
+					continue
+				}
+				sc.slotGen[slot] = gen
+				p := ps.slotPhrase[slot]
+				if sc.patGen[p] != gen {
+					sc.patGen[p], sc.patCount[p] = gen, 0
+				}
+				sc.patCount[p]++
+				if sc.patCount[p] == ps.ngroups[p] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // firstOccurrences returns, for litRegexp.search, the first occurrence of
 // each group literal of pattern p in the text candidates last read.
 func (ps *phraseSet) firstOccurrences(p, textLen int, sc *phraseScratch) []int {

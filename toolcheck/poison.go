@@ -390,14 +390,20 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			sigs = append(sigs, ws...)
 			continue
 		}
+		var ws []toolSignal
 		switch tx.role {
 		case roleDescription, roleTitle, roleAnnTitle:
 			// Read again by the annotation and size rules.
 			tx.view = a.cur.view(tx.text)
+			ws = a.textPhrases(tx)
 		default:
-			tx.view = matchView(tx.text)
+			// No other rule reads this view: none is made when no
+			// pattern can match.
+			if !tlPrintableASCII(tx.text) || a.m.phrases.anyCandidate(tx.text, a.phraseScratch) {
+				tx.view = matchView(tx.text)
+				ws = a.textPhrases(tx)
+			}
 		}
-		ws := a.textPhrases(tx)
 		sigs = append(sigs, ws...)
 		if tx.role == roleDescription && d != nil && tx.text == d.Str && a.collector.pointerIs(tx, descPtr) {
 			// The description's view, which the annotation rules read:
