@@ -285,43 +285,41 @@ func CanonicalJSON(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("canonical JSON: %w", err)
 	}
-	var b bytes.Buffer
-	writeCanonical(&b, v)
-	return b.Bytes(), nil
+	return appendCanonical(nil, v), nil
 }
 
-// writeCanonical writes v in canonical form. The last of duplicate names
-// wins (jsonc keeps it), which jsonc already resolved.
-func writeCanonical(b *bytes.Buffer, v *jsonc.Value) {
+// appendCanonical appends v in canonical form. The last of duplicate
+// names wins (jsonc keeps it), which jsonc already resolved.
+func appendCanonical(b []byte, v *jsonc.Value) []byte {
 	switch v.Kind {
 	case jsonc.Null:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	case jsonc.Bool:
 		if v.Bool {
-			b.WriteString("true")
+			b = append(b, "true"...)
 		} else {
-			b.WriteString("false")
+			b = append(b, "false"...)
 		}
 	case jsonc.Number:
-		b.WriteString(canonicalNumber(v.Str))
+		b = append(b, canonicalNumber(v.Str)...)
 	case jsonc.String:
-		writeCanonicalString(b, v.Str)
+		b = appendCanonicalString(b, v.Str)
 	case jsonc.Array:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v.Elems {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeCanonical(b, e)
+			b = appendCanonical(b, e)
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	case jsonc.Object:
-		b.WriteByte('{')
+		b = append(b, '{')
 		if slices.IsSortedFunc(v.Members, func(x, y jsonc.Member) int { return utf16Compare(x.Key, y.Key) }) {
 			// Keys are unique (jsonc keeps the last of a repeated key):
 			// members in order need no sorted copy.
 			for i := range v.Members {
-				writeCanonicalMember(b, i, &v.Members[i])
+				b = appendCanonicalMember(b, i, &v.Members[i])
 			}
 		} else {
 			ms := make([]*jsonc.Member, len(v.Members))
@@ -330,22 +328,23 @@ func writeCanonical(b *bytes.Buffer, v *jsonc.Value) {
 			}
 			slices.SortStableFunc(ms, func(x, y *jsonc.Member) int { return utf16Compare(x.Key, y.Key) })
 			for i, m := range ms {
-				writeCanonicalMember(b, i, m)
+				b = appendCanonicalMember(b, i, m)
 			}
 		}
-		b.WriteByte('}')
+		b = append(b, '}')
 	}
+	return b
 }
 
-// writeCanonicalMember writes the i-th member of an object in canonical
+// appendCanonicalMember appends the i-th member of an object in canonical
 // order.
-func writeCanonicalMember(b *bytes.Buffer, i int, m *jsonc.Member) {
+func appendCanonicalMember(b []byte, i int, m *jsonc.Member) []byte {
 	if i > 0 {
-		b.WriteByte(',')
+		b = append(b, ',')
 	}
-	writeCanonicalString(b, m.Key)
-	b.WriteByte(':')
-	writeCanonical(b, m.Value)
+	b = appendCanonicalString(b, m.Key)
+	b = append(b, ':')
+	return appendCanonical(b, m.Value)
 }
 
 // utf16Compare orders strings by UTF-16 code units (RFC 8785 §3.2.3).
@@ -362,40 +361,39 @@ func utf16Compare(a, b string) int {
 	return cmp.Compare(len(ua), len(ub))
 }
 
-func writeCanonicalString(b *bytes.Buffer, s string) {
+func appendCanonicalString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
-	b.WriteByte('"')
+	b = append(b, '"')
 	start := 0 // s[start:i] is pending: bytes written as they are
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		b.WriteString(s[start:i])
+		b = append(b, s[start:i]...)
 		start = i + 1
 		switch c {
 		case '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case '\f':
-			b.WriteString(`\f`)
+			b = append(b, `\f`...)
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[c>>4])
-			b.WriteByte(hexDigits[c&0xF])
+			b = append(b, `\u00`...)
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xF])
 		}
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // canonicalNumber prints a JSON number literal as ECMAScript prints the
@@ -457,7 +455,7 @@ func sha256Hex(b []byte) string {
 // PinTool pins one tool object (a toolcheck.Tool's Value). withDefinition keeps
 // the canonical definition in the pin for readable diffs.
 func PinTool(tool *jsonc.Value, withDefinition bool) (ToolPin, error) {
-	var b bytes.Buffer
+	var b []byte
 	return pinTool(&b, tool, withDefinition)
 }
 
@@ -472,7 +470,7 @@ var canonicalPinnedFields = func() []string {
 // pinTool pins tool using b as scratch. The definition is written once in
 // canonical form; each field's hash covers its value's bytes within it,
 // which are the value's own canonical form.
-func pinTool(b *bytes.Buffer, tool *jsonc.Value, withDefinition bool) (ToolPin, error) {
+func pinTool(scratch *[]byte, tool *jsonc.Value, withDefinition bool) (ToolPin, error) {
 	if tool == nil || tool.Kind != jsonc.Object {
 		return ToolPin{}, errors.New("pin tool: not a JSON object")
 	}
@@ -480,26 +478,26 @@ func pinTool(b *bytes.Buffer, tool *jsonc.Value, withDefinition bool) (ToolPin, 
 	if n := tool.Get("name"); n.IsString() {
 		p.Name = n.Str
 	}
-	b.Reset()
-	b.WriteByte('{')
+	b := append((*scratch)[:0], '{')
 	for _, f := range canonicalPinnedFields {
 		m := tool.Member(f)
 		if m == nil {
 			continue
 		}
-		if b.Len() > 1 {
-			b.WriteByte(',')
+		if len(b) > 1 {
+			b = append(b, ',')
 		}
-		writeCanonicalString(b, f)
-		b.WriteByte(':')
-		start := b.Len()
-		writeCanonical(b, m.Value)
-		p.Fields[f] = sha256Hex(b.Bytes()[start:])
+		b = appendCanonicalString(b, f)
+		b = append(b, ':')
+		start := len(b)
+		b = appendCanonical(b, m.Value)
+		p.Fields[f] = sha256Hex(b[start:])
 	}
-	b.WriteByte('}')
-	p.SHA256 = sha256Hex(b.Bytes())
+	b = append(b, '}')
+	*scratch = b
+	p.SHA256 = sha256Hex(b)
 	if withDefinition {
-		p.Definition = json.RawMessage(slices.Clone(b.Bytes()))
+		p.Definition = json.RawMessage(slices.Clone(b))
 	}
 	return p, nil
 }
@@ -510,7 +508,7 @@ func PinTools(rep *toolcheck.Report, withDefinition bool) []ToolPin {
 	pins := make([]ToolPin, len(rep.Tools))
 	ok := make([]bool, len(rep.Tools))
 	pinRange := func() func(c, lo, hi int) {
-		var b bytes.Buffer
+		var b []byte
 		return func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				p, err := pinTool(&b, rep.Tools[i].Value, withDefinition)
@@ -608,9 +606,7 @@ func PinInitialize(result []byte) (string, error) {
 			def.Members = append(def.Members, jsonc.Member{Key: f, Value: m.Value})
 		}
 	}
-	var b bytes.Buffer
-	writeCanonical(&b, def)
-	return sha256Hex(b.Bytes()), nil
+	return sha256Hex(appendCanonical(nil, def)), nil
 }
 
 // NewPin assembles a server's pin. tools are sorted by name.
