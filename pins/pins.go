@@ -505,12 +505,49 @@ func pinTool(scratch *[]byte, tool *jsonc.Value, withDefinition bool) (ToolPin, 
 // PinTools pins every tool of a report, sorted by name (tools without a
 // name pin under "").
 func PinTools(rep *toolcheck.Report, withDefinition bool) []ToolPin {
+	return PinToolsWith(rep, withDefinition, nil)
+}
+
+// EarlyPins pins tool objects one at a time as a parse completes them
+// (toolcheck.Options.Early), for PinToolsWith. Not safe for concurrent
+// use; PinToolsWith may read it once its calls to Pin are over.
+type EarlyPins struct {
+	buf            []byte
+	pins           map[*jsonc.Value]ToolPin
+	withDefinition bool
+}
+
+// NewEarlyPins returns an empty EarlyPins for PinToolsWith's
+// withDefinition.
+func NewEarlyPins(withDefinition bool) *EarlyPins {
+	return &EarlyPins{pins: map[*jsonc.Value]ToolPin{}, withDefinition: withDefinition}
+}
+
+// Pin pins one tool object.
+func (e *EarlyPins) Pin(tool *jsonc.Value) {
+	if p, err := pinTool(&e.buf, tool, e.withDefinition); err == nil {
+		e.pins[tool] = p
+	}
+}
+
+// PinToolsWith is PinTools, taking the pins of the report's tools that
+// early made already (nil: none).
+func PinToolsWith(rep *toolcheck.Report, withDefinition bool, early *EarlyPins) []ToolPin {
+	if early != nil && early.withDefinition != withDefinition {
+		early = nil
+	}
 	pins := make([]ToolPin, len(rep.Tools))
 	ok := make([]bool, len(rep.Tools))
 	pinRange := func() func(c, lo, hi int) {
 		var b []byte
 		return func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
+				if early != nil {
+					if p, found := early.pins[rep.Tools[i].Value]; found {
+						pins[i], ok[i] = p, true
+						continue
+					}
+				}
 				p, err := pinTool(&b, rep.Tools[i].Value, withDefinition)
 				pins[i], ok[i] = p, err == nil
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/benchdata"
 	"github.com/mcpguard/mcpguard/internal/chunks"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 )
@@ -243,3 +244,44 @@ func TestPinSetRoundTrip(t *testing.T) {
 var pinLocBase = policyLocation("tools.json")
 
 func policyLocation(p string) (l reports.Location) { l.Path = p; return l }
+
+// TestPinToolsWith: pins made early, for some tools, for an object that is
+// not a tool of the report, and in the other definition mode, change
+// nothing of what PinTools gives.
+func TestPinToolsWith(t *testing.T) {
+	data, err := benchdata.RealToolList("../toolcheck/testdata/tools/real", 256<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withDefinition := range []bool{true, false} {
+		var early, other *EarlyPins
+		rep, err := toolcheck.Analyze(data, toolcheck.Options{Path: "tools/list", Early: func(v *jsonc.Value) {
+			if early == nil {
+				early, other = NewEarlyPins(withDefinition), NewEarlyPins(!withDefinition)
+			}
+			other.Pin(v)
+			if v.Pos.Offset%3 != 0 { // some, not all
+				early.Pin(v)
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if early == nil {
+			early, other = NewEarlyPins(withDefinition), NewEarlyPins(!withDefinition)
+			for i, tl := range rep.Tools {
+				if i%3 != 0 {
+					early.Pin(tl.Value)
+				}
+			}
+		}
+		stray, _, _ := jsonc.Parse([]byte(`{"name":"stray","description":"not in the report"}`), jsonc.Options{})
+		early.Pin(stray)
+		want := PinTools(rep, withDefinition)
+		for _, e := range []*EarlyPins{early, other} {
+			if got := PinToolsWith(rep, withDefinition, e); !reflect.DeepEqual(got, want) {
+				t.Fatalf("definitions %v: PinToolsWith differs from PinTools", withDefinition)
+			}
+		}
+	}
+}

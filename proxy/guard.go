@@ -83,6 +83,9 @@ type Guard struct {
 		paged   bool
 	}
 	pinSet *pins.Set // the pins as last read
+	// earlyPins are the pins made beside the parse of the listing being
+	// inspected (toolcheck.Options.Early), for checkPins.
+	earlyPins *pins.EarlyPins
 }
 
 // NewGuard returns a Guard. The launch surface is pinned with the store's
@@ -298,8 +301,15 @@ func (g *Guard) SetTools(tp *policy.ToolsPolicy) {
 // a "tools" array: the shape clients read. listed is the length of the
 // array, objects or not.
 func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, listed int, err error) {
-	rep, err = toolcheck.Analyze(result, toolcheck.Options{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools,
-		Sanitize: g.opts.Enforce})
+	opts := toolcheck.Options{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools, Sanitize: g.opts.Enforce}
+	g.earlyPins = nil
+	if g.opts.Pins != nil {
+		// The tools are pinned from the moment the parse has them, on
+		// the core the parse leaves idle; checkPins pins the rest.
+		g.earlyPins = pins.NewEarlyPins(true)
+		opts.Early = g.earlyPins.Pin
+	}
+	rep, err = toolcheck.Analyze(result, opts)
 	if err != nil {
 		return nil, false, 0, err
 	}
@@ -395,7 +405,8 @@ func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, 
 		return nil
 	}
 	store, name := g.opts.Pins, g.opts.Name
-	cur := pins.NewPin(name, g.launch, g.initialize, pins.PinTools(rep, true))
+	cur := pins.NewPin(name, g.launch, g.initialize, pins.PinToolsWith(rep, true, g.earlyPins))
+	g.earlyPins = nil
 	partial := paged || nextCursor // removals show only in a complete listing
 	if g.pinSet == nil || store.Changed() {
 		ps, err := store.Load()

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -43,6 +44,15 @@ type Options struct {
 	// unicode.SanitizeJSON returns), in the walk that finds its hidden
 	// characters beside the parse: Report.SanitizedJSON returns it.
 	Sanitize bool
+	// Early, when set, is given the tool objects of the document while the
+	// rest of it is still being parsed: in document order, on the
+	// goroutine beside the parse once its hidden-Unicode walk is done,
+	// until the parse ends (Analyze returns after the last call). Work
+	// that needs only a tool's parsed object (pins) starts there, on a
+	// core the parse leaves idle. Not every tool is given, and an object
+	// that is not in the final list (a "tools" key given twice) may be:
+	// match results to Report.Tools by Value.
+	Early func(tool *jsonc.Value)
 }
 
 // Report is the analysis of one tools/list document.
@@ -126,17 +136,29 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 	// run beside the parse, which is a fifth of a large listing's time.
 	var ufs []mcpunicode.Finding
 	var wg sync.WaitGroup
+	var early *earlyTools
+	var popts jsonc.Options
+	if opts.Early != nil {
+		early = newEarlyTools()
+		popts.Element = early.element
+	}
 	wg.Go(func() {
 		rep.index = jsonc.NewLineIndex(data)
 		if !opts.Sanitize {
 			ufs, _ = mcpunicode.ScanJSON(data) // a late error only stops the scan
-			return
+		} else {
+			var err error
+			ufs, rep.sanitized, rep.sanitizedChanged, err = mcpunicode.Scanner{}.ScanSanitizeJSON(data)
+			rep.sanitizedOK = err == nil
 		}
-		var err error
-		ufs, rep.sanitized, rep.sanitizedChanged, err = mcpunicode.Scanner{}.ScanSanitizeJSON(data)
-		rep.sanitizedOK = err == nil
+		if early != nil {
+			early.drain(opts.Early)
+		}
 	})
-	root, _, err := jsonc.Parse(data, jsonc.Options{})
+	root, _, err := jsonc.Parse(data, popts)
+	if early != nil {
+		early.finish()
+	}
 	wg.Wait()
 	if err != nil {
 		var se *jsonc.SyntaxError
@@ -189,6 +211,66 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 	rep.Findings = a.findings
 	sortToolFindings(rep.Findings)
 	return rep, nil
+}
+
+// earlyTools hands the tool objects the parser completes to
+// Options.Early on the walk's goroutine: the parser queues them (it never
+// waits), the drain takes them in order until the parse is done.
+type earlyTools struct {
+	mu    sync.Mutex
+	queue []*jsonc.Value
+	done  atomic.Bool
+	wake  chan struct{} // one pending wake-up: element and finish never block
+}
+
+func newEarlyTools() *earlyTools { return &earlyTools{wake: make(chan struct{}, 1)} }
+
+// element is the parser's jsonc.Options.Element: objects in an array that
+// is the document (depth 1) or the value of a "tools" member of the
+// document or of its "result" (depths 2 and 3) are the shapes a tools
+// list takes.
+func (e *earlyTools) element(key string, depth int, v *jsonc.Value) {
+	if v.Kind != jsonc.Object || !(key == "" && depth == 1 || key == "tools" && depth <= 3) {
+		return
+	}
+	e.mu.Lock()
+	e.queue = append(e.queue, v)
+	e.mu.Unlock()
+	e.signal()
+}
+
+func (e *earlyTools) signal() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// finish ends the drain: the analysis needs the core from here on.
+func (e *earlyTools) finish() {
+	e.done.Store(true)
+	e.signal()
+}
+
+// drain calls f on the queued objects, in order, until finish.
+func (e *earlyTools) drain(f func(*jsonc.Value)) {
+	next := 0
+	for !e.done.Load() {
+		e.mu.Lock()
+		batch := e.queue[next:] // elements appended later do not move these
+		e.mu.Unlock()
+		if len(batch) == 0 {
+			<-e.wake
+			continue
+		}
+		for _, v := range batch {
+			if e.done.Load() {
+				return
+			}
+			f(v)
+			next++
+		}
+	}
 }
 
 // toolsShapeError is a well-formed document that holds no tools list.

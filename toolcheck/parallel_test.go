@@ -1,11 +1,13 @@
 package toolcheck
 
 import (
+	"bytes"
 	"reflect"
 	"runtime"
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/chunks"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
 
 // TestAnalyzeToolsParallelMatchesSequential holds the parallel analysis of
@@ -50,6 +52,60 @@ func TestAnalyzeToolsParallelMatchesSequential(t *testing.T) {
 					t.Fatalf("finding %d differs:\none pass: %+v\nparallel: %+v", i, seq.Findings[i], par.Findings[i])
 				}
 			}
+		})
+	}
+}
+
+// TestEarly: Options.Early is given tool objects of the listing in document
+// order while it is parsed (for a listing large enough that the walk ends
+// before the parse), only objects of a tools array, and the analysis is
+// the same with it. Under -race it checks the hand-over from the parser.
+func TestEarly(t *testing.T) {
+	list := realToolList(t, 1<<20)
+	shapes := map[string][]byte{
+		"result":   list,
+		"response": append(append([]byte(`{"jsonrpc":"2.0","id":1,"result":`), list...), '}'),
+		"array":    list[len(`{"tools":`) : len(list)-1],
+		// A repeated "tools" key: the first array's objects may be given,
+		// the report lists the second's.
+		"repeated": append(append([]byte(`{"tools":[{"name":"decoy"}],`), list[1:len(list)-1]...), '}'),
+	}
+	if !bytes.HasPrefix(list, []byte(`{"tools":[`)) {
+		t.Fatalf("the listing starts %.20q", list)
+	}
+	for name, doc := range shapes {
+		t.Run(name, func(t *testing.T) {
+			plain, err := Analyze(doc, Options{Path: "tools/list", Server: "s"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var given []*jsonc.Value
+			rep, err := Analyze(doc, Options{Path: "tools/list", Server: "s", Early: func(v *jsonc.Value) { given = append(given, v) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(plain.Findings, rep.Findings) || len(plain.Tools) != len(rep.Tools) {
+				t.Fatal("the analysis differs with Early")
+			}
+			index := map[*jsonc.Value]int{}
+			for i, tl := range rep.Tools {
+				index[tl.Value] = i
+			}
+			last := -1
+			for _, v := range given {
+				i, ok := index[v]
+				if !ok {
+					if name == "repeated" && v.Get("name").Str == "decoy" {
+						continue
+					}
+					t.Fatalf("Early was given %.60q, not a tool of the listing", doc[v.Pos.Offset:v.End])
+				}
+				if i <= last {
+					t.Fatalf("Early was given tool %d after tool %d", i, last)
+				}
+				last = i
+			}
+			t.Logf("%s: %d of %d tools given early", name, len(given), len(rep.Tools))
 		})
 	}
 }

@@ -165,6 +165,13 @@ type Options struct {
 	// document past either is refused as soon as the parser gets there, at
 	// the cost of what it read so far.
 	MaxValues, MaxElements int
+	// Element, when set, is called on the parser's goroutine with each
+	// complete element of an array, as soon as it is parsed: the key of
+	// the member the array is the value of ("" for an array in an array
+	// or at the top), the array's nesting depth (1 at the top) and the
+	// element, which the parser does not change afterwards. Consumers
+	// on other goroutines may read the element from then on.
+	Element func(key string, depth int, elem *Value)
 }
 
 // DefaultMaxDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -226,6 +233,7 @@ type parser struct {
 	members    []Member
 	elems      []*Value
 	keys       map[string]string // interned object keys: schemas repeat a few
+	memberKey  string            // the key of the member whose value is being parsed
 }
 
 // newValue returns a zeroed value from the current slab.
@@ -443,6 +451,7 @@ func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 		if err := p.space(); err != nil {
 			return nil, err
 		}
+		p.memberKey = key
 		val, err := p.value()
 		if err != nil {
 			return nil, err
@@ -521,6 +530,7 @@ func (p *parser) array(start Pos) (*Value, error) {
 func (p *parser) arrayElems(start Pos, base int) (*Value, error) {
 	p.off++ // [
 	v := p.newValue(Array, start)
+	key := p.memberKey
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
 			return nil, err
@@ -537,11 +547,15 @@ func (p *parser) arrayElems(start Pos, base int) (*Value, error) {
 		if p.opts.MaxElements > 0 && len(p.elems)-base >= p.opts.MaxElements {
 			return nil, &SyntaxError{Pos: start, Msg: fmt.Sprintf("array of more than %d elements", p.opts.MaxElements)}
 		}
+		p.memberKey = ""
 		e, err := p.value()
 		if err != nil {
 			return nil, err
 		}
 		p.elems = append(p.elems, e)
+		if p.opts.Element != nil {
+			p.opts.Element(key, p.depth, e)
+		}
 		if err := p.space(); err != nil {
 			return nil, err
 		}

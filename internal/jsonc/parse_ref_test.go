@@ -168,3 +168,42 @@ func TestCarvedSlicesDoNotAlias(t *testing.T) {
 		t.Error("appending to an array's elements changed the next array's")
 	}
 }
+
+// TestElementHook: every array element is passed once, complete, in
+// document order, with the key of its array's member and its depth.
+func TestElementHook(t *testing.T) {
+	doc := `[1, {"tools": [{"a": [true]}, "x"], "k": {"tools": [[2], 3]}}]`
+	type call struct {
+		key   string
+		depth int
+		elem  *Value
+		text  string
+	}
+	var calls []call
+	v, _, err := Parse([]byte(doc), Options{Element: func(key string, depth int, e *Value) {
+		calls = append(calls, call{key, depth, e, doc[e.Pos.Offset:e.End]})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		key   string
+		depth int
+		text  string
+	}{
+		{"", 1, "1"}, {"a", 5, "true"}, {"tools", 3, `{"a": [true]}`}, {"tools", 3, `"x"`},
+		{"", 5, "2"}, {"tools", 4, "[2]"}, {"tools", 4, "3"},
+		{"", 1, `{"tools": [{"a": [true]}, "x"], "k": {"tools": [[2], 3]}}`},
+	}
+	if len(calls) != len(want) {
+		t.Fatalf("%d calls, want %d: %+v", len(calls), len(want), calls)
+	}
+	for i, w := range want {
+		if c := calls[i]; c.key != w.key || c.depth != w.depth || c.text != w.text {
+			t.Errorf("call %d: %q depth %d %s, want %q depth %d %s", i, c.key, c.depth, c.text, w.key, w.depth, w.text)
+		}
+	}
+	if calls[2].elem != v.Elems[1].Get("tools").Elems[0] {
+		t.Error("the element passed is not the one in the tree")
+	}
+}
