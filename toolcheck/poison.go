@@ -252,26 +252,36 @@ func Clip(s string, n int) string {
 // [A-Za-z0-9+/]{40,}={0,2} in s (long base64 runs), scanned by hand: the
 // class is ASCII, so maximal runs of it are the only match candidates.
 func base64Runs(s string, n int) []string {
+	const minRun = 40
 	var out []string
-	for i := 0; i < len(s) && len(out) < n; {
-		if !isBase64Byte(s[i]) {
-			i++
+	// i is where a run may start: 0, or just after a byte that is not
+	// base64. A run of minRun starting at i holds s[i+minRun-1], so the
+	// window is read from its end: the first byte from there that is not
+	// base64 rules out every start up to it, and prose, whose words are
+	// short, is read a few bytes per window.
+	for i := 0; i+minRun <= len(s) && len(out) < n; {
+		j := i + minRun - 1
+		for j >= i && isBase64Byte(s[j]) {
+			j--
+		}
+		if j >= i {
+			i = j + 1
 			continue
 		}
-		j := i
+		j = i + minRun
 		for j < len(s) && isBase64Byte(s[j]) {
 			j++
-		}
-		if j-i < 40 {
-			i = j
-			continue
 		}
 		k := j
 		for k < len(s) && k-j < 2 && s[k] == '=' {
 			k++
 		}
 		out = append(out, s[i:k])
+		// s[k-1] is '=' or s[k] is not base64: k may start a run.
 		i = k
+		if i < len(s) && i == j && !isBase64Byte(s[i]) {
+			i++
+		}
 	}
 	return out
 }

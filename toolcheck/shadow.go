@@ -304,23 +304,54 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 // PaddingSpaceRun spaces and tabs and fewer line breaks than a run of
 // PaddingBlankLines blank lines takes.
 func unpadded(s string) bool {
-	run, longest, breaks := 0, 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ' || c == '\t':
-			run++
-			longest = max(longest, run)
-			continue
-		case c == '\n' || c == '\r':
-			breaks++
-		case c == '\v' || c == '\f':
-			return false
-		case c >= utf8.RuneSelf:
-			return !strings.ContainsAny(s, "\v\f") && !mcpunicode.MeasurePadding(s).Padded()
-		}
-		run = 0
+	// Whole-string searches (the single-byte ones are vectorised) rather
+	// than a switch on every byte: sizeRules asks this of every
+	// description and schema text.
+	if strings.IndexByte(s, '\v') >= 0 || strings.IndexByte(s, '\f') >= 0 {
+		return false
 	}
-	return longest < mcpunicode.PaddingSpaceRun && breaks <= mcpunicode.PaddingBlankLines
+	if !asciiOnly(s) {
+		return !mcpunicode.MeasurePadding(s).Padded()
+	}
+	if strings.Count(s, "\n")+strings.Count(s, "\r") > mcpunicode.PaddingBlankLines {
+		return false
+	}
+	return !blankRun(s, mcpunicode.PaddingSpaceRun)
+}
+
+// asciiOnly reports whether s has no byte of 0x80 or above, eight at a time.
+func asciiOnly(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if x&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// blankRun reports whether s has n spaces or tabs in a row. Each window of n
+// is read from its end: the first other byte rules out every run starting
+// up to it.
+func blankRun(s string, n int) bool {
+	for i := 0; i+n <= len(s); {
+		j := i + n - 1
+		for j >= i && (s[j] == ' ' || s[j] == '\t') {
+			j--
+		}
+		if j < i {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
 // overLong reports a description beyond the cut, and which findings of

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpguard/mcpguard/internal/jsonc"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -216,4 +217,132 @@ func TestDirectiveToMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refBase64Runs is base64Runs as it was before it read windows from their
+// end: every byte, left to right.
+func refBase64Runs(s string, n int) []string {
+	var out []string
+	for i := 0; i < len(s) && len(out) < n; {
+		if !isBase64Byte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isBase64Byte(s[j]) {
+			j++
+		}
+		if j-i < 40 {
+			i = j
+			continue
+		}
+		k := j
+		for k < len(s) && k-j < 2 && s[k] == '=' {
+			k++
+		}
+		out = append(out, s[i:k])
+		i = k
+	}
+	return out
+}
+
+func checkBase64Runs(t *testing.T, s string) {
+	t.Helper()
+	for _, n := range []int{1, 2, 8} {
+		if got, want := base64Runs(s, n), refBase64Runs(s, n); !reflect.DeepEqual(got, want) {
+			t.Fatalf("base64Runs(%q, %d) = %q, want %q", s, n, got, want)
+		}
+	}
+}
+
+// TestBase64Runs: runs of every length around 40 at every offset, with and
+// without padding, back to back, and every text of the real listings.
+func TestBase64Runs(t *testing.T) {
+	run := func(n int) string { return strings.Repeat("QUJD", n/4+1)[:n] }
+	for _, n := range []int{0, 1, 38, 39, 40, 41, 79, 80, 81, 120} {
+		for _, pre := range []string{"", " ", "x ", "a.b ", strings.Repeat("ab ", 15)} {
+			for _, post := range []string{"", "=", "==", "===", "=A", "==" + run(40), " ", "." + run(41), run(3)} {
+				checkBase64Runs(t, pre+run(n)+post)
+				checkBase64Runs(t, pre+run(n)+post+" "+run(n)+post)
+			}
+		}
+	}
+	doc := realToolList(t, 256<<10)
+	root, _, err := jsonc.Parse(doc, jsonc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v *jsonc.Value)
+	walk = func(v *jsonc.Value) {
+		switch v.Kind {
+		case jsonc.String:
+			checkBase64Runs(t, v.Str)
+		case jsonc.Array:
+			for _, e := range v.Elems {
+				walk(e)
+			}
+		case jsonc.Object:
+			for _, m := range v.Members {
+				walk(m.Value)
+			}
+		}
+	}
+	walk(root)
+}
+
+func FuzzBase64Runs(f *testing.F) {
+	f.Add("see " + strings.Repeat("QUJD", 12) + "== and " + strings.Repeat("QUJD", 10) + "=Q")
+	f.Fuzz(func(t *testing.T, s string) { checkBase64Runs(t, s) })
+}
+
+// refUnpadded is unpadded as it was before the whole-string searches.
+func refUnpadded(s string) bool {
+	run, longest, breaks := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t':
+			run++
+			longest = max(longest, run)
+			continue
+		case c == '\n' || c == '\r':
+			breaks++
+		case c == '\v' || c == '\f':
+			return false
+		case c >= utf8.RuneSelf:
+			return !strings.ContainsAny(s, "\v\f") && !mcpunicode.MeasurePadding(s).Padded()
+		}
+		run = 0
+	}
+	return longest < mcpunicode.PaddingSpaceRun && breaks <= mcpunicode.PaddingBlankLines
+}
+
+// TestUnpadded: runs of blanks and line breaks around the thresholds, at
+// every offset, with VT, FF and non-ASCII before and after.
+func TestUnpadded(t *testing.T) {
+	var texts []string
+	for n := 0; n <= 20; n++ {
+		for _, blank := range []string{" ", "\t", " \t", "\n", "\r", "\r\n", "\n \n"} {
+			r := strings.Repeat(blank, n)
+			for _, pre := range []string{"", "a", "abc ", "\v", "é", strings.Repeat("x y ", 5)} {
+				for _, post := range []string{"", "b", " z", "\f", "\u00a0\u00a0", "\u3000"} {
+					texts = append(texts, pre+r+post, pre+r+post+r+pre)
+				}
+			}
+		}
+	}
+	for _, s := range texts {
+		if got, want := unpadded(s), refUnpadded(s); got != want {
+			t.Fatalf("unpadded(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func FuzzUnpadded(f *testing.F) {
+	f.Add("a" + strings.Repeat(" ", 16) + "b\n\n\n\n\n")
+	f.Add("é\t\t\v")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := unpadded(s), refUnpadded(s); got != want {
+			t.Fatalf("unpadded(%q) = %v, want %v", s, got, want)
+		}
+	})
 }
