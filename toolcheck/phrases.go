@@ -272,13 +272,13 @@ func (ps *phraseSet) candidates(s string, sc *phraseScratch) []int {
 	return cands
 }
 
-// anyCandidate reports whether candidates(matchView(s)) lists a pattern,
-// for printable ASCII s (tlPrintableASCII), without making the view:
-// the automaton reads s as matchView would write it (letters lower-cased,
-// each run of white space one space between words) and stops at the first
-// pattern whose every group has a literal. Most texts of a listing have
-// none, and need no view.
-func (ps *phraseSet) anyCandidate(s string, sc *phraseScratch) bool {
+// viewNeeded reports whether s is not printable ASCII (tlPrintableASCII)
+// or candidates(matchView(s)) lists a pattern, without making the view:
+// the automaton reads s as matchView would write printable ASCII (letters
+// lower-cased, each run of white space one space between words) and stops
+// at the first pattern whose every group has a literal, or at the first
+// byte that is not printable. Most texts of a listing need no view.
+func (ps *phraseSet) viewNeeded(s string, sc *phraseScratch) bool {
 	if len(ps.always) > 0 {
 		return true
 	}
@@ -308,6 +308,9 @@ func (ps *phraseSet) anyCandidate(s string, sc *phraseScratch) bool {
 			i--
 		default:
 			c, started = s[i], true
+			if c < 0x20 || c >= 0x7F {
+				return true // not printable ASCII: matchView's other path
+			}
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}

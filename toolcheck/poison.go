@@ -409,7 +409,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		default:
 			// No other rule reads this view: none is made when no
 			// pattern can match.
-			if !tlPrintableASCII(tx.text) || a.m.phrases.anyCandidate(tx.text, a.phraseScratch) {
+			if a.m.phrases.viewNeeded(tx.text, a.phraseScratch) {
 				tx.view = matchView(tx.text)
 				ws = a.textPhrases(tx)
 			}
