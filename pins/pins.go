@@ -349,6 +349,22 @@ func appendCanonicalMember(b []byte, i int, m *jsonc.Member) []byte {
 
 // utf16Compare orders strings by UTF-16 code units (RFC 8785 §3.2.3).
 func utf16Compare(a, b string) int {
+	// Where the strings first differ in an ASCII byte of each (or one
+	// ends after an ASCII byte), the runes before are the same in both
+	// and the order is the bytes' (or the lengths'): member keys are
+	// compared for every object of every pin, and almost all are ASCII.
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case i < len(a) && i < len(b):
+		if a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf {
+			return cmp.Compare(a[i], b[i])
+		}
+	case i == 0 || a[i-1] < utf8.RuneSelf:
+		return cmp.Compare(len(a), len(b))
+	}
 	if isASCII(a) && isASCII(b) {
 		return strings.Compare(a, b)
 	}

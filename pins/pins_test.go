@@ -2,11 +2,13 @@ package pins
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/mcpguard/mcpguard/internal/benchdata"
 	"github.com/mcpguard/mcpguard/internal/chunks"
@@ -284,4 +286,45 @@ func TestPinToolsWith(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refUTF16Compare is utf16Compare without its ASCII fast path.
+func refUTF16Compare(a, b string) int {
+	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+	for i := 0; i < len(ua) && i < len(ub); i++ {
+		if ua[i] != ub[i] {
+			return cmp.Compare(ua[i], ub[i])
+		}
+	}
+	return cmp.Compare(len(ua), len(ub))
+}
+
+// TestUTF16Compare: prefixes, ASCII against non-ASCII at every position,
+// code points past U+FFFF against U+E000-U+FFFF (where UTF-16 order is
+// not code point order) and invalid UTF-8 cut mid-sequence.
+func TestUTF16Compare(t *testing.T) {
+	parts := []string{"", "a", "b", "ab", "é", "\uE000", "\uFFFF", "\U0001F600", "\xE2\x82", "\xE2\x82\xAC", "\xff", "~", "A"}
+	var strs []string
+	for _, x := range parts {
+		for _, y := range parts {
+			strs = append(strs, x+y, "k"+x+y)
+		}
+	}
+	for _, a := range strs {
+		for _, b := range strs {
+			if got, want := utf16Compare(a, b), refUTF16Compare(a, b); got != want {
+				t.Fatalf("utf16Compare(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func FuzzUTF16Compare(f *testing.F) {
+	f.Add("name", "nam\U0001F600")
+	f.Add("\xE2\x82", "\xE2\x82\xAC")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if got, want := utf16Compare(a, b), refUTF16Compare(a, b); got != want {
+			t.Fatalf("utf16Compare(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
 }
