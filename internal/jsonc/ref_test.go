@@ -481,7 +481,7 @@ func (p *refParser) key() (string, error) {
 	return p.string()
 }
 
-var refErrUnterminated = errors.New("unterminated string")
+var errRefUnterminated = errors.New("unterminated string")
 
 // string decodes a JSON string starting at the opening quote. Invalid UTF-8 is
 // replaced by U+FFFD with a warning; lone surrogate escapes become U+FFFD.
@@ -519,7 +519,7 @@ func (p *refParser) string() (string, error) {
 	p.off = i
 	for {
 		if p.off >= len(p.data) {
-			return "", &SyntaxError{Pos: start, Msg: refErrUnterminated.Error()}
+			return "", &SyntaxError{Pos: start, Msg: errRefUnterminated.Error()}
 		}
 		c := p.data[p.off]
 		switch {
