@@ -223,15 +223,7 @@ func (ps *phraseSet) scratch() *phraseScratch {
 // candidates returns, in pattern order, the patterns whose every group has
 // a literal in s.
 func (ps *phraseSet) candidates(s string, sc *phraseScratch) []int {
-	sc.gen++
-	if sc.gen == 0 {
-		// Wrapped: stale stamps could collide.
-		clear(sc.litGen)
-		clear(sc.slotGen)
-		clear(sc.patGen)
-		sc.gen = 1
-	}
-	gen := sc.gen
+	gen := sc.next()
 	cands := append(sc.cands[:0], ps.always...)
 	ac := ps.ac
 	next, class := ac.next, &ac.class
@@ -239,30 +231,8 @@ func (ps *phraseSet) candidates(s string, sc *phraseScratch) []int {
 	for i := 0; i < len(s); i++ {
 		e := next[row+uint32(class[s[i]])]
 		row = e % outBase
-		if e < outBase {
-			continue
-		}
-		k := e/outBase - 1
-		for _, id := range ac.outs[ac.outStart[k]:ac.outStart[k+1]] {
-			if sc.litGen[id] == gen {
-				continue
-			}
-			sc.litGen[id] = gen
-			sc.litFirst[id] = i + 1 - int(ac.litLen[id])
-			for _, slot := range ps.post[ps.post0[id]:ps.post0[id+1]] {
-				if sc.slotGen[slot] == gen {
-					continue
-				}
-				sc.slotGen[slot] = gen
-				p := ps.slotPhrase[slot]
-				if sc.patGen[p] != gen {
-					sc.patGen[p], sc.patCount[p] = gen, 0
-				}
-				sc.patCount[p]++
-				if sc.patCount[p] == ps.ngroups[p] {
-					cands = append(cands, int(p))
-				}
-			}
+		if e >= outBase {
+			cands = ps.seen(e, i, gen, sc, cands)
 		}
 	}
 	if len(cands) > 1 {
@@ -282,14 +252,7 @@ func (ps *phraseSet) viewNeeded(s string, sc *phraseScratch) bool {
 	if len(ps.always) > 0 {
 		return true
 	}
-	sc.gen++
-	if sc.gen == 0 {
-		clear(sc.litGen)
-		clear(sc.slotGen)
-		clear(sc.patGen)
-		sc.gen = 1
-	}
-	gen := sc.gen
+	gen := sc.next()
 	ac := ps.ac
 	next, class := ac.next, &ac.class
 	row := uint32(0)
@@ -317,32 +280,54 @@ func (ps *phraseSet) viewNeeded(s string, sc *phraseScratch) bool {
 		}
 		e := next[row+uint32(class[c])]
 		row = e % outBase
-		if e < outBase {
-			continue
-		}
-		k := e/outBase - 1
-		for _, id := range ac.outs[ac.outStart[k]:ac.outStart[k+1]] {
-			if sc.litGen[id] == gen {
-				continue
-			}
-			sc.litGen[id] = gen
-			for _, slot := range ps.post[ps.post0[id]:ps.post0[id+1]] {
-				if sc.slotGen[slot] == gen {
-					continue
-				}
-				sc.slotGen[slot] = gen
-				p := ps.slotPhrase[slot]
-				if sc.patGen[p] != gen {
-					sc.patGen[p], sc.patCount[p] = gen, 0
-				}
-				sc.patCount[p]++
-				if sc.patCount[p] == ps.ngroups[p] {
-					return true
-				}
-			}
+		if e >= outBase && len(ps.seen(e, i, gen, sc, sc.cands[:0])) > 0 {
+			return true
 		}
 	}
 	return false
+}
+
+// next starts the scratch's stamps for a new text and returns its stamp.
+func (sc *phraseScratch) next() uint32 {
+	sc.gen++
+	if sc.gen == 0 {
+		// Wrapped: stale stamps could collide.
+		clear(sc.litGen)
+		clear(sc.slotGen)
+		clear(sc.patGen)
+		sc.gen = 1
+	}
+	return sc.gen
+}
+
+// seen records the literals of the automaton's transition e, which ends
+// at byte i of the text stamped gen, and appends to cands the patterns
+// whose every group they complete.
+func (ps *phraseSet) seen(e uint32, i int, gen uint32, sc *phraseScratch, cands []int) []int {
+	ac := ps.ac
+	k := e/outBase - 1
+	for _, id := range ac.outs[ac.outStart[k]:ac.outStart[k+1]] {
+		if sc.litGen[id] == gen {
+			continue
+		}
+		sc.litGen[id] = gen
+		sc.litFirst[id] = i + 1 - int(ac.litLen[id])
+		for _, slot := range ps.post[ps.post0[id]:ps.post0[id+1]] {
+			if sc.slotGen[slot] == gen {
+				continue
+			}
+			sc.slotGen[slot] = gen
+			p := ps.slotPhrase[slot]
+			if sc.patGen[p] != gen {
+				sc.patGen[p], sc.patCount[p] = gen, 0
+			}
+			sc.patCount[p]++
+			if sc.patCount[p] == ps.ngroups[p] {
+				cands = append(cands, int(p))
+			}
+		}
+	}
+	return cands
 }
 
 // firstOccurrences returns, for litRegexp.search, the first occurrence of

@@ -8,7 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpguard/mcpguard/internal/jsonc"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -267,27 +266,7 @@ func TestBase64Runs(t *testing.T) {
 			}
 		}
 	}
-	doc := realToolList(t, 256<<10)
-	root, _, err := jsonc.Parse(doc, jsonc.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var walk func(v *jsonc.Value)
-	walk = func(v *jsonc.Value) {
-		switch v.Kind {
-		case jsonc.String:
-			checkBase64Runs(t, v.Str)
-		case jsonc.Array:
-			for _, e := range v.Elems {
-				walk(e)
-			}
-		case jsonc.Object:
-			for _, m := range v.Members {
-				walk(m.Value)
-			}
-		}
-	}
-	walk(root)
+	forStrings(t, realToolList(t, 256<<10), func(s string, _ bool) { checkBase64Runs(t, s) })
 }
 
 func FuzzBase64Runs(f *testing.F) {
