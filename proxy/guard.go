@@ -310,6 +310,9 @@ func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, 
 		opts.Early = g.earlyPins.Pin
 	}
 	rep, err = toolcheck.Analyze(result, opts)
+	if err != nil || rep.ListPointer != "/tools" {
+		g.earlyPins = nil // no checkPins for this listing
+	}
 	if err != nil {
 		return nil, false, 0, err
 	}
