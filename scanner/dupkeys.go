@@ -35,18 +35,19 @@ func (sc *scan) duplicateKeys(path string, root *jsonc.Value) {
 				m := &it.v.Members[i]
 				ptr := it.ptr + "/" + jsonc.PointerToken(m.Key)
 				stack = append(stack, item{m.Value, ptr})
-				if len(m.Dups) == 0 {
+				dups := m.Dups()
+				if len(dups) == 0 {
 					continue
 				}
-				last := m.Dups[len(m.Dups)-1]
-				where := make([]string, 0, 1+len(m.Dups))
+				last := dups[len(dups)-1]
+				where := make([]string, 0, 1+len(dups))
 				where = append(where, fmt.Sprintf("%d:%d", m.KeyPos.Line, m.KeyPos.Col))
-				for _, d := range m.Dups {
+				for _, d := range dups {
 					where = append(where, fmt.Sprintf("%d:%d", d.Line, d.Col))
 				}
 				sc.fileFindingEvidence("MCPG-C008", cfgfile.Loc(path, ptr, m.KeyPos),
 					fmt.Sprintf("key %q is written %d times in one object (at %s); the client uses the last value, at %d:%d, while a reader sees the first",
-						m.Key, 1+len(m.Dups), strings.Join(where, ", "), last.Line, last.Col),
+						m.Key, 1+len(dups), strings.Join(where, ", "), last.Line, last.Col),
 					map[string]any{"key": m.Key, "positions": where, "used": fmt.Sprintf("%d:%d", last.Line, last.Col)}, "dup", m.Key)
 			}
 		}

@@ -68,7 +68,7 @@ func checkEntry(e *jsonc.Value) string {
 // hasDuplicates reports whether a key occurs twice in object e.
 func hasDuplicates(e *jsonc.Value) bool {
 	for _, m := range e.Members {
-		if len(m.Dups) > 0 {
+		if len(m.Dups()) > 0 {
 			return true
 		}
 	}

@@ -69,7 +69,25 @@ type Member struct {
 	Key    string
 	KeyPos Pos
 	Value  *Value
-	Dups   []Pos
+	// dups is behind a pointer: repeated keys are rare, and a member is
+	// one of tens of thousands in a large document.
+	dups *[]Pos
+}
+
+// Dups returns the positions of the later occurrences of the key, if any.
+func (m *Member) Dups() []Pos {
+	if m.dups == nil {
+		return nil
+	}
+	return *m.dups
+}
+
+// addDup records a later occurrence of the key at p.
+func (m *Member) addDup(p Pos) {
+	if m.dups == nil {
+		m.dups = new([]Pos)
+	}
+	*m.dups = append(*m.dups, p)
 }
 
 // Get returns the value of the member with exactly this key, or nil. Matching is
@@ -478,7 +496,7 @@ func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 		}
 		if dup >= 0 {
 			members[dup].Value = val
-			members[dup].Dups = append(members[dup].Dups, keyPos)
+			members[dup].addDup(keyPos)
 		} else {
 			if index != nil {
 				index[key] = len(members)

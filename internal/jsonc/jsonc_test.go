@@ -39,8 +39,8 @@ func TestDuplicateKeysFollowJavaScript(t *testing.T) {
 	if len(v.Members) != 2 || v.Members[0].Key != "b" || v.Members[0].Value.Str != "3" {
 		t.Fatalf("members = %+v", v.Members)
 	}
-	if len(v.Members[0].Dups) != 1 || v.Members[0].Dups[0].Offset != 13 {
-		t.Errorf("dups = %+v", v.Members[0].Dups)
+	if dups := v.Members[0].Dups(); len(dups) != 1 || dups[0].Offset != 13 {
+		t.Errorf("dups = %+v", dups)
 	}
 	// The same with more members than the lazy index threshold.
 	var b strings.Builder

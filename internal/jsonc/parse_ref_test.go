@@ -55,7 +55,7 @@ func diffValue(a, b *Value, at string) string {
 	}
 	for i := range a.Members {
 		ma, mb := a.Members[i], b.Members[i]
-		if ma.Key != mb.Key || ma.KeyPos != mb.KeyPos || !reflect.DeepEqual(ma.Dups, mb.Dups) {
+		if ma.Key != mb.Key || ma.KeyPos != mb.KeyPos || !reflect.DeepEqual(ma.Dups(), mb.Dups()) {
 			return fmt.Sprintf("%s: member %+v against %+v", at, ma, mb)
 		}
 		if d := diffValue(ma.Value, mb.Value, at+"."+ma.Key); d != "" {

@@ -297,7 +297,7 @@ func (p *refParser) object(start Pos) (*Value, error) {
 		}
 		if dup >= 0 {
 			members[dup].Value = val
-			members[dup].Dups = append(members[dup].Dups, keyPos)
+			members[dup].addDup(keyPos)
 		} else {
 			if index != nil {
 				index[key] = len(members)
