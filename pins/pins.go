@@ -365,9 +365,6 @@ func utf16Compare(a, b string) int {
 	case i == 0 || a[i-1] < utf8.RuneSelf:
 		return cmp.Compare(len(a), len(b))
 	}
-	if isASCII(a) && isASCII(b) {
-		return strings.Compare(a, b)
-	}
 	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
 	for i := 0; i < len(ua) && i < len(ub); i++ {
 		if ua[i] != ub[i] {
@@ -483,7 +480,7 @@ var canonicalPinnedFields = func() []string {
 	return s
 }()
 
-// pinTool pins tool using b as scratch. The definition is written once in
+// pinTool pins tool using *scratch as its buffer. The definition is written once in
 // canonical form; each field's hash covers its value's bytes within it,
 // which are the value's own canonical form.
 func pinTool(scratch *[]byte, tool *jsonc.Value, withDefinition bool) (ToolPin, error) {
@@ -958,12 +955,3 @@ func (d *PinDiff) Findings(base reports.Location, locate func(tool string) (repo
 
 // ruleT003 is the rule of a definition that changed since it was pinned.
 const ruleT003 = "MCPG-T003"
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}

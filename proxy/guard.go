@@ -302,23 +302,21 @@ func (g *Guard) SetTools(tp *policy.ToolsPolicy) {
 // array, objects or not.
 func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, listed int, err error) {
 	opts := toolcheck.Options{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools, Sanitize: g.opts.Enforce}
-	g.earlyPins = nil
+	var early *pins.EarlyPins
 	if g.opts.Pins != nil {
 		// The tools are pinned from the moment the parse has them, on
 		// the core the parse leaves idle; checkPins pins the rest.
-		g.earlyPins = pins.NewEarlyPins(true)
-		opts.Early = g.earlyPins.Pin
+		early = pins.NewEarlyPins(true)
+		opts.Early = early.Pin
 	}
 	rep, err = toolcheck.Analyze(result, opts)
-	if err != nil || rep.ListPointer != "/tools" {
-		g.earlyPins = nil // no checkPins for this listing
-	}
 	if err != nil {
 		return nil, false, 0, err
 	}
 	if rep.ListPointer != "/tools" {
 		return nil, false, 0, errors.New(`the result is not an object with a "tools" array`)
 	}
+	g.earlyPins = early
 	next := rep.Root.Get("nextCursor")
 	return rep, next != nil && next.Kind != jsonc.Null, rep.Listed, nil
 }

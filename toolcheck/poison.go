@@ -228,13 +228,19 @@ func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool
 // pointer is made only for the signals it gives.
 func (a *toolAnalysis) textPhrases(tx *toolText) []toolSignal {
 	ws := a.matchPhrases(tx.view, "", tx.pos, false)
-	if len(ws) > 0 {
-		ptr := a.collector.pointer(tx)
-		for k := range ws {
-			ws[k].ptr = ptr
-		}
-	}
+	a.pointAt(ws, tx)
 	return ws
+}
+
+// pointAt sets the pointer of signals to tx's, made once for all of them.
+func (a *toolAnalysis) pointAt(ws []toolSignal, tx *toolText) {
+	if len(ws) == 0 {
+		return
+	}
+	ptr := a.collector.pointer(tx)
+	for k := range ws {
+		ws[k].ptr = ptr
+	}
 }
 
 // Clip shortens s to n bytes at a rune boundary.
@@ -277,11 +283,7 @@ func base64Runs(s string, n int) []string {
 			k++
 		}
 		out = append(out, s[i:k])
-		// s[k-1] is '=' or s[k] is not base64: k may start a run.
-		i = k
-		if i < len(s) && i == j && !isBase64Byte(s[i]) {
-			i++
-		}
+		i = k // s[k-1] is '=' or s[k] is not base64: a run may start at k
 	}
 	return out
 }
@@ -425,12 +427,10 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		for _, dec := range decodedBlobs(tx.text) {
 			ds := a.matchPhrases(matchView(dec), "", tx.pos, true)
 			if len(ds) > 0 {
-				ptr := a.collector.pointer(tx)
-				for k := range ds {
-					ds[k].ptr = ptr
-				}
-				sigs = append(sigs, toolSignal{family: famEncoded, weight: 1, match: Clip(dec, 80), ptr: ptr, pos: tx.pos})
+				n := len(sigs)
+				sigs = append(sigs, toolSignal{family: famEncoded, weight: 1, match: Clip(dec, 80), pos: tx.pos})
 				sigs = append(sigs, ds...)
+				a.pointAt(sigs[n:], tx)
 			}
 		}
 	}

@@ -186,8 +186,18 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 	}
 }
 
+// tlIsASCII reports whether s has no byte of 0x80 or above, reading eight
+// bytes at a time: sizeRules asks it of every description.
 func tlIsASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if x&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
@@ -310,31 +320,13 @@ func unpadded(s string) bool {
 	if strings.IndexByte(s, '\v') >= 0 || strings.IndexByte(s, '\f') >= 0 {
 		return false
 	}
-	if !asciiOnly(s) {
+	if !tlIsASCII(s) {
 		return !mcpunicode.MeasurePadding(s).Padded()
 	}
 	if strings.Count(s, "\n")+strings.Count(s, "\r") > mcpunicode.PaddingBlankLines {
 		return false
 	}
 	return !blankRun(s, mcpunicode.PaddingSpaceRun)
-}
-
-// asciiOnly reports whether s has no byte of 0x80 or above, eight at a time.
-func asciiOnly(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if x&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // blankRun reports whether s has n spaces or tabs in a row. Each window of n
