@@ -1,0 +1,109 @@
+package prefault
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// step is how much one call populates: small enough that stop waits for
+// little (16 pages, ~150 us in a VM), large enough that the calls cost
+// nothing beside the faults.
+const step = 64 << 10
+
+// Waits between tries where the heap has not grown yet: short while the
+// heap grows, longer once it has stopped.
+const (
+	minWait = 100 * time.Microsecond
+	maxWait = 500 * time.Microsecond
+)
+
+// Start begins populating the heap from the address of a new heap object
+// upwards, on a goroutine of its own; stop ends it and returns once the
+// goroutine has. It does nothing with fewer than two CPUs for Go to run
+// on (the faults would only change thread) or where the kernel does not
+// populate on advice.
+func Start() (stop func()) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		return func() {}
+	}
+	from := heapAddr() &^ (step - 1)
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		populate(from, from+Span, quit)
+	}()
+	return sync.OnceFunc(func() {
+		close(quit)
+		<-done
+	})
+}
+
+// heapAddr returns the address of a new heap object. It escapes through
+// the function's result, so the compiler keeps it on the heap.
+//
+//go:noinline
+func heapAddr() uintptr {
+	p := new([64]byte)
+	return uintptr(unsafe.Pointer(p))
+}
+
+// populate faults in [next, end) step by step until quit is closed, waiting
+// where the heap has not been mapped yet. The first step, on the page of a
+// live heap object, tells whether the kernel populates on advice at all
+// (EINVAL before Linux 5.14); above it, the runtime's heap reservation is
+// mapped without access (EINVAL) or not mapped (ENOMEM) until the heap
+// grows into it.
+func populate(next, end uintptr, quit <-chan struct{}) {
+	if advise(next, step) != nil {
+		return
+	}
+	next += step
+	wait := minWait
+	var timer *time.Timer
+	for next < end {
+		select {
+		case <-quit:
+			return
+		default:
+		}
+		err := advise(next, step)
+		switch {
+		case err == nil:
+			next += step
+			wait = minWait
+			continue
+		case errors.Is(err, unix.EINTR), errors.Is(err, unix.EAGAIN):
+			continue
+		case !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOMEM) && !errors.Is(err, unix.EFAULT):
+			return
+		}
+		if timer == nil {
+			timer = time.NewTimer(wait)
+			defer timer.Stop()
+		} else {
+			timer.Reset(wait)
+		}
+		select {
+		case <-quit:
+			return
+		case <-timer.C:
+		}
+		wait = min(2*wait, maxWait)
+	}
+}
+
+// advise asks the kernel to populate n bytes at addr as a write would,
+// without touching them. The range is memory the Go runtime owns, so it is
+// passed as an address, never as a slice the compiler could see.
+func advise(addr, n uintptr) error {
+	_, _, errno := unix.Syscall(unix.SYS_MADVISE, addr, n, unix.MADV_POPULATE_WRITE)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}

@@ -1,0 +1,142 @@
+package prefault
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestStartFaultsInHeapGrowth: heap the runtime maps after Start is made
+// resident by the goroutine, so that the thread that then writes to it
+// takes (almost) none of its page faults. Without Start, the same writes
+// fault once per page, which is what makes the test able to fail.
+func TestStartFaultsInHeapGrowth(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("Start does nothing with one CPU")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory faults as the heap is written")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const size = 16 << 20
+	pages := size / unix.Getpagesize()
+
+	without := untouched(size)
+	faultsWithout := writeFaults(t, without)
+	if faultsWithout < pages/2 {
+		t.Skipf("writing %d fresh pages took %d faults: the kernel backs the heap with huge pages here, so there is nothing to measure", pages, faultsWithout)
+	}
+
+	stop := Start()
+	defer stop()
+	with := untouched(size)
+	deadline := time.Now().Add(10 * time.Second)
+	for resident(t, with) < pages {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s, %d of %d pages of new heap are resident", resident(t, with), pages)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	faultsWith := writeFaults(t, with)
+	t.Logf("%d pages: %d faults without Start, %d with", pages, faultsWithout, faultsWith)
+	if faultsWith > pages/20 {
+		t.Errorf("writing %d populated pages took %d faults (%d without Start)", pages, faultsWith, faultsWithout)
+	}
+	runtime.KeepAlive(without)
+	runtime.KeepAlive(with)
+}
+
+// TestPopulateStops: the goroutine returns at the end of its span and as
+// soon as it is told to, including while it waits for the heap to grow.
+func TestPopulateStops(t *testing.T) {
+	block := untouched(4 * step)
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
+	from := (base + step - 1) &^ (step - 1)
+	span := block[from-base : from-base+2*step]
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() { defer close(done); populate(from, from+2*step, quit) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("populate did not return at the end of its span")
+	}
+	if got := resident(t, span); got != 2*step/unix.Getpagesize() {
+		t.Errorf("%d pages of the span are resident, want all %d", got, 2*step/unix.Getpagesize())
+	}
+	runtime.KeepAlive(block)
+
+	// Far above the heap nothing is mapped: populate waits, and stops when
+	// told.
+	done = make(chan struct{})
+	go func() { defer close(done); populate(from, from+Span, quit) }()
+	time.Sleep(20 * time.Millisecond)
+	select {
+	case <-done:
+	default:
+	}
+	close(quit)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("populate did not stop when told")
+	}
+
+	stop := Start()
+	stop()
+	stop() // a second call is harmless
+}
+
+// untouched allocates n bytes of heap without clearing them, so that none
+// of the pages past the first is written (bytealg.MakeNoZero, as
+// strings.Builder.Grow allocates).
+func untouched(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(b.String()), n)
+}
+
+// writeFaults writes a byte on each page of b and returns how many page
+// faults this thread took doing so.
+func writeFaults(t *testing.T, b []byte) int {
+	t.Helper()
+	before := threadFaults(t)
+	for i := 0; i < len(b); i += unix.Getpagesize() {
+		b[i] = 1
+	}
+	return int(threadFaults(t) - before)
+}
+
+func threadFaults(t *testing.T) int64 {
+	t.Helper()
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+		t.Skipf("no per-thread rusage: %v", err)
+	}
+	return ru.Minflt
+}
+
+// resident counts the pages of b in memory.
+func resident(t *testing.T, b []byte) int {
+	t.Helper()
+	page := uintptr(unix.Getpagesize())
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	from, to := start&^(page-1), (start+uintptr(len(b))+page-1)&^(page-1)
+	vec := make([]byte, (to-from)/page)
+	_, _, errno := unix.Syscall(unix.SYS_MINCORE, from, to-from, uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
+	runtime.KeepAlive(b)
+	if errno != 0 {
+		t.Fatalf("mincore: %v", errno)
+	}
+	n := 0
+	for _, v := range vec {
+		n += int(v & 1)
+	}
+	return n
+}

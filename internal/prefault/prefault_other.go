@@ -1,0 +1,6 @@
+//go:build !linux
+
+package prefault
+
+// Start does nothing on this system: only Linux populates on advice.
+func Start() (stop func()) { return func() {} }

@@ -1,0 +1,5 @@
+//go:build race
+
+package prefault
+
+const raceEnabled = true
