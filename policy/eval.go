@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/mcpguard/mcpguard/reports"
@@ -57,6 +58,13 @@ func input(server, ctx Value) ast.Value {
 	return ast.NewObject(items...)
 }
 
+// inputOptions are every evaluation's options: the input, parsed, and no
+// metrics (rego otherwise makes a set of timers for each evaluation that
+// nothing reads: 1 KB and a dozen allocations a server).
+func inputOptions(in ast.Value) []rego.EvalOption {
+	return []rego.EvalOption{rego.EvalParsedInput(in), rego.EvalMetrics(metrics.NoOp())}
+}
+
 // EvalServer evaluates the per-server policies: the Claude Code verdict, the
 // shipped server rules and the custom deny and warn rules.
 func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
@@ -81,7 +89,7 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 
 func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	in := input(server, pctx)
-	rs, err := e.server.Eval(ctx, rego.EvalParsedInput(in))
+	rs, err := e.server.Eval(ctx, inputOptions(in)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
@@ -94,7 +102,7 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	if err != nil {
 		return nil, err
 	}
-	rs, err = e.hygiene.Eval(ctx, rego.EvalParsedInput(in))
+	rs, err = e.hygiene.Eval(ctx, inputOptions(in)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
@@ -115,7 +123,7 @@ func (e *Engine) EvalContext(ctx context.Context, pctx Value) ([]RuleResult, err
 	if err := e.Err(); err != nil {
 		return nil, err
 	}
-	rs, err := e.context.Eval(ctx, rego.EvalParsedInput(input(Value{}, pctx)))
+	rs, err := e.context.Eval(ctx, inputOptions(input(Value{}, pctx))...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}

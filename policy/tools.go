@@ -145,7 +145,7 @@ func (p *ToolsPolicy) EvalTool(ctx context.Context, server map[string]any, tool 
 		return nil, fmt.Errorf("convert policy input: %w", err)
 	}
 	in := ast.NewObject(ast.Item(ast.StringTerm("server"), ast.NewTerm(sv)), ast.Item(ast.StringTerm("tool"), ast.NewTerm(tool.v)))
-	rs, err := p.custom.Eval(ctx, rego.EvalParsedInput(in))
+	rs, err := p.custom.Eval(ctx, inputOptions(in)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate tool policy: %w", err)
 	}
@@ -173,7 +173,7 @@ func (p *ToolsPolicy) Eval(ctx context.Context, input map[string]any) ([]ToolRes
 	if err != nil {
 		return nil, err
 	}
-	rs, err := p.pq.Eval(ctx, rego.EvalParsedInput(v.v))
+	rs, err := p.pq.Eval(ctx, inputOptions(v.v)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate tools policy: %w", err)
 	}
