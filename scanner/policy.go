@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -646,23 +647,24 @@ func (sc *scan) applyPolicyAll(servers []*Server, ctxOf func(*Server) *policyCon
 		return out
 	}
 	sc.detector() // build the shared detector before the workers need it
-	workers := min(runtime.GOMAXPROCS(0), len(servers))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			policy.GrowStack()
-			for i := range next {
-				out[i] = sc.applyPolicy(servers[i], ctxOf(servers[i]))
+	// Each worker takes the next server itself: handing them out from this
+	// goroutine would wake it for every server, on a core the workers need.
+	var taken atomic.Int64
+	work := func() {
+		policy.GrowStack()
+		for {
+			i := int(taken.Add(1)) - 1
+			if i >= len(servers) {
+				return
 			}
-		}()
+			out[i] = sc.applyPolicy(servers[i], ctxOf(servers[i]))
+		}
 	}
-	for i := range servers {
-		next <- i
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(servers)) - 1 {
+		wg.Go(work)
 	}
-	close(next)
+	work()
 	wg.Wait()
 	return out
 }
