@@ -15,6 +15,11 @@ import (
 // nothing beside the faults.
 const step = 64 << 10
 
+// reach bounds how far above its start the goroutine populates: twice the
+// soft memory limit of a short command (cmd/mcpguard's tuneGC), past which
+// the runtime reuses what it collects instead of growing.
+const reach = 256 << 20
+
 // Waits between tries where the heap has not grown yet: short while the
 // heap grows, longer once it has stopped.
 const (
@@ -35,7 +40,7 @@ func Start() (stop func()) {
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		populate(from, from+Span, quit)
+		populate(from, from+reach, quit)
 	}()
 	return sync.OnceFunc(func() {
 		close(quit)

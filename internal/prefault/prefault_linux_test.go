@@ -71,13 +71,14 @@ func TestPopulateStops(t *testing.T) {
 	}
 	runtime.KeepAlive(block)
 
-	// Far above the heap nothing is mapped: populate waits, and stops when
-	// told.
+	// Above the heap the runtime has mapped, populate waits for it to grow,
+	// and stops when told.
 	done = make(chan struct{})
-	go func() { defer close(done); populate(from, from+Span, quit) }()
+	go func() { defer close(done); populate(from, from+reach, quit) }()
 	time.Sleep(20 * time.Millisecond)
 	select {
 	case <-done:
+		t.Fatal("populate returned before the end of its span without being told to")
 	default:
 	}
 	close(quit)
