@@ -67,8 +67,9 @@ var notLinked = map[string][]string{
 	// language tables were parsed at start-up for case folding that
 	// package unicode keeps in tables of its own; and for runtime/pprof,
 	// whose presence keeps heap-profile sampling on (cmd/mcpguard's
-	// profile_off.go).
-	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob", "golang.org/x/text/cases", "golang.org/x/text/language", "runtime/pprof"}, opaPlugins...),
+	// profile_off.go); and for runtime/metrics, whose initialisation builds
+	// its table of descriptions (the daemon reads runtime.MemStats).
+	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob", "golang.org/x/text/cases", "golang.org/x/text/language", "runtime/pprof", "runtime/metrics"}, opaPlugins...),
 	"daemon":       opaPlugins,
 	"runner":       opaPlugins,
 }
