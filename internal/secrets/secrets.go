@@ -24,10 +24,16 @@ type tokenFormat struct {
 	// argument.
 	needles []string
 	fold    bool
+	// also is a byte every match contains besides a needle: "://" is in
+	// every URL, and URL credentials need an '@' after it.
+	also byte
 }
 
-// mayMatch reports whether s contains one of f's needles.
+// mayMatch reports whether s contains one of f's needles, and f.also.
 func (f *tokenFormat) mayMatch(s string) bool {
+	if f.also != 0 && strings.IndexByte(s, f.also) < 0 {
+		return false
+	}
 	for _, n := range f.needles {
 		if f.fold && containsFold(s, n) || !f.fold && strings.Contains(s, n) {
 			return true
@@ -62,6 +68,7 @@ func tokenFormats() []tokenFormat {
 		return tokenFormat{kind: kind, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(re) }), needles: needles}
 	}
 	fold := func(f tokenFormat) tokenFormat { f.fold = true; return f }
+	also := func(f tokenFormat, b byte) tokenFormat { f.also = b; return f }
 	return []tokenFormat{
 		mk("github-token", `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`, "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
 		mk("github-fine-grained-token", `\bgithub_pat_[A-Za-z0-9_]{22,}\b`, "github_pat_"),
@@ -81,7 +88,7 @@ func tokenFormats() []tokenFormat {
 		mk("private-key", `-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`, "-----BEGIN "),
 		fold(mk("bearer-token", `(?i)\bbearer\s+[A-Za-z0-9_\-\.=+/~]{12,}`, "bearer")),
 		fold(mk("basic-auth", `(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}`, "basic")),
-		mk("url-credentials", `\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@`, "://"),
+		also(mk("url-credentials", `\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@`, "://"), '@'),
 	}
 }
 

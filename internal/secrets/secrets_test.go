@@ -248,3 +248,25 @@ func TestTokenFormatsCompile(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMayMatch: the cheap test that lets a string skip a format's regexp
+// never skips one the regexp matches (a needle, and f.also, are in every
+// match).
+func FuzzMayMatch(f *testing.F) {
+	for _, s := range []string{
+		"https://user:pw@host/x", "see https://u:p@h", "https://mcp.acme.example/mcp", "ssh://git@github.com/x",
+		"Bearer abcdefghijklmnopqrstu", "basic dXNlcjpwYXNzd29yZA==", "ghp_aaaaBBBBccccDDDDeeeeFFFFgggg1234hhhh",
+		"AKIAABCDEFGHIJKLMNOP", "eyJhbGciOiJIUzI1.eyJzdWIiOiIx.c2lnbmF0dXJl", "-----BEGIN RSA PRIVATE KEY-----",
+	} {
+		f.Add(s)
+	}
+	d := NewDetector()
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := range d.formats {
+			tf := &d.formats[i]
+			if tf.re().MatchString(s) && !tf.mayMatch(s) {
+				t.Fatalf("%s matches %q, which mayMatch lets skip it", tf.kind, s)
+			}
+		}
+	})
+}
