@@ -50,6 +50,22 @@ func NewValue(x any) (Value, error) {
 	return Value{v}, nil
 }
 
+// Equal reports whether v and w are the same value.
+func (v Value) Equal(w Value) bool {
+	if v.v == nil || w.v == nil {
+		return v.v == nil && w.v == nil
+	}
+	return v.v.Compare(w.v) == 0
+}
+
+// String is v written as Rego writes values.
+func (v Value) String() string {
+	if v.v == nil {
+		return "<none>"
+	}
+	return v.v.String()
+}
+
 func input(server, ctx Value) ast.Value {
 	items := [][2]*ast.Term{{ast.StringTerm("context"), ast.NewTerm(ctx.v)}}
 	if server.v != nil {

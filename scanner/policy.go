@@ -283,61 +283,81 @@ func (sc *scan) evalContext(pc *policyContext) {
 // serverInput is input.server: the normalised server (never env or header
 // values) plus facts the Go side computes for the rules — detected secrets
 // (kinds and places, not values), the parsed URL, Claude Code's expanded argv.
-func (sc *scan) serverInput(s *Server) map[string]any {
-	args := make([]any, len(s.Args))
-	for i, a := range s.Args {
-		args[i] = a
-	}
-	in := map[string]any{
-		"name": s.Name, "client": s.Client, "scope": s.Scope, "project": s.Project,
-		"transport": s.Transport, "type": s.Type, "command": s.Command, "args": args, "url": s.URL,
-		"env_keys": strs(s.EnvKeys), "header_keys": strs(s.HeaderKeys),
-		"source": locMap(s.Source), "status": string(s.Status),
-		"enforced":   s.Client == ClientClaudeCode,
-		"wrapped_by": nil,
-	}
+func (sc *scan) serverInput(s *Server) policy.Value {
+	in := policy.NewObject(17)
+	in.AddString("name", s.Name)
+	in.AddString("client", s.Client)
+	in.AddString("scope", s.Scope)
+	in.AddString("project", s.Project)
+	in.AddString("transport", s.Transport)
+	in.AddString("type", s.Type)
+	in.AddString("command", s.Command)
+	in.AddStrings("args", s.Args)
+	in.AddString("url", s.URL)
+	in.AddStrings("env_keys", s.EnvKeys)
+	in.AddStrings("header_keys", s.HeaderKeys)
+	in.AddObject("source", locObject(s.Source))
+	in.AddString("status", string(s.Status))
+	in.AddBool("enforced", s.Client == ClientClaudeCode)
 	if s.wrapper != nil {
 		// The server runs through mcpguard proxy; command and args above are the
 		// wrapped command line.
-		in["wrapped_by"] = map[string]any{"command": s.wrapper[0], "args": strs(s.wrapper[1 : len(s.wrapper)-1])}
+		w := policy.NewObject(2)
+		w.AddString("command", s.wrapper[0])
+		w.AddStrings("args", s.wrapper[1:len(s.wrapper)-1])
+		in.AddObject("wrapped_by", w)
+	} else {
+		in.AddNull("wrapped_by")
 	}
 	label, _ := s.Details["claude_scope"].(string)
-	claude := map[string]any{"label": label, "argv": strs(s.Argv()), "url": s.URL, "has_var": false, "builtin": s.Scope == ScopeIDE}
-	claude["argv_keys"] = []any{policy.ArgvKey(s.Argv())}
-	claude["urls"] = []any{s.URL}
-	if s.Expanded != nil {
-		claude["argv"] = strs(append([]string{s.Expanded.Command}, s.Expanded.Args...))
-		claude["url"] = s.Expanded.URL
-		claude["has_var"] = s.Expanded.HasVar
-		var keys, urls []any
-		for _, f := range s.Expanded.ArgvForms {
-			keys = append(keys, policy.ArgvKey(f))
+	claude := policy.NewObject(7)
+	claude.AddString("label", label)
+	claude.AddBool("builtin", s.Scope == ScopeIDE)
+	if e := s.Expanded; e != nil {
+		claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
+		claude.AddString("url", e.URL)
+		claude.AddBool("has_var", e.HasVar)
+		keys := make([]string, len(e.ArgvForms))
+		for i, f := range e.ArgvForms {
+			keys[i] = policy.ArgvKey(f)
 		}
-		for _, u := range s.Expanded.URLForms {
-			urls = append(urls, u)
-		}
-		claude["argv_keys"], claude["urls"] = keys, urls
+		claude.AddStrings("argv_keys", keys)
+		claude.AddStrings("urls", e.URLForms)
+	} else {
+		argv := s.Argv()
+		claude.AddStrings("argv", argv)
+		claude.AddString("url", s.URL)
+		claude.AddBool("has_var", false)
+		claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
+		claude.AddStrings("urls", []string{s.URL})
 	}
-	in["claude"] = claude
-	in["facts"] = sc.facts(s)
-	return in
+	in.AddObject("claude", claude)
+	in.AddObject("facts", sc.facts(s))
+	return in.Value()
 }
 
-func strs(list []string) []any {
-	out := make([]any, len(list))
-	for i, s := range list {
-		out[i] = s
-	}
-	return out
+// locObject is a source location as the rules read it.
+func locObject(l reports.Location) *policy.Object {
+	o := policy.NewObject(4)
+	o.AddString("path", l.Path)
+	o.AddString("pointer", l.Pointer)
+	o.AddInt("line", l.Line)
+	o.AddInt("column", l.Column)
+	return o
 }
 
 // facts computes what the Rego rules need but cannot see: secret kinds (the
 // values stay in Go), the parsed URL, env keys whose values hold references.
-func (sc *scan) facts(s *Server) map[string]any {
+func (sc *scan) facts(s *Server) *policy.Object {
 	det := sc.detector()
-	var found []any
+	var found []*policy.Object
 	add := func(field, key string, index int, kind string) {
-		found = append(found, map[string]any{"field": field, "key": key, "index": index, "kind": kind})
+		f := policy.NewObject(4)
+		f.AddString("field", field)
+		f.AddString("key", key)
+		f.AddInt("index", index)
+		f.AddString("kind", kind)
+		found = append(found, f)
 	}
 	// The one definition of a plaintext secret (secrets.Detector.Secret):
 	// what the report would hide of the command, the arguments and the URL,
@@ -366,15 +386,19 @@ func (sc *scan) facts(s *Server) map[string]any {
 	for _, f := range urlFound {
 		add("url", f.Key, -1, f.Kind)
 	}
-	facts := map[string]any{"secrets": emptyIfNil(found), "url": urlFacts(s.URL)}
-	facts["program"], facts["program_args"] = program(s)
-	var varKeys []any
+	facts := policy.NewObject(5)
+	facts.AddObjects("secrets", found)
+	facts.AddObject("url", urlFacts(s.URL))
+	prog, progArgs := program(s)
+	facts.AddString("program", prog)
+	facts.AddStrings("program_args", progArgs)
+	var varKeys []string
 	for _, k := range s.EnvKeys {
 		if interp.HasRef(s.Dialect, s.Env[k]) {
 			varKeys = append(varKeys, k)
 		}
 	}
-	facts["env_var_keys"] = emptyIfNil(varKeys)
+	facts.AddStrings("env_var_keys", varKeys)
 	return facts
 }
 
@@ -382,9 +406,9 @@ func (sc *scan) facts(s *Server) map[string]any {
 // name without .exe/.cmd/.ps1/.bat, looking through the wrappers that only
 // start another program (`cmd /d /s /c`, `env [-i] [VAR=value]`), and its
 // arguments.
-func program(s *Server) (string, []any) {
+func program(s *Server) (string, []string) {
 	if s.Transport != TransportStdio {
-		return "", []any{}
+		return "", nil
 	}
 	argv := s.Argv()
 	if s.Expanded != nil {
@@ -402,9 +426,9 @@ func program(s *Server) (string, []any) {
 		argv = inner
 	}
 	if len(argv) == 0 {
-		return "", []any{}
+		return "", nil
 	}
-	return programName(argv[0]), strs(argv[1:])
+	return programName(argv[0]), argv[1:]
 }
 
 // programName is a command's lower-cased base name without its Windows
@@ -468,16 +492,24 @@ func unwrapLauncher(prog string, args []string) ([]string, bool) {
 }
 
 // urlFacts parses a server URL with the WHATWG parser.
-func urlFacts(raw string) map[string]any {
+func urlFacts(raw string) *policy.Object {
+	o := policy.NewObject(5)
 	if raw == "" {
-		return map[string]any{"parsed": false}
+		o.AddBool("parsed", false)
+		return o
 	}
 	u, err := urlmatch.Parse(raw)
 	if err != nil {
-		return map[string]any{"parsed": false}
+		o.AddBool("parsed", false)
+		return o
 	}
 	host := strings.Trim(u.Hostname, "[]")
-	return map[string]any{"parsed": true, "scheme": u.Scheme, "host": host, "port": u.Port, "loopback": isLoopback(host)}
+	o.AddBool("parsed", true)
+	o.AddString("scheme", u.Scheme)
+	o.AddString("host", host)
+	o.AddString("port", u.Port)
+	o.AddBool("loopback", isLoopback(host))
+	return o
 }
 
 // isLoopback reports whether a host names this machine: localhost names and
@@ -549,11 +581,7 @@ func (sc *scan) applyPolicy(s *Server, pc *policyContext) verdict {
 
 // evalServer runs the server policies for s without recording anything.
 func (sc *scan) evalServer(s *Server, pc *policyContext) (*policy.ServerResult, error) {
-	v, err := policy.NewValue(sc.serverInput(s))
-	if err != nil {
-		return nil, err
-	}
-	return sc.opts.Policy.EvalServer(sc.ctx, v, pc.value)
+	return sc.opts.Policy.EvalServer(sc.ctx, sc.serverInput(s), pc.value)
 }
 
 // policyFailed records a policy that fails at evaluation time. It fails
