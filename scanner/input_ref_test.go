@@ -128,38 +128,11 @@ func strsRef(list []string) []any {
 // facts computes what the Rego rules need but cannot see: secret kinds (the
 // values stay in Go), the parsed URL, env keys whose values hold references.
 func (sc *scan) factsRef(s *Server) map[string]any {
-	det := sc.detector()
 	var found []any
 	add := func(field, key string, index int, kind string) {
 		found = append(found, map[string]any{"field": field, "key": key, "index": index, "kind": kind})
 	}
-	// The one definition of a plaintext secret (secrets.Detector.Secret):
-	// what the report would hide of the command, the arguments and the URL,
-	// and the env and header values (which no report shows) it calls secret.
-	for _, k := range s.EnvKeys {
-		if kind, ok := det.Secret(k, s.Env[k]); ok {
-			add("env", k, -1, kind)
-		}
-	}
-	for _, k := range s.HeaderKeys {
-		if s.Scope == ScopeIDE {
-			break // the lock file's per-session token is Claude Code's own, not configuration
-		}
-		if kind, ok := det.Secret(k, s.Headers[k]); ok {
-			add("headers", k, -1, kind)
-		}
-	}
-	if _, f := det.ScanText(s.Command); len(f) > 0 {
-		add("command", "", -1, f[0].Kind)
-	}
-	_, argFound := det.ScanArgs(s.Args)
-	for _, f := range argFound {
-		add("args", f.Key, f.Index, f.Kind)
-	}
-	_, urlFound := det.ScanURL(s.URL)
-	for _, f := range urlFound {
-		add("url", f.Key, -1, f.Kind)
-	}
+	sc.secretFacts(s, add)
 	facts := map[string]any{"secrets": emptyIfNil(found), "url": urlFactsRef(s.URL)}
 	prog, progArgs := program(s)
 	facts["program"], facts["program_args"] = prog, strsRef(progArgs)

@@ -349,7 +349,6 @@ func locObject(l reports.Location) *policy.Object {
 // facts computes what the Rego rules need but cannot see: secret kinds (the
 // values stay in Go), the parsed URL, env keys whose values hold references.
 func (sc *scan) facts(s *Server) *policy.Object {
-	det := sc.detector()
 	var found []*policy.Object
 	add := func(field, key string, index int, kind string) {
 		f := policy.NewObject(4)
@@ -359,9 +358,30 @@ func (sc *scan) facts(s *Server) *policy.Object {
 		f.AddString("kind", kind)
 		found = append(found, f)
 	}
-	// The one definition of a plaintext secret (secrets.Detector.Secret):
-	// what the report would hide of the command, the arguments and the URL,
-	// and the env and header values (which no report shows) it calls secret.
+	sc.secretFacts(s, add)
+	facts := policy.NewObject(5)
+	facts.AddObjects("secrets", found)
+	facts.AddObject("url", urlFacts(s.URL))
+	prog, progArgs := program(s)
+	facts.AddString("program", prog)
+	facts.AddStrings("program_args", progArgs)
+	var varKeys []string
+	for _, k := range s.EnvKeys {
+		if interp.HasRef(s.Dialect, s.Env[k]) {
+			varKeys = append(varKeys, k)
+		}
+	}
+	facts.AddStrings("env_var_keys", varKeys)
+	return facts
+}
+
+// secretFacts reports each plaintext secret of s to add: its field, its key
+// or argument index, its kind. It is the one definition of a plaintext
+// secret (secrets.Detector.Secret): what the report would hide of the
+// command, the arguments and the URL, and the env and header values (which
+// no report shows) it calls secret.
+func (sc *scan) secretFacts(s *Server, add func(field, key string, index int, kind string)) {
+	det := sc.detector()
 	for _, k := range s.EnvKeys {
 		if kind, ok := det.Secret(k, s.Env[k]); ok {
 			add("env", k, -1, kind)
@@ -386,20 +406,6 @@ func (sc *scan) facts(s *Server) *policy.Object {
 	for _, f := range urlFound {
 		add("url", f.Key, -1, f.Kind)
 	}
-	facts := policy.NewObject(5)
-	facts.AddObjects("secrets", found)
-	facts.AddObject("url", urlFacts(s.URL))
-	prog, progArgs := program(s)
-	facts.AddString("program", prog)
-	facts.AddStrings("program_args", progArgs)
-	var varKeys []string
-	for _, k := range s.EnvKeys {
-		if interp.HasRef(s.Dialect, s.Env[k]) {
-			varKeys = append(varKeys, k)
-		}
-	}
-	facts.AddStrings("env_var_keys", varKeys)
-	return facts
 }
 
 // program returns what a stdio server runs: the executable's lower-cased base
