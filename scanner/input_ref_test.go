@@ -29,14 +29,20 @@ func TestServerInputMatchesMaps(t *testing.T) {
 	}
 	// Wrapped servers, expanded variables, secrets in every field.
 	wrapped := t.TempDir()
-	writeFile(t, filepath.Join(wrapped, "home", ".claude.json"), `{"mcpServers": {
+	if err := os.MkdirAll(filepath.Join(wrapped, "home"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	claudeJSON := `{"mcpServers": {
 		"gh": {"command": "/usr/local/bin/mcpguard", "args": ["proxy", "--name", "gh", "--", "npx", "-y", "@acme/gh@1.2.3", "--token", "ghp_aaaaBBBBccccDDDDeeeeFFFFgggg1234hhhh"],
 			"env": {"GITHUB_TOKEN": "${API_TOKEN}", "NODE_OPTIONS": "--require x"}},
 		"shell": {"command": "/usr/local/bin/mcpguard", "args": ["proxy", "--", "cmd", "/c", "npx", "-y", "pkg"]},
 		"remote": {"type": "http", "url": "https://user:pw@mcp.acme.example:8443/mcp?api_key=abc123def456ghi789", "headers": {"Authorization": "Bearer ${API_TOKEN}"}},
 		"local": {"type": "sse", "url": "http://[::1]:9000/sse"},
 		"vars": {"command": "${HOME}/bin/tool", "args": ["--root", "${MISSING:-/srv}"]}
-	}}`)
+	}}`
+	if err := os.WriteFile(filepath.Join(wrapped, "home", ".claude.json"), []byte(claudeJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	machines = append(machines, Options{Home: filepath.Join(wrapped, "home"), ManagedDir: filepath.Join(wrapped, "managed"), Project: filepath.Join(wrapped, "project")})
 	clients, _ := filepath.Glob("testdata/clients/*/home")
 	for _, h := range clients {
@@ -125,8 +131,7 @@ func strsRef(list []string) []any {
 	return out
 }
 
-// facts computes what the Rego rules need but cannot see: secret kinds (the
-// values stay in Go), the parsed URL, env keys whose values hold references.
+// factsRef is facts as Go maps.
 func (sc *scan) factsRef(s *Server) map[string]any {
 	var found []any
 	add := func(field, key string, index int, kind string) {
@@ -146,7 +151,7 @@ func (sc *scan) factsRef(s *Server) map[string]any {
 	return facts
 }
 
-// urlFacts parses a server URL with the WHATWG parser.
+// urlFactsRef is urlFacts as a Go map.
 func urlFactsRef(raw string) map[string]any {
 	if raw == "" {
 		return map[string]any{"parsed": false}
@@ -157,14 +162,4 @@ func urlFactsRef(raw string) map[string]any {
 	}
 	host := strings.Trim(u.Hostname, "[]")
 	return map[string]any{"parsed": true, "scheme": u.Scheme, "host": host, "port": u.Port, "loopback": isLoopback(host)}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"runtime"
-	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -38,7 +37,7 @@ func Reserve(n int) bool {
 	if strictCommit() || unix.Sysinfo(&si) != nil || uint64(n) > uint64(si.Totalram)*uint64(si.Unit)/4 {
 		return false
 	}
-	block := uncleared(n)
+	block := Uncleared(n)
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
 	start, end := alignUp(base), (base+uintptr(n))&^(hugePage-1)
 	ok := false
@@ -49,21 +48,6 @@ func Reserve(n int) bool {
 	runtime.KeepAlive(block) // and no longer: the collection frees it
 	runtime.GC()
 	return ok
-}
-
-// uncleared allocates n bytes the runtime does not clear. A large
-// allocation on memory the heap never used is not cleared anyway, but one
-// that starts in a gap the heap freed is cleared whole: make([]byte, n)
-// then touched every page of the range, 4 KiB at a time, before it could
-// be advised (in a scan that reserved 96 MiB, a third of the reservations
-// took 300 ms instead of 1: goroutines' stacks freed at the heap's end
-// made such gaps). strings.Builder.Grow allocates without clearing
-// (bytealg.MakeNoZero); one byte is written to find the buffer.
-func uncleared(n int) []byte {
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteByte(0)
-	return unsafe.Slice(unsafe.StringData(b.String()), n)
 }
 
 func alignUp(p uintptr) uintptr { return (p + hugePage - 1) &^ (hugePage - 1) }

@@ -2,12 +2,13 @@ package prefault
 
 import (
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcpguard/mcpguard/internal/hugeheap"
 )
 
 // TestStartFaultsInHeapGrowth: heap the runtime maps after Start is made
@@ -26,7 +27,7 @@ func TestStartFaultsInHeapGrowth(t *testing.T) {
 	const size = 16 << 20
 	pages := size / unix.Getpagesize()
 
-	without := untouched(size)
+	without := hugeheap.Uncleared(size)
 	faultsWithout := writeFaults(t, without)
 	if faultsWithout < pages/2 {
 		t.Skipf("writing %d fresh pages took %d faults: the kernel backs the heap with huge pages here, so there is nothing to measure", pages, faultsWithout)
@@ -34,7 +35,7 @@ func TestStartFaultsInHeapGrowth(t *testing.T) {
 
 	stop := Start()
 	defer stop()
-	with := untouched(size)
+	with := hugeheap.Uncleared(size)
 	deadline := time.Now().Add(10 * time.Second)
 	for resident(t, with) < pages {
 		if time.Now().After(deadline) {
@@ -54,7 +55,7 @@ func TestStartFaultsInHeapGrowth(t *testing.T) {
 // TestPopulateStops: the goroutine returns at the end of its span and as
 // soon as it is told to, including while it waits for the heap to grow.
 func TestPopulateStops(t *testing.T) {
-	block := untouched(4 * step)
+	block := hugeheap.Uncleared(4 * step)
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
 	from := (base + step - 1) &^ (step - 1)
 	span := block[from-base : from-base+2*step]
@@ -91,16 +92,6 @@ func TestPopulateStops(t *testing.T) {
 	stop := Start()
 	stop()
 	stop() // a second call is harmless
-}
-
-// untouched allocates n bytes of heap without clearing them, so that none
-// of the pages past the first is written (bytealg.MakeNoZero, as
-// strings.Builder.Grow allocates).
-func untouched(n int) []byte {
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteByte(0)
-	return unsafe.Slice(unsafe.StringData(b.String()), n)
 }
 
 // writeFaults writes a byte on each page of b and returns how many page
