@@ -52,7 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	preloadFor(&env, args) // first: setting up signals and the collector takes a millisecond
 	if subcommand(args) == "scan" {
 		// A scan's heap only grows (tuneGC): its page faults are taken on
-		// the core the scan leaves idle.
+		// the core the scan leaves idle. (The package's initialiser has
+		// faulted in the binary and the heap mapped at start already.)
 		defer prefault.Start()()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

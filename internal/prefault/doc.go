@@ -1,24 +1,44 @@
-// Package prefault faults in a short-lived command's growing Go heap on a
-// goroutine of its own, ahead of the goroutines that allocate.
+// Package prefault faults in, ahead of use, the pages a short-lived
+// mcpguard command will touch: its binary's code and data, and its heap.
 //
-// Every 4 KiB page of heap is a page fault the first time it is touched. On
-// bare metal that costs well under a microsecond; in a virtual machine (CI
-// runners, cloud workstations, this project's 2-core VM) it cost 10-14 us,
-// so a scan of a 200-server machine, which never collects and so touches
-// fresh heap for everything it allocates, spent a third of its CPU time
-// faulting (docs/performance.md). A scan keeps both cores busy only part of
-// the time: the faults can be taken on the idle one.
+// Every 4 KiB page of heap is a page fault the first time it is touched,
+// and so is every first touch of a 64 KiB stretch of code and every first
+// write to a page of initialised data. On bare metal a fault costs well
+// under a microsecond; in a virtual machine (CI runners, cloud
+// workstations, this project's 2-core VM) it cost 10-30 us, so a one-file
+// scan, ~900 faults, spent a quarter of its time faulting, and a scan of a
+// 200-server machine, which never collects and so touches fresh heap for
+// everything it allocates, a third (docs/performance.md).
 //
-// Start runs a goroutine that asks the kernel to populate the heap's pages
-// from the first heap object's address upwards (madvise
-// MADV_POPULATE_WRITE, Linux 5.14): the kernel fills in the page tables as
-// a write would, without reading or writing the memory, so it is safe to
-// run beside the allocator whatever the runtime has placed there. Where the
-// heap has not grown yet the kernel refuses (the range is not mapped, or is
-// reserved without access), and the goroutine waits and tries again.
+// The kernel can populate a range in one call instead (madvise
+// MADV_POPULATE_READ and MADV_POPULATE_WRITE, Linux 5.14): it fills in the
+// page tables as a read or a write would, without changing the memory, so
+// it is safe whatever the runtime has placed there. The package asks it
+// three times:
 //
-// It is for commands that build a heap and exit: pages it populates stay
-// resident, up to the few MiB the runtime maps ahead of its allocations,
-// which a daemon's footprint must not pay. Elsewhere than on Linux, and
-// with one CPU, Start does nothing.
+//   - Its initialiser populates the executable's code, and its initialised
+//     data (a write's private copy of each page, which a short command
+//     mostly makes anyway), where the page cache already holds them: a
+//     first run after a build or a reboot reads no more from disk than it
+//     would have. Package initialisers run in import-path order as their
+//     imports allow, and this one imports only errors, runtime, sync,
+//     syscall, time and unsafe so that it runs before OPA's, which fault in
+//     most of the code a short command runs (cmd/mcpguard's tests check the
+//     order). It is the one package initialiser of mcpguard: nothing later
+//     than an initialiser can run before the others.
+//   - The initialiser also starts a goroutine that populates the heap the
+//     runtime has mapped so far, on the core the initialisers leave idle;
+//     it ends by itself at the first page that is not mapped yet.
+//   - Start, for a command that keeps allocating (scan), runs a goroutine
+//     that populates the heap as the runtime maps more of it: where the
+//     heap has not grown yet the kernel refuses (the range is not mapped,
+//     or is reserved without access), and the goroutine waits and tries
+//     again until it is stopped.
+//
+// Pages it populates stay resident: the binary's (shared with the page
+// cache) and the few MiB the runtime maps ahead of its allocations, which a
+// long-running command's footprint must not pay, so the initialiser leaves
+// daemon and proxy alone, and only scan calls Start. Elsewhere than on
+// Linux the package does nothing, and with one CPU only the binary is
+// populated.
 package prefault

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // step is how much one call populates: small enough that stop waits for
@@ -82,9 +81,9 @@ func populate(next, end uintptr, quit <-chan struct{}) {
 			next += step
 			wait = minWait
 			continue
-		case errors.Is(err, unix.EINTR), errors.Is(err, unix.EAGAIN):
+		case errors.Is(err, syscall.EINTR), errors.Is(err, syscall.EAGAIN):
 			continue
-		case !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOMEM) && !errors.Is(err, unix.EFAULT):
+		case !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOMEM) && !errors.Is(err, syscall.EFAULT):
 			return
 		}
 		if timer == nil {
@@ -106,7 +105,7 @@ func populate(next, end uintptr, quit <-chan struct{}) {
 // without touching them. The range is memory the Go runtime owns, so it is
 // passed as an address, never as a slice the compiler could see.
 func advise(addr, n uintptr) error {
-	_, _, errno := unix.Syscall(unix.SYS_MADVISE, addr, n, unix.MADV_POPULATE_WRITE)
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, n, madvPopulateWrite)
 	if errno != 0 {
 		return errno
 	}
