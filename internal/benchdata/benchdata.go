@@ -13,9 +13,10 @@ import (
 	"strings"
 )
 
-// WriteMachine writes a realistic machine with about n servers spread over 30
-// files: ~/.claude.json with user and local scopes for several projects, each
-// project's .mcp.json and settings, and the other clients' user files.
+// WriteMachine writes a realistic machine with 1.1 n servers (22 blocks of
+// n/20) spread over 30 files: ~/.claude.json with user and local scopes for
+// several projects, each project's .mcp.json and settings, and the other
+// clients' user files. n=200 writes 220 servers, n=10000 writes 11,000.
 func WriteMachine(root string, n int) (home, managedDir, project string, err error) {
 	home = filepath.Join(root, "home")
 	managedDir = filepath.Join(root, "managed")
@@ -41,7 +42,7 @@ func WriteMachine(root string, n int) (home, managedDir, project string, err err
 	// 30 files: .claude.json, 8 projects x (.mcp.json + settings.json + settings.local.json)
 	// = 24, plus 5 other clients.
 	const projects = 8
-	per := n / 20 // .claude.json user + 8 locals + 8 .mcp.json + 5 clients ~= 20 blocks
+	per := n / 20 // blocks: .claude.json user + 8 locals + 8 .mcp.json + 5 clients = 22
 	var locals []string
 	next := 0
 	take := func() int { from := next; next += per; return from }
