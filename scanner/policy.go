@@ -117,8 +117,8 @@ func locMap(l reports.Location) map[string]any {
 	return map[string]any{"path": l.Path, "pointer": l.Pointer, "line": l.Line, "column": l.Column}
 }
 
-// claudeContext builds the policy context of one project (§7.1) and evaluates
-// the rules about the policy itself once for it.
+// claudeContext builds the policy context of one project (§7.1); the rules
+// about the policy itself run once for it (evalContexts).
 func (sc *scan) claudeContext(w *claudeWorld, p *claudeProject) *policyContext {
 	var local *managed.Document
 	// Every local settings document contributes; BuildLists takes one of each
@@ -216,7 +216,7 @@ func (sc *scan) buildContext(w *claudeWorld, lists *managed.Lists, project strin
 		panic(fmt.Sprintf("scanner: policy context: %v", err))
 	}
 	pc := &policyContext{value: v, lists: lists}
-	sc.evalContext(pc)
+	sc.unevaluated = append(sc.unevaluated, pc)
 	return pc
 }
 
@@ -253,6 +253,18 @@ func docInput(d *managed.Document, lists *managed.Lists) map[string]any {
 		m["enabled_plugins_source"] = locMap(d.Loc(mem))
 	}
 	return m
+}
+
+// evalContexts runs the policy-level rules of each context built since the
+// last call, in the order they were built. A scan calls it once, at the end:
+// its findings are sorted with the others then, and a scan that waited for
+// the engine to judge a context before reading any file would leave the
+// core that reads them idle while the shipped policies load.
+func (sc *scan) evalContexts() {
+	for _, pc := range sc.unevaluated {
+		sc.evalContext(pc)
+	}
+	sc.unevaluated = nil
 }
 
 // evalContext runs the policy-level rules once per context.

@@ -87,6 +87,9 @@ type scan struct {
 	// mainCtx is the main project's Claude Code policy context; orgCtx the
 	// organisation's (managed settings and --policy files) for other clients.
 	mainCtx, orgCtx *policyContext
+	// unevaluated are the contexts whose policy-level rules have not run
+	// yet (evalContexts).
+	unevaluated []*policyContext
 	// machine is true for a whole-machine scan; path mode skips checks that
 	// depend on the machine's environment (C007).
 	machine bool
@@ -122,6 +125,7 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		sc.scanMachine()
 	}
 	sc.judgeOthers()
+	sc.evalContexts()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -131,6 +131,7 @@ func (p *Proposal) context(ctx context.Context, goos string) *proposalContext {
 	sc := p.newScan(ctx, goos)
 	w := &claudeWorld{managed: &managed.Dir{}}
 	c := &proposalContext{sc: sc, pc: sc.orgContext(w)}
+	sc.evalContexts()
 	p.byOS[goos] = c
 	return c
 }
