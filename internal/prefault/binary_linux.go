@@ -6,12 +6,6 @@ import (
 	"unsafe"
 )
 
-// Linux's madvise advice values for populating a range (5.14).
-const (
-	madvPopulateRead  = 22
-	madvPopulateWrite = 23
-)
-
 // init runs before the package initialisers of OPA and the rest, which
 // fault in most of what a short command touches (the package's doc).
 func init() {
@@ -75,7 +69,9 @@ func Binary() (pages int) {
 // populateMapped populates the heap from next upwards until the first
 // range the runtime has not mapped yet (or reach above next).
 func populateMapped(next uintptr) {
-	for end := next + reach; next < end && advise(next, step) == nil; next += step {
+	end := next + reach
+	for next < end && advise(next, step, madvPopulateWrite) == nil {
+		next += step
 	}
 }
 
@@ -135,7 +131,7 @@ func populateResident(s span, advice uintptr) (pages int, ok bool) {
 			for j < n && vec[j]&1 != 0 {
 				j++
 			}
-			if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, lo+i*page, (j-i)*page, advice); errno != 0 {
+			if advise(lo+i*page, (j-i)*page, advice) != nil {
 				return pages, false
 			}
 			pages += int(j - i)

@@ -126,7 +126,7 @@ func TestEachLine(t *testing.T) {
 // cache), so that the test starts from a process that has not run most of
 // its code.
 func TestBinary(t *testing.T) {
-	if advise(heapAddr()&^(uintptr(unix.Getpagesize())-1), uintptr(unix.Getpagesize())) != nil {
+	if advise(heapAddr()&^(uintptr(unix.Getpagesize())-1), uintptr(unix.Getpagesize()), madvPopulateWrite) != nil {
 		t.Skip("the kernel does not populate on advice (Linux 5.14)")
 	}
 	text, data, ok := segments(textAddr())
@@ -182,12 +182,14 @@ func pageFlags(t *testing.T, s span) (present, own int) {
 	return present, own
 }
 
-// cachedPages counts the pages of s in the page cache.
+// cachedPages counts the pages of s in memory (mincore: for a file's
+// mapping, in the page cache).
 func cachedPages(t *testing.T, s span) int {
 	t.Helper()
 	page := uintptr(unix.Getpagesize())
-	vec := make([]byte, (s.hi-s.lo+page-1)/page)
-	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, s.lo, s.hi-s.lo, uintptr(unsafe.Pointer(unsafe.SliceData(vec)))); errno != 0 {
+	from, to := s.lo&^(page-1), (s.hi+page-1)&^(page-1)
+	vec := make([]byte, (to-from)/page)
+	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, from, to-from, uintptr(unsafe.Pointer(unsafe.SliceData(vec)))); errno != 0 {
 		t.Fatalf("mincore: %v", errno)
 	}
 	n := 0
@@ -214,7 +216,7 @@ func TestPopulateMapped(t *testing.T) {
 	if err := syscall.Mprotect(mem[off+3*step:off+4*step], syscall.PROT_NONE); err != nil {
 		t.Fatal(err)
 	}
-	if advise(base, step) != nil {
+	if advise(base, step, madvPopulateWrite) != nil {
 		t.Skip("the kernel does not populate on advice (Linux 5.14)")
 	}
 	populateMapped(base)

@@ -63,7 +63,7 @@ func heapAddr() uintptr {
 // mapped without access (EINVAL) or not mapped (ENOMEM) until the heap
 // grows into it.
 func populate(next, end uintptr, quit <-chan struct{}) {
-	if advise(next, step) != nil {
+	if advise(next, step, madvPopulateWrite) != nil {
 		return
 	}
 	next += step
@@ -75,7 +75,7 @@ func populate(next, end uintptr, quit <-chan struct{}) {
 			return
 		default:
 		}
-		err := advise(next, step)
+		err := advise(next, step, madvPopulateWrite)
 		switch {
 		case err == nil:
 			next += step
@@ -101,11 +101,18 @@ func populate(next, end uintptr, quit <-chan struct{}) {
 	}
 }
 
-// advise asks the kernel to populate n bytes at addr as a write would,
-// without touching them. The range is memory the Go runtime owns, so it is
-// passed as an address, never as a slice the compiler could see.
-func advise(addr, n uintptr) error {
-	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, n, madvPopulateWrite)
+// Linux's madvise advice values for populating a range (5.14).
+const (
+	madvPopulateRead  = 22
+	madvPopulateWrite = 23
+)
+
+// advise asks the kernel to populate n bytes at addr as a read or a write
+// would (advice), without touching them. The range is memory the Go
+// runtime owns, so it is passed as an address, never as a slice the
+// compiler could see.
+func advise(addr, n, advice uintptr) error {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, n, advice)
 	if errno != 0 {
 		return errno
 	}

@@ -117,18 +117,8 @@ func threadFaults(t *testing.T) int64 {
 // resident counts the pages of b in memory.
 func resident(t *testing.T, b []byte) int {
 	t.Helper()
-	page := uintptr(unix.Getpagesize())
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	from, to := start&^(page-1), (start+uintptr(len(b))+page-1)&^(page-1)
-	vec := make([]byte, (to-from)/page)
-	_, _, errno := unix.Syscall(unix.SYS_MINCORE, from, to-from, uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
+	n := cachedPages(t, span{start, start + uintptr(len(b))})
 	runtime.KeepAlive(b)
-	if errno != 0 {
-		t.Fatalf("mincore: %v", errno)
-	}
-	n := 0
-	for _, v := range vec {
-		n += int(v & 1)
-	}
 	return n
 }
