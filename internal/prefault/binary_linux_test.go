@@ -48,8 +48,8 @@ func TestParseMapping(t *testing.T) {
 			mapping{lo: 0x400000, hi: 0x103a000, perms: [4]byte{'r', '-', 'x', 'p'}, dev: 0xfe << 32, inode: 10152340}, true},
 		{"0216e000-02302000 rw-p 01d6e000 103:02 77 /tmp/mcp guard (deleted)",
 			mapping{lo: 0x216e000, hi: 0x2302000, perms: [4]byte{'r', 'w', '-', 'p'}, dev: 0x103<<32 | 2, inode: 77}, true},
-		{"7ffd1c3e2000-7ffd1c403000 rw-p 00000000 00:00 0                          [stack]",
-			mapping{lo: 0x7ffd1c3e2000, hi: 0x7ffd1c403000, perms: [4]byte{'r', 'w', '-', 'p'}}, true},
+		{"bffdf000-c0000000 rw-p 00000000 00:00 0                          [stack]",
+			mapping{lo: 0xbffdf000, hi: 0xc0000000, perms: [4]byte{'r', 'w', '-', 'p'}}, true},
 		{"02302000-0434c000 rw-p 00000000 00:00 0 ", mapping{lo: 0x2302000, hi: 0x434c000, perms: [4]byte{'r', 'w', '-', 'p'}}, true},
 		{"", mapping{}, false},
 		{"00400000 r-xp 00000000 fe:00 1", mapping{}, false},                   // no range

@@ -111,7 +111,7 @@ func threadFaults(t *testing.T) int64 {
 	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
 		t.Skipf("no per-thread rusage: %v", err)
 	}
-	return ru.Minflt
+	return int64(ru.Minflt) // int32 on 32-bit systems
 }
 
 // resident counts the pages of b in memory.

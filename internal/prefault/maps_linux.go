@@ -92,7 +92,8 @@ func parseMapping(line []byte) (m mapping, ok bool) {
 	maj, ok5 = parseUint(major, 16)
 	mnr, ok6 = parseUint(minor, 16)
 	m.inode, ok7 = parseUint(f[4], 10)
-	if !ok3 || !ok4 || !ok5 || !ok6 || !ok7 || lo64 > hi64 || maj > 1<<32-1 || mnr > 1<<32-1 {
+	if !ok3 || !ok4 || !ok5 || !ok6 || !ok7 || lo64 > hi64 || maj > 1<<32-1 || mnr > 1<<32-1 ||
+		uint64(uintptr(hi64)) != hi64 { // an address this system cannot hold
 		return mapping{}, false
 	}
 	m.lo, m.hi, m.dev = uintptr(lo64), uintptr(hi64), maj<<32|mnr
