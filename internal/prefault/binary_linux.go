@@ -23,8 +23,9 @@ func init() {
 // wanted reports whether a process run with this command line (argv
 // separated by NUL bytes, as /proc/self/cmdline gives it) should fault its
 // pages in ahead: every mcpguard command but the long-running ones, whose
-// resident size is a budget. A line that starts with a flag, or that
-// cannot be read, leaves the command unknown: no.
+// resident size is a budget (cmd/mcpguard's tuneGC leaves them alone for
+// the same reason). A line that starts with a flag, or that cannot be
+// read, leaves the command unknown: no.
 func wanted(cmdline []byte) bool {
 	_, rest, ok := cut(cmdline, 0)
 	if !ok {
