@@ -41,19 +41,19 @@ findings contains {
 launchers := {"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "docker", "podman", "nerdctl"}
 
 # operand(args, value_flags) is the first argument that is neither a flag nor
-# the value of a flag that takes one (written apart: "--registry URL").
+# the value of a flag that takes one (written apart: "--registry URL"). The
+# positions after such flags are gathered first: a set lookup per argument
+# instead of a function call. (Not `not value_flags[args[i - 1]]`: OPA
+# evaluates the inner reference outside the negation, so i = 0 fails.)
 operand(args, value_flags) := args[positions[0]] if {
+	after_flag := {j | some i, a in args; value_flags[a]; j := i + 1}
 	positions := [i |
 		some i, a in args
 		not startswith(a, "-")
-		not value_flags[prev(args, i)]
+		not after_flag[i]
 	]
 	count(positions) > 0
 }
-
-prev(args, i) := args[i - 1] if i > 0
-
-else := ""
 
 # npx, bunx, pnpm dlx, yarn dlx, npm exec / npm x: pkg@version (scoped:
 # @scope/pkg@version), given with -p/--package or as the first operand.
@@ -171,17 +171,10 @@ py_pinned(spec) if {
 	not endswith(lower(spec), "@latest")
 }
 
-local_path(s) if startswith(s, ".")
-
-local_path(s) if startswith(s, "/")
-
-local_path(s) if startswith(s, "~")
-
-local_path(s) if startswith(s, "file:")
-
-local_path(s) if startswith(s, "git+")
-
-local_path(s) if regex.match(`^[A-Za-z]:[\\/]`, s)
+# A local path or a repository, not a registry package: ".", "/", "~",
+# "file:", "git+" or a Windows drive ("C:\\", "C:/"). One match instead of a rule
+# per prefix: every package spec of every server is checked.
+local_path(s) if regex.match(`^([./~]|file:|git\+|[A-Za-z]:[\\/])`, s)
 
 # docker/podman/nerdctl run IMAGE (or container run): a tag other than latest,
 # or a digest.
@@ -245,6 +238,11 @@ findings contains {
 
 posix_shells := {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"}
 
+# The programs other than cmd that script_flag knows (posix_shells,
+# powershell and pwsh; a test holds the two lists together): no other
+# program's arguments can hold a script flag, so they are not looked through.
+script_shells := {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "powershell", "pwsh"}
+
 # A flag after which the shell reads its script from the command line: -c and
 # any cluster holding it (-lc, -ec, -xc); PowerShell's -Command and
 # -EncodedCommand and their prefixes; cmd's /c and /k.
@@ -281,7 +279,7 @@ else := concat(" ", array.slice(input.server.args, 1, count(input.server.args)))
 # shell_script is [shell, script]; shell is "" for a pipeline written as the
 # whole command string.
 shell_script := [input.server.facts.program, s] if {
-	input.server.facts.program != "cmd"
+	script_shells[input.server.facts.program]
 	s := script_after(input.server.facts.program, input.server.facts.program_args)
 } else := ["cmd", s] if {
 	s := cmd_script

@@ -184,6 +184,16 @@ test_c002_js_local_paths_never_flagged if {
 	pinned("npx", ["C:\\mcp\\server"])
 	pinned("npx", ["-p", "./tools", "tool"])
 	pinned("npx", ["git+https://github.com/acme/server.git"])
+	pinned("npx", ["c:/mcp/server"])
+	pinned("npx", [".bin-server"])
+}
+
+test_c002_js_names_like_local_paths_are_packages if {
+	unpinned("npx", ["gitlab-mcp"], "gitlab-mcp")
+	unpinned("npx", ["github+mcp"], "github+mcp")
+	unpinned("npx", ["fileserver"], "fileserver")
+	unpinned("npx", ["cc:/x"], "cc:/x")
+	unpinned("npx", ["pkg/./x"], "pkg/./x")
 }
 
 test_c002_uvx if {
@@ -387,6 +397,10 @@ test_c004_one_string_pipeline if {
 
 test_c004_pipe_in_an_argument_is_not_a_one_string_pipeline if {
 	none(run("grep", ["a|b", "file"]), "MCPG-C004")
+}
+
+test_c004_script_shells_are_the_shells_script_flag_knows if {
+	hygiene.script_shells == hygiene.posix_shells | {"powershell", "pwsh"}
 }
 
 test_c004_not_a_plain_server if {
