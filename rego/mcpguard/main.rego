@@ -15,7 +15,7 @@ admission := data.mcpguard.claude.admission
 server := {
 	"verdict": data.mcpguard.claude.verdict,
 	"admission": admission,
-	"findings": [f | some f in data.mcpguard.policy.findings],
+	"findings": data.mcpguard.policy.findings,
 	"deny": data.mcpguard.generated.deny,
 	"warn": data.mcpguard.generated.warn,
 }

@@ -54,8 +54,11 @@ deny_matches contains [e, "DENIED_URL"] if {
 # reason looked up below.
 denied_by := {r | some [_, r] in deny_matches}
 
-# Every matching deny reason, in the order name, command, URL.
-deny_reasons := [r |
+# Every matching deny reason, in the order name, command, URL. Most servers
+# match no deny entry, and then the reasons are not looked up one by one.
+deny_reasons := [] if {
+	count(deny_matches) == 0
+} else := [r |
 	some r in ["DENIED_NAME", "DENIED_COMMAND", "DENIED_URL"]
 	denied_by[r]
 ]

@@ -38,7 +38,7 @@ findings contains {
 	"evidence": object.union({"reason": reason, "judging_key": key}, allow_evidence),
 } if {
 	v := claude.verdict
-	not v.allowed
+	v.allowed == false
 	count(claude.deny_reasons) == 0
 	reason := v.reasons[0]
 	key := judging_key_or_none
@@ -122,9 +122,9 @@ findings contains {
 		[input.server.name, admitted_on, concat(", ", bad), enforcement]),
 	"evidence": {"keys": bad, "admission": claude.admission},
 } if {
+	claude.admission in {"allowlist", "allowlist-org"}
 	input.server.transport == "stdio"
 	count(input.server.env_keys) > 0
-	claude.admission in {"allowlist", "allowlist-org"}
 	admitted_on := admitted_on_text[claude.judging_key(admitting_list)]
 	bad := sort([k | some k in input.server.env_keys; injectable[upper(k)]])
 	count(bad) > 0
