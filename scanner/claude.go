@@ -271,7 +271,18 @@ type claudeResolution struct {
 // the main project's resolution reports: its winners of other scopes are not
 // judged, because nothing keeps their verdicts.
 func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *claudeResolution {
-	res := &claudeResolution{}
+	res, finish := sc.startClaude(w, p, ownOnly)
+	finish()
+	return res
+}
+
+// startClaude is resolveClaude up to the policy's verdicts, which it starts
+// on worker goroutines. finish waits for them and completes the resolution;
+// until it returns, res is not to be read, and the caller may read and
+// resolve another project meanwhile (its servers are its own: every
+// resolution parses the user-level entries again).
+func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res *claudeResolution, finish func()) {
+	res = &claudeResolution{}
 	add := func(s *Server, scope, ccScope string, project string) {
 		s.Scope, s.Project = scope, project
 		s.detail("claude_scope", ccScope)
@@ -441,7 +452,14 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 			s.Status = reports.StatusActive
 		}
 	}
-	decisions := sc.applyPolicyAll(judged, func(*Server) *policyContext { return res.context })
+	batch := sc.startPolicy(judged, func(*Server) *policyContext { return res.context })
+	return res, func() { sc.finishClaude(w, p, res, ownOnly, batch, merged, exclusive, disabled) }
+}
+
+// finishClaude completes startClaude's resolution once the verdicts are in.
+func (sc *scan) finishClaude(w *claudeWorld, p *claudeProject, res *claudeResolution, ownOnly bool,
+	batch *policyBatch, merged map[string]*Server, exclusive bool, disabled []string) {
+	judged, decisions := batch.servers, batch.wait()
 	for i, s := range judged {
 		s.Decision = decisions[i].Decision
 		s.judged = true
@@ -472,7 +490,6 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 			}
 		}
 	}
-	return res
 }
 
 // shadow marks prev as shadowed by next.

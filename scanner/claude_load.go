@@ -281,24 +281,40 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 			projects = append(projects, p)
 		}
 	}
+	// Each project's verdicts are judged on the workers while this goroutine
+	// reads and resolves the next project; a project is finished and kept
+	// once the next one is under way, so the servers keep their order.
+	var finishPrev func()
 	for i, dir := range projects {
 		if sc.ctx.Err() != nil {
-			return projects
+			break
 		}
 		p := sc.loadClaudeProject(w, dir, mcpJSONChain(dir), true)
-		res := sc.resolveClaude(w, p, i > 0)
-		if i == 0 {
-			// Winners first, in `claude mcp list` order.
-			sc.keep(res.winners...)
-			sc.mainCtx = res.context
+		res, finish := sc.startClaude(w, p, i > 0)
+		if finishPrev != nil {
+			finishPrev()
 		}
-		for _, s := range res.defs {
-			// The main project's resolution decides user and managed servers;
-			// other projects contribute their own local and project servers.
-			if i == 0 || s.Project == dir {
-				sc.keep(s)
+		finishPrev = func() {
+			finish()
+			if i == 0 {
+				// Winners first, in `claude mcp list` order.
+				sc.keep(res.winners...)
+				sc.mainCtx = res.context
+			}
+			for _, s := range res.defs {
+				// The main project's resolution decides user and managed servers;
+				// other projects contribute their own local and project servers.
+				if i == 0 || s.Project == dir {
+					sc.keep(s)
+				}
 			}
 		}
+	}
+	if finishPrev != nil {
+		finishPrev()
+	}
+	if sc.ctx.Err() != nil {
+		return projects
 	}
 	if len(projects) == 0 {
 		// No project at all: user and managed servers in an empty context.

@@ -1,14 +1,21 @@
 package scanner_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpguard/mcpguard/internal/benchdata"
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -60,4 +67,60 @@ func stableIDs(report []byte) []byte {
 		}
 		return []byte(seen[k])
 	})
+}
+
+// cancelOnRead cancels a scan when it reads a given file, and records what
+// the scan reads.
+type cancelOnRead struct {
+	cfgfile.OS
+	path   string
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	read   []string
+}
+
+func (c *cancelOnRead) ReadFile(path string) ([]byte, bool, *reports.FileError) {
+	c.mu.Lock()
+	c.read = append(c.read, path)
+	c.mu.Unlock()
+	if path == c.path {
+		c.cancel()
+	}
+	return c.OS.ReadFile(path)
+}
+
+// TestScanCancelledBetweenProjects cancels a machine scan while one
+// project's verdicts are being judged on the workers and the next project
+// is read: the scan reports the cancellation and leaves no worker behind.
+func TestScanCancelledBetweenProjects(t *testing.T) {
+	root := t.TempDir()
+	home, managed, project, err := benchdata.WriteMachine(root, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine := testEngine(t)
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fs := &cancelOnRead{path: filepath.Join(root, "src", "app2", ".mcp.json"), cancel: cancel}
+	_, err = scanner.Scan(ctx, scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root,
+		Policy: engine, FS: fs, LookupEnv: emptyEnv, GOOS: "linux"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Scan: %v, want context.Canceled", err)
+	}
+	if ctx.Err() == nil {
+		t.Fatal("the scan never read the third project's .mcp.json")
+	}
+	for _, p := range fs.read {
+		if strings.Contains(p, "app3") {
+			t.Errorf("read %s after the cancellation", p)
+		}
+	}
+	// A worker that has returned may not have exited yet.
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after the scan, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

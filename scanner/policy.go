@@ -688,29 +688,55 @@ func (m memFile) Lstat(string) (fs.FileInfo, error)     { return nil, fs.ErrNotE
 // independent and the prepared queries are safe for concurrent use, and policy
 // evaluation is most of a scan's time.
 func (sc *scan) applyPolicyAll(servers []*Server, ctxOf func(*Server) *policyContext) []verdict {
-	out := make([]verdict, len(servers))
+	return sc.startPolicy(servers, ctxOf).wait()
+}
+
+// A policyBatch is servers being judged on worker goroutines while the
+// goroutine that started it goes on: a machine scan reads and resolves the
+// next project meanwhile, on the core the workers leave it.
+type policyBatch struct {
+	sc      *scan
+	servers []*Server
+	ctxOf   func(*Server) *policyContext
+	out     []verdict
+	taken   atomic.Int64
+	wg      sync.WaitGroup
+}
+
+// startPolicy starts judging servers on GOMAXPROCS-1 worker goroutines.
+// Until wait returns, the caller must not change what an evaluation reads
+// of these servers, nor read what it records on them (their details and
+// pending findings).
+func (sc *scan) startPolicy(servers []*Server, ctxOf func(*Server) *policyContext) *policyBatch {
+	b := &policyBatch{sc: sc, servers: servers, ctxOf: ctxOf, out: make([]verdict, len(servers))}
 	if len(servers) == 0 {
-		return out
+		return b
 	}
 	sc.detector() // build the shared detector before the workers need it
-	// Each worker takes the next server itself: handing them out from this
-	// goroutine would wake it for every server, on a core the workers need.
-	var taken atomic.Int64
-	work := func() {
-		policy.GrowStack()
-		for {
-			i := int(taken.Add(1)) - 1
-			if i >= len(servers) {
-				return
-			}
-			out[i] = sc.applyPolicy(servers[i], ctxOf(servers[i]))
-		}
-	}
-	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(servers)) - 1 {
-		wg.Go(work)
+		b.wg.Go(b.work)
 	}
-	work()
-	wg.Wait()
-	return out
+	return b
+}
+
+// work judges servers until none is left. Each worker takes the next server
+// itself: handing them out from one goroutine would wake it for every
+// server, on a core the workers need.
+func (b *policyBatch) work() {
+	policy.GrowStack()
+	for {
+		i := int(b.taken.Add(1)) - 1
+		if i >= len(b.servers) {
+			return
+		}
+		b.out[i] = b.sc.applyPolicy(b.servers[i], b.ctxOf(b.servers[i]))
+	}
+}
+
+// wait judges what is left of the batch on the calling goroutine too, and
+// returns every verdict once the workers are done.
+func (b *policyBatch) wait() []verdict {
+	b.work()
+	b.wg.Wait()
+	return b.out
 }
