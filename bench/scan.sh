@@ -2,15 +2,16 @@
 # Whole-process timing of `mcpguard scan` (SPEC §7, issue 18), as ratios
 # against the floor measured in the same run: bench/floor, a program built
 # from this go.mod that imports OPA, compiles a one-rule policy and
-# evaluates it once. The commands run interleaved (one of each, RUNS times)
-# so that a machine getting busier or quieter moves them all alike; the
-# figures are medians.
+# evaluates it once. The commands run interleaved (one of each, RUNS times,
+# in a new order each round) so that a machine getting busier or quieter
+# moves them all alike; the figures are medians.
 #
 # Then the per-server figures: the marginal cost of a server (genmachine's
 # N=10,000 machine against its N=200 one, 11,000 and 220 servers as the
-# reports count them, interleaved, medians) against one naive prepared
-# evaluation of a one-rule policy (bench/floor -evals), and the peak RSS of
-# the large scan (issue 18: <= 1x and <= 150 MB).
+# reports count them) against one naive prepared evaluation of a one-rule
+# policy (bench/floor -evals), the three interleaved in a new order each
+# round, medians; and the peak RSS of the large scan (issue 18: <= 1x and
+# <= 150 MB).
 #
 #   bench/scan.sh            # RUNS=200 and BIG_RUNS=7 by default
 set -euo pipefail
@@ -37,7 +38,7 @@ PY
 
 B="$work/mcpguard"
 python3 - "${RUNS:-200}" <<PY
-import statistics, subprocess, time
+import random, statistics, subprocess, time
 cmds = {
     "floor": ["$work/floor"],
     "version": ["$B", "version"],
@@ -48,7 +49,9 @@ cmds = {
 runs = int("${RUNS:-200}")
 times = {k: [] for k in cmds}
 for i in range(runs + 10):
-    for k, c in cmds.items():
+    # A command runs faster or slower after some others than after the rest
+    # (up to 5% on the one-file scan): each round runs them in a new order.
+    for k, c in random.sample(list(cmds.items()), len(cmds)):
         t = time.perf_counter()
         subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         if i >= 10:  # warm-up rounds
@@ -61,22 +64,29 @@ for k, v in times.items():
 PY
 
 python3 - "${BIG_RUNS:-7}" <<PY
-import json, os, statistics, subprocess, sys, time
+import json, os, random, statistics, subprocess, sys, time
 runs = int(sys.argv[1])
 small = "$B scan --format json --fail-on never $machine".split()
 big = "$B scan --format json --fail-on never $big".split()
-ts, tb, rss = [], [], []
+naive_cmd = ["$work/floor", "-evals", "20000"]
+ts, tb, rss, naives = [], [], [], []
 for i in range(runs + 1):
-    for cmd, out in ((small, ts), (big, tb)):
+    # The naive evaluation is measured in the same rounds as the scans, in
+    # a new order each round: the machine's speed drifts within minutes.
+    for cmd in random.sample([small, big, naive_cmd], 3):
+        if cmd is naive_cmd:
+            ns_per_eval = float(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+            if i > 0:
+                naives.append(ns_per_eval)
+            continue
         t = time.perf_counter()
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, _, ru = os.wait4(p.pid, 0)
         if i > 0:  # one warm-up round
-            out.append(time.perf_counter() - t)
+            (ts if cmd is small else tb).append(time.perf_counter() - t)
             if cmd is big:
                 rss.append(ru.ru_maxrss / 1024)
-naive = statistics.median(float(subprocess.run(["$work/floor", "-evals", "20000"], capture_output=True, text=True, check=True).stdout)
-                          for _ in range(3))
+naive = statistics.median(naives)
 # genmachine writes about 1.1 N servers (22 blocks of N/20): count them.
 ns, nb = (len(json.loads(subprocess.run(cmd, capture_output=True, check=False).stdout)["servers"]) for cmd in (small, big))
 marginal = (statistics.median(tb) - statistics.median(ts)) / (nb - ns) * 1e9
