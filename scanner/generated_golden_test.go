@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/benchdata"
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
@@ -122,5 +123,64 @@ func TestScanCancelledBetweenProjects(t *testing.T) {
 			t.Fatalf("%d goroutines after the scan, %d before", runtime.NumGoroutine(), before)
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestPolicyErrorsWhileReadingProjects fails the policy for every stdio
+// server of a machine: the workers record the errors while the scan reads
+// the next project and the other clients' files, and each failing server is
+// reported blocked, once.
+func TestPolicyErrorsWhileReadingProjects(t *testing.T) {
+	root := t.TempDir()
+	home, managed, project, err := benchdata.WriteMachine(root, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Findings about files, recorded while the workers judge the project
+	// before: a fourth project's servers that are not an object, and a
+	// Cursor file's.
+	for _, f := range []string{filepath.Join(root, "src", "app3", ".mcp.json"), filepath.Join(home, ".cursor", "mcp.json")} {
+		if err := os.WriteFile(f, []byte(`{"mcpServers": []}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two values for one complete rule: a conflict OPA reports only when
+	// it evaluates the rule, for a stdio server.
+	engine, err := policy.NewEngine(context.Background(), policy.EngineOptions{Modules: map[string]string{"conflict.rego": `package mcpguard.custom.org
+conflict := 1 if input.server.transport == "stdio"
+conflict := 2 if input.server.transport == "stdio"
+deny contains "conflict" if conflict == 1
+`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := scanner.Scan(context.Background(), scanner.Options{Home: home, ManagedDir: managed, Project: project,
+		WorkDir: root, Policy: engine, LookupEnv: emptyEnv, GOOS: "linux"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, s := range res.Servers {
+		if s.Transport == scanner.TransportStdio && s.Decision.Reasons != nil && len(s.Decision.Reasons) == 1 && s.Decision.Reasons[0] == "POLICY_ERROR" {
+			failed++
+		}
+	}
+	var errs int
+	for _, e := range res.Errors {
+		if strings.Contains(e.Message, "policy evaluation failed") {
+			errs++
+		}
+	}
+	if failed == 0 || errs != failed {
+		t.Errorf("%d stdio servers failed closed, %d policy errors", failed, errs)
+	}
+	c006 := 0
+	for _, f := range res.Findings {
+		if f.Rule == "MCPG-C006" && f.ServerID == "" {
+			c006++
+		}
+	}
+	if c006 != 2 {
+		t.Errorf("%d findings about files, want 2", c006)
 	}
 }

@@ -76,14 +76,17 @@ type scan struct {
 	// realPaths remembers symlink resolutions for this scan (samePath).
 	realPaths map[string]string
 	// seenFindings de-duplicates file-level findings that several project
-	// resolutions would otherwise emit twice.
+	// resolutions would otherwise emit twice; seenErrors the errors.
 	seenFindings map[string]bool
 	seenSources  map[string]bool
 	kept         map[*Server]bool
 	secrets      *secrets.Detector
 	fs           cfgfile.FS
 	policyFiles  []*managed.Document
-	mu           sync.Mutex // guards seenFindings and res.Errors during concurrent policy evaluation
+	// mu guards seenErrors and res.Errors: policy workers record errors
+	// while the scan reads and records the next files.
+	mu         sync.Mutex
+	seenErrors map[string]bool
 	// mainCtx is the main project's Claude Code policy context; orgCtx the
 	// organisation's (managed settings and --policy files) for other clients.
 	mainCtx, orgCtx *policyContext
@@ -113,6 +116,7 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		opts:         opts,
 		res:          &Result{},
 		seenFindings: map[string]bool{},
+		seenErrors:   map[string]bool{},
 		seenSources:  map[string]bool{},
 		kept:         map[*Server]bool{},
 		secrets:      opts.Secrets,
@@ -248,10 +252,10 @@ func (sc *scan) fileError(errs ...reports.FileError) {
 	defer sc.mu.Unlock()
 	for _, e := range errs {
 		key := e.Error()
-		if sc.seenFindings["err:"+key] {
+		if sc.seenErrors[key] {
 			continue
 		}
-		sc.seenFindings["err:"+key] = true
+		sc.seenErrors[key] = true
 		sc.res.Errors = append(sc.res.Errors, e)
 	}
 }

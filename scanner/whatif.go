@@ -88,6 +88,7 @@ func (p *Proposal) newScan(ctx context.Context, goos string) *scan {
 		opts:         Options{GOOS: goos, WorkDir: p.opts.WorkDir, Policy: p.opts.Policy, LookupEnv: func(string) (string, bool) { return "", false }},
 		res:          &Result{},
 		seenFindings: map[string]bool{},
+		seenErrors:   map[string]bool{},
 		seenSources:  map[string]bool{},
 		kept:         map[*Server]bool{},
 		fs:           p.opts.FS,
