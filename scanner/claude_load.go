@@ -264,8 +264,11 @@ func knownProjects(w *claudeWorld) []string {
 }
 
 // scanClaudeMachine resolves the main project and every other known project.
-func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
-	projects := []string{}
+// The last project, when it is not the main one, is judged on the workers
+// while the caller reads the other clients' files: finish completes it,
+// and its servers take their place before the ones kept meanwhile.
+func (sc *scan) scanClaudeMachine(w *claudeWorld) (projects []string, finish func()) {
+	projects, finish = []string{}, func() {}
 	if sc.opts.Project != "" {
 		projects = append(projects, sc.opts.Project)
 	}
@@ -310,11 +313,22 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 			}
 		}
 	}
-	if finishPrev != nil {
+	switch {
+	case finishPrev == nil:
+	case len(projects) > 1 && sc.ctx.Err() == nil:
+		// The main project sets the context that judges other servers and
+		// reads its plugins' files; another project only adds its own.
+		at := len(sc.res.Servers)
+		finish = func() {
+			n := len(sc.res.Servers)
+			finishPrev()
+			sc.moveServers(n, at)
+		}
+	default:
 		finishPrev()
 	}
 	if sc.ctx.Err() != nil {
-		return projects
+		return projects, finish
 	}
 	if len(projects) == 0 {
 		// No project at all: user and managed servers in an empty context.
@@ -323,5 +337,5 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) []string {
 		sc.keep(res.defs...)
 		sc.mainCtx = res.context
 	}
-	return projects
+	return projects, finish
 }

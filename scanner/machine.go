@@ -13,7 +13,8 @@ func (sc *scan) scanMachine() {
 	sc.machine = true
 	w := sc.loadClaudeWorld()
 	sc.orgCtx = sc.orgContext(w)
-	projects := sc.scanClaudeMachine(w)
+	projects, finishClaude := sc.scanClaudeMachine(w)
+	defer finishClaude()
 	if sc.opts.Home != "" {
 		for _, l := range userLocations() {
 			for _, p := range sc.expand(l, sc.opts.Home) {

@@ -193,6 +193,15 @@ func (sc *scan) contextFor(s *Server) *policyContext {
 	return sc.orgCtx
 }
 
+// moveServers moves the servers kept from index from on to index to, before
+// the ones kept in between.
+func (sc *scan) moveServers(from, to int) {
+	list := sc.res.Servers
+	tail := append([]*Server(nil), list[from:]...)
+	copy(list[to+len(tail):], list[to:from])
+	copy(list[to:], tail)
+}
+
 // keep adds servers to the result.
 func (sc *scan) keep(list ...*Server) {
 	for _, s := range list {
