@@ -293,12 +293,12 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) (projects []string, finish fun
 			break
 		}
 		p := sc.loadClaudeProject(w, dir, mcpJSONChain(dir), true)
-		res, finish := sc.startClaude(w, p, i > 0)
+		res, finishThis := sc.startClaude(w, p, i > 0)
 		if finishPrev != nil {
 			finishPrev()
 		}
 		finishPrev = func() {
-			finish()
+			finishThis()
 			if i == 0 {
 				// Winners first, in `claude mcp list` order.
 				sc.keep(res.winners...)

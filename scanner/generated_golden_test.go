@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -161,7 +162,7 @@ deny contains "conflict" if conflict == 1
 	}
 	failed := 0
 	for _, s := range res.Servers {
-		if s.Transport == scanner.TransportStdio && s.Decision.Reasons != nil && len(s.Decision.Reasons) == 1 && s.Decision.Reasons[0] == "POLICY_ERROR" {
+		if s.Transport == scanner.TransportStdio && slices.Equal(s.Decision.Reasons, []string{"POLICY_ERROR"}) {
 			failed++
 		}
 	}
