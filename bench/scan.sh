@@ -50,7 +50,8 @@ runs = int("${RUNS:-200}")
 times = {k: [] for k in cmds}
 for i in range(runs + 10):
     # A command runs faster or slower after some others than after the rest
-    # (up to 5% on the one-file scan): each round runs them in a new order.
+    # (two binaries' one-file scans read 1.10x with one run first, 0.97x
+    # with the other): each round runs them in a new order.
     for k, c in random.sample(list(cmds.items()), len(cmds)):
         t = time.perf_counter()
         subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
