@@ -452,40 +452,37 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 			s.Status = reports.StatusActive
 		}
 	}
+	// The rest waits for the verdicts (finish).
 	batch := sc.startPolicy(judged, func(*Server) *policyContext { return res.context })
-	return res, func() { sc.finishClaude(w, p, res, ownOnly, batch, merged, exclusive, disabled) }
-}
+	return res, func() {
+		decisions := batch.wait()
+		for i, s := range judged {
+			s.Decision = decisions[i].Decision
+			s.judged = true
+			if decisions[i].claudeDenies {
+				s.Status = reports.StatusBlocked
+			}
+			if len(s.Expanded.Missing) > 0 {
+				sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, which %s no value and no default; Claude Code keeps the literal text",
+					s.Name, strings.Join(quoteAll(s.Expanded.Missing, "${", "}"), ", "), plural(len(s.Expanded.Missing), "has", "have")),
+					map[string]any{"variables": s.Expanded.Missing}, s.Expanded.Missing...)
+			}
+		}
+		if !ownOnly {
+			sc.resolvePlugins(w, p, res, exclusive, disabled)
+		}
 
-// finishClaude completes startClaude's resolution once the verdicts are in.
-func (sc *scan) finishClaude(w *claudeWorld, p *claudeProject, res *claudeResolution, ownOnly bool,
-	batch *policyBatch, merged map[string]*Server, exclusive bool, disabled []string) {
-	judged, decisions := batch.servers, batch.wait()
-	for i, s := range judged {
-		s.Decision = decisions[i].Decision
-		s.judged = true
-		if decisions[i].claudeDenies {
-			s.Status = reports.StatusBlocked
-		}
-		if len(s.Expanded.Missing) > 0 {
-			sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, which %s no value and no default; Claude Code keeps the literal text",
-				s.Name, strings.Join(quoteAll(s.Expanded.Missing, "${", "}"), ", "), plural(len(s.Expanded.Missing), "has", "have")),
-				map[string]any{"variables": s.Expanded.Missing}, s.Expanded.Missing...)
-		}
-	}
-	if !ownOnly {
-		sc.resolvePlugins(w, p, res, exclusive, disabled)
-	}
-
-	// Definitions that never became winners or were suppressed are shadowed.
-	for _, s := range res.defs {
-		if s.Status == "" {
-			s.Status = reports.StatusShadowed
-		}
-		if s.Status == reports.StatusShadowed {
-			if win := merged[s.Name]; win != nil && win != s {
-				s.detail("shadowed_by", win.Scope)
-				if win.Status == reports.StatusBlocked {
-					s.detail("shadowed_because", "the winning definition is blocked by policy; Claude Code does not fall back to this one")
+		// Definitions that never became winners or were suppressed are shadowed.
+		for _, s := range res.defs {
+			if s.Status == "" {
+				s.Status = reports.StatusShadowed
+			}
+			if s.Status == reports.StatusShadowed {
+				if win := merged[s.Name]; win != nil && win != s {
+					s.detail("shadowed_by", win.Scope)
+					if win.Status == reports.StatusBlocked {
+						s.detail("shadowed_because", "the winning definition is blocked by policy; Claude Code does not fall back to this one")
+					}
 				}
 			}
 		}
