@@ -81,8 +81,10 @@ type EngineOptions struct {
 	// start afresh.
 	Memo bool
 	// FromSources compiles the shipped policies from their Rego sources
-	// instead of loading the snapshot compiled into mcpguard: the reference
-	// the snapshot is tested against, and a way to rule it out.
+	// instead of loading the snapshot compiled into mcpguard, and
+	// evaluates servers with OPA's own rule cache instead of the engine's
+	// (ruleCache): the reference both are tested against, and a way to
+	// rule them out.
 	FromSources bool
 	// Preload, when set, holds the shipped groups, loading since the
 	// command started (PreloadShipped); the engine takes them instead of
@@ -103,7 +105,8 @@ type Engine struct {
 	Custom []string
 	// Sources are the custom policy files.
 	Sources []string
-	memo    *serverMemo // nil unless EngineOptions.Memo
+	memo    *serverMemo    // nil unless EngineOptions.Memo
+	caches  *ruleCachePool // nil: OPA's own rule cache (EngineOptions.FromSources)
 }
 
 // Query entrypoints of the shipped policies.
@@ -129,6 +132,9 @@ func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
 // compilation; Err reports its failure.
 func StartEngine(ctx context.Context, opts EngineOptions) *Engine {
 	e := &Engine{ready: make(chan struct{})}
+	if !opts.FromSources {
+		e.caches = &ruleCachePool{}
+	}
 	if opts.Memo {
 		e.memo = newServerMemo()
 	}

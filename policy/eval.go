@@ -105,7 +105,9 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 
 func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	in := input(server, pctx)
-	rs, err := e.server.Eval(ctx, inputOptions(in)...)
+	cache := e.caches.get()
+	defer e.caches.put(cache)
+	rs, err := e.server.Eval(ctx, cache.options(in)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
@@ -118,7 +120,8 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	if err != nil {
 		return nil, err
 	}
-	rs, err = e.hygiene.Eval(ctx, inputOptions(in)...)
+	cache.reset()
+	rs, err = e.hygiene.Eval(ctx, cache.options(in)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
