@@ -82,12 +82,17 @@ js_package_flag if {
 	startswith(a, "--package=")
 }
 
+# The two rules below look through the arguments again only when
+# js_package_flag (computed once) found a flag: most launches name the
+# package as the operand.
 js_packages contains js_launcher[i + 1] if {
+	js_package_flag
 	some i, a in js_launcher
 	a in {"-p", "--package"}
 }
 
 js_packages contains substring(a, count("--package="), -1) if {
+	js_package_flag
 	some a in js_launcher
 	startswith(a, "--package=")
 }
