@@ -164,6 +164,7 @@ py_package := py_args[froms[0] + 1] if {
 	froms := [i | some i, a in py_args; a in {"--from", "--spec"}; i + 1 < count(py_args)]
 	count(froms) > 0
 } else := substring(py_args[froms[0]], indexof(py_args[froms[0]], "=") + 1, -1) if {
+	strings.any_prefix_match(py_args, ["--from=", "--spec="]) # one call, not a regexp per argument
 	froms := [i | some i, a in py_args; regex.match(`^--(from|spec)=`, a)]
 	count(froms) > 0
 } else := operand(py_args, py_value_flags)
@@ -277,8 +278,10 @@ script_after(shell, args) := concat(" ", array.slice(args, flags[0] + 1, count(a
 cmd_script := script_after("cmd", input.server.facts.program_args) if input.server.facts.program == "cmd"
 
 else := concat(" ", array.slice(input.server.args, 1, count(input.server.args))) if {
+	# script_flag("cmd", ...) written out, and before the regexp: it fails
+	# at once for almost every server, and the regexp would run for each.
+	lower(input.server.args[0]) in {"/c", "/k"}
 	regex.match(`(?i)(^|[\\/])cmd(\.exe)?$`, input.server.command)
-	script_flag("cmd", input.server.args[0])
 }
 
 # shell_script is [shell, script]; shell is "" for a pipeline written as the
