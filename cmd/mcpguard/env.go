@@ -43,15 +43,10 @@ func defaultEnv() environment {
 		getwd:     os.Getwd,
 		home:      os.UserHomeDir,
 		hostname:  os.Hostname,
-		username: func() string {
-			if u, err := user.Current(); err == nil {
-				return u.Username
-			}
-			return os.Getenv("USER")
-		},
-		now:     time.Now,
-		goos:    runtime.GOOS,
-		version: buildVersion(),
+		username:  func() string { return username("/etc/passwd", os.Getuid(), user.Current) },
+		now:       time.Now,
+		goos:      runtime.GOOS,
+		version:   buildVersion(),
 		isTTY: func(w any) bool {
 			f, ok := w.(*os.File)
 			if !ok {
