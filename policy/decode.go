@@ -28,9 +28,10 @@ func resultValue(rs rego.ResultSet) (any, error) {
 }
 
 // decodeServer reads the server entrypoint's {verdict, admission, findings,
-// deny, warn}: the first three into res, and the custom deny and warn
-// findings, in that order, returned.
-func decodeServer(v any, res *ServerResult) ([]RuleResult, error) {
+// deny, warn}: the first three into res, and (withCustom: the shipped
+// entrypoint has no deny and warn) the custom deny and warn findings, in
+// that order, returned.
+func decodeServer(v any, res *ServerResult, withCustom bool) ([]RuleResult, error) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, malformedResult(v)
@@ -60,6 +61,9 @@ func decodeServer(v any, res *ServerResult) ([]RuleResult, error) {
 	res.Admission = jsonString(res.Admission)
 	if err := appendFindings(&res.Findings, obj["findings"]); err != nil {
 		return nil, err
+	}
+	if !withCustom {
+		return nil, nil
 	}
 	var custom []RuleResult
 	for _, kind := range []struct {

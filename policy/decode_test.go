@@ -202,3 +202,43 @@ func decodeFinding(raw json.RawMessage) (RuleResult, error) {
 	}
 	return RuleResult{Rule: f.Rule, Severity: sev, Message: f.Msg, Evidence: f.Evidence, Location: f.Location}, nil
 }
+
+// TestShippedQueryIsServerWithoutCustom holds the two verdict entrypoints
+// together: an engine without custom rules evaluates main.shipped, which
+// must be main.server without its (then empty) custom deny and warn lists.
+func TestShippedQueryIsServerWithoutCustom(t *testing.T) {
+	ctx := context.Background()
+	pre := loadShipped(false, true, nil, nil)
+	if pre.verdictErr != nil || !pre.serverOK {
+		t.Fatalf("load: %v", pre.verdictErr)
+	}
+	full, err := prepareQuery(ctx, pre.verdict, serverQuery, pre.bs, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := benchServerValues(t, 8)
+	for _, pctx := range []Value{benchContext(t), testContext(t, nil), testContext(t, []any{map[string]any{"key": "serverName", "name": "srv-1"}})} {
+		for i, s := range servers {
+			in := input(s, pctx)
+			want, err := full.Eval(ctx, inputOptions(in)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := pre.server.Eval(ctx, inputOptions(in)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := resultValue(want)
+			wm := w.(map[string]any)
+			if len(wm["deny"].([]any)) != 0 || len(wm["warn"].([]any)) != 0 {
+				t.Fatalf("server %d: custom lists without custom rules: %v", i, wm)
+			}
+			delete(wm, "deny")
+			delete(wm, "warn")
+			g, _ := resultValue(got)
+			if !reflect.DeepEqual(g, wm) {
+				t.Fatalf("server %d:\nshipped %v\n server %v", i, g, wm)
+			}
+		}
+	}
+}

@@ -96,11 +96,14 @@ type EngineOptions struct {
 // Compile once with NewEngine (or StartEngine), then evaluate many times; an
 // Engine is safe for concurrent use.
 type Engine struct {
-	ready   chan struct{} // closed when compilation has finished
-	err     error
-	server  rego.PreparedEvalQuery // verdict, policy and custom rules
-	hygiene rego.PreparedEvalQuery // hygiene rules
-	context rego.PreparedEvalQuery // weakness rules, once per context
+	ready  chan struct{} // closed when compilation has finished
+	err    error
+	server rego.PreparedEvalQuery // verdict, policy and custom rules
+	// withCustom says the server query is serverQuery (its result has the
+	// custom deny and warn lists), not shippedQuery.
+	withCustom bool
+	hygiene    rego.PreparedEvalQuery // hygiene rules
+	context    rego.PreparedEvalQuery // weakness rules, once per context
 	// Custom lists the custom packages, e.g. "mcpguard.custom.acme".
 	Custom []string
 	// Sources are the custom policy files.
@@ -111,7 +114,8 @@ type Engine struct {
 
 // Query entrypoints of the shipped policies.
 const (
-	serverQuery  = "data.mcpguard.main.server"
+	serverQuery  = "data.mcpguard.main.server"  // with custom rules
+	shippedQuery = "data.mcpguard.main.shipped" // without: no deny and warn lists
 	hygieneQuery = "data.mcpguard.hygiene.findings"
 	contextQuery = "data.mcpguard.weakness.findings"
 )
@@ -189,9 +193,13 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if err != nil {
 		return err
 	}
-	if usable && len(custom) == 0 && pre.serverOK {
+	query := shippedQuery
+	if e.withCustom = len(custom) > 0; e.withCustom {
+		query = serverQuery
+	}
+	if usable && !e.withCustom && pre.serverOK {
 		e.server = pre.server
-	} else if e.server, err = prepareQuery(ctx, verdictCompiler, serverQuery, bs, opts.Print, opts.Data); err != nil {
+	} else if e.server, err = prepareQuery(ctx, verdictCompiler, query, bs, opts.Print, opts.Data); err != nil {
 		return err
 	}
 	if usable && pre.rulesOK {

@@ -116,7 +116,7 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 		return nil, err
 	}
 	res := &ServerResult{}
-	custom, err := decodeServer(v, res)
+	custom, err := decodeServer(v, res, e.withCustom)
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any
 	if verdict {
 		if l.verdict, l.verdictErr = shippedCompiler(snap, groupVerdict, l.bs); l.verdictErr == nil {
 			var err error
-			l.server, err = prepareQuery(context.Background(), l.verdict, serverQuery, l.bs, print, data)
+			l.server, err = prepareQuery(context.Background(), l.verdict, shippedQuery, l.bs, print, data)
 			l.serverOK = err == nil
 		}
 	}

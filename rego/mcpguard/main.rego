@@ -3,7 +3,7 @@
 # description: |
 #   The verdict query the engine prepares once and evaluates for each server
 #   (input.server, input.context): Claude Code's verdict, the policy rules and
-#   the custom rules. The hygiene and weakness rules are compiled apart
+#   the custom rules (server; shipped without custom rules). The hygiene and weakness rules are compiled apart
 #   (data.mcpguard.hygiene.findings, data.mcpguard.weakness.findings) so that the
 #   two halves compile in parallel.
 package mcpguard.main
@@ -18,5 +18,14 @@ server := {
 	"findings": data.mcpguard.policy.findings,
 	"deny": data.mcpguard.generated.deny,
 	"warn": data.mcpguard.generated.warn,
+}
+
+# The verdict query of an engine without custom rules: server without the
+# custom deny and warn lists, which would cost every server two rule
+# evaluations of an empty list (six of its ~95 evaluation steps).
+shipped := {
+	"verdict": data.mcpguard.claude.verdict,
+	"admission": admission,
+	"findings": data.mcpguard.policy.findings,
 }
 
