@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -390,5 +391,31 @@ test_fails if {
 	}
 	if shipped == 0 {
 		t.Error("the shipped tests did not run beside the custom ones")
+	}
+}
+
+// TestEvalServerStopsWhenCancelled: an evaluation in progress ends with an
+// error when its context does (the engine cancels rego's evaluation itself,
+// without a goroutine per evaluation). The rule takes tens of seconds: without
+// the cancel the evaluation returns no error, late.
+func TestEvalServerStopsWhenCancelled(t *testing.T) {
+	const slow = `package mcpguard.custom.slow
+
+deny contains "never" if {
+	count([1 | some x in numbers.range(1, 5000); some y in numbers.range(1, 5000); x == y + 100000]) > 0
+}
+`
+	e, err := NewEngine(context.Background(), EngineOptions{Modules: map[string]string{"slow.rego": slow}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer time.AfterFunc(50*time.Millisecond, cancel).Stop()
+	_, err = e.EvalServer(ctx, testServer(t, "s", []string{"node", "x.js"}, ""), testContext(t, nil))
+	if err == nil {
+		t.Fatal("a cancelled evaluation returned no error")
+	}
+	if !strings.Contains(err.Error(), "cancel") {
+		t.Errorf("error %q does not say the evaluation was cancelled", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -107,7 +108,14 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	in := input(server, pctx)
 	cache := e.caches.get()
 	defer e.caches.put(cache)
-	rs, err := e.server.Eval(ctx, cache.options(in)...)
+	// Both evaluations stop when ctx does through one cancel: rego would
+	// otherwise start a goroutine per evaluation to watch ctx, and wake
+	// an idle core for it (BenchmarkEvalServer ~5%, the 11,000-server
+	// scan 2.4%).
+	cancel := topdown.NewCancel()
+	defer context.AfterFunc(ctx, cancel.Cancel)()
+	opts := append(cache.options(in), rego.EvalExternalCancel(cancel))
+	rs, err := e.server.Eval(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
@@ -121,7 +129,7 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 		return nil, err
 	}
 	cache.reset()
-	rs, err = e.hygiene.Eval(ctx, cache.options(in)...)
+	rs, err = e.hygiene.Eval(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
