@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -132,9 +134,13 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 // a string is written as encoding/json writes it.
 func WriteJSON(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	opts := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
-		jsontext.WithIndent("  "), jsonv2.WithMarshalers(jsonv2.JoinMarshalers(
+	base := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
+		jsonv2.WithMarshalers(jsonv2.JoinMarshalers(
 			jsonv2.MarshalToFunc(marshalInvalidUTF8), jsonv2.MarshalToFunc(marshalInvalidUTF8Keys))))
+	opts := jsonv2.JoinOptions(base, jsontext.WithIndent("  "), jsonv2.WithMarshalers(jsonv2.JoinMarshalers(
+		jsonv2.MarshalToFunc(marshalInvalidUTF8), jsonv2.MarshalToFunc(marshalInvalidUTF8Keys),
+		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, s []Server) error { return marshalInParallel(enc, s, base) }),
+		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, f []Finding) error { return marshalInParallel(enc, f, base) }))))
 	if err := jsonv2.MarshalWrite(bw, r, opts); err != nil {
 		return err
 	}
@@ -142,6 +148,57 @@ func WriteJSON(w io.Writer, r *Report) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// parallelFrom is the length from which marshalInParallel marshals a list on
+// several goroutines: below it, starting them costs more than they save.
+// parallelBatch bounds how many marshalled elements wait in memory.
+const (
+	parallelFrom  = 256
+	parallelBatch = 4096
+)
+
+// marshalInParallel writes a long list (a large scan's servers and
+// findings) with its elements marshalled compactly on one goroutine per
+// CPU, a batch at a time, then written in order through enc, which indents
+// them as it would have: writing the report was single-threaded work at
+// the end of every scan, 74 ms of an 11,000-server one. opts are the
+// encoder's own without its indentation.
+func marshalInParallel[T any](enc *jsontext.Encoder, list []T, opts jsonv2.Options) error {
+	workers := min(runtime.GOMAXPROCS(0), len(list)/(parallelFrom/2))
+	if workers < 2 {
+		return errors.ErrUnsupported // the encoder's own way
+	}
+	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
+		return err
+	}
+	vals := make([]jsontext.Value, min(len(list), parallelBatch))
+	for start := 0; start < len(list); start += len(vals) {
+		batch := list[start:min(start+len(vals), len(list))]
+		out := vals[:len(batch)]
+		errs := make([]error, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := w*len(batch)/workers, (w+1)*len(batch)/workers
+			wg.Go(func() {
+				for i := lo; i < hi; i++ {
+					if out[i], errs[w] = jsonv2.Marshal(&batch[i], opts); errs[w] != nil {
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		for _, v := range out {
+			if err := enc.WriteValue(v); err != nil {
+				return err
+			}
+		}
+	}
+	return enc.WriteToken(jsontext.EndArray)
 }
 
 // marshalInvalidUTF8 writes a string with invalid UTF-8 as encoding/json

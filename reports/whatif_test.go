@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -112,7 +113,25 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	numbers.Findings = append(numbers.Findings, Finding{ID: "f-n", Rule: "MCPG-X", Message: "numbers",
 		Evidence: map[string]any{"big": 1e21, "small": 0.000001, "int": float64(12345678901234567), "neg": -0.5,
 			"text": "<script>\u2028\u2029&\x7f", "bad": "a\xffb\xc3", "k\xfe": "key", "k\xfd": "sorted", "list": []any{nil, true, "é"}, "empty": map[string]any{}}})
-	for name, r := range map[string]*Report{"hostile": hostileReport(), "numbers": numbers, "empty": {}} {
+	// Lists long enough to be marshalled on several goroutines
+	// (marshalInParallel, four here whatever the machine), each element
+	// different.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	large := hostileReport()
+	for i := range parallelBatch + 3*parallelFrom { // more than a batch
+
+		s := numbers.Servers[i%len(numbers.Servers)]
+		s.ID = fmt.Sprintf("s-%016x", i)
+		s.Args = append([]string{fmt.Sprintf("arg-%d\xff\u2028", i)}, s.Args...)
+		large.Servers = append(large.Servers, s)
+		f := numbers.Findings[i%len(numbers.Findings)]
+		f.ID = fmt.Sprintf("f-%016x", i)
+		if i%7 == 0 {
+			f.Evidence = nil
+		}
+		large.Findings = append(large.Findings, f)
+	}
+	for name, r := range map[string]*Report{"hostile": hostileReport(), "numbers": numbers, "empty": {}, "large": large} {
 		want := encodingJSON(t, r)
 		var got bytes.Buffer
 		if err := WriteJSON(&got, r); err != nil {
