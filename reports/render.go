@@ -128,19 +128,21 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 // and SetEscapeHTML(false) writes (the goldens hold them). That encoder
 // marshals and then indents into a second buffer, a sixth of a
 // 10,000-server scan, so the report is streamed in one pass by
-// go-json-experiment's encoder with encoding/json's semantics. The two differ
-// only on a string holding invalid UTF-8 (a hostile config, a path): the
-// replacement character encoding/json writes escaped, the other raw, so such
-// a string is written as encoding/json writes it.
+// go-json-experiment's encoder with encoding/json's semantics (a large
+// scan's servers and findings a batch at a time: marshalInParallel). The two
+// differ only on a string holding invalid UTF-8 (a hostile config, a path):
+// the replacement character encoding/json writes escaped, the other raw, so
+// such a string is written as encoding/json writes it.
 func WriteJSON(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
+	asEncodingJSON := []*jsonv2.Marshalers{jsonv2.MarshalToFunc(marshalInvalidUTF8), jsonv2.MarshalToFunc(marshalInvalidUTF8Keys)}
+	// base is what a large list's elements are marshalled with, compactly:
+	// the report's encoder indents them as it writes them.
 	base := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
-		jsonv2.WithMarshalers(jsonv2.JoinMarshalers(
-			jsonv2.MarshalToFunc(marshalInvalidUTF8), jsonv2.MarshalToFunc(marshalInvalidUTF8Keys))))
-	opts := jsonv2.JoinOptions(base, jsontext.WithIndent("  "), jsonv2.WithMarshalers(jsonv2.JoinMarshalers(
-		jsonv2.MarshalToFunc(marshalInvalidUTF8), jsonv2.MarshalToFunc(marshalInvalidUTF8Keys),
+		jsonv2.WithMarshalers(jsonv2.JoinMarshalers(asEncodingJSON...)))
+	opts := jsonv2.JoinOptions(base, jsontext.WithIndent("  "), jsonv2.WithMarshalers(jsonv2.JoinMarshalers(append(asEncodingJSON,
 		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, s []Server) error { return marshalInParallel(enc, s, base) }),
-		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, f []Finding) error { return marshalInParallel(enc, f, base) }))))
+		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, f []Finding) error { return marshalInParallel(enc, f, base) }))...)))
 	if err := jsonv2.MarshalWrite(bw, r, opts); err != nil {
 		return err
 	}

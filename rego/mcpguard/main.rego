@@ -3,7 +3,8 @@
 # description: |
 #   The verdict query the engine prepares once and evaluates for each server
 #   (input.server, input.context): Claude Code's verdict, the policy rules and
-#   the custom rules (server; shipped without custom rules). The hygiene and weakness rules are compiled apart
+#   the custom rules (server; shipped when there are no custom rules). The
+#   hygiene and weakness rules are compiled apart
 #   (data.mcpguard.hygiene.findings, data.mcpguard.weakness.findings) so that the
 #   two halves compile in parallel.
 package mcpguard.main
