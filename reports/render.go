@@ -10,12 +10,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/mcpguard/mcpguard/internal/chunks"
 )
 
 // Format names an output format.
@@ -153,7 +154,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 }
 
 // parallelFrom is the length from which marshalInParallel marshals a list on
-// several goroutines: below it, starting them costs more than they save.
+// every processor: below it, starting goroutines costs more than they save.
 // parallelBatch bounds how many marshalled elements wait in memory.
 const (
 	parallelFrom  = 256
@@ -161,36 +162,30 @@ const (
 )
 
 // marshalInParallel writes a long list (a large scan's servers and
-// findings) with its elements marshalled compactly on one goroutine per
-// CPU, a batch at a time, then written in order through enc, which indents
-// them as it would have: writing the report was single-threaded work at
-// the end of every scan, 74 ms of an 11,000-server one. opts are the
-// encoder's own without its indentation.
+// findings) with its elements marshalled compactly on every processor
+// (chunks.Run), a batch at a time, then written in order through enc,
+// which indents them as it would have: writing the report was
+// single-threaded work at the end of every scan, 74 ms of an 11,000-server
+// one. opts are the encoder's own without its indentation.
 func marshalInParallel[T any](enc *jsontext.Encoder, list []T, opts jsonv2.Options) error {
-	workers := min(runtime.GOMAXPROCS(0), len(list)/(parallelFrom/2))
-	if workers < 2 {
+	if len(list) < parallelFrom || runtime.GOMAXPROCS(0) < 2 {
 		return errors.ErrUnsupported // the encoder's own way
 	}
 	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
 		return err
 	}
 	vals := make([]jsontext.Value, min(len(list), parallelBatch))
+	errs := make([]error, chunks.Count(len(vals)))
 	for start := 0; start < len(list); start += len(vals) {
 		batch := list[start:min(start+len(vals), len(list))]
 		out := vals[:len(batch)]
-		errs := make([]error, workers)
-		var wg sync.WaitGroup
-		for w := range workers {
-			lo, hi := w*len(batch)/workers, (w+1)*len(batch)/workers
-			wg.Go(func() {
-				for i := lo; i < hi; i++ {
-					if out[i], errs[w] = jsonv2.Marshal(&batch[i], opts); errs[w] != nil {
-						return
-					}
+		chunks.Run(len(batch), func() func(c, lo, hi int) {
+			return func(c, lo, hi int) {
+				for i := lo; i < hi && errs[c] == nil; i++ {
+					out[i], errs[c] = jsonv2.Marshal(&batch[i], opts)
 				}
-			})
-		}
-		wg.Wait()
+			}
+		})
 		if err := errors.Join(errs...); err != nil {
 			return err
 		}

@@ -2,8 +2,8 @@ package runner
 
 import (
 	"runtime"
-	"sync"
 
+	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -48,38 +48,27 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 		r.Sources = []reports.Source{}
 	}
 	r.Servers = r.Servers[:len(res.Servers)]
-	eachInParallel(len(res.Servers), func(i int) { r.Servers[i] = reportServer(det, res.Servers[i]) })
+	build := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			r.Servers[i] = reportServer(det, res.Servers[i])
+		}
+	}
+	if len(res.Servers) >= parallelFrom && runtime.GOMAXPROCS(0) > 1 {
+		// Building a large report was single-threaded work at the end of
+		// every scan (35 ms of an 11,000-server one, most of it the
+		// redaction's regexps), and each server's part is its own.
+		chunks.Run(len(res.Servers), func() func(c, lo, hi int) { return func(_, lo, hi int) { build(lo, hi) } })
+	} else {
+		build(0, len(res.Servers))
+	}
 	r.Summary = reports.Summarize(r)
 	return r
 }
 
 // parallelFrom is the number of servers from which BuildReport builds them
-// on several goroutines: below it, starting them costs more than they save.
+// on every processor: below it, starting goroutines costs more than they
+// save.
 const parallelFrom = 256
-
-// eachInParallel calls f for 0..n-1, on one goroutine per CPU from
-// parallelFrom calls: building a large report was single-threaded work at
-// the end of every scan (35 ms of an 11,000-server one, most of it the
-// redaction's regexps), and each server's part is its own.
-func eachInParallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/(parallelFrom/2))
-	if workers < 2 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}
 
 func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
 	out := reports.Server{
