@@ -57,6 +57,38 @@ func TestGeneratedMachineGolden(t *testing.T) {
 	checkGolden(t, "generated-machine.json", stableIDs(got))
 }
 
+// TestLargeMachineOnEveryProcessor: the steps that run on every processor
+// for a large machine (the ids of servers and findings, building and
+// writing the report) give the report one processor gives, byte for byte,
+// with a policy that makes findings of most kinds: a generated machine of
+// 330 servers scanned under GOMAXPROCS 1 and 4.
+func TestLargeMachineOnEveryProcessor(t *testing.T) {
+	root := t.TempDir()
+	home, managed, project, err := benchdata.WriteMachine(root, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := `{
+  "allowedMcpServers": [{"serverName": "srv-1"}, {"serverCommand": ["npx", "-y", "@acme/server-8@1.2.8", "--root", "/srv/data/8"]}, {"serverUrl": "https://mcp1*.acme.example/*"}],
+  "deniedMcpServers": [{"serverName": "srv-3"}, {"serverUrl": "https://mcp2*.acme.example/*"}]
+}
+`
+	if err := os.WriteFile(filepath.Join(managed, "managed-settings.json"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t)}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := scanReport(t, opts, nil)
+	runtime.GOMAXPROCS(4)
+	every := scanReport(t, opts, nil)
+	if string(one) != string(every) {
+		t.Fatalf("the report differs on four processors:\n%s", diffLines(string(one), string(every)))
+	}
+	if n := strings.Count(string(one), `"rule": "MCPG-`); n < 300 {
+		t.Fatalf("%d findings: the machine is too small to take the parallel paths", n)
+	}
+}
+
 // stableIDs numbers the server and finding ids in order of first
 // appearance: the ids of local-scope servers hash a JSON pointer that holds
 // the temporary directory's path. References between them are kept.
