@@ -29,8 +29,18 @@ import (
 // that allowed, denied and not-allowlisted servers of every transport are
 // in it.
 func TestGeneratedMachineGolden(t *testing.T) {
+	opts, root := policedMachine(t, 60)
+	got := scanReport(t, opts, map[string]string{root: "$ROOT", strings.ReplaceAll(filepath.ToSlash(root), "/", "~1"): "$ROOT"})
+	checkGolden(t, "generated-machine.json", stableIDs(got))
+}
+
+// policedMachine writes a generated machine of 1.1 n servers under a
+// managed policy with an allowlist of every entry kind and a denylist, and
+// returns the options that scan it with the shipped policies, and its root.
+func policedMachine(t *testing.T, n int) (scanner.Options, string) {
+	t.Helper()
 	root := t.TempDir()
-	home, managed, project, err := benchdata.WriteMachine(root, 60)
+	home, managed, project, err := benchdata.WriteMachine(root, n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,31 +62,15 @@ func TestGeneratedMachineGolden(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(managed, "managed-settings.json"), []byte(policy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := scanReport(t, scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t)},
-		map[string]string{root: "$ROOT", strings.ReplaceAll(filepath.ToSlash(root), "/", "~1"): "$ROOT"})
-	checkGolden(t, "generated-machine.json", stableIDs(got))
+	return scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t)}, root
 }
 
 // TestLargeMachineOnEveryProcessor: the steps that run on every processor
 // for a large machine (the ids of servers and findings, building and
-// writing the report) give the report one processor gives, byte for byte,
-// with a policy that makes findings of most kinds: a generated machine of
-// 330 servers scanned under GOMAXPROCS 1 and 4.
+// writing the report) give the report one processor gives, byte for byte:
+// the policed machine of 330 servers scanned under GOMAXPROCS 1 and 4.
 func TestLargeMachineOnEveryProcessor(t *testing.T) {
-	root := t.TempDir()
-	home, managed, project, err := benchdata.WriteMachine(root, 300)
-	if err != nil {
-		t.Fatal(err)
-	}
-	policy := `{
-  "allowedMcpServers": [{"serverName": "srv-1"}, {"serverCommand": ["npx", "-y", "@acme/server-8@1.2.8", "--root", "/srv/data/8"]}, {"serverUrl": "https://mcp1*.acme.example/*"}],
-  "deniedMcpServers": [{"serverName": "srv-3"}, {"serverUrl": "https://mcp2*.acme.example/*"}]
-}
-`
-	if err := os.WriteFile(filepath.Join(managed, "managed-settings.json"), []byte(policy), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	opts := scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t)}
+	opts, _ := policedMachine(t, 300)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	one := scanReport(t, opts, nil)
 	runtime.GOMAXPROCS(4)
