@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"unicode/utf8"
 
@@ -153,13 +152,8 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return bw.Flush()
 }
 
-// parallelFrom is the length from which marshalInParallel marshals a list on
-// every processor: below it, starting goroutines costs more than they save.
 // parallelBatch bounds how many marshalled elements wait in memory.
-const (
-	parallelFrom  = 256
-	parallelBatch = 4096
-)
+const parallelBatch = 4096
 
 // marshalInParallel writes a long list (a large scan's servers and
 // findings) with its elements marshalled compactly on every processor
@@ -168,7 +162,7 @@ const (
 // single-threaded work at the end of every scan, 74 ms of an 11,000-server
 // one. opts are the encoder's own without its indentation.
 func marshalInParallel[T any](enc *jsontext.Encoder, list []T, opts jsonv2.Options) error {
-	if len(list) < parallelFrom || runtime.GOMAXPROCS(0) < 2 {
+	if !chunks.Many(len(list)) {
 		return errors.ErrUnsupported // the encoder's own way
 	}
 	if err := enc.WriteToken(jsontext.BeginArray); err != nil {

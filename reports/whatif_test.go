@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/mcpguard/mcpguard/internal/chunks"
 )
 
 // TestSetWhatIf counts what a proposal changes: losses, gains, status
@@ -118,8 +120,7 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	// different.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	large := hostileReport()
-	for i := range parallelBatch + 3*parallelFrom { // more than a batch
-
+	for i := range parallelBatch + 3*chunks.MinItems { // more than a batch
 		s := numbers.Servers[i%len(numbers.Servers)]
 		s.ID = fmt.Sprintf("s-%016x", i)
 		s.Args = append([]string{fmt.Sprintf("arg-%d\xff\u2028", i)}, s.Args...)

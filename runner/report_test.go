@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -17,7 +18,7 @@ import (
 func TestBuildReportInParallel(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	res := &scanner.Result{}
-	for i := range 5*parallelFrom + 3 {
+	for i := range 5*chunks.MinItems + 3 {
 		s := &scanner.Server{ID: fmt.Sprintf("s-%016x", i), Name: fmt.Sprintf("srv-%d", i), Client: "claude-code",
 			Transport: "stdio", Command: "npx", Args: []string{"-y", fmt.Sprintf("pkg-%d", i)},
 			Status: reports.StatusActive, Decision: reports.Decision{Allowed: true, Reasons: []string{"ALLOWED"}}}

@@ -280,10 +280,6 @@ func (sc *scan) source(s reports.Source) {
 	sc.res.Sources = append(sc.res.Sources, s)
 }
 
-// parallelFrom is the number of servers from which finalize computes their
-// ids on every processor.
-const parallelFrom = 256
-
 // finalize turns pending findings of kept servers into findings and orders
 // everything deterministically.
 func (sc *scan) finalize() {
@@ -294,7 +290,7 @@ func (sc *scan) finalize() {
 	// them.
 	servers := sc.res.Servers
 	found := make([][]reports.Finding, len(servers))
-	identify := func(lo, hi int) {
+	chunks.Each(len(servers), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			s := servers[i]
 			if s.ID == "" {
@@ -317,12 +313,7 @@ func (sc *scan) finalize() {
 			}
 			s.pendingFindings = nil
 		}
-	}
-	if len(servers) >= parallelFrom && runtime.GOMAXPROCS(0) > 1 {
-		chunks.Run(len(servers), func() func(c, lo, hi int) { return func(_, lo, hi int) { identify(lo, hi) } })
-	} else {
-		identify(0, len(servers))
-	}
+	})
 	for i, s := range servers {
 		for _, f := range found[i] {
 			if sc.seenFindings[f.ID] {
