@@ -24,7 +24,8 @@ var layers = [][]string{
 	// Leaves: the standard library and x/ only, or other leaves.
 	{"unicode/...", "rego", "internal/jsonc", "internal/interp", "internal/secrets", "internal/wrapargv",
 		"internal/chunks", "internal/atomicfile", "internal/filelock", "internal/mcpio", "internal/benchdata",
-		"internal/oracle", "internal/schematest", "internal/bundletest", "internal/hugeheap", "internal/prefault"},
+		"internal/oracle", "internal/schematest", "internal/bundletest", "internal/hugeheap", "internal/prefault",
+		"internal/regoir"},
 	// Leaves built on leaves.
 	{"internal/urlmatch", "internal/jsonedit", "internal/events"},
 	// Report v1 wire types, the rule catalog and the renderers: no OPA.
@@ -69,7 +70,9 @@ var notLinked = map[string][]string{
 	// whose presence keeps heap-profile sampling on (cmd/mcpguard's
 	// profile_off.go); and for runtime/metrics, whose initialisation builds
 	// its table of descriptions (the daemon reads runtime.MemStats).
-	"cmd/mcpguard": append([]string{"github.com/CycloneDX/", "encoding/gob", "golang.org/x/text/cases", "golang.org/x/text/language", "runtime/pprof", "runtime/metrics"}, opaPlugins...),
+	// OPA's compile package (the planner, bundles) makes the shipped plan at
+	// build time (policy's TestShippedPlan); no command plans at run time.
+	"cmd/mcpguard": append([]string{"github.com/open-policy-agent/opa/v1/compile", "github.com/CycloneDX/", "encoding/gob", "golang.org/x/text/cases", "golang.org/x/text/language", "runtime/pprof", "runtime/metrics"}, opaPlugins...),
 	"daemon":       opaPlugins,
 	"runner":       opaPlugins,
 }

@@ -1,0 +1,27 @@
+// Package regoir evaluates Rego that OPA's compiler has planned into its
+// intermediate representation (package ir, `opa build -t plan`): the
+// imperative form OPA documents for Wasm and for other evaluators
+// (https://www.openpolicyagent.org/docs/ir).
+//
+// OPA's own evaluator, topdown, interprets the compiled AST: every
+// expression is unified through bindings, every rule looked up in the rule
+// tree, every result cached in a virtual document cache. A plan has done
+// that work at build time: locals instead of bindings, calls resolved to
+// functions, iteration as loops. Evaluating it costs a fraction of
+// topdown's steps, which matters where the same policy is evaluated for
+// every server of a machine.
+//
+// The semantics are those of OPA's Wasm compiler, the planner's first
+// target: locals are the function's, composite values are references
+// (appends and inserts are seen through every local that holds them), a
+// statement that is undefined leaves its block, BreakStmt{Index: n} leaves
+// n more enclosing blocks, and a ScanStmt's body is two blocks deep (the
+// loop, then the scan). Rules (functions of input and data alone) are
+// memoized for one evaluation. Built-in functions are topdown's own
+// implementations (or the caller's), so they behave as they do in
+// topdown; like topdown with strict built-in errors, an error in one ends
+// the evaluation with that error.
+//
+// Link refuses statements it does not implement (with, dynamic calls,
+// object merges): a caller falls back to topdown for such a plan.
+package regoir

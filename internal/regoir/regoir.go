@@ -1,0 +1,852 @@
+package regoir
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/ir"
+	"github.com/open-policy-agent/opa/v1/topdown"
+)
+
+// Program is a linked plan: every call resolved to a function or a
+// built-in's name, every constant a term. It is plain data, so a program
+// linked at build time can be a Go literal (policy's shipped plan); Bind
+// gives it its built-ins.
+type Program struct {
+	Plans    []Function
+	Funcs    []Function
+	Builtins []string // the names BuiltinCall statements index
+	Files    []string // the names Loc.File indexes
+	Memos    int      // functions memoized per evaluation
+	Frames   int      // the most locals a chain of calls holds at once
+}
+
+// Function is a plan or a function of one.
+type Function struct {
+	Name   string
+	Params []int32
+	Ret    int32 // -1 for a plan
+	Blocks []Block
+	Locals int32
+	Memo   int32 // slot in an evaluation's memo, or -1
+}
+
+// Block is a block's statements.
+type Block []Stmt
+
+// Op is a statement's kind.
+type Op uint8
+
+// The statements, one for each of ir's that is implemented (MakeNumberInt,
+// MakeNumberRef and MakeNull make a constant).
+const (
+	OpNop Op = iota
+	OpArrayAppend
+	OpAssignConst
+	OpAssignVar
+	OpAssignVarOnce
+	OpBlock
+	OpBreak
+	OpCall
+	OpCallBuiltin
+	OpDot
+	OpEqual
+	OpIsArray
+	OpIsDefined
+	OpIsObject
+	OpIsSet
+	OpIsUndefined
+	OpLen
+	OpMakeArray
+	OpMakeObject
+	OpMakeSet
+	OpNot
+	OpNotEqual
+	OpObjectInsert
+	OpObjectInsertOnce
+	OpResetLocal
+	OpResultSetAdd
+	OpReturnLocal
+	OpScan
+	OpSetAdd
+)
+
+var opNames = [...]string{"OpNop", "OpArrayAppend", "OpAssignConst", "OpAssignVar", "OpAssignVarOnce", "OpBlock",
+	"OpBreak", "OpCall", "OpCallBuiltin", "OpDot", "OpEqual", "OpIsArray", "OpIsDefined", "OpIsObject", "OpIsSet",
+	"OpIsUndefined", "OpLen", "OpMakeArray", "OpMakeObject", "OpMakeSet", "OpNot", "OpNotEqual", "OpObjectInsert",
+	"OpObjectInsertOnce", "OpResetLocal", "OpResultSetAdd", "OpReturnLocal", "OpScan", "OpSetAdd"}
+
+// GoString is the constant's name, as a generated program writes it.
+func (o Op) GoString() string {
+	if int(o) < len(opNames) {
+		return "regoir." + opNames[o]
+	}
+	return fmt.Sprintf("regoir.Op(%d)", o)
+}
+
+// Stmt is one statement, linked. Each Op uses the fields its ir statement
+// has: A and B are its operands, Target (and Key, for a scan) its locals, N
+// its number (a break's index, a scan's source, an array's capacity, the
+// index of the function or built-in a call calls), Blocks its blocks (a
+// NotStmt's and a ScanStmt's one), Args a call's arguments.
+type Stmt struct {
+	Op     Op
+	Target int32
+	Key    int32
+	N      int32
+	A, B   Operand
+	Blocks []Block
+	Args   []Operand
+	Loc    Loc
+}
+
+// Operand is a local (Const nil) or a constant.
+type Operand struct {
+	Local int32
+	Const *ast.Term
+}
+
+// Loc is where a statement came from, for errors: Files[File], Row, Col.
+type Loc struct {
+	File, Row, Col int32
+}
+
+// Link resolves p's calls and constants.
+func Link(p *ir.Policy) (*Program, error) {
+	if p == nil || p.Static == nil || p.Plans == nil {
+		return nil, errors.New("link plan: no plans")
+	}
+	prog := &Program{}
+	l := &linker{funcs: map[string]int32{}, builtins: map[string]int32{}, prog: prog}
+	l.strs = make([]*ast.Term, len(p.Static.Strings))
+	for i, s := range p.Static.Strings {
+		l.strs[i] = ast.StringTerm(s.Value)
+	}
+	for _, f := range p.Static.Files {
+		prog.Files = append(prog.Files, f.Value)
+	}
+	var funcs []*ir.Func
+	if p.Funcs != nil {
+		funcs = p.Funcs.Funcs
+	}
+	for i, f := range funcs {
+		fn := Function{Name: f.Name, Ret: int32(f.Return), Memo: -1}
+		for _, par := range f.Params {
+			fn.Params = append(fn.Params, int32(par))
+		}
+		// A function of input and data alone is a rule: its value is the
+		// same for the whole evaluation (the Wasm compiler memoizes the same
+		// functions).
+		if len(f.Params) == 2 {
+			fn.Memo = int32(prog.Memos)
+			prog.Memos++
+		}
+		l.funcs[f.Name] = int32(i)
+		prog.Funcs = append(prog.Funcs, fn)
+	}
+	for i, f := range funcs {
+		fn := &prog.Funcs[i]
+		l.max = max(fn.Ret, 1)
+		for _, par := range fn.Params {
+			l.max = max(l.max, par)
+		}
+		var err error
+		if fn.Blocks, err = l.blocks(f.Blocks); err != nil {
+			return nil, fmt.Errorf("link plan: function %s: %w", f.Name, err)
+		}
+		fn.Locals = l.max + 1
+	}
+	for _, pl := range p.Plans.Plans {
+		fn := Function{Name: pl.Name, Ret: -1, Memo: -1}
+		l.max = 1
+		var err error
+		if fn.Blocks, err = l.blocks(pl.Blocks); err != nil {
+			return nil, fmt.Errorf("link plan: %s: %w", pl.Name, err)
+		}
+		fn.Locals = l.max + 1
+		prog.Plans = append(prog.Plans, fn)
+	}
+	// The locals a chain of calls holds, for one stack per evaluation. Rego
+	// has no recursion (the compiler rejects it), so calls form a DAG.
+	depth := make([]int, len(prog.Funcs))
+	var walk func(fn *Function, path []bool) (int, error)
+	walk = func(fn *Function, path []bool) (int, error) {
+		deepest := 0
+		var err error
+		visit(fn.Blocks, func(s *Stmt) {
+			if s.Op != OpCall || err != nil {
+				return
+			}
+			if path[s.N] {
+				err = fmt.Errorf("link plan: %s calls itself", prog.Funcs[s.N].Name)
+				return
+			}
+			if depth[s.N] == 0 {
+				path[s.N] = true
+				depth[s.N], err = walk(&prog.Funcs[s.N], path)
+				path[s.N] = false
+			}
+			deepest = max(deepest, depth[s.N])
+		})
+		return int(fn.Locals) + deepest, err
+	}
+	for i := range prog.Plans {
+		d, err := walk(&prog.Plans[i], make([]bool, len(prog.Funcs)))
+		if err != nil {
+			return nil, err
+		}
+		prog.Frames = max(prog.Frames, d)
+	}
+	return prog, nil
+}
+
+func visit(blocks []Block, f func(*Stmt)) {
+	for _, b := range blocks {
+		for i := range b {
+			f(&b[i])
+			visit(b[i].Blocks, f)
+		}
+	}
+}
+
+type linker struct {
+	funcs    map[string]int32
+	builtins map[string]int32
+	prog     *Program
+	strs     []*ast.Term
+	max      int32 // the highest local of the function being linked
+}
+
+func (l *linker) blocks(bs []*ir.Block) ([]Block, error) {
+	out := make([]Block, 0, len(bs))
+	for _, b := range bs {
+		lb, err := l.block(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, lb)
+	}
+	return out, nil
+}
+
+func (l *linker) block(b *ir.Block) (Block, error) {
+	if b == nil {
+		return Block{}, nil
+	}
+	out := make(Block, len(b.Stmts))
+	for i, s := range b.Stmts {
+		if err := l.stmt(s, &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (l *linker) local(x ir.Local) int32 {
+	l.max = max(l.max, int32(x))
+	return int32(x)
+}
+
+func (l *linker) operand(o ir.Operand) (Operand, error) {
+	switch v := o.Value.(type) { // JSON decodes pointers
+	case *ir.Local:
+		return l.operand(ir.Operand{Value: *v})
+	case *ir.StringIndex:
+		return l.operand(ir.Operand{Value: *v})
+	case *ir.Bool:
+		return l.operand(ir.Operand{Value: *v})
+	case ir.Local:
+		return Operand{Local: l.local(v)}, nil
+	case ir.StringIndex:
+		if int(v) < 0 || int(v) >= len(l.strs) {
+			return Operand{}, fmt.Errorf("string %d out of range", v)
+		}
+		return Operand{Const: l.strs[v]}, nil
+	case ir.Bool:
+		return Operand{Const: ast.BooleanTerm(bool(v))}, nil
+	}
+	return Operand{}, fmt.Errorf("operand %v", o.Value)
+}
+
+func (l *linker) operands(dst []*Operand, src ...ir.Operand) error {
+	for i, o := range src {
+		var err error
+		if *dst[i], err = l.operand(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *linker) stmt(s ir.Stmt, out *Stmt) error {
+	if loc := s.GetLocation(); loc != nil {
+		out.Loc = Loc{File: int32(loc.File), Row: int32(loc.Row), Col: int32(loc.Col)}
+	}
+	konst := func(t ir.Local, c *ast.Term) {
+		out.Op, out.Target, out.A = OpAssignConst, l.local(t), Operand{Const: c}
+	}
+	var err error
+	switch s := s.(type) {
+	case *ir.NopStmt:
+		out.Op = OpNop
+	case *ir.ArrayAppendStmt:
+		out.Op, out.Target = OpArrayAppend, l.local(s.Array)
+		err = l.operands([]*Operand{&out.A}, s.Value)
+	case *ir.AssignIntStmt:
+		konst(s.Target, ast.IntNumberTerm(int(s.Value)))
+	case *ir.MakeNullStmt:
+		konst(s.Target, ast.NullTerm())
+	case *ir.MakeNumberIntStmt:
+		konst(s.Target, ast.IntNumberTerm(int(s.Value)))
+	case *ir.MakeNumberRefStmt:
+		if s.Index < 0 || s.Index >= len(l.strs) {
+			return fmt.Errorf("number %d out of range", s.Index)
+		}
+		num := json.Number(l.strs[s.Index].Value.(ast.String))
+		if _, perr := num.Float64(); perr != nil {
+			return fmt.Errorf("number %q: %w", num, perr)
+		}
+		konst(s.Target, ast.NumberTerm(num))
+	case *ir.AssignVarStmt:
+		out.Op, out.Target = OpAssignVar, l.local(s.Target)
+		err = l.operands([]*Operand{&out.A}, s.Source)
+	case *ir.AssignVarOnceStmt:
+		out.Op, out.Target = OpAssignVarOnce, l.local(s.Target)
+		err = l.operands([]*Operand{&out.A}, s.Source)
+	case *ir.BlockStmt:
+		out.Op = OpBlock
+		out.Blocks, err = l.blocks(s.Blocks)
+	case *ir.BreakStmt:
+		out.Op, out.N = OpBreak, int32(s.Index)
+	case *ir.CallStmt:
+		out.Target = l.local(s.Result)
+		out.Args = make([]Operand, len(s.Args))
+		for i, a := range s.Args {
+			if err = l.operands([]*Operand{&out.Args[i]}, a); err != nil {
+				return err
+			}
+		}
+		if fn, ok := l.funcs[s.Func]; ok {
+			out.Op, out.N = OpCall, fn
+			if len(s.Args) != len(l.prog.Funcs[fn].Params) {
+				return fmt.Errorf("call %s: %d arguments for %d parameters", s.Func, len(s.Args), len(l.prog.Funcs[fn].Params))
+			}
+			return nil
+		}
+		bi, ok := l.builtins[s.Func]
+		if !ok {
+			bi = int32(len(l.prog.Builtins))
+			l.builtins[s.Func] = bi
+			l.prog.Builtins = append(l.prog.Builtins, s.Func)
+		}
+		out.Op, out.N = OpCallBuiltin, bi
+	case *ir.DotStmt:
+		out.Op, out.Target = OpDot, l.local(s.Target)
+		err = l.operands([]*Operand{&out.A, &out.B}, s.Source, s.Key)
+	case *ir.EqualStmt:
+		out.Op = OpEqual
+		err = l.operands([]*Operand{&out.A, &out.B}, s.A, s.B)
+	case *ir.NotEqualStmt:
+		out.Op = OpNotEqual
+		err = l.operands([]*Operand{&out.A, &out.B}, s.A, s.B)
+	case *ir.IsArrayStmt:
+		out.Op = OpIsArray
+		err = l.operands([]*Operand{&out.A}, s.Source)
+	case *ir.IsObjectStmt:
+		out.Op = OpIsObject
+		err = l.operands([]*Operand{&out.A}, s.Source)
+	case *ir.IsSetStmt:
+		out.Op = OpIsSet
+		err = l.operands([]*Operand{&out.A}, s.Source)
+	case *ir.IsDefinedStmt:
+		out.Op, out.Target = OpIsDefined, l.local(s.Source)
+	case *ir.IsUndefinedStmt:
+		out.Op, out.Target = OpIsUndefined, l.local(s.Source)
+	case *ir.LenStmt:
+		out.Op, out.Target = OpLen, l.local(s.Target)
+		err = l.operands([]*Operand{&out.A}, s.Source)
+	case *ir.MakeArrayStmt:
+		out.Op, out.Target, out.N = OpMakeArray, l.local(s.Target), max(s.Capacity, 0)
+	case *ir.MakeObjectStmt:
+		out.Op, out.Target = OpMakeObject, l.local(s.Target)
+	case *ir.MakeSetStmt:
+		out.Op, out.Target = OpMakeSet, l.local(s.Target)
+	case *ir.NotStmt:
+		out.Op = OpNot
+		out.Blocks, err = l.blocks([]*ir.Block{s.Block})
+	case *ir.ObjectInsertStmt:
+		out.Op, out.Target = OpObjectInsert, l.local(s.Object)
+		err = l.operands([]*Operand{&out.A, &out.B}, s.Key, s.Value)
+	case *ir.ObjectInsertOnceStmt:
+		out.Op, out.Target = OpObjectInsertOnce, l.local(s.Object)
+		err = l.operands([]*Operand{&out.A, &out.B}, s.Key, s.Value)
+	case *ir.ResetLocalStmt:
+		out.Op, out.Target = OpResetLocal, l.local(s.Target)
+	case *ir.ResultSetAddStmt:
+		out.Op, out.Target = OpResultSetAdd, l.local(s.Value)
+	case *ir.ReturnLocalStmt:
+		out.Op, out.Target = OpReturnLocal, l.local(s.Source)
+	case *ir.ScanStmt:
+		out.Op, out.N, out.Key, out.Target = OpScan, l.local(s.Source), l.local(s.Key), l.local(s.Value)
+		out.Blocks, err = l.blocks([]*ir.Block{s.Block})
+	case *ir.SetAddStmt:
+		out.Op, out.Target = OpSetAdd, l.local(s.Set)
+		err = l.operands([]*Operand{&out.A}, s.Value)
+	default:
+		return fmt.Errorf("%T is not implemented", s)
+	}
+	return err
+}
+
+// Evaluator is a Program with its built-ins. It is safe for concurrent use.
+type Evaluator struct {
+	prog     *Program
+	builtins []topdown.BuiltinFunc
+	states   sync.Pool
+}
+
+// Bind gives p its built-ins: extra (mcpguard's own functions) or
+// topdown's. A built-in neither has is an error.
+func (p *Program) Bind(extra map[string]topdown.BuiltinFunc) (*Evaluator, error) {
+	e := &Evaluator{prog: p, builtins: make([]topdown.BuiltinFunc, len(p.Builtins))}
+	for i, name := range p.Builtins {
+		if e.builtins[i] = extra[name]; e.builtins[i] == nil {
+			e.builtins[i] = topdown.GetBuiltin(name)
+		}
+		if e.builtins[i] == nil {
+			return nil, fmt.Errorf("bind plan: no built-in function %s", name)
+		}
+	}
+	return e, nil
+}
+
+// Eval evaluates the plan named entrypoint (a path such as "pkg/rule") on
+// input, with an empty data document, and returns its results (the
+// {"result": value} objects of OPA's result set; none when undefined). A
+// built-in's error ends the evaluation; so does cancel.
+func (e *Evaluator) Eval(ctx context.Context, cancel topdown.Cancel, entrypoint string, input ast.Value) ([]*ast.Term, error) {
+	var plan *Function
+	for i := range e.prog.Plans {
+		if e.prog.Plans[i].Name == entrypoint {
+			plan = &e.prog.Plans[i]
+		}
+	}
+	if plan == nil {
+		return nil, fmt.Errorf("no plan %q", entrypoint)
+	}
+	s, _ := e.states.Get().(*state)
+	if s == nil {
+		s = &state{ev: e, memo: make([]*ast.Term, e.prog.Memos), stack: make([]*ast.Term, e.prog.Frames)}
+		s.capture = s.captureOutput
+	}
+	defer e.states.Put(s)
+	defer s.reset()
+	s.bctx = topdown.BuiltinContext{Context: ctx, Cancel: cancel}
+	s.cancel = cancel
+	locals := s.stack[:plan.Locals]
+	locals[ir.Input] = ast.NewTerm(input)
+	locals[ir.Data] = ast.NewTerm(ast.NewObject())
+	s.top = int(plan.Locals)
+	for _, b := range plan.Blocks {
+		r := s.exec(b, locals)
+		if s.err != nil {
+			return nil, s.err
+		}
+		if r == ctrlReturn {
+			break
+		}
+	}
+	return s.results, nil
+}
+
+// state is one evaluation's: the locals of its calls in one stack, the
+// memoized rules, the results.
+type state struct {
+	ev      *Evaluator
+	stack   []*ast.Term
+	top     int
+	memo    []*ast.Term
+	results []*ast.Term
+	err     error
+	cancel  topdown.Cancel
+	bctx    topdown.BuiltinContext
+	out     *ast.Term // a built-in's output
+	ret     *ast.Term // the value of the last ReturnLocalStmt
+	capture func(*ast.Term) error
+	steps   uint
+}
+
+// undefinedMemo marks a rule memoized as undefined.
+var undefinedMemo = &ast.Term{}
+
+func (s *state) reset() {
+	clear(s.stack)
+	clear(s.memo)
+	s.results, s.err, s.cancel, s.bctx, s.out, s.ret, s.top = nil, nil, nil, topdown.BuiltinContext{}, nil, nil, 0
+}
+
+func (s *state) captureOutput(t *ast.Term) error {
+	s.out = t
+	return nil
+}
+
+// Control results of exec: a block that ran to its end, one a return (or
+// an error) left, or the number of blocks past its own to leave (0: this
+// one; a statement that is undefined leaves its block).
+const (
+	ctrlEnd    = -1
+	ctrlReturn = -2
+)
+
+var errCancelled = &topdown.Error{Code: topdown.CancelErr, Message: "caller cancelled query execution"}
+
+func (s *state) location(l Loc) *ast.Location {
+	loc := &ast.Location{Row: int(l.Row), Col: int(l.Col)}
+	if int(l.File) < len(s.ev.prog.Files) {
+		loc.File = s.ev.prog.Files[l.File]
+	}
+	return loc
+}
+
+func value(o *Operand, locals []*ast.Term) *ast.Term {
+	if o.Const != nil {
+		return o.Const
+	}
+	return locals[o.Local]
+}
+
+func (s *state) fail(err error) int {
+	if s.err == nil {
+		s.err = err
+	}
+	return ctrlReturn
+}
+
+func (s *state) exec(b Block, locals []*ast.Term) int {
+	for i := range b {
+		st := &b[i]
+		switch st.Op {
+		case OpNop:
+		case OpArrayAppend:
+			arr, ok := termValue[*ast.Array](locals[st.Target])
+			v := value(&st.A, locals)
+			if !ok || v == nil {
+				return 0
+			}
+			*arr = *arr.Append(v)
+		case OpAssignConst, OpAssignVar:
+			locals[st.Target] = value(&st.A, locals)
+		case OpAssignVarOnce:
+			v := value(&st.A, locals)
+			if cur := locals[st.Target]; cur != nil && (v == nil || cur.Value.Compare(v.Value) != 0) {
+				return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "complete rules must not produce multiple outputs", Location: s.location(st.Loc)})
+			}
+			locals[st.Target] = v
+		case OpBlock:
+			for _, sub := range st.Blocks {
+				r := s.exec(sub, locals)
+				if r == ctrlReturn {
+					return r
+				}
+				if r > 0 {
+					return r - 1
+				}
+			}
+		case OpBreak:
+			return int(st.N)
+		case OpCall, OpCallBuiltin:
+			var v *ast.Term
+			var r int
+			if st.Op == OpCall {
+				v, r = s.call(st, locals)
+			} else {
+				v, r = s.callBuiltin(st, locals)
+			}
+			if r == ctrlReturn {
+				return r
+			}
+			if v == nil {
+				return 0
+			}
+			locals[st.Target] = v
+		case OpDot:
+			v := dot(value(&st.A, locals), value(&st.B, locals))
+			if v == nil {
+				return 0
+			}
+			locals[st.Target] = v
+		case OpEqual:
+			a, b := value(&st.A, locals), value(&st.B, locals)
+			if a == nil || b == nil || a.Value.Compare(b.Value) != 0 {
+				return 0
+			}
+		case OpNotEqual:
+			a, b := value(&st.A, locals), value(&st.B, locals)
+			if a == nil || b == nil || a.Value.Compare(b.Value) == 0 {
+				return 0
+			}
+		case OpIsArray:
+			if _, ok := termValue[*ast.Array](value(&st.A, locals)); !ok {
+				return 0
+			}
+		case OpIsObject:
+			if _, ok := termValue[ast.Object](value(&st.A, locals)); !ok {
+				return 0
+			}
+		case OpIsSet:
+			if _, ok := termValue[ast.Set](value(&st.A, locals)); !ok {
+				return 0
+			}
+		case OpIsDefined:
+			if locals[st.Target] == nil {
+				return 0
+			}
+		case OpIsUndefined:
+			if locals[st.Target] != nil {
+				return 0
+			}
+		case OpLen:
+			n, ok := length(value(&st.A, locals))
+			if !ok {
+				return 0
+			}
+			locals[st.Target] = ast.InternedTerm(n)
+		case OpMakeArray:
+			locals[st.Target] = ast.NewTerm(ast.NewArrayWithCapacity(int(st.N)))
+		case OpMakeObject:
+			locals[st.Target] = ast.NewTerm(ast.NewObject())
+		case OpMakeSet:
+			locals[st.Target] = ast.NewTerm(ast.NewSet())
+		case OpNot:
+			r := s.exec(st.Blocks[0], locals)
+			switch {
+			case r == ctrlReturn:
+				return r
+			case r == ctrlEnd: // the negated block held
+				return 0
+			case r > 0:
+				return r - 1
+			}
+		case OpObjectInsert, OpObjectInsertOnce:
+			obj, ok := termValue[ast.Object](locals[st.Target])
+			k, v := value(&st.A, locals), value(&st.B, locals)
+			if !ok || k == nil || v == nil {
+				return 0
+			}
+			if st.Op == OpObjectInsertOnce {
+				if cur := obj.Get(k); cur != nil && cur.Value.Compare(v.Value) != 0 {
+					return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "object keys must be unique", Location: s.location(st.Loc)})
+				}
+			}
+			obj.Insert(k, v)
+		case OpResetLocal:
+			locals[st.Target] = nil
+		case OpResultSetAdd:
+			v := locals[st.Target]
+			if v == nil {
+				return 0
+			}
+			s.results = append(s.results, v)
+		case OpReturnLocal:
+			s.ret = locals[st.Target]
+			return ctrlReturn
+		case OpScan:
+			if r := s.scan(st, locals); r != ctrlEnd {
+				return r
+			}
+		case OpSetAdd:
+			set, ok := termValue[ast.Set](locals[st.Target])
+			v := value(&st.A, locals)
+			if !ok || v == nil {
+				return 0
+			}
+			set.Add(v)
+		}
+	}
+	return ctrlEnd
+}
+
+// scan runs st's body for each element of its source: ctrlEnd when the
+// statement is done, otherwise what exec of the enclosing block returns.
+func (s *state) scan(st *Stmt, locals []*ast.Term) int {
+	src := locals[st.N]
+	if src == nil {
+		return ctrlEnd
+	}
+	res := ctrlEnd
+	// step runs the body for one element and says whether the scan is done.
+	// The body is two blocks deep: leaving its own block (0) goes on with
+	// the next element, leaving one more (1) ends the scan, and each further
+	// one is a block around the scan.
+	step := func(k, v *ast.Term) bool {
+		if s.cancelled() {
+			res = s.fail(errCancelled)
+			return true
+		}
+		locals[st.Key], locals[st.Target] = k, v
+		switch r := s.exec(st.Blocks[0], locals); {
+		case r == ctrlEnd || r == 0:
+			return false
+		case r == ctrlReturn:
+			res = r
+		case r == 1:
+			res = ctrlEnd
+		default:
+			res = r - 2
+		}
+		return true
+	}
+	switch x := src.Value.(type) {
+	case *ast.Array:
+		for i := 0; i < x.Len(); i++ {
+			if step(ast.InternedTerm(i), x.Elem(i)) {
+				break
+			}
+		}
+	case ast.Object:
+		x.Until(step)
+	case ast.Set:
+		x.Until(func(e *ast.Term) bool { return step(e, e) })
+	}
+	return res
+}
+
+func (s *state) cancelled() bool {
+	s.steps++
+	return s.cancel != nil && s.steps%64 == 0 && s.cancel.Cancelled()
+}
+
+func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
+	fn := &s.ev.prog.Funcs[st.N]
+	if fn.Memo >= 0 {
+		if v := s.memo[fn.Memo]; v != nil {
+			if v == undefinedMemo {
+				return nil, ctrlEnd
+			}
+			return v, ctrlEnd
+		}
+	}
+	if s.cancelled() {
+		return nil, s.fail(errCancelled)
+	}
+	n := int(fn.Locals)
+	frame := s.stack[s.top : s.top+n]
+	for i := range st.Args {
+		v := value(&st.Args[i], locals)
+		if v == nil {
+			clear(frame)
+			return nil, ctrlEnd
+		}
+		frame[fn.Params[i]] = v
+	}
+	s.top += n
+	var out *ast.Term
+	for _, b := range fn.Blocks {
+		r := s.exec(b, frame)
+		if s.err != nil {
+			s.top -= n
+			return nil, ctrlReturn
+		}
+		if r == ctrlReturn {
+			out, s.ret = s.ret, nil
+			break
+		}
+	}
+	if out == nil {
+		out = frame[fn.Ret]
+	}
+	clear(frame)
+	s.top -= n
+	if fn.Memo >= 0 {
+		if out == nil {
+			s.memo[fn.Memo] = undefinedMemo
+		} else {
+			s.memo[fn.Memo] = out
+		}
+	}
+	return out, ctrlEnd
+}
+
+func (s *state) callBuiltin(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
+	args := make([]*ast.Term, len(st.Args))
+	for i := range st.Args {
+		if args[i] = value(&st.Args[i], locals); args[i] == nil {
+			return nil, ctrlEnd
+		}
+	}
+	s.out = nil
+	if err := s.ev.builtins[st.N](s.bctx, args, s.capture); err != nil {
+		var halt topdown.Halt
+		if errors.As(err, &halt) {
+			err = halt.Err
+		}
+		// Where the call is, as topdown says it: made only for an error, on a
+		// copy (topdown shares some of its errors).
+		if te, ok := err.(*topdown.Error); ok && te.Location == nil {
+			cp := *te
+			cp.Location = s.location(st.Loc)
+			err = &cp
+		}
+		return nil, s.fail(err)
+	}
+	return s.out, ctrlEnd
+}
+
+func termValue[T ast.Value](t *ast.Term) (T, bool) {
+	var zero T
+	if t == nil {
+		return zero, false
+	}
+	v, ok := t.Value.(T)
+	return v, ok
+}
+
+// dot is src[key]: an object's value, an array's element, a set's member;
+// nil when there is none.
+func dot(src, key *ast.Term) *ast.Term {
+	if src == nil || key == nil {
+		return nil
+	}
+	switch x := src.Value.(type) {
+	case ast.Object:
+		return x.Get(key)
+	case *ast.Array:
+		n, ok := key.Value.(ast.Number)
+		if !ok {
+			return nil
+		}
+		i, ok := n.Int()
+		if !ok || i < 0 || i >= x.Len() {
+			return nil
+		}
+		return x.Elem(i)
+	case ast.Set:
+		if x.Contains(key) {
+			return key
+		}
+	}
+	return nil
+}
+
+// length is count(t) for the values count takes.
+func length(t *ast.Term) (int, bool) {
+	if t == nil {
+		return 0, false
+	}
+	switch x := t.Value.(type) {
+	case *ast.Array:
+		return x.Len(), true
+	case ast.Object:
+		return x.Len(), true
+	case ast.Set:
+		return x.Len(), true
+	case ast.String:
+		return utf8.RuneCountInString(string(x)), true
+	}
+	return 0, false
+}
