@@ -8,6 +8,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/tester"
+	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/types"
 
 	"github.com/mcpguard/mcpguard/internal/urlmatch"
@@ -19,6 +20,32 @@ import (
 type builtin struct {
 	decl *rego.Function
 	opt  func(*rego.Rego)
+	fn   topdown.BuiltinFunc // the same function, for the planned evaluator
+}
+
+// function1 and function2 make a builtin of a function of one or two
+// arguments that returns nil when it is undefined.
+func function1(decl *rego.Function, f func(rego.BuiltinContext, *ast.Term) (*ast.Term, error)) builtin {
+	return builtin{decl, rego.Function1(decl, f), func(bctx topdown.BuiltinContext, ops []*ast.Term, iter func(*ast.Term) error) error {
+		t, err := f(bctx, ops[0])
+		return emit(t, err, iter)
+	}}
+}
+
+func function2(decl *rego.Function, f func(rego.BuiltinContext, *ast.Term, *ast.Term) (*ast.Term, error)) builtin {
+	return builtin{decl, rego.Function2(decl, f), func(bctx topdown.BuiltinContext, ops []*ast.Term, iter func(*ast.Term) error) error {
+		t, err := f(bctx, ops[0], ops[1])
+		return emit(t, err, iter)
+	}}
+}
+
+// emit hands a function's output to topdown's iterator: none when it is
+// undefined.
+func emit(t *ast.Term, err error, iter func(*ast.Term) error) error {
+	if err != nil || t == nil {
+		return err
+	}
+	return iter(t)
 }
 
 // builtins returns mcpguard's Rego functions. They are per-instance (never
@@ -55,15 +82,15 @@ func builtins() []builtin {
 		Decl:        types.NewFunction(types.Args(types.Named("pattern", types.S)), types.Named("never", types.B)),
 	}
 	return []builtin{
-		{urlMatch, rego.Function2(urlMatch, func(_ rego.BuiltinContext, p, u *ast.Term) (*ast.Term, error) {
+		function2(urlMatch, func(_ rego.BuiltinContext, p, u *ast.Term) (*ast.Term, error) {
 			ps, ok1 := str(p)
 			us, ok2 := str(u)
 			if !ok1 || !ok2 {
 				return nil, nil
 			}
 			return ast.BooleanTerm(compile(ps).Match(us)), nil
-		})},
-		{weaknesses, rego.Function1(weaknesses, func(_ rego.BuiltinContext, p *ast.Term) (*ast.Term, error) {
+		}),
+		function1(weaknesses, func(_ rego.BuiltinContext, p *ast.Term) (*ast.Term, error) {
 			ps, ok := str(p)
 			if !ok {
 				return nil, nil
@@ -77,14 +104,14 @@ func builtins() []builtin {
 				))
 			}
 			return ast.ArrayTerm(out...), nil
-		})},
-		{never, rego.Function1(never, func(_ rego.BuiltinContext, p *ast.Term) (*ast.Term, error) {
+		}),
+		function1(never, func(_ rego.BuiltinContext, p *ast.Term) (*ast.Term, error) {
 			ps, ok := str(p)
 			if !ok {
 				return nil, nil
 			}
 			return ast.BooleanTerm(urlmatch.NeverMatches(ps)), nil
-		})},
+		}),
 	}
 }
 

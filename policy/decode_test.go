@@ -208,11 +208,16 @@ func decodeFinding(raw json.RawMessage) (RuleResult, error) {
 // must be main.server without its (then empty) custom deny and warn lists.
 func TestShippedQueryIsServerWithoutCustom(t *testing.T) {
 	ctx := context.Background()
-	pre := loadShipped(false, true, nil, nil)
-	if pre.verdictErr != nil || !pre.serverOK {
-		t.Fatalf("load: %v", pre.verdictErr)
+	bs := builtins()
+	verdict, err := shippedCompiler(loadSnapshot(), groupVerdict, bs)
+	if err != nil {
+		t.Fatal(err)
 	}
-	full, err := prepareQuery(ctx, pre.verdict, serverQuery, pre.bs, nil, nil)
+	full, err := prepareQuery(ctx, verdict, serverQuery, bs, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := prepareQuery(ctx, verdict, shippedQuery, bs, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +229,7 @@ func TestShippedQueryIsServerWithoutCustom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := pre.server.Eval(ctx, inputOptions(in)...)
+			got, err := shipped.Eval(ctx, inputOptions(in)...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown/print"
 
+	"github.com/mcpguard/mcpguard/internal/regoir"
 	bundled "github.com/mcpguard/mcpguard/rego"
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -108,8 +109,11 @@ type Engine struct {
 	Custom []string
 	// Sources are the custom policy files.
 	Sources []string
-	memo    *serverMemo    // nil unless EngineOptions.Memo
-	caches  *ruleCachePool // nil: OPA's own rule cache (EngineOptions.FromSources)
+	memo    *serverMemo // nil unless EngineOptions.Memo
+	// plan evaluates the server and hygiene queries of an engine without
+	// custom rules or data, in place of topdown (nil: topdown does).
+	plan   *regoir.Evaluator
+	caches *ruleCachePool // nil: OPA's own rule cache (EngineOptions.FromSources)
 }
 
 // Query entrypoints of the shipped policies.
@@ -180,39 +184,58 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if pre == nil {
 		pre = loadShipped(opts.FromSources, len(custom) == 0, opts.Print, opts.Data)
 	}
-	bs, verdictCompiler, rulesCompiler := pre.bs, pre.verdict, pre.rules
+	bs, rulesCompiler := pre.bs, pre.rules
 	if err := pre.rulesErr; err != nil {
 		return err
 	}
-	if len(custom) == 0 {
-		err = pre.verdictErr
-	} else {
-		// Custom rules join the verdict group: a preloaded one goes unused.
-		verdictCompiler, err = e.compileCustom(custom, bs, opts.Print != nil)
+	e.withCustom = len(custom) > 0
+	if len(opts.Data) == 0 && !e.withCustom {
+		e.plan = pre.plan
+	}
+	if e.plan == nil {
+		if err := e.prepareServer(ctx, pre, custom, usable, opts); err != nil {
+			return err
+		}
+		if usable && pre.hygieneOK {
+			e.hygiene = pre.hygiene
+		} else if e.hygiene, err = prepareQuery(ctx, rulesCompiler, hygieneQuery, bs, opts.Print, opts.Data); err != nil {
+			return err
+		}
+	}
+	if usable && pre.contextOK {
+		e.context = pre.context
+	} else if e.context, err = prepareQuery(ctx, rulesCompiler, contextQuery, bs, opts.Print, opts.Data); err != nil {
+		return err
+	}
+	return nil
+}
+
+// prepareServer prepares the verdict query for topdown, when the engine
+// cannot evaluate it through the shipped plan: with custom rules, which
+// join the verdict group, or with a data document.
+func (e *Engine) prepareServer(ctx context.Context, pre *preloaded, custom map[string]*ast.Module, usable bool, opts EngineOptions) error {
+	verdict, err := pre.verdict, pre.verdictErr
+	switch {
+	case e.withCustom:
+		// A preloaded verdict group goes unused.
+		verdict, err = e.compileCustom(custom, pre.bs, opts.Print != nil)
+	case verdict == nil && err == nil:
+		// The preload left the group to the plan.
+		verdict, err = shippedCompiler(pre.snap, groupVerdict, pre.bs)
 	}
 	if err != nil {
 		return err
 	}
-	query := shippedQuery
-	if e.withCustom = len(custom) > 0; e.withCustom {
-		query = serverQuery
-	}
 	if usable && !e.withCustom && pre.serverOK {
 		e.server = pre.server
-	} else if e.server, err = prepareQuery(ctx, verdictCompiler, query, bs, opts.Print, opts.Data); err != nil {
-		return err
-	}
-	if usable && pre.rulesOK {
-		e.hygiene, e.context = pre.hygiene, pre.context
 		return nil
 	}
-	if e.hygiene, err = prepareQuery(ctx, rulesCompiler, hygieneQuery, bs, opts.Print, opts.Data); err != nil {
-		return err
+	query := shippedQuery
+	if e.withCustom {
+		query = serverQuery
 	}
-	if e.context, err = prepareQuery(ctx, rulesCompiler, contextQuery, bs, opts.Print, opts.Data); err != nil {
-		return err
-	}
-	return nil
+	e.server, err = prepareQuery(ctx, verdict, query, pre.bs, opts.Print, opts.Data)
+	return err
 }
 
 // prepareQuery prepares one of the engine's queries on a compiled group,

@@ -10,6 +10,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
+	"github.com/mcpguard/mcpguard/internal/regoir"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -106,6 +107,9 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 
 func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	in := input(server, pctx)
+	if e.plan != nil {
+		return e.evalPlanned(ctx, in)
+	}
 	cache := e.caches.get()
 	defer e.caches.put(cache)
 	// Both evaluations stop when ctx does through one cancel: rego would
@@ -142,6 +146,48 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	// The organisation's findings follow the shipped ones.
 	res.Findings = append(res.Findings, custom...)
 	return res, nil
+}
+
+// evalPlanned is evalServer through the shipped plan.
+func (e *Engine) evalPlanned(ctx context.Context, in ast.Value) (*ServerResult, error) {
+	cancel := topdown.NewCancel()
+	defer context.AfterFunc(ctx, cancel.Cancel)()
+	res := &ServerResult{}
+	v, err := planned(ctx, e.plan, cancel, entryShipped, in)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := decodeServer(v, res, false); err != nil {
+		return nil, err
+	}
+	if v, err = planned(ctx, e.plan, cancel, entryHygiene, in); err != nil {
+		return nil, err
+	}
+	if err := appendFindings(&res.Findings, v); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// planned evaluates one of the plan's entrypoints and returns its value as
+// rego returns a query's (JSON's types).
+func planned(ctx context.Context, plan *regoir.Evaluator, cancel topdown.Cancel, entrypoint string, in ast.Value) (any, error) {
+	rs, err := plan.Eval(ctx, cancel, entrypoint, in)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate policy: %w", err)
+	}
+	if len(rs) != 1 {
+		return nil, fmt.Errorf("evaluate policy: the entrypoint is undefined")
+	}
+	obj, ok := rs[0].Value.(ast.Object)
+	if !ok || obj.Get(ast.InternedTerm("result")) == nil {
+		return nil, malformedResult(rs[0].Value)
+	}
+	v, err := ast.JSON(obj.Get(ast.InternedTerm("result")).Value)
+	if err != nil {
+		return nil, fmt.Errorf("decode policy result: %w", err)
+	}
+	return v, nil
 }
 
 // EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,

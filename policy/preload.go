@@ -7,6 +7,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/mcpguard/mcpguard/internal/regoir"
 )
 
 // A Preload is the shipped policy groups, decoded, compiled and their
@@ -24,15 +26,19 @@ type Preload struct {
 }
 
 // preloaded is what loadShipped loads: the compiled groups and their
-// prepared queries (a Preload's without print statements or data).
+// prepared queries (a Preload's without print statements or data), or in
+// place of the verdict group and the hygiene query, the shipped plan.
 type preloaded struct {
-	bs                []builtin
-	verdict, rules    *ast.Compiler
-	verdictErr        error
-	rulesErr          error
-	server            rego.PreparedEvalQuery
-	hygiene, context  rego.PreparedEvalQuery
-	serverOK, rulesOK bool
+	bs                             []builtin
+	snap                           *snapshot // nil: the groups were compiled from their sources
+	verdict, rules                 *ast.Compiler
+	verdictErr                     error
+	rulesErr                       error
+	server                         rego.PreparedEvalQuery
+	hygiene, context               rego.PreparedEvalQuery
+	serverOK, hygieneOK, contextOK bool
+	// plan evaluates the server and hygiene queries (nil: topdown does).
+	plan *regoir.Evaluator
 }
 
 // PreloadShipped starts loading the shipped policy groups and returns at
@@ -49,28 +55,39 @@ func PreloadShipped() *Preload {
 
 // loadShipped loads the shipped groups, from the snapshot or (fromSources)
 // by compiling their Rego: the rules group, and the verdict group unless
-// custom rules are to join it (verdict false). The two load in parallel —
-// loading is most of a short command's start-up — and each has its queries
-// prepared, print statements going to print and data as the data document.
+// custom rules are to join it (verdict false) or the shipped plan is to
+// evaluate it. The two load in parallel — loading is most of a short
+// command's start-up — and each has its queries prepared, print statements
+// going to print and data as the data document.
 func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any) *preloaded {
 	l := &preloaded{bs: builtins()}
-	var snap *snapshot
 	if !fromSources {
-		snap = loadSnapshot()
+		l.snap = loadSnapshot()
+	}
+	// The plan is used only beside the snapshot it was planned with; it
+	// takes the place of the verdict group and the hygiene query, which an
+	// engine that cannot use it (custom rules, data) loads itself. A plan
+	// that does not bind leaves them to topdown (TestShippedPlan fails on
+	// it).
+	if verdict && len(data) == 0 && l.snap != nil && planCurrent(l.snap.digest) {
+		l.plan, _ = bindShippedPlan(l.bs)
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		GrowStack()
-		if l.rules, l.rulesErr = shippedCompiler(snap, groupRules, l.bs); l.rulesErr == nil {
-			var err1, err2 error
-			l.hygiene, err1 = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, print, data)
-			l.context, err2 = prepareQuery(context.Background(), l.rules, contextQuery, l.bs, print, data)
-			l.rulesOK = err1 == nil && err2 == nil
+		if l.rules, l.rulesErr = shippedCompiler(l.snap, groupRules, l.bs); l.rulesErr == nil {
+			var err error
+			if l.plan == nil {
+				l.hygiene, err = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, print, data)
+				l.hygieneOK = err == nil
+			}
+			l.context, err = prepareQuery(context.Background(), l.rules, contextQuery, l.bs, print, data)
+			l.contextOK = err == nil
 		}
 	}()
-	if verdict {
-		if l.verdict, l.verdictErr = shippedCompiler(snap, groupVerdict, l.bs); l.verdictErr == nil {
+	if verdict && l.plan == nil {
+		if l.verdict, l.verdictErr = shippedCompiler(l.snap, groupVerdict, l.bs); l.verdictErr == nil {
 			var err error
 			l.server, err = prepareQuery(context.Background(), l.verdict, shippedQuery, l.bs, print, data)
 			l.serverOK = err == nil

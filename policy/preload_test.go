@@ -51,7 +51,7 @@ warn contains msg if {
 		name    string
 		modules map[string]string
 		data    map[string]any
-	}{{"shipped", nil, nil}, {"custom", custom, nil}, {"custom and data", custom, data}} {
+	}{{"shipped", nil, nil}, {"custom", custom, nil}, {"data", nil, data}, {"custom and data", custom, data}} {
 		t.Run(tc.name, func(t *testing.T) {
 			ref, err := NewEngine(ctx, EngineOptions{Modules: tc.modules, Data: tc.data})
 			if err != nil {
@@ -67,6 +67,11 @@ warn contains msg if {
 				if got := judge(t, e); !reflect.DeepEqual(got, want) {
 					t.Fatalf("engine %d with the preload: %+v\nwant %+v", i, got, want)
 				}
+				// The shipped plan evaluates the servers of an engine without
+				// custom rules or data; topdown those of the others.
+				if planned := e.plan != nil; planned != (tc.modules == nil && tc.data == nil) {
+					t.Errorf("engine %d: evaluated through the plan: %v", i, planned)
+				}
 			}
 			if !p.taken.Load() {
 				t.Fatal("no engine took the preload")
@@ -74,7 +79,7 @@ warn contains msg if {
 			if tc.modules != nil && !hasFinding(want, func(f RuleResult) bool { return f.Package == "mcpguard.custom.acme" }) {
 				t.Fatal("the custom rule denied nothing: the comparison tested nothing of it")
 			}
-			if tc.data != nil && !hasFinding(want, func(f RuleResult) bool { return f.Message == "watched server srv-0" }) {
+			if tc.modules != nil && tc.data != nil && !hasFinding(want, func(f RuleResult) bool { return f.Message == "watched server srv-0" }) {
 				t.Fatal("the rule on data found nothing: the comparison tested nothing of it")
 			}
 		})
