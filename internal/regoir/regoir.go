@@ -450,7 +450,7 @@ func (e *Evaluator) Eval(ctx context.Context, cancel topdown.Cancel, entrypoint 
 	s.cancel = cancel
 	locals := s.stack[:plan.Locals]
 	locals[ir.Input] = ast.NewTerm(input)
-	locals[ir.Data] = ast.NewTerm(ast.NewObject())
+	locals[ir.Data] = ast.InternedEmptyObject // never written: the plan reads data
 	s.top = int(plan.Locals)
 	for _, b := range plan.Blocks {
 		r := s.exec(b, locals)
@@ -619,9 +619,11 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 		case OpMakeArray:
 			locals[st.Target] = ast.NewTerm(ast.NewArrayWithCapacity(int(st.N)))
 		case OpMakeObject:
-			locals[st.Target] = ast.NewTerm(ast.NewObject())
+			// Many stay empty (a rule's findings, most of the time): the map
+			// behind an object or a set is made with its first element.
+			locals[st.Target] = &ast.Term{Value: ast.InternedEmptyObjectValue}
 		case OpMakeSet:
-			locals[st.Target] = ast.NewTerm(ast.NewSet())
+			locals[st.Target] = &ast.Term{Value: ast.InternedEmptySetValue}
 		case OpNot:
 			r := s.exec(st.Blocks[0], locals)
 			switch {
@@ -643,7 +645,11 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 					return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "object keys must be unique", Location: s.location(st.Loc)})
 				}
 			}
-			obj.Insert(k, v)
+			if obj == ast.InternedEmptyObjectValue { // OpMakeObject's
+				locals[st.Target].Value = ast.NewObject([2]*ast.Term{k, v})
+			} else {
+				obj.Insert(k, v)
+			}
 		case OpResetLocal:
 			locals[st.Target] = nil
 		case OpResultSetAdd:
@@ -665,7 +671,11 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			if !ok || v == nil {
 				return 0
 			}
-			set.Add(v)
+			if set == ast.InternedEmptySetValue { // OpMakeSet's
+				locals[st.Target].Value = ast.NewSet(v)
+			} else {
+				set.Add(v)
+			}
 		}
 	}
 	return ctrlEnd
