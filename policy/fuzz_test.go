@@ -2,7 +2,9 @@ package policy
 
 import (
 	"context"
+	"maps"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -299,6 +301,55 @@ func FuzzEvalServer(f *testing.F) {
 			if !rules["MCPG-P002"] || res.Admission != "" {
 				t.Fatalf("blocked %v without P002 (findings %v, admission %q)", d.Reasons, rules, res.Admission)
 			}
+		}
+	})
+}
+
+// FuzzPlanMatchesTopdown evaluates random servers, well-typed or with a
+// field of any JSON type in its place, in random policy contexts, through
+// the shipped plan and through topdown: the same result, or both fail.
+func FuzzPlanMatchesTopdown(f *testing.F) {
+	f.Add([]byte("docs"))
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+	f.Add([]byte(strings.Repeat("\x05\x03\x07\x01", 40)))
+	f.Add([]byte(strings.Repeat("\xff\x81\x02", 50)))
+	ctx := context.Background()
+	planned, err := NewEngine(ctx, EngineOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	ref, err := NewEngine(ctx, EngineOptions{FromSources: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if planned.plan == nil || ref.plan != nil {
+		f.Fatal("the engines do not differ in how they evaluate")
+	}
+	odd := []any{nil, true, 7, -1.5, "", "x", []any{}, []any{1, "a", nil}, map[string]any{}, map[string]any{"a": []any{"b"}}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b := &byteSource{data: data}
+		pc, err := NewValue(fuzzContext(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		server := fuzzServer(b)
+		for _, obj := range []map[string]any{server, server["claude"].(map[string]any), server["facts"].(map[string]any)} {
+			if b.bool() {
+				keys := slices.Sorted(maps.Keys(obj))
+				obj[keys[b.intn(len(keys))]] = odd[b.intn(len(odd))]
+			}
+		}
+		sv, err := NewValue(server)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotErr := planned.EvalServer(ctx, sv, pc)
+		want, wantErr := ref.EvalServer(ctx, sv, pc)
+		if (gotErr != nil) != (wantErr != nil) {
+			t.Fatalf("plan error %v, topdown error %v", gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("plan %+v\ntopdown %+v", got, want)
 		}
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/mcpguard/mcpguard/internal/regoir"
 )
 
+//go:generate go test -run TestShippedPlan -update
+
 // plannedEntrypoints are the entrypoints of shippedPlan: the queries an
 // engine without custom rules or data evaluates for every server.
 var plannedEntrypoints = []string{entryShipped, entryHygiene}
