@@ -22,6 +22,7 @@ type Program struct {
 	Funcs    []Function
 	Builtins []string // the names BuiltinCall statements index
 	Files    []string // the names Loc.File indexes
+	Consts   int      // constant collections (OpMakeConst), made by Bind
 	Memos    int      // functions memoized per evaluation
 	Frames   int      // the most locals a chain of calls holds at once
 }
@@ -74,12 +75,13 @@ const (
 	OpReturnLocal
 	OpScan
 	OpSetAdd
+	OpMakeConst // a collection literal, made once (fold.go)
 )
 
 var opNames = [...]string{"OpNop", "OpArrayAppend", "OpAssignConst", "OpAssignVar", "OpAssignVarOnce", "OpBlock",
 	"OpBreak", "OpCall", "OpCallBuiltin", "OpDot", "OpEqual", "OpIsArray", "OpIsDefined", "OpIsObject", "OpIsSet",
 	"OpIsUndefined", "OpLen", "OpMakeArray", "OpMakeObject", "OpMakeSet", "OpNot", "OpNotEqual", "OpObjectInsert",
-	"OpObjectInsertOnce", "OpResetLocal", "OpResultSetAdd", "OpReturnLocal", "OpScan", "OpSetAdd"}
+	"OpObjectInsertOnce", "OpResetLocal", "OpResultSetAdd", "OpReturnLocal", "OpScan", "OpSetAdd", "OpMakeConst"}
 
 // GoString is the constant's name, as a generated program writes it.
 func (o Op) GoString() string {
@@ -171,6 +173,7 @@ func Link(p *ir.Policy) (*Program, error) {
 		fn.Locals = l.max + 1
 		prog.Plans = append(prog.Plans, fn)
 	}
+	fold(prog)
 	// The locals a chain of calls holds, for one stack per evaluation. Rego
 	// has no recursion (the compiler rejects it), so calls form a DAG.
 	depth := make([]int, len(prog.Funcs))
@@ -407,6 +410,7 @@ func (l *linker) stmt(s ir.Stmt, out *Stmt) error {
 type Evaluator struct {
 	prog     *Program
 	builtins []topdown.BuiltinFunc
+	consts   []*ast.Term // OpMakeConst's collections, shared by every evaluation
 	states   sync.Pool
 }
 
@@ -421,6 +425,10 @@ func (p *Program) Bind(extra map[string]topdown.BuiltinFunc) (*Evaluator, error)
 		if e.builtins[i] == nil {
 			return nil, fmt.Errorf("bind plan: no built-in function %s", name)
 		}
+	}
+	var err error
+	if e.consts, err = buildConsts(p); err != nil {
+		return nil, err
 	}
 	return e, nil
 }
@@ -475,8 +483,9 @@ type state struct {
 	err     error
 	cancel  topdown.Cancel
 	bctx    topdown.BuiltinContext
-	out     *ast.Term // a built-in's output
-	ret     *ast.Term // the value of the last ReturnLocalStmt
+	args    []*ast.Term // a built-in's operands
+	out     *ast.Term   // a built-in's output
+	ret     *ast.Term   // the value of the last ReturnLocalStmt
 	capture func(*ast.Term) error
 	steps   uint
 }
@@ -533,7 +542,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 		switch st.Op {
 		case OpNop:
 		case OpArrayAppend:
-			arr, ok := termValue[*ast.Array](locals[st.Target])
+			arr, ok := asArray(locals[st.Target])
 			v := value(&st.A, locals)
 			if !ok || v == nil {
 				return 0
@@ -591,15 +600,15 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				return 0
 			}
 		case OpIsArray:
-			if _, ok := termValue[*ast.Array](value(&st.A, locals)); !ok {
+			if _, ok := asArray(value(&st.A, locals)); !ok {
 				return 0
 			}
 		case OpIsObject:
-			if _, ok := termValue[ast.Object](value(&st.A, locals)); !ok {
+			if _, ok := asObject(value(&st.A, locals)); !ok {
 				return 0
 			}
 		case OpIsSet:
-			if _, ok := termValue[ast.Set](value(&st.A, locals)); !ok {
+			if _, ok := asSet(value(&st.A, locals)); !ok {
 				return 0
 			}
 		case OpIsDefined:
@@ -618,6 +627,8 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			locals[st.Target] = ast.InternedTerm(n)
 		case OpMakeArray:
 			locals[st.Target] = ast.NewTerm(ast.NewArrayWithCapacity(int(st.N)))
+		case OpMakeConst:
+			locals[st.Target] = s.ev.consts[st.N]
 		case OpMakeObject:
 			// Many stay empty (a rule's findings, most of the time): the map
 			// behind an object or a set is made with its first element.
@@ -635,7 +646,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				return r - 1
 			}
 		case OpObjectInsert, OpObjectInsertOnce:
-			obj, ok := termValue[ast.Object](locals[st.Target])
+			obj, ok := asObject(locals[st.Target])
 			k, v := value(&st.A, locals), value(&st.B, locals)
 			if !ok || k == nil || v == nil {
 				return 0
@@ -666,7 +677,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				return r
 			}
 		case OpSetAdd:
-			set, ok := termValue[ast.Set](locals[st.Target])
+			set, ok := asSet(locals[st.Target])
 			v := value(&st.A, locals)
 			if !ok || v == nil {
 				return 0
@@ -783,7 +794,13 @@ func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 }
 
 func (s *state) callBuiltin(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
-	args := make([]*ast.Term, len(st.Args))
+	// The operands go in one slice per evaluation: a built-in reads them
+	// and never keeps the slice, and none calls back into the plan.
+	if cap(s.args) < len(st.Args) {
+		s.args = make([]*ast.Term, len(st.Args))
+	}
+	args := s.args[:len(st.Args)]
+	defer clear(args)
 	for i := range st.Args {
 		if args[i] = value(&st.Args[i], locals); args[i] == nil {
 			return nil, ctrlEnd
@@ -807,12 +824,30 @@ func (s *state) callBuiltin(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 	return s.out, ctrlEnd
 }
 
-func termValue[T ast.Value](t *ast.Term) (T, bool) {
-	var zero T
+// asArray, asObject and asSet are t's value of that type. (Not one generic
+// function: an assertion to an interface type through a type parameter
+// looks its itab up on every call, where a plain one caches it.)
+func asArray(t *ast.Term) (*ast.Array, bool) {
 	if t == nil {
-		return zero, false
+		return nil, false
 	}
-	v, ok := t.Value.(T)
+	v, ok := t.Value.(*ast.Array)
+	return v, ok
+}
+
+func asObject(t *ast.Term) (ast.Object, bool) {
+	if t == nil {
+		return nil, false
+	}
+	v, ok := t.Value.(ast.Object)
+	return v, ok
+}
+
+func asSet(t *ast.Term) (ast.Set, bool) {
+	if t == nil {
+		return nil, false
+	}
+	v, ok := t.Value.(ast.Set)
 	return v, ok
 }
 
