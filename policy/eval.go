@@ -150,17 +150,15 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 
 // evalPlanned is evalServer through the shipped plan.
 func (e *Engine) evalPlanned(ctx context.Context, in ast.Value) (*ServerResult, error) {
-	cancel := topdown.NewCancel()
-	defer context.AfterFunc(ctx, cancel.Cancel)()
 	res := &ServerResult{}
-	v, err := planned(ctx, e.plan, cancel, entryShipped, in)
+	v, err := planned(ctx, e.plan, entryShipped, in)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := decodeServer(v, res, false); err != nil {
 		return nil, err
 	}
-	if v, err = planned(ctx, e.plan, cancel, entryHygiene, in); err != nil {
+	if v, err = planned(ctx, e.plan, entryHygiene, in); err != nil {
 		return nil, err
 	}
 	if err := appendFindings(&res.Findings, v); err != nil {
@@ -171,8 +169,8 @@ func (e *Engine) evalPlanned(ctx context.Context, in ast.Value) (*ServerResult, 
 
 // planned evaluates one of the plan's entrypoints and returns its value as
 // rego returns a query's (JSON's types).
-func planned(ctx context.Context, plan *regoir.Evaluator, cancel topdown.Cancel, entrypoint string, in ast.Value) (any, error) {
-	rs, err := plan.Eval(ctx, cancel, entrypoint, in)
+func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in ast.Value) (any, error) {
+	rs, err := plan.Eval(ctx, entrypoint, in)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}

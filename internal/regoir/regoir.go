@@ -436,8 +436,8 @@ func (p *Program) Bind(extra map[string]topdown.BuiltinFunc) (*Evaluator, error)
 // Eval evaluates the plan named entrypoint (a path such as "pkg/rule") on
 // input, with an empty data document, and returns its results (the
 // {"result": value} objects of OPA's result set; none when undefined). A
-// built-in's error ends the evaluation; so does cancel.
-func (e *Evaluator) Eval(ctx context.Context, cancel topdown.Cancel, entrypoint string, input ast.Value) ([]*ast.Term, error) {
+// built-in's error ends the evaluation; so does ctx.
+func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value) ([]*ast.Term, error) {
 	var plan *Function
 	for i := range e.prog.Plans {
 		if e.prog.Plans[i].Name == entrypoint {
@@ -454,8 +454,8 @@ func (e *Evaluator) Eval(ctx context.Context, cancel topdown.Cancel, entrypoint 
 	}
 	defer e.states.Put(s)
 	defer s.reset()
-	s.bctx = topdown.BuiltinContext{Context: ctx, Cancel: cancel}
-	s.cancel = cancel
+	s.bctx = topdown.BuiltinContext{Context: ctx}
+	s.done = ctx.Done()
 	locals := s.stack[:plan.Locals]
 	locals[ir.Input] = ast.NewTerm(input)
 	locals[ir.Data] = ast.InternedEmptyObject // never written: the plan reads data
@@ -481,7 +481,7 @@ type state struct {
 	memo    []*ast.Term
 	results []*ast.Term
 	err     error
-	cancel  topdown.Cancel
+	done    <-chan struct{} // the context's
 	bctx    topdown.BuiltinContext
 	args    []*ast.Term // a built-in's operands
 	out     *ast.Term   // a built-in's output
@@ -496,7 +496,7 @@ var undefinedMemo = &ast.Term{}
 func (s *state) reset() {
 	clear(s.stack)
 	clear(s.memo)
-	s.results, s.err, s.cancel, s.bctx, s.out, s.ret, s.top = nil, nil, nil, topdown.BuiltinContext{}, nil, nil, 0
+	s.results, s.err, s.done, s.bctx, s.out, s.ret, s.top = nil, nil, nil, topdown.BuiltinContext{}, nil, nil, 0
 }
 
 func (s *state) captureOutput(t *ast.Term) error {
@@ -737,9 +737,20 @@ func (s *state) scan(st *Stmt, locals []*ast.Term) int {
 	return res
 }
 
+// cancelled looks at the context every 64 calls and scan steps (a
+// channel receive, not topdown's Cancel: that would need a context.AfterFunc
+// per evaluation to set it).
 func (s *state) cancelled() bool {
 	s.steps++
-	return s.cancel != nil && s.steps%64 == 0 && s.cancel.Cancelled()
+	if s.done == nil || s.steps%64 != 0 {
+		return false
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {

@@ -93,7 +93,7 @@ func irOutcome(t testing.TB, prog *Evaluator, entrypoint string, input any) stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := prog.Eval(context.Background(), nil, entrypoint, in)
+	rs, err := prog.Eval(context.Background(), entrypoint, in)
 	if err != nil {
 		return "error"
 	}
@@ -221,13 +221,14 @@ func TestCallerBuiltins(t *testing.T) {
 	}
 }
 
-// TestCancel: a cancelled evaluation stops with topdown's cancel error.
+// TestCancel: an evaluation whose context is cancelled stops with topdown's
+// cancel error.
 func TestCancel(t *testing.T) {
 	p := planModules(t, map[string]string{"p.rego": "package p\n\nv := count([x | some x in numbers.range(1, 100000); x % 7 == 0])\n"}, "p/v")
 	prog := link(t, p, nil)
-	cancel := topdown.NewCancel()
-	cancel.Cancel()
-	_, err := prog.Eval(context.Background(), cancel, "p/v", ast.NewObject())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := prog.Eval(ctx, "p/v", ast.NewObject())
 	var te *topdown.Error
 	if !errors.As(err, &te) || te.Code != topdown.CancelErr {
 		t.Errorf("Eval = %v, want a cancel error", err)
