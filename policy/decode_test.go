@@ -35,7 +35,10 @@ warn contains {"msg": "evidence is a list", "evidence": [1]}
 
 warn contains input.server.name
 `
-	e, err := NewEngine(ctx, EngineOptions{Modules: map[string]string{"decode.rego": custom}})
+	// From the sources: topdown evaluates every query, and refEvalServer
+	// reads the results through it. (The plan's are compared with topdown's
+	// by TestSnapshotEngineMatchesSources and FuzzPlanMatchesTopdown.)
+	e, err := NewEngine(ctx, EngineOptions{Modules: map[string]string{"decode.rego": custom}, FromSources: true})
 	if err != nil {
 		t.Fatal(err)
 	}

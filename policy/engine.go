@@ -176,35 +176,37 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if opts.FromSources {
 		opts.Preload = nil // it holds the snapshot's groups
 	}
-	// A preload's queries were prepared without print statements or data:
-	// they serve when there is no data document (the shipped policies
-	// print nothing); anything else is prepared here.
+	// A preload's queries were prepared without print statements or data,
+	// and its plan has no data document: they serve when there is none (the
+	// shipped policies print nothing); anything else is prepared here.
 	pre := opts.Preload.take()
-	usable := pre == nil || len(opts.Data) == 0
+	if pre != nil && len(opts.Data) > 0 {
+		pre = nil
+	}
 	if pre == nil {
 		pre = loadShipped(opts.FromSources, len(custom) == 0, opts.Print, opts.Data)
 	}
-	bs, rulesCompiler := pre.bs, pre.rules
+	e.withCustom = len(custom) > 0
+	e.plan = pre.plan
+	if e.plan == nil || e.withCustom {
+		if err := e.prepareServer(ctx, pre, custom, opts); err != nil {
+			return err
+		}
+	}
+	if e.plan != nil {
+		return nil
+	}
 	if err := pre.rulesErr; err != nil {
 		return err
 	}
-	e.withCustom = len(custom) > 0
-	if len(opts.Data) == 0 && !e.withCustom {
-		e.plan = pre.plan
+	if pre.hygieneOK {
+		e.hygiene = pre.hygiene
+	} else if e.hygiene, err = prepareQuery(ctx, pre.rules, hygieneQuery, pre.bs, opts.Print, opts.Data); err != nil {
+		return err
 	}
-	if e.plan == nil {
-		if err := e.prepareServer(ctx, pre, custom, usable, opts); err != nil {
-			return err
-		}
-		if usable && pre.hygieneOK {
-			e.hygiene = pre.hygiene
-		} else if e.hygiene, err = prepareQuery(ctx, rulesCompiler, hygieneQuery, bs, opts.Print, opts.Data); err != nil {
-			return err
-		}
-	}
-	if usable && pre.contextOK {
+	if pre.contextOK {
 		e.context = pre.context
-	} else if e.context, err = prepareQuery(ctx, rulesCompiler, contextQuery, bs, opts.Print, opts.Data); err != nil {
+	} else if e.context, err = prepareQuery(ctx, pre.rules, contextQuery, pre.bs, opts.Print, opts.Data); err != nil {
 		return err
 	}
 	return nil
@@ -213,28 +215,25 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 // prepareServer prepares the verdict query for topdown, when the engine
 // cannot evaluate it through the shipped plan: with custom rules, which
 // join the verdict group, or with a data document.
-func (e *Engine) prepareServer(ctx context.Context, pre *preloaded, custom map[string]*ast.Module, usable bool, opts EngineOptions) error {
-	verdict, err := pre.verdict, pre.verdictErr
-	switch {
-	case e.withCustom:
-		// A preloaded verdict group goes unused.
-		verdict, err = e.compileCustom(custom, pre.bs, opts.Print != nil)
-	case verdict == nil && err == nil:
-		// The preload left the group to the plan.
-		verdict, err = shippedCompiler(pre.snap, groupVerdict, pre.bs)
+func (e *Engine) prepareServer(ctx context.Context, pre *preloaded, custom map[string]*ast.Module, opts EngineOptions) error {
+	if !e.withCustom {
+		if err := pre.verdictErr; err != nil {
+			return err
+		}
+		if pre.serverOK {
+			e.server = pre.server
+			return nil
+		}
+		var err error
+		e.server, err = prepareQuery(ctx, pre.verdict, shippedQuery, pre.bs, opts.Print, opts.Data)
+		return err
 	}
+	// A preloaded verdict group goes unused.
+	verdict, err := e.compileCustom(custom, pre.bs, opts.Print != nil)
 	if err != nil {
 		return err
 	}
-	if usable && !e.withCustom && pre.serverOK {
-		e.server = pre.server
-		return nil
-	}
-	query := shippedQuery
-	if e.withCustom {
-		query = serverQuery
-	}
-	e.server, err = prepareQuery(ctx, verdict, query, pre.bs, opts.Print, opts.Data)
+	e.server, err = prepareQuery(ctx, verdict, serverQuery, pre.bs, opts.Print, opts.Data)
 	return err
 }
 

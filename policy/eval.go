@@ -107,23 +107,7 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 
 func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	in := input(server, pctx)
-	if e.plan != nil {
-		return e.evalPlanned(ctx, in)
-	}
-	cache := e.caches.get()
-	defer e.caches.put(cache)
-	// Both evaluations stop when ctx does through one cancel: rego would
-	// otherwise start a goroutine per evaluation to watch ctx, and wake
-	// an idle core for it (BenchmarkEvalServer ~5%, the 11,000-server
-	// scan 2.4%).
-	cancel := topdown.NewCancel()
-	defer context.AfterFunc(ctx, cancel.Cancel)()
-	opts := append(cache.options(in), rego.EvalExternalCancel(cancel))
-	rs, err := e.server.Eval(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate policy: %w", err)
-	}
-	v, err := resultValue(rs)
+	v, err := e.query(ctx, !e.withCustom, entryShipped, e.server, in)
 	if err != nil {
 		return nil, err
 	}
@@ -132,12 +116,7 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	if err != nil {
 		return nil, err
 	}
-	cache.reset()
-	rs, err = e.hygiene.Eval(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate policy: %w", err)
-	}
-	if v, err = resultValue(rs); err != nil {
+	if v, err = e.query(ctx, true, entryHygiene, e.hygiene, in); err != nil {
 		return nil, err
 	}
 	if err := appendFindings(&res.Findings, v); err != nil {
@@ -148,23 +127,26 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	return res, nil
 }
 
-// evalPlanned is evalServer through the shipped plan.
-func (e *Engine) evalPlanned(ctx context.Context, in ast.Value) (*ServerResult, error) {
-	res := &ServerResult{}
-	v, err := planned(ctx, e.plan, entryShipped, in)
+// query evaluates one of the engine's queries on in: through the plan's
+// entrypoint when the engine has a plan and it can serve the query
+// (plannable), otherwise through topdown's prepared query pq.
+func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, pq rego.PreparedEvalQuery, in ast.Value) (any, error) {
+	if plannable && e.plan != nil {
+		return planned(ctx, e.plan, entrypoint, in)
+	}
+	cache := e.caches.get()
+	defer e.caches.put(cache)
+	// The evaluation stops when ctx does through a cancel: rego would
+	// otherwise start a goroutine per evaluation to watch ctx, and wake an
+	// idle core for it (BenchmarkEvalServer ~5%, the 11,000-server scan
+	// 2.4%).
+	cancel := topdown.NewCancel()
+	defer context.AfterFunc(ctx, cancel.Cancel)()
+	rs, err := pq.Eval(ctx, append(cache.options(in), rego.EvalExternalCancel(cancel))...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
-	if _, err := decodeServer(v, res, false); err != nil {
-		return nil, err
-	}
-	if v, err = planned(ctx, e.plan, entryHygiene, in); err != nil {
-		return nil, err
-	}
-	if err := appendFindings(&res.Findings, v); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return resultValue(rs)
 }
 
 // planned evaluates one of the plan's entrypoints and returns its value as
@@ -194,11 +176,7 @@ func (e *Engine) EvalContext(ctx context.Context, pctx Value) ([]RuleResult, err
 	if err := e.Err(); err != nil {
 		return nil, err
 	}
-	rs, err := e.context.Eval(ctx, inputOptions(input(Value{}, pctx))...)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate policy: %w", err)
-	}
-	v, err := resultValue(rs)
+	v, err := e.query(ctx, true, entryContext, e.context, input(Value{}, pctx))
 	if err != nil {
 		return nil, err
 	}

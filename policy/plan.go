@@ -11,13 +11,16 @@ import (
 
 //go:generate go test -run TestShippedPlan -update
 
-// plannedEntrypoints are the entrypoints of shippedPlan: the queries an
-// engine without custom rules or data evaluates for every server.
-var plannedEntrypoints = []string{entryShipped, entryHygiene}
+// plannedEntrypoints are the entrypoints of shippedPlan: the shipped
+// queries. An engine without a data document evaluates the hygiene and
+// weakness rules through the plan, and the verdict query too when it has
+// no custom rules (which join the verdict group).
+var plannedEntrypoints = []string{entryShipped, entryHygiene, entryContext}
 
 const (
-	entryShipped = "mcpguard/main/shipped" // shippedQuery
-	entryHygiene = "mcpguard/hygiene/findings"
+	entryShipped = "mcpguard/main/shipped"      // shippedQuery
+	entryHygiene = "mcpguard/hygiene/findings"  // hygieneQuery
+	entryContext = "mcpguard/weakness/findings" // contextQuery
 )
 
 // bindShippedPlan gives the generated plan mcpguard's functions.
@@ -33,8 +36,10 @@ func bindShippedPlan(bs []builtin) (*regoir.Evaluator, error) {
 	return ev, nil
 }
 
-// planCurrent reports whether shippedPlan was planned from the sources
-// digest identifies.
-func planCurrent(digest [32]byte) bool {
-	return shippedPlanDigest == hex.EncodeToString(digest[:])
+// planCurrent reports whether shippedPlan was planned from the shipped
+// policies as they are: one edited since, and not planned again, is
+// evaluated by topdown.
+func planCurrent() bool {
+	digest, err := shippedDigest()
+	return err == nil && shippedPlanDigest == hex.EncodeToString(digest[:])
 }

@@ -25,20 +25,18 @@ type Preload struct {
 	taken  atomic.Bool
 }
 
-// preloaded is what loadShipped loads: the compiled groups and their
-// prepared queries (a Preload's without print statements or data), or in
-// place of the verdict group and the hygiene query, the shipped plan.
+// preloaded is what loadShipped loads: the shipped plan, or the compiled
+// groups and their prepared queries (a Preload's without print statements
+// or data).
 type preloaded struct {
 	bs                             []builtin
-	snap                           *snapshot // nil: the groups were compiled from their sources
+	plan                           *regoir.Evaluator
 	verdict, rules                 *ast.Compiler
 	verdictErr                     error
 	rulesErr                       error
 	server                         rego.PreparedEvalQuery
 	hygiene, context               rego.PreparedEvalQuery
 	serverOK, hygieneOK, contextOK bool
-	// plan evaluates the server and hygiene queries (nil: topdown does).
-	plan *regoir.Evaluator
 }
 
 // PreloadShipped starts loading the shipped policy groups and returns at
@@ -53,41 +51,41 @@ func PreloadShipped() *Preload {
 	return p
 }
 
-// loadShipped loads the shipped groups, from the snapshot or (fromSources)
-// by compiling their Rego: the rules group, and the verdict group unless
-// custom rules are to join it (verdict false) or the shipped plan is to
-// evaluate it. The two load in parallel — loading is most of a short
-// command's start-up — and each has its queries prepared, print statements
-// going to print and data as the data document.
+// loadShipped loads what evaluates the shipped policies. Without a data
+// document, that is the shipped plan (nothing to decode or compile), if it
+// was planned from the sources as they are and binds; otherwise it loads
+// the groups, from the snapshot or (fromSources) by compiling their Rego:
+// the rules group, and the verdict group unless custom rules are to join
+// it (verdict false). The two load in parallel — loading is most of a
+// short command's start-up — and each has its queries prepared, print
+// statements going to print and data as the data document.
 func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any) *preloaded {
 	l := &preloaded{bs: builtins()}
-	if !fromSources {
-		l.snap = loadSnapshot()
+	if !fromSources && len(data) == 0 && planCurrent() {
+		// A plan that does not bind leaves the queries to topdown
+		// (TestShippedPlan fails on it).
+		if l.plan, _ = bindShippedPlan(l.bs); l.plan != nil {
+			return l
+		}
 	}
-	// The plan is used only beside the snapshot it was planned with; it
-	// takes the place of the verdict group and the hygiene query, which an
-	// engine that cannot use it (custom rules, data) loads itself. A plan
-	// that does not bind leaves them to topdown (TestShippedPlan fails on
-	// it).
-	if verdict && len(data) == 0 && l.snap != nil && planCurrent(l.snap.digest) {
-		l.plan, _ = bindShippedPlan(l.bs)
+	var snap *snapshot
+	if !fromSources {
+		snap = loadSnapshot()
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		GrowStack()
-		if l.rules, l.rulesErr = shippedCompiler(l.snap, groupRules, l.bs); l.rulesErr == nil {
+		if l.rules, l.rulesErr = shippedCompiler(snap, groupRules, l.bs); l.rulesErr == nil {
 			var err error
-			if l.plan == nil {
-				l.hygiene, err = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, print, data)
-				l.hygieneOK = err == nil
-			}
+			l.hygiene, err = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, print, data)
+			l.hygieneOK = err == nil
 			l.context, err = prepareQuery(context.Background(), l.rules, contextQuery, l.bs, print, data)
 			l.contextOK = err == nil
 		}
 	}()
-	if verdict && l.plan == nil {
-		if l.verdict, l.verdictErr = shippedCompiler(l.snap, groupVerdict, l.bs); l.verdictErr == nil {
+	if verdict {
+		if l.verdict, l.verdictErr = shippedCompiler(snap, groupVerdict, l.bs); l.verdictErr == nil {
 			var err error
 			l.server, err = prepareQuery(context.Background(), l.verdict, shippedQuery, l.bs, print, data)
 			l.serverOK = err == nil

@@ -80,7 +80,6 @@ var evalStages = []ast.StageID{
 // snapshot is the decoded header of a snapshot: its tables, and each group's
 // encoding, decoded when a command needs that group.
 type snapshot struct {
-	digest [32]byte // of the sources it was compiled from
 	strs   []string
 	locs   []*ast.Location
 	groups map[string][]byte
@@ -188,7 +187,6 @@ func loadSnapshot() *snapshot {
 	if err != nil || digest != want {
 		return nil
 	}
-	snap.digest = digest
 	return snap
 }
 
