@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -48,6 +49,9 @@ func emit(t *ast.Term, err error, iter func(*ast.Term) error) error {
 	return iter(t)
 }
 
+// urlCacheSize bounds the server URLs mcpguard.url_match keeps parsed.
+const urlCacheSize = 4096
+
 // builtins returns mcpguard's Rego functions. They are per-instance (never
 // registered globally) and deterministic.
 func builtins() []builtin {
@@ -59,6 +63,23 @@ func builtins() []builtin {
 		c := urlmatch.Compile(p)
 		patterns.Store(p, c)
 		return c
+	}
+	// A server's URL is matched against every pattern of every list: it is
+	// parsed once. The cache starts again when it holds urlCacheSize URLs (a
+	// daemon sees the machine's URLs again on every rescan).
+	var urls sync.Map // url -> *urlmatch.URL, nil when it does not parse
+	var cached atomic.Int64
+	parse := func(u string) *urlmatch.URL {
+		if v, ok := urls.Load(u); ok {
+			return v.(*urlmatch.URL)
+		}
+		parsed, _ := urlmatch.Parse(u)
+		if cached.Add(1) > urlCacheSize {
+			urls.Clear()
+			cached.Store(1)
+		}
+		urls.Store(u, parsed)
+		return parsed
 	}
 	str := func(t *ast.Term) (string, bool) {
 		s, ok := t.Value.(ast.String)
@@ -88,7 +109,7 @@ func builtins() []builtin {
 			if !ok1 || !ok2 {
 				return nil, nil
 			}
-			return ast.BooleanTerm(compile(ps).Match(us)), nil
+			return ast.BooleanTerm(compile(ps).MatchURL(parse(us))), nil
 		}),
 		function1(weaknesses, func(_ rego.BuiltinContext, p *ast.Term) (*ast.Term, error) {
 			ps, ok := str(p)
