@@ -2,64 +2,102 @@ package policy
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/mcpguard/mcpguard/reports"
 )
 
-// The per-server results are read from the Go values rego gives (maps,
-// slices, json.Number, strings, booleans) rather than marshalled to JSON and
-// decoded again. The values are exactly those of that round trip:
-// numbers as float64 and each byte of invalid UTF-8 as U+FFFD, which is what
-// encoding/json writes and reads back (TestDirectDecodeMatchesJSON holds
-// the two to each other).
+// The results are read from OPA's values (the plan's, and topdown's
+// through rawResult) rather than converted to Go's and marshalled to JSON
+// and decoded again. The values are exactly those of that round trip:
+// sets as sorted arrays, numbers as float64 and each byte of invalid UTF-8
+// as U+FFFD, which is what encoding/json writes and reads back
+// (TestDirectDecodeMatchesJSON holds the two to each other).
 
-// resultValue returns the value of the query's only expression.
-func resultValue(rs rego.ResultSet) (any, error) {
+// rawResult has rego give a query's results as OPA's values.
+func rawResult() rego.EvalOption {
+	return rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t.Value, nil })
+}
+
+// resultValue returns the value of the query's only expression, evaluated
+// with rawResult.
+func resultValue(rs rego.ResultSet) (ast.Value, error) {
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
 		return nil, fmt.Errorf("evaluate policy: the entrypoint is undefined")
 	}
-	return rs[0].Expressions[0].Value, nil
+	v, ok := rs[0].Expressions[0].Value.(ast.Value)
+	if !ok {
+		return nil, fmt.Errorf("decode policy result: %T is not a value", rs[0].Expressions[0].Value)
+	}
+	return v, nil
+}
+
+// member is obj[key]; nil when obj is not an object or has no such key.
+func member(v ast.Value, key string) ast.Value {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return nil
+	}
+	if t := obj.Get(ast.InternedTerm(key)); t != nil {
+		return t.Value
+	}
+	return nil
+}
+
+// elements are an array's elements, or a set's in order; false for any
+// other value.
+func elements(v ast.Value) ([]*ast.Term, bool) {
+	switch x := v.(type) {
+	case *ast.Array:
+		out := make([]*ast.Term, x.Len())
+		for i := range out {
+			out[i] = x.Elem(i)
+		}
+		return out, true
+	case ast.Set:
+		out := make([]*ast.Term, 0, x.Len())
+		x.Foreach(func(t *ast.Term) { out = append(out, t) }) // sorted, as rego's JSON gives them
+		return out, true
+	}
+	return nil, false
 }
 
 // decodeServer reads the server entrypoint's {verdict, admission, findings,
 // deny, warn}: the first three into res, and (withCustom: the shipped
 // entrypoint has no deny and warn) the custom deny and warn findings, in
 // that order, returned.
-func decodeServer(v any, res *ServerResult, withCustom bool) ([]RuleResult, error) {
-	obj, ok := v.(map[string]any)
+func decodeServer(v ast.Value, res *ServerResult, withCustom bool) ([]RuleResult, error) {
+	verdict := member(v, "verdict")
+	allowed, ok := member(verdict, "allowed").(ast.Boolean)
 	if !ok {
 		return nil, malformedResult(v)
 	}
-	verdict, ok := obj["verdict"].(map[string]any)
-	if !ok {
-		return nil, malformedResult(v)
-	}
-	if res.Decision.Allowed, ok = verdict["allowed"].(bool); !ok {
-		return nil, malformedResult(v)
-	}
-	reasons, ok := verdict["reasons"].([]any)
+	res.Decision.Allowed = bool(allowed)
+	reasons, ok := elements(member(verdict, "reasons"))
 	if !ok {
 		return nil, malformedResult(v)
 	}
 	res.Decision.Reasons = make([]string, len(reasons))
 	for i, r := range reasons {
-		s, ok := r.(string)
+		s, ok := r.Value.(ast.String)
 		if !ok {
 			return nil, malformedResult(v)
 		}
-		res.Decision.Reasons[i] = jsonString(s)
+		res.Decision.Reasons[i] = jsonString(string(s))
 	}
-	if res.Admission, ok = obj["admission"].(string); !ok {
+	admission, ok := member(v, "admission").(ast.String)
+	if !ok {
 		return nil, malformedResult(v)
 	}
-	res.Admission = jsonString(res.Admission)
-	if err := appendFindings(&res.Findings, obj["findings"]); err != nil {
+	res.Admission = jsonString(string(admission))
+	if err := appendFindings(&res.Findings, member(v, "findings")); err != nil {
 		return nil, err
 	}
 	if !withCustom {
@@ -70,12 +108,12 @@ func decodeServer(v any, res *ServerResult, withCustom bool) ([]RuleResult, erro
 		key string
 		sev reports.Severity
 	}{{"deny", reports.SeverityError}, {"warn", reports.SeverityWarning}} {
-		list, ok := obj[kind.key].([]any)
+		list, ok := elements(member(v, kind.key))
 		if !ok {
 			return nil, malformedResult(v)
 		}
 		for _, c := range list {
-			cr, err := decodeCustom(c)
+			cr, err := decodeCustom(c.Value)
 			if err != nil {
 				return nil, err
 			}
@@ -86,13 +124,13 @@ func decodeServer(v any, res *ServerResult, withCustom bool) ([]RuleResult, erro
 }
 
 // appendFindings reads a list of shipped findings.
-func appendFindings(out *[]RuleResult, v any) error {
-	list, ok := v.([]any)
+func appendFindings(out *[]RuleResult, v ast.Value) error {
+	list, ok := elements(v)
 	if !ok {
 		return malformedResult(v)
 	}
 	for _, f := range list {
-		r, err := findingValue(f)
+		r, err := findingValue(f.Value)
 		if err != nil {
 			return err
 		}
@@ -103,25 +141,23 @@ func appendFindings(out *[]RuleResult, v any) error {
 
 // findingValue reads a shipped rule's {"rule", "msg", "evidence",
 // "location", "severity"} as decodeFinding reads its JSON.
-func findingValue(v any) (RuleResult, error) {
+func findingValue(v ast.Value) (RuleResult, error) {
 	bad := func() (RuleResult, error) {
-		raw, _ := json.Marshal(v)
-		return RuleResult{}, fmt.Errorf("policy produced a malformed finding %s", raw)
+		return RuleResult{}, fmt.Errorf("policy produced a malformed finding %s", jsonText(v))
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
+	if _, ok := v.(ast.Object); !ok {
 		return bad()
 	}
-	rule, ok1 := optString(obj["rule"])
-	msg, ok2 := optString(obj["msg"])
-	sevText, ok3 := optString(obj["severity"])
+	rule, ok1 := optString(member(v, "rule"))
+	msg, ok2 := optString(member(v, "msg"))
+	sevText, ok3 := optString(member(v, "severity"))
 	if !ok1 || !ok2 || !ok3 || rule == "" || msg == "" {
 		return bad()
 	}
 	var evidence map[string]any
-	switch e := obj["evidence"].(type) {
-	case nil:
-	case map[string]any:
+	switch e := member(v, "evidence").(type) {
+	case nil, ast.Null:
+	case ast.Object:
 		ev, err := jsonValue(e)
 		if err != nil {
 			return bad()
@@ -131,15 +167,15 @@ func findingValue(v any) (RuleResult, error) {
 		return bad()
 	}
 	var loc *reports.Location
-	switch l := obj["location"].(type) {
-	case nil:
-	case map[string]any:
+	switch l := member(v, "location").(type) {
+	case nil, ast.Null:
+	case ast.Object:
 		loc = &reports.Location{}
 		var okPath, okPtr, okLine, okCol bool
-		loc.Path, okPath = optString(l["path"])
-		loc.Pointer, okPtr = optString(l["pointer"])
-		loc.Line, okLine = optInt(l["line"])
-		loc.Column, okCol = optInt(l["column"])
+		loc.Path, okPath = optString(member(l, "path"))
+		loc.Pointer, okPtr = optString(member(l, "pointer"))
+		loc.Line, okLine = optInt(member(l, "line"))
+		loc.Column, okCol = optInt(member(l, "column"))
 		if !okPath || !okPtr || !okLine || !okCol {
 			return bad()
 		}
@@ -157,95 +193,132 @@ func findingValue(v any) (RuleResult, error) {
 // decodeCustom reads one element of the generated custom index,
 // {"package", "result"}; the result, whatever the organisation's rule
 // returned, goes to customResult as its JSON.
-func decodeCustom(v any) (customResult, error) {
-	obj, ok := v.(map[string]any)
+func decodeCustom(v ast.Value) (customResult, error) {
+	if _, ok := v.(ast.Object); !ok {
+		return customResult{}, malformedResult(v)
+	}
+	pkg, ok := optString(member(v, "package"))
 	if !ok {
 		return customResult{}, malformedResult(v)
 	}
-	pkg, ok := optString(obj["package"])
-	if !ok {
-		return customResult{}, malformedResult(v)
+	var result any
+	if r := member(v, "result"); r != nil {
+		var err error
+		if result, err = ast.JSON(r); err != nil {
+			return customResult{}, fmt.Errorf("decode policy result: %w", err)
+		}
 	}
-	raw, err := json.Marshal(obj["result"])
+	raw, err := json.Marshal(result)
 	if err != nil {
 		return customResult{}, fmt.Errorf("decode policy result: %w", err)
 	}
 	return customResult{Package: pkg, Result: raw}, nil
 }
 
-func malformedResult(v any) error {
-	raw, _ := json.Marshal(v)
-	return fmt.Errorf("decode policy result: unexpected shape %.200s", raw)
+func malformedResult(v ast.Value) error {
+	return fmt.Errorf("decode policy result: unexpected shape %.200s", jsonText(v))
 }
 
-// optString reads a string member that may be absent (""); false for any
-// other type.
-func optString(v any) (string, bool) {
+// jsonText is v as JSON, for messages.
+func jsonText(v ast.Value) string {
+	if v == nil {
+		return "null"
+	}
+	x, err := ast.JSON(v)
+	if err != nil {
+		return v.String()
+	}
+	raw, _ := json.Marshal(x)
+	return string(raw)
+}
+
+// optString reads a string member that may be absent or null (""); false
+// for any other type.
+func optString(v ast.Value) (string, bool) {
 	switch s := v.(type) {
-	case nil:
+	case nil, ast.Null:
 		return "", true
-	case string:
-		return jsonString(s), true
+	case ast.String:
+		return jsonString(string(s)), true
 	}
 	return "", false
 }
 
-// optInt reads an integer member that may be absent (0), as encoding/json
-// fills an int: false for a fraction, an exponent or a value out of range.
-func optInt(v any) (int, bool) {
+// optInt reads an integer member that may be absent or null (0), as
+// encoding/json fills an int: false for a fraction, an exponent or a value
+// out of range.
+func optInt(v ast.Value) (int, bool) {
 	switch n := v.(type) {
-	case nil:
+	case nil, ast.Null:
 		return 0, true
-	case json.Number:
+	case ast.Number:
 		i, err := strconv.ParseInt(string(n), 10, 0)
 		return int(i), err == nil
 	}
 	return 0, false
 }
 
-// jsonValue is v after json.Marshal and a json.Unmarshal into any.
-func jsonValue(v any) (any, error) {
+// jsonValue is v after ast.JSON, json.Marshal and a json.Unmarshal into
+// any.
+func jsonValue(v ast.Value) (any, error) {
 	switch x := v.(type) {
-	case nil, bool:
-		return x, nil
-	case string:
-		return jsonString(x), nil
-	case json.Number:
+	case ast.Null:
+		return nil, nil
+	case ast.Boolean:
+		return bool(x), nil
+	case ast.String:
+		return jsonString(string(x)), nil
+	case ast.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
 			return nil, fmt.Errorf("decode policy result: number %s: %w", x, err)
 		}
 		return f, nil
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
+	case *ast.Array, ast.Set:
+		elems, _ := elements(x)
+		out := make([]any, len(elems))
+		for i, e := range elems {
 			var err error
-			if out[i], err = jsonValue(e); err != nil {
+			if out[i], err = jsonValue(e.Value); err != nil {
 				return nil, err
 			}
 		}
 		return out, nil
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			jk := jsonString(k)
-			if _, dup := out[jk]; dup {
-				// Two keys that differ only in invalid bytes: which one
-				// wins is the round trip's business.
-				return roundTrip(x)
+	case ast.Object:
+		out := make(map[string]any, x.Len())
+		var err error
+		x.Until(func(k, e *ast.Term) bool {
+			ks, ok := k.Value.(ast.String)
+			jk := jsonString(string(ks))
+			if _, dup := out[jk]; dup || !ok {
+				// A key that is not a string, or two that differ only in
+				// invalid bytes: what becomes of them is the round trip's
+				// business.
+				err = errRoundTrip
+				return true
 			}
-			var err error
-			if out[jk], err = jsonValue(e); err != nil {
-				return nil, err
-			}
+			out[jk], err = jsonValue(e.Value)
+			return err != nil
+		})
+		if err == errRoundTrip {
+			return roundTrip(x)
+		}
+		if err != nil {
+			return nil, err
 		}
 		return out, nil
 	}
 	return roundTrip(v)
 }
 
-func roundTrip(v any) (any, error) {
-	raw, err := json.Marshal(v)
+var errRoundTrip = errors.New("round trip")
+
+func roundTrip(v ast.Value) (any, error) {
+	x, err := ast.JSON(v)
+	if err != nil {
+		return nil, fmt.Errorf("decode policy result: %w", err)
+	}
+	raw, err := json.Marshal(x)
 	if err != nil {
 		return nil, fmt.Errorf("decode policy result: %w", err)
 	}

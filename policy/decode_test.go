@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/mcpguard/mcpguard/reports"
@@ -97,6 +98,16 @@ warn contains input.server.name
 	}
 }
 
+// astValue is v as OPA's value.
+func astValue(t *testing.T, v any) ast.Value {
+	t.Helper()
+	x, err := ast.InterfaceToValue(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
 // TestDecodeMalformedFindings: a finding that decodeFinding refuses is
 // refused directly too.
 func TestDecodeMalformedFindings(t *testing.T) {
@@ -114,7 +125,7 @@ func TestDecodeMalformedFindings(t *testing.T) {
 	} {
 		raw, _ := json.Marshal(v)
 		_, refErr := decodeFinding(raw)
-		_, err := findingValue(v)
+		_, err := findingValue(astValue(t, v))
 		if refErr == nil || err == nil {
 			t.Errorf("%s: reference error %v, direct error %v", raw, refErr, err)
 		}
@@ -127,7 +138,7 @@ func TestDecodeMalformedFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := findingValue(ok)
+	got, err := findingValue(astValue(t, ok))
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, %v\nwant %+v", got, err, want)
 	}
@@ -236,14 +247,13 @@ func TestShippedQueryIsServerWithoutCustom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, _ := resultValue(want)
-			wm := w.(map[string]any)
+			wm := want[0].Expressions[0].Value.(map[string]any)
 			if len(wm["deny"].([]any)) != 0 || len(wm["warn"].([]any)) != 0 {
 				t.Fatalf("server %d: custom lists without custom rules: %v", i, wm)
 			}
 			delete(wm, "deny")
 			delete(wm, "warn")
-			g, _ := resultValue(got)
+			g := got[0].Expressions[0].Value
 			if !reflect.DeepEqual(g, wm) {
 				t.Fatalf("server %d:\nshipped %v\n server %v", i, g, wm)
 			}

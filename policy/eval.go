@@ -130,7 +130,7 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 // query evaluates one of the engine's queries on in: through the plan's
 // entrypoint when the engine has a plan and it can serve the query
 // (plannable), otherwise through topdown's prepared query pq.
-func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, pq rego.PreparedEvalQuery, in ast.Value) (any, error) {
+func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, pq rego.PreparedEvalQuery, in ast.Value) (ast.Value, error) {
 	if plannable && e.plan != nil {
 		return planned(ctx, e.plan, entrypoint, in)
 	}
@@ -142,16 +142,15 @@ func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, p
 	// 2.4%).
 	cancel := topdown.NewCancel()
 	defer context.AfterFunc(ctx, cancel.Cancel)()
-	rs, err := pq.Eval(ctx, append(cache.options(in), rego.EvalExternalCancel(cancel))...)
+	rs, err := pq.Eval(ctx, append(cache.options(in), rego.EvalExternalCancel(cancel), rawResult())...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
 	return resultValue(rs)
 }
 
-// planned evaluates one of the plan's entrypoints and returns its value as
-// rego returns a query's (JSON's types).
-func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in ast.Value) (any, error) {
+// planned evaluates one of the plan's entrypoints and returns its value.
+func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in ast.Value) (ast.Value, error) {
 	rs, err := plan.Eval(ctx, entrypoint, in)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
@@ -159,13 +158,9 @@ func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in 
 	if len(rs) != 1 {
 		return nil, fmt.Errorf("evaluate policy: the entrypoint is undefined")
 	}
-	obj, ok := rs[0].Value.(ast.Object)
-	if !ok || obj.Get(ast.InternedTerm("result")) == nil {
+	v := member(rs[0].Value, "result")
+	if v == nil {
 		return nil, malformedResult(rs[0].Value)
-	}
-	v, err := ast.JSON(obj.Get(ast.InternedTerm("result")).Value)
-	if err != nil {
-		return nil, fmt.Errorf("decode policy result: %w", err)
 	}
 	return v, nil
 }
