@@ -488,6 +488,8 @@ type state struct {
 	ret     *ast.Term   // the value of the last ReturnLocalStmt
 	capture func(*ast.Term) error
 	steps   uint
+	scans   []*scanFrame // by depth
+	depth   int          // of the scan being run
 }
 
 // undefinedMemo marks a rule memoized as undefined.
@@ -496,7 +498,10 @@ var undefinedMemo = &ast.Term{}
 func (s *state) reset() {
 	clear(s.stack)
 	clear(s.memo)
-	s.results, s.err, s.done, s.bctx, s.out, s.ret, s.top = nil, nil, nil, topdown.BuiltinContext{}, nil, nil, 0
+	s.results, s.err, s.done, s.bctx, s.out, s.ret, s.top, s.depth = nil, nil, nil, topdown.BuiltinContext{}, nil, nil, 0, 0
+	for _, f := range s.scans {
+		f.st, f.locals = nil, nil
+	}
 }
 
 func (s *state) captureOutput(t *ast.Term) error {
@@ -699,43 +704,70 @@ func (s *state) scan(st *Stmt, locals []*ast.Term) int {
 	if src == nil {
 		return ctrlEnd
 	}
-	res := ctrlEnd
-	// step runs the body for one element and says whether the scan is done.
-	// The body is two blocks deep: leaving its own block (0) goes on with
-	// the next element, leaving one more (1) ends the scan, and each further
-	// one is a block around the scan.
-	step := func(k, v *ast.Term) bool {
-		if s.cancelled() {
-			res = s.fail(errCancelled)
-			return true
-		}
-		locals[st.Key], locals[st.Target] = k, v
-		switch r := s.exec(st.Blocks[0], locals); {
-		case r == ctrlEnd || r == 0:
-			return false
-		case r == ctrlReturn:
-			res = r
-		case r == 1:
-			res = ctrlEnd
-		default:
-			res = r - 2
-		}
-		return true
+	// One frame per scan depth, made once per state with its methods bound:
+	// a closure per scan would be an allocation per scan.
+	if s.depth == len(s.scans) {
+		f := &scanFrame{s: s}
+		f.stepFn, f.memberFn = f.step, f.member
+		s.scans = append(s.scans, f)
 	}
+	f := s.scans[s.depth]
+	s.depth++
+	f.st, f.locals, f.res = st, locals, ctrlEnd
 	switch x := src.Value.(type) {
 	case *ast.Array:
 		for i := 0; i < x.Len(); i++ {
-			if step(ast.InternedTerm(i), x.Elem(i)) {
+			if f.step(ast.InternedTerm(i), x.Elem(i)) {
 				break
 			}
 		}
 	case ast.Object:
-		x.Until(step)
+		x.Until(f.stepFn)
 	case ast.Set:
-		x.Until(func(e *ast.Term) bool { return step(e, e) })
+		x.Until(f.memberFn)
 	}
+	s.depth--
+	res := f.res
+	f.st, f.locals = nil, nil
 	return res
 }
+
+// scanFrame is one ScanStmt being run.
+type scanFrame struct {
+	s        *state
+	st       *Stmt
+	locals   []*ast.Term
+	res      int // what scan returns
+	stepFn   func(k, v *ast.Term) bool
+	memberFn func(e *ast.Term) bool
+}
+
+// step runs the body for one element and says whether the scan is done.
+// The body is two blocks deep: leaving its own block (0) goes on with the
+// next element, leaving one more (1) ends the scan, and each further one is
+// a block around the scan.
+func (f *scanFrame) step(k, v *ast.Term) bool {
+	s, st := f.s, f.st
+	if s.cancelled() {
+		f.res = s.fail(errCancelled)
+		return true
+	}
+	f.locals[st.Key], f.locals[st.Target] = k, v
+	switch r := s.exec(st.Blocks[0], f.locals); {
+	case r == ctrlEnd || r == 0:
+		return false
+	case r == ctrlReturn:
+		f.res = r
+	case r == 1:
+		f.res = ctrlEnd
+	default:
+		f.res = r - 2
+	}
+	return true
+}
+
+// member is step for a set's element, its key and its value.
+func (f *scanFrame) member(e *ast.Term) bool { return f.step(e, e) }
 
 // cancelled looks at the context every 64 calls and scan steps (a
 // channel receive, not topdown's Cancel: that would need a context.AfterFunc
