@@ -41,3 +41,19 @@ func TestObjectMatchesNewValue(t *testing.T) {
 		t.Error("different objects are equal")
 	}
 }
+
+// TestInputKeysMadeOnce: two objects share the term of a key of the input,
+// and a name that is not one is made for its object.
+func TestInputKeysMadeOnce(t *testing.T) {
+	a, b := NewObject(2), NewObject(2)
+	for _, o := range []*Object{a, b} {
+		o.AddString("name", "x")
+		o.AddString("not-an-input-key", "y")
+	}
+	if a.items[0][0] != b.items[0][0] {
+		t.Error("each object made its own term for name")
+	}
+	if a.items[1][0] == b.items[1][0] || a.items[1][0].Value.Compare(b.items[1][0].Value) != 0 {
+		t.Error("a name outside the input's shares a term, or differs")
+	}
+}
