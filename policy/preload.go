@@ -45,7 +45,6 @@ func PreloadShipped() *Preload {
 	p := &Preload{ready: make(chan struct{})}
 	go func() {
 		defer close(p.ready)
-		GrowStack()
 		p.loaded = *loadShipped(false, true, nil, nil)
 	}()
 	return p
@@ -68,6 +67,7 @@ func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any
 			return l
 		}
 	}
+	GrowStack() // decoding and compiling recurse as evaluating does
 	var snap *snapshot
 	if !fromSources {
 		snap = loadSnapshot()

@@ -122,3 +122,46 @@ func TestGrowStack(t *testing.T) {
 		t.Fatalf("a goroutine limited to %d bytes of stack ran GrowStack (err %v):\n%.400s", evalStackFrame/2, err, out)
 	}
 }
+
+// TestPlanFitsSmallStack: the plan evaluates servers on a goroutine whose
+// stack may not grow past 32 KiB, after Engine.GrowStack, which leaves such
+// an engine's goroutines alone; topdown's evaluation of the same servers
+// does not fit (the limit means something). Each in a child process: the
+// runtime kills one that goes past it.
+func TestPlanFitsSmallStack(t *testing.T) {
+	if mode := os.Getenv("MCPGUARD_SMALL_STACK_CHILD"); mode != "" {
+		ctx := context.Background()
+		e, err := NewEngine(ctx, EngineOptions{FromSources: mode == "topdown"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pctx, servers := benchContext(t), benchServerValues(t, 32)
+		debug.SetMaxStack(32 << 10)
+		done := make(chan error)
+		go func() {
+			if mode == "plan" {
+				e.GrowStack() // which must leave the stack alone
+			}
+			for _, s := range servers {
+				if _, err := e.EvalServer(ctx, s, pctx); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		os.Exit(0)
+	}
+	for _, mode := range []string{"plan", "topdown"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPlanFitsSmallStack$")
+		cmd.Env = append(os.Environ(), "MCPGUARD_SMALL_STACK_CHILD="+mode)
+		out, err := cmd.CombinedOutput()
+		overflow := strings.Contains(string(out), "stack exceeds")
+		if (mode == "plan") == (err != nil || overflow) {
+			t.Errorf("%s in 32 KiB of stack: err %v\n%.400s", mode, err, out)
+		}
+	}
+}

@@ -15,6 +15,18 @@ const evalStackFrame = 64 << 10
 // (a one-file scan: 0.5-1.5 ms of ~41; docs/performance.md).
 func GrowStack() { growStack() }
 
+// GrowStack grows the calling goroutine's stack to what this engine's
+// evaluations of servers need: topdown's (GrowStack) when it evaluates them,
+// nothing when the shipped plan does. The plan's evaluation fits in 16 KiB,
+// a goroutine's first growth; growing the stack to topdown's 128 KiB would
+// only write fresh pages.
+func (e *Engine) GrowStack() {
+	if e == nil || e.Err() != nil || e.plan != nil && !e.withCustom {
+		return
+	}
+	GrowStack()
+}
+
 //go:noinline
 func growStack() {
 	var frame [evalStackFrame]byte
