@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -401,4 +402,36 @@ func TestFoldRefusesMutated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConcurrentEvaluations: an Evaluator, its folded constants included,
+// serves goroutines at once (run under -race in CI's race step).
+func TestConcurrentEvaluations(t *testing.T) {
+	modules := map[string]string{"p.rego": `package p
+
+launchers := {"npx", "uvx"}
+
+v contains "launcher" if input.x in launchers
+
+v contains sprintf("%s-%d", [x, count(launchers)]) if some x in input.xs
+`}
+	ev := link(t, planModules(t, modules, "p/v"), nil)
+	inputs := []any{map[string]any{"x": "npx", "xs": []any{"a", "b"}}, map[string]any{"x": "q", "xs": []any{"c"}}}
+	want := make([]string, len(inputs))
+	for i, in := range inputs {
+		want[i] = topdownOutcome(t, modules, "p/v", in)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				k := (g + i) % len(inputs)
+				if got := irOutcome(t, ev, "p/v", inputs[k]); got != want[k] {
+					t.Errorf("goroutine %d: %s, want %s", g, got, want[k])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
