@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"encoding/hex"
+	_ "embed" // shipped.plan
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/topdown"
@@ -9,7 +9,13 @@ import (
 	"github.com/mcpguard/mcpguard/internal/regoir"
 )
 
+// shippedPlan is the plan of the shipped queries (plannedEntrypoints),
+// linked: the digest of the sources it was planned from (shippedDigest),
+// then regoir's encoding. TestShippedPlan writes it.
+//
 //go:generate go test -run TestShippedPlan -update
+//go:embed shipped.plan
+var shippedPlan string
 
 // plannedEntrypoints are the entrypoints of shippedPlan: the shipped
 // queries. An engine without a data document evaluates the hygiene and
@@ -23,13 +29,24 @@ const (
 	entryContext = "mcpguard/weakness/findings" // contextQuery
 )
 
-// bindShippedPlan gives the generated plan mcpguard's functions.
+// digestSize is the length of shippedPlan's digest.
+const digestSize = 32
+
+// bindShippedPlan decodes the shipped plan and gives it mcpguard's
+// functions.
 func bindShippedPlan(bs []builtin) (*regoir.Evaluator, error) {
+	if len(shippedPlan) < digestSize {
+		return nil, fmt.Errorf("shipped plan: %d bytes", len(shippedPlan))
+	}
+	prog, err := regoir.Decode(shippedPlan[digestSize:])
+	if err != nil {
+		return nil, fmt.Errorf("shipped plan: %w", err)
+	}
 	fns := make(map[string]topdown.BuiltinFunc, len(bs))
 	for _, b := range bs {
 		fns[b.decl.Name] = b.fn
 	}
-	ev, err := shippedPlan.Bind(fns)
+	ev, err := prog.Bind(fns)
 	if err != nil {
 		return nil, fmt.Errorf("shipped plan: %w", err)
 	}
@@ -41,5 +58,5 @@ func bindShippedPlan(bs []builtin) (*regoir.Evaluator, error) {
 // evaluated by topdown.
 func planCurrent() bool {
 	digest, err := shippedDigest()
-	return err == nil && shippedPlanDigest == hex.EncodeToString(digest[:])
+	return err == nil && len(shippedPlan) >= digestSize && shippedPlan[:digestSize] == string(digest[:])
 }

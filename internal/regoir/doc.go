@@ -23,5 +23,9 @@
 // the evaluation with that error.
 //
 // Link refuses statements it does not implement (with, dynamic calls,
-// object merges): a caller falls back to topdown for such a plan.
+// object merges): a caller falls back to topdown for such a plan. Link
+// also folds collection literals into constants made once per Evaluator
+// (fold.go). A linked Program encodes compactly (MarshalBinary), for plans
+// linked at build time; Decode checks that what it decodes cannot read or
+// write out of bounds (check.go).
 package regoir

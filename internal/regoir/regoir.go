@@ -83,7 +83,7 @@ var opNames = [...]string{"OpNop", "OpArrayAppend", "OpAssignConst", "OpAssignVa
 	"OpIsUndefined", "OpLen", "OpMakeArray", "OpMakeObject", "OpMakeSet", "OpNot", "OpNotEqual", "OpObjectInsert",
 	"OpObjectInsertOnce", "OpResetLocal", "OpResultSetAdd", "OpReturnLocal", "OpScan", "OpSetAdd", "OpMakeConst"}
 
-// GoString is the constant's name, as a generated program writes it.
+// GoString is the constant's name, for messages.
 func (o Op) GoString() string {
 	if int(o) < len(opNames) {
 		return "regoir." + opNames[o]
@@ -174,36 +174,8 @@ func Link(p *ir.Policy) (*Program, error) {
 		prog.Plans = append(prog.Plans, fn)
 	}
 	fold(prog)
-	// The locals a chain of calls holds, for one stack per evaluation. Rego
-	// has no recursion (the compiler rejects it), so calls form a DAG.
-	depth := make([]int, len(prog.Funcs))
-	var walk func(fn *Function, path []bool) (int, error)
-	walk = func(fn *Function, path []bool) (int, error) {
-		deepest := 0
-		var err error
-		visit(fn.Blocks, func(s *Stmt) {
-			if s.Op != OpCall || err != nil {
-				return
-			}
-			if path[s.N] {
-				err = fmt.Errorf("link plan: %s calls itself", prog.Funcs[s.N].Name)
-				return
-			}
-			if depth[s.N] == 0 {
-				path[s.N] = true
-				depth[s.N], err = walk(&prog.Funcs[s.N], path)
-				path[s.N] = false
-			}
-			deepest = max(deepest, depth[s.N])
-		})
-		return int(fn.Locals) + deepest, err
-	}
-	for i := range prog.Plans {
-		d, err := walk(&prog.Plans[i], make([]bool, len(prog.Funcs)))
-		if err != nil {
-			return nil, err
-		}
-		prog.Frames = max(prog.Frames, d)
+	if err := prog.check(); err != nil {
+		return nil, fmt.Errorf("link plan: %w", err)
 	}
 	return prog, nil
 }
