@@ -14,13 +14,13 @@ import (
 )
 
 // Program is a linked plan: every call resolved to a function or a
-// built-in's name, every constant a term. It is plain data, so a program
-// linked at build time can be a Go literal (policy's shipped plan); Bind
-// gives it its built-ins.
+// built-in's name, every constant a term. It is plain data: a program
+// linked at build time is encoded (MarshalBinary) and decoded when it is
+// needed (Decode; policy's shipped plan). Bind gives it its built-ins.
 type Program struct {
 	Plans    []Function
 	Funcs    []Function
-	Builtins []string // the names BuiltinCall statements index
+	Builtins []string // the names OpCallBuiltin statements index
 	Files    []string // the names Loc.File indexes
 	Consts   int      // constant collections (OpMakeConst), made by Bind
 	Memos    int      // functions memoized per evaluation
@@ -94,8 +94,9 @@ func (o Op) GoString() string {
 // Stmt is one statement, linked. Each Op uses the fields its ir statement
 // has: A and B are its operands, Target (and Key, for a scan) its locals, N
 // its number (a break's index, a scan's source, an array's capacity, the
-// index of the function or built-in a call calls), Blocks its blocks (a
-// NotStmt's and a ScanStmt's one), Args a call's arguments.
+// index of the function or built-in a call calls, of an OpMakeConst's
+// collection), Blocks its blocks (a NotStmt's and a ScanStmt's one), Args
+// a call's arguments (an OpMakeConst's elements, Key its kind).
 type Stmt struct {
 	Op     Op
 	Target int32
