@@ -87,8 +87,8 @@ type EngineOptions struct {
 	// (ruleCache): the reference both are tested against, and a way to
 	// rule them out.
 	FromSources bool
-	// Preload, when set, holds the shipped groups, loading since the
-	// command started (PreloadShipped); the engine takes them instead of
+	// Preload, when set, holds the shipped plan (or groups), loading since
+	// the command started (PreloadShipped); the engine takes it instead of
 	// loading its own. Ignored with FromSources.
 	Preload *Preload
 }
@@ -174,7 +174,7 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 		return &CompileError{Diagnostics: diags}
 	}
 	if opts.FromSources {
-		opts.Preload = nil // it holds the snapshot's groups
+		opts.Preload = nil // it holds the plan or the snapshot's groups
 	}
 	// A preload's queries were prepared without print statements or data,
 	// and its plan has no data document: they serve when there is none (the

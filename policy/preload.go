@@ -11,14 +11,16 @@ import (
 	"github.com/mcpguard/mcpguard/internal/regoir"
 )
 
-// A Preload is the shipped policy groups, decoded, compiled and their
-// queries prepared on goroutines of their own as soon as a command knows it
-// will evaluate them: a scan spends its first milliseconds parsing flags
-// and reading configuration files on one core, and the snapshot can load
-// on the other in that time instead of after it. Give it to one Engine
-// (EngineOptions.Preload). What the engine's options change it does
-// itself: custom rules join the verdict group, which it then compiles and
-// prepares; a data document needs every query prepared again.
+// A Preload is what evaluates the shipped policies — the shipped plan,
+// decoded and bound, or (when the plan is stale) the shipped groups,
+// decoded, compiled and their queries prepared — loaded on goroutines of
+// their own as soon as a command knows it will evaluate them: a scan spends
+// its first milliseconds parsing flags and reading configuration files on
+// one core, and the preload runs on the other in that time instead of
+// after it. Give it to one Engine (EngineOptions.Preload). What the
+// engine's options change it does itself: custom rules join the verdict
+// group, which it then compiles and prepares; a data document needs the
+// groups loaded and every query prepared again.
 type Preload struct {
 	ready  chan struct{}
 	loaded preloaded
