@@ -9,7 +9,7 @@ import (
 // init runs before the package initialisers of OPA and the rest, which
 // fault in most of what a short command touches (the package's doc).
 func init() {
-	if !wanted(commandLine()) {
+	if !wanted(commandLine()) || !slowFaults() {
 		return
 	}
 	Binary()

@@ -228,3 +228,13 @@ func TestPopulateMapped(t *testing.T) {
 	}
 	runtime.KeepAlive(mem)
 }
+
+// TestFaultCost: the measurement the initialiser and Start decide on maps
+// its pages and times their first touch (zero would mean it could not).
+func TestFaultCost(t *testing.T) {
+	d := faultCost()
+	t.Logf("a first touch of a fresh page costs %v here (populating ahead from %v): %v", d, slowFault, slowFaults())
+	if d <= 0 {
+		t.Fatalf("faultCost() = %v", d)
+	}
+}

@@ -29,12 +29,17 @@ const (
 // Start begins populating the heap from the address of a new heap object
 // upwards, on a goroutine of its own; stop ends it and returns once the
 // goroutine has. It does nothing with fewer than two CPUs for Go to run
-// on (the faults would only change thread) or where the kernel does not
-// populate on advice.
+// on (the faults would only change thread), where faults are cheap
+// (slowFault) or where the kernel does not populate on advice.
 func Start() (stop func()) {
-	if runtime.GOMAXPROCS(0) < 2 {
+	if runtime.GOMAXPROCS(0) < 2 || !slowFaults() {
 		return func() {}
 	}
+	return start()
+}
+
+// start is Start past its checks.
+func start() (stop func()) {
 	from := heapAddr() &^ (step - 1)
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
