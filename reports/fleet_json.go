@@ -7,92 +7,32 @@ import (
 	"strings"
 )
 
-// The servers, findings and distinct servers are nearly all of a fleet
-// document (100,000, 100,000 and 40,000 on bench/fleet.sh's fleet, 130
-// MB), and reflection was most of the time spent writing them:
-// appendFleetServer, appendFleetFinding and appendDistinct write them by
-// hand, byte for byte as elementJSON does, and leave what saved reports
-// do not hold (a server's details or introspection, a finding's
-// evidence: maps of any) to it. The tests
-// fill every field by reflection and compare with encoding/json, so a
-// field added to Server or Finding and not here fails them.
+// The distinct servers are, with the servers and findings (appendServer,
+// appendFinding), nearly all of a fleet document (40,000, 100,000 and
+// 100,000 on bench/fleet.sh's fleet, 130 MB), and reflection was most of
+// the time spent writing them: appendDistinct writes them by hand, byte
+// for byte as elementJSON does. The tests fill every field by reflection
+// and compare with encoding/json, so a field added and not here fails
+// them.
 
 // appendFleetServer appends s as an element of the fleet's servers list,
-// or reports false when s holds what only the generic encoder writes.
+// or reports false when the generic encoder is to write it (no server, or
+// a value encoding/json refuses: it reports the error).
 func appendFleetServer(b []byte, s *FleetServer) ([]byte, bool) {
-	v := s.Server
-	if v == nil || len(v.Details) > 0 || v.Introspection != nil {
+	if s.Server == nil {
 		return b, false
 	}
-	b = append(b, "{\n      \"id\": "...)
-	b = appendJSONQuote(b, v.ID, false)
-	b = appendJSONMember(b, 1, "name", v.Name)
-	b = appendJSONMember(b, 1, "client", v.Client)
-	b = appendJSONMember(b, 1, "scope", v.Scope)
-	b = appendJSONMember(b, 1, "project", v.Project)
-	b = appendJSONMember(b, 1, "transport", v.Transport)
-	b = appendJSONMember(b, 1, "command", v.Command)
-	b = appendJSONKey(b, 1, "args")
-	b = appendJSONStrings(b, 1, v.Args)
-	b = appendJSONMember(b, 1, "url", v.URL)
-	b = appendJSONKey(b, 1, "env_keys")
-	b = appendJSONStrings(b, 1, v.EnvKeys)
-	b = appendJSONKey(b, 1, "header_keys")
-	b = appendJSONStrings(b, 1, v.HeaderKeys)
-	b = appendJSONKey(b, 1, "source")
-	b = appendJSONLocation(b, 1, &v.Source)
-	b = appendJSONMember(b, 1, "status", string(v.Status))
-	b = appendJSONKey(b, 1, "decision")
-	b = append(b, "{\n        \"allowed\": "...)
-	b = strconv.AppendBool(b, v.Decision.Allowed)
-	b = appendJSONKey(b, 2, "reasons")
-	b = appendJSONStrings(b, 2, v.Decision.Reasons)
-	b = append(b, "\n      }"...)
-	b = appendJSONKey(b, 1, "finding_ids")
-	b = appendJSONStrings(b, 1, v.FindingIDs)
-	if v.User != "" {
-		b = appendJSONMember(b, 1, "user", v.User)
-	}
-	b = appendJSONMember(b, 1, "host", s.Host)
-	return append(b, "\n    }"...), true
+	out, err := appendServer(b, s.Server, &s.Host)
+	return out, err == nil
 }
 
-// appendFleetFinding appends f as an element of the fleet's findings
-// list, or reports false when f holds evidence.
+// appendFleetFinding is appendFleetServer for the findings list.
 func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
-	v := f.Finding
-	if v == nil || len(v.Evidence) > 0 {
+	if f.Finding == nil {
 		return b, false
 	}
-	b = append(b, "{\n      \"id\": "...)
-	b = appendJSONQuote(b, v.ID, false)
-	b = appendJSONMember(b, 1, "rule", v.Rule)
-	b = appendJSONMember(b, 1, "severity", string(v.Severity))
-	b = appendJSONMember(b, 1, "category", v.Category)
-	b = appendJSONMember(b, 1, "message", v.Message)
-	if v.ServerID != "" {
-		b = appendJSONMember(b, 1, "server_id", v.ServerID)
-	}
-	b = appendJSONKey(b, 1, "location")
-	b = appendJSONLocation(b, 1, &v.Location)
-	if s := v.Suppressed; s != nil {
-		b = appendJSONKey(b, 1, "suppressed")
-		b = append(b, "{\n        \"kind\": "...)
-		b = appendJSONQuote(b, s.Kind, false)
-		b = appendJSONMember(b, 2, "justification", s.Justification)
-		b = appendJSONMember(b, 2, "path", s.Path)
-		if s.Line != 0 {
-			b = appendJSONKey(b, 2, "line")
-			b = strconv.AppendInt(b, int64(s.Line), 10)
-		}
-		if s.Column != 0 {
-			b = appendJSONKey(b, 2, "column")
-			b = strconv.AppendInt(b, int64(s.Column), 10)
-		}
-		b = append(b, "\n      }"...)
-	}
-	b = appendJSONMember(b, 1, "host", f.Host)
-	return append(b, "\n    }"...), true
+	out, err := appendFinding(b, f.Finding, &f.Host)
+	return out, err == nil
 }
 
 // appendDistinct appends d as an element of the fleet's distinct servers

@@ -71,7 +71,9 @@ func fillRandom(rng *rand.Rand, v reflect.Value) {
 		for range rng.IntN(3) {
 			val := reflect.New(v.Type().Elem()).Elem()
 			if val.Kind() == reflect.Interface {
-				if x := []any{str(), float64(rng.IntN(9)), []any{str()}, nil}[rng.IntN(4)]; x != nil {
+				values := []any{str(), float64(rng.IntN(9)), []any{str(), 1e-7}, nil, true, -42, int64(1) << 53,
+					map[string]any{str(): str(), "n": []any{}}, []string{str()}, []string(nil), 123456789.125, map[string]any{}, 1e20, 5e-7, -1e-6}
+				if x := values[rng.IntN(len(values))]; x != nil {
 					val.Set(reflect.ValueOf(x))
 				}
 			} else {
@@ -86,11 +88,12 @@ func fillRandom(rng *rand.Rand, v reflect.Value) {
 }
 
 // TestFleetElementsMatchEncodingJSON holds the hand-written writers of
-// the fleet's servers, findings and distinct servers to encoding/json (indented at their
-// depth, HTML characters unescaped: what writeFleetJSON writes), byte for
-// byte, over values whose every field is filled at random; it fails when
-// the writers stop taking the shapes saved reports hold, so that the
-// comparison cannot pass by falling back every time.
+// servers, findings and distinct servers to encoding/json (indented at
+// their depth, HTML characters unescaped: what writeFleetJSON and
+// WriteJSON write), byte for byte, over values whose every field is
+// filled at random, details, evidence and introspection included; it
+// fails when a writer falls back, so that the comparison cannot pass by
+// falling back every time.
 func TestFleetElementsMatchEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 18))
 	want := func(v any) string {
@@ -107,14 +110,17 @@ func TestFleetElementsMatchEncodingJSON(t *testing.T) {
 		if i%2 == 0 { // what saved reports hold: no details, no introspection
 			s.Details, s.Introspection = nil, nil
 		}
+		if got, err := appendServer(nil, &s, nil); err != nil || string(got) != want(&s) {
+			t.Fatalf("report server %d (%v):\n got %s\nwant %s", i, err, got, want(&s))
+		}
 		fs := FleetServer{Server: &s, Host: "host-" + s.Name}
 		if got, ok := appendFleetServer(nil, &fs); ok {
 			servers++
 			if w := want(&fs); string(got) != w {
 				t.Fatalf("server %d:\n got %s\nwant %s", i, got, w)
 			}
-		} else if len(s.Details) == 0 && s.Introspection == nil {
-			t.Fatalf("server %d without details or introspection not written by hand", i)
+		} else {
+			t.Fatalf("server %d not written by hand", i)
 		}
 
 		var f Finding
@@ -122,14 +128,17 @@ func TestFleetElementsMatchEncodingJSON(t *testing.T) {
 		if i%2 == 0 {
 			f.Evidence = nil
 		}
+		if got, err := appendFinding(nil, &f, nil); err != nil || string(got) != want(&f) {
+			t.Fatalf("report finding %d (%v):\n got %s\nwant %s", i, err, got, want(&f))
+		}
 		ff := FleetFinding{Finding: &f, Host: "host-" + f.ID}
 		if got, ok := appendFleetFinding(nil, &ff); ok {
 			findings++
 			if w := want(&ff); string(got) != w {
 				t.Fatalf("finding %d:\n got %s\nwant %s", i, got, w)
 			}
-		} else if len(f.Evidence) == 0 {
-			t.Fatalf("finding %d without evidence not written by hand", i)
+		} else {
+			t.Fatalf("finding %d not written by hand", i)
 		}
 	}
 	for i := range 1000 {
@@ -139,7 +148,7 @@ func TestFleetElementsMatchEncodingJSON(t *testing.T) {
 			t.Fatalf("distinct server %d:\n got %s\nwant %s", i, got, w)
 		}
 	}
-	if servers < 1500 || findings < 1500 {
+	if servers != 3000 || findings != 3000 {
 		t.Fatalf("%d servers and %d findings written by hand of 3000 each", servers, findings)
 	}
 }

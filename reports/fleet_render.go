@@ -340,106 +340,44 @@ func (c *columns) flush() {
 // buffer in memory (encoding/json builds the whole document, then indents
 // it into a second one).
 func writeFleetJSON(w io.Writer, f *Fleet) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
-	var err error
-	first := true
-	key := func(name string) {
-		if err != nil {
-			return
-		}
-		if first {
-			_, err = bw.WriteString("{\n  ")
-			first = false
-		} else {
-			_, err = bw.WriteString(",\n  ")
-		}
-		if err == nil {
-			_, err = fmt.Fprintf(bw, "%q: ", name)
-		}
-	}
-	// value encodes v after its key, without the newline Encode adds.
-	value := func(v any) {
-		if err != nil {
-			return
-		}
-		var b bytes.Buffer
-		if err = indentEncoder(&b, "  ").Encode(v); err == nil {
-			_, err = bw.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
-		}
-	}
-	field := func(name string, v any) { key(name); value(v) }
+	d := newJSONDoc(bufio.NewWriterSize(w, 256<<10))
 	opts := elementJSON()
 	generic := func(elem func(i int) any) func(b *bytes.Buffer, i int) error {
 		return func(b *bytes.Buffer, i int) error { return jsonv2.MarshalWrite(b, elem(i), opts) }
 	}
-	list := func(name string, n int, encode func(b *bytes.Buffer, i int) error) {
-		key(name)
-		if err != nil {
-			return
-		}
-		if n == 0 {
-			_, err = bw.WriteString("[]")
-			return
-		}
-		_, err = bw.WriteString("[")
-		if err == nil {
-			err = encodeChunks(n, func(lo, hi int, b *bytes.Buffer) error {
-				for i := lo; i < hi; i++ {
-					sep := ",\n    "
-					if i == 0 {
-						sep = "\n    "
-					}
-					b.WriteString(sep)
-					if err := encode(b, i); err != nil {
-						return err
-					}
-				}
-				return nil
-			}, func(b []byte) error { _, err := bw.Write(b); return err })
-		}
-		if err == nil {
-			_, err = bw.WriteString("\n  ]")
-		}
-	}
-	field("schema", f.Schema)
-	field("tool", f.Tool)
-	field("generated_at", f.GeneratedAt)
-	field("stale_before", f.StaleBefore)
-	list("hosts", len(f.Hosts), generic(func(i int) any { return &f.Hosts[i] }))
-	list("servers", len(f.Servers), func(b *bytes.Buffer, i int) error {
+	d.field("schema", f.Schema)
+	d.field("tool", f.Tool)
+	d.field("generated_at", f.GeneratedAt)
+	d.field("stale_before", f.StaleBefore)
+	d.list("hosts", len(f.Hosts), generic(func(i int) any { return &f.Hosts[i] }))
+	d.list("servers", len(f.Servers), func(b *bytes.Buffer, i int) error {
 		if out, ok := appendFleetServer(b.AvailableBuffer(), &f.Servers[i]); ok {
 			_, err := b.Write(out)
 			return err
 		}
 		return jsonv2.MarshalWrite(b, &f.Servers[i], opts)
 	})
-	list("findings", len(f.Findings), func(b *bytes.Buffer, i int) error {
+	d.list("findings", len(f.Findings), func(b *bytes.Buffer, i int) error {
 		if out, ok := appendFleetFinding(b.AvailableBuffer(), &f.Findings[i]); ok {
 			_, err := b.Write(out)
 			return err
 		}
 		return jsonv2.MarshalWrite(b, &f.Findings[i], opts)
 	})
-	list("distinct_servers", len(f.Distinct), func(b *bytes.Buffer, i int) error {
+	d.list("distinct_servers", len(f.Distinct), func(b *bytes.Buffer, i int) error {
 		_, err := b.Write(appendDistinct(b.AvailableBuffer(), &f.Distinct[i]))
 		return err
 	})
-	list("findings_by_rule", len(f.Rules), generic(func(i int) any { return &f.Rules[i] }))
-	list("errors", len(f.Errors), generic(func(i int) any { return &f.Errors[i] }))
-	field("summary", f.Summary)
+	d.list("findings_by_rule", len(f.Rules), generic(func(i int) any { return &f.Rules[i] }))
+	d.list("errors", len(f.Errors), generic(func(i int) any { return &f.Errors[i] }))
+	d.field("summary", f.Summary)
 	if f.WhatIf != nil {
-		field("what_if", f.WhatIf)
+		d.field("what_if", f.WhatIf)
 	}
 	if f.Bundles != nil {
-		field("bundles", f.Bundles)
+		d.field("bundles", f.Bundles)
 	}
-	if err == nil {
-		_, err = bw.WriteString("\n}\n")
-	}
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
+	return d.end()
 }
 
 // elementJSON are the options that write an array element of the fleet
@@ -466,6 +404,14 @@ func indentEncoder(w io.Writer, prefix string) *json.Encoder {
 // at most a few chunks are held at once.
 func encodeChunks(n int, encode func(lo, hi int, b *bytes.Buffer) error, write func([]byte) error) error {
 	const chunk = 256
+	if n <= chunk {
+		// One chunk: no goroutine to start and wait for (a one-file scan).
+		var b bytes.Buffer
+		if err := encode(0, n, &b); err != nil {
+			return err
+		}
+		return write(b.Bytes())
+	}
 	chunks := (n + chunk - 1) / chunk
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	type result struct {

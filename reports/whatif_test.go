@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"testing"
 	"time"
-
-	"github.com/mcpguard/mcpguard/internal/chunks"
 )
 
 // TestSetWhatIf counts what a proposal changes: losses, gains, status
@@ -115,12 +113,12 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	numbers.Findings = append(numbers.Findings, Finding{ID: "f-n", Rule: "MCPG-X", Message: "numbers",
 		Evidence: map[string]any{"big": 1e21, "small": 0.000001, "int": float64(12345678901234567), "neg": -0.5,
 			"text": "<script>\u2028\u2029&\x7f", "bad": "a\xffb\xc3", "k\xfe": "key", "k\xfd": "sorted", "list": []any{nil, true, "é"}, "empty": map[string]any{}}})
-	// Lists long enough to be marshalled on several goroutines
-	// (marshalInParallel, four here whatever the machine), each element
+	// Lists long enough to be written on several goroutines
+	// (encodeChunks, four here whatever the machine), each element
 	// different.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	large := hostileReport()
-	for i := range parallelBatch + 3*chunks.MinItems { // more than a batch
+	for i := range 5000 { // many chunks
 		s := numbers.Servers[i%len(numbers.Servers)]
 		s.ID = fmt.Sprintf("s-%016x", i)
 		s.Args = append([]string{fmt.Sprintf("arg-%d\xff\u2028", i)}, s.Args...)
