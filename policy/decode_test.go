@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/mcpguard/mcpguard/reports"
 )
@@ -77,7 +76,7 @@ warn contains input.server.name
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := e.context.Eval(ctx, rego.EvalParsedInput(input(Value{}, pctx)))
+	rs, err := e.context.Eval(ctx, inputOptions(input(Value{}, pctx))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +147,7 @@ func TestDecodeMalformedFindings(t *testing.T) {
 // and decoded again.
 func (e *Engine) refEvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	in := input(server, pctx)
-	rs, err := e.server.Eval(ctx, rego.EvalParsedInput(in))
+	rs, err := e.server.Eval(ctx, inputOptions(in)...)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +172,7 @@ func (e *Engine) refEvalServer(ctx context.Context, server, pctx Value) (*Server
 		}
 		res.Findings = append(res.Findings, f)
 	}
-	rs, err = e.hygiene.Eval(ctx, rego.EvalParsedInput(in))
+	rs, err = e.hygiene.Eval(ctx, inputOptions(in)...)
 	if err != nil {
 		return nil, err
 	}

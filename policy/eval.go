@@ -57,7 +57,7 @@ func (v Value) Equal(w Value) bool {
 	if v.v == nil || w.v == nil {
 		return v.v == nil && w.v == nil
 	}
-	return v.v.Compare(w.v) == 0
+	return regoir.PlainValue(v.v).Compare(regoir.PlainValue(w.v)) == 0
 }
 
 // String is v written as Rego writes values.
@@ -69,18 +69,19 @@ func (v Value) String() string {
 }
 
 func input(server, ctx Value) ast.Value {
-	items := [][2]*ast.Term{{ast.StringTerm("context"), ast.NewTerm(ctx.v)}}
+	keys, vals := []*ast.Term{inputKeys()["context"]}, []*ast.Term{ast.NewTerm(ctx.v)}
 	if server.v != nil {
-		items = append(items, [2]*ast.Term{ast.StringTerm("server"), ast.NewTerm(server.v)})
+		keys, vals = append(keys, inputKeys()["server"]), append(vals, ast.NewTerm(server.v))
 	}
-	return ast.NewObject(items...)
+	return regoir.NewRecord(keys, vals)
 }
 
 // inputOptions are every evaluation's options: the input, parsed, and no
 // metrics (rego otherwise makes a set of timers for each evaluation that
 // nothing reads: 1 KB and a dozen allocations a server).
 func inputOptions(in ast.Value) []rego.EvalOption {
-	return []rego.EvalOption{rego.EvalParsedInput(in), rego.EvalMetrics(metrics.NoOp())}
+	// Topdown reads OPA's objects, not records (Object).
+	return []rego.EvalOption{rego.EvalParsedInput(regoir.PlainValue(in)), rego.EvalMetrics(metrics.NoOp())}
 }
 
 // EvalServer evaluates the per-server policies: the Claude Code verdict, the

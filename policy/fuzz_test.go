@@ -10,7 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpguard/mcpguard/internal/regoir"
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // byteSource turns fuzz bytes into choices; it yields zeros once exhausted.
@@ -343,7 +345,8 @@ func FuzzPlanMatchesTopdown(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, gotErr := planned.EvalServer(ctx, sv, pc)
+		// The plan reads the server as records, as the scanner makes it.
+		got, gotErr := planned.EvalServer(ctx, asRecords(sv), pc)
 		want, wantErr := ref.EvalServer(ctx, sv, pc)
 		if (gotErr != nil) != (wantErr != nil) {
 			t.Fatalf("plan error %v, topdown error %v", gotErr, wantErr)
@@ -352,4 +355,19 @@ func FuzzPlanMatchesTopdown(f *testing.F) {
 			t.Fatalf("plan %+v\ntopdown %+v", got, want)
 		}
 	})
+}
+
+// asRecords is v with its objects made records, outside arrays (Object).
+func asRecords(v Value) Value { return Value{records(v.v)} }
+
+func records(v ast.Value) ast.Value {
+	o, ok := v.(ast.Object)
+	if !ok {
+		return v
+	}
+	var keys, vals []*ast.Term
+	o.Foreach(func(k, v *ast.Term) {
+		keys, vals = append(keys, k), append(vals, ast.NewTerm(records(v.Value)))
+	})
+	return regoir.NewRecord(keys, vals)
 }

@@ -29,7 +29,7 @@ func TestObjectMatchesNewValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := o.Value(); !got.Equal(want) {
+	if got := o.Value(); !got.Equal(want) || !want.Equal(got) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	if got := o.Value(); got.Equal(Value{}) || !(Value{}).Equal(Value{}) {
@@ -50,10 +50,10 @@ func TestInputKeysMadeOnce(t *testing.T) {
 		o.AddString("name", "x")
 		o.AddString("not-an-input-key", "y")
 	}
-	if a.items[0][0] != b.items[0][0] {
+	if a.keys[0] != b.keys[0] {
 		t.Error("each object made its own term for name")
 	}
-	if a.items[1][0] == b.items[1][0] || a.items[1][0].Value.Compare(b.items[1][0].Value) != 0 {
+	if a.keys[1] == b.keys[1] || a.keys[1].Value.Compare(b.keys[1].Value) != 0 {
 		t.Error("a name outside the input's shares a term, or differs")
 	}
 }

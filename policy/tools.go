@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 
+	"github.com/mcpguard/mcpguard/internal/regoir"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
@@ -144,7 +146,7 @@ func (p *ToolsPolicy) EvalTool(ctx context.Context, server map[string]any, tool 
 	if err != nil {
 		return nil, fmt.Errorf("convert policy input: %w", err)
 	}
-	in := ast.NewObject(ast.Item(ast.StringTerm("server"), ast.NewTerm(sv)), ast.Item(ast.StringTerm("tool"), ast.NewTerm(tool.v)))
+	in := ast.NewObject(ast.Item(ast.StringTerm("server"), ast.NewTerm(sv)), ast.Item(ast.StringTerm("tool"), ast.NewTerm(regoir.PlainValue(tool.v))))
 	rs, err := p.custom.Eval(ctx, inputOptions(in)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate tool policy: %w", err)

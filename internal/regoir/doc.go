@@ -28,4 +28,9 @@
 // (fold.go). A linked Program encodes compactly (MarshalBinary), for plans
 // linked at build time; Decode checks that what it decodes cannot read or
 // write out of bounds (check.go).
+//
+// An input may hold Records (record.go): objects the plan reads by key
+// without the hashing an OPA object does as it is made, turned into OPA
+// objects where a value leaves the plan's reads. Plain does that for
+// callers that hand an input to OPA's own code.
 package regoir

@@ -525,12 +525,12 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			if !ok || v == nil {
 				return 0
 			}
-			*arr = *arr.Append(v)
+			*arr = *arr.Append(Plain(v))
 		case OpAssignConst, OpAssignVar:
 			locals[st.Target] = value(&st.A, locals)
 		case OpAssignVarOnce:
 			v := value(&st.A, locals)
-			if cur := locals[st.Target]; cur != nil && (v == nil || cur.Value.Compare(v.Value) != 0) {
+			if cur := locals[st.Target]; cur != nil && (v == nil || !equal(cur, v)) {
 				return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "complete rules must not produce multiple outputs", Location: s.location(st.Loc)})
 			}
 			locals[st.Target] = v
@@ -569,12 +569,12 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			locals[st.Target] = v
 		case OpEqual:
 			a, b := value(&st.A, locals), value(&st.B, locals)
-			if a == nil || b == nil || a.Value.Compare(b.Value) != 0 {
+			if a == nil || b == nil || !equal(a, b) {
 				return 0
 			}
 		case OpNotEqual:
 			a, b := value(&st.A, locals), value(&st.B, locals)
-			if a == nil || b == nil || a.Value.Compare(b.Value) == 0 {
+			if a == nil || b == nil || equal(a, b) {
 				return 0
 			}
 		case OpIsArray:
@@ -582,7 +582,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				return 0
 			}
 		case OpIsObject:
-			if _, ok := asObject(value(&st.A, locals)); !ok {
+			if !isObject(value(&st.A, locals)) {
 				return 0
 			}
 		case OpIsSet:
@@ -624,8 +624,11 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				return r - 1
 			}
 		case OpObjectInsert, OpObjectInsertOnce:
+			if _, ok := locals[st.Target].Value.(*Record); ok {
+				return s.fail(fmt.Errorf("plan inserts into its input at %v", s.location(st.Loc)))
+			}
 			obj, ok := asObject(locals[st.Target])
-			k, v := value(&st.A, locals), value(&st.B, locals)
+			k, v := Plain(value(&st.A, locals)), Plain(value(&st.B, locals))
 			if !ok || k == nil || v == nil {
 				return 0
 			}
@@ -642,7 +645,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 		case OpResetLocal:
 			locals[st.Target] = nil
 		case OpResultSetAdd:
-			v := locals[st.Target]
+			v := Plain(locals[st.Target])
 			if v == nil {
 				return 0
 			}
@@ -656,7 +659,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			}
 		case OpSetAdd:
 			set, ok := asSet(locals[st.Target])
-			v := value(&st.A, locals)
+			v := Plain(value(&st.A, locals))
 			if !ok || v == nil {
 				return 0
 			}
@@ -687,7 +690,11 @@ func (s *state) scan(st *Stmt, locals []*ast.Term) int {
 	f := s.scans[s.depth]
 	s.depth++
 	f.st, f.locals, f.res = st, locals, ctrlEnd
-	switch x := src.Value.(type) {
+	v := src.Value
+	if r, ok := v.(*Record); ok {
+		v = r.Object()
+	}
+	switch x := v.(type) {
 	case *ast.Array:
 		for i := 0; i < x.Len(); i++ {
 			if f.step(ast.InternedTerm(i), x.Elem(i)) {
@@ -818,7 +825,7 @@ func (s *state) callBuiltin(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 	args := s.args[:len(st.Args)]
 	defer clear(args)
 	for i := range st.Args {
-		if args[i] = value(&st.Args[i], locals); args[i] == nil {
+		if args[i] = Plain(value(&st.Args[i], locals)); args[i] == nil {
 			return nil, ctrlEnd
 		}
 	}
@@ -859,6 +866,24 @@ func asObject(t *ast.Term) (ast.Object, bool) {
 	return v, ok
 }
 
+// isObject reports an object, a record included.
+func isObject(t *ast.Term) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Value.(type) {
+	case ast.Object, *Record:
+		return true
+	}
+	return false
+}
+
+// equal reports whether a and b are the same value (records compared as
+// the objects they are).
+func equal(a, b *ast.Term) bool {
+	return PlainValue(a.Value).Compare(PlainValue(b.Value)) == 0
+}
+
 func asSet(t *ast.Term) (ast.Set, bool) {
 	if t == nil {
 		return nil, false
@@ -874,8 +899,10 @@ func dot(src, key *ast.Term) *ast.Term {
 		return nil
 	}
 	switch x := src.Value.(type) {
+	case *Record:
+		return x.get(key)
 	case ast.Object:
-		return x.Get(key)
+		return x.Get(Plain(key))
 	case *ast.Array:
 		n, ok := key.Value.(ast.Number)
 		if !ok {
@@ -887,7 +914,7 @@ func dot(src, key *ast.Term) *ast.Term {
 		}
 		return x.Elem(i)
 	case ast.Set:
-		if x.Contains(key) {
+		if key = Plain(key); x.Contains(key) {
 			return key
 		}
 	}
@@ -904,6 +931,8 @@ func length(t *ast.Term) (int, bool) {
 		return x.Len(), true
 	case ast.Object:
 		return x.Len(), true
+	case *Record:
+		return x.Object().Len(), true
 	case ast.Set:
 		return x.Len(), true
 	case ast.String:

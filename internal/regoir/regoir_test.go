@@ -94,6 +94,25 @@ func irOutcome(t testing.TB, prog *Evaluator, entrypoint string, input any) stri
 	if err != nil {
 		t.Fatal(err)
 	}
+	return evalOutcome(t, prog, entrypoint, in)
+}
+
+// records is v with its objects made Records, as a caller that builds its
+// input as records gives it (arrays hold none).
+func records(v ast.Value) ast.Value {
+	o, ok := v.(ast.Object)
+	if !ok {
+		return v
+	}
+	var keys, vals []*ast.Term
+	o.Foreach(func(k, v *ast.Term) {
+		keys, vals = append(keys, k), append(vals, ast.NewTerm(records(v.Value)))
+	})
+	return NewRecord(keys, vals)
+}
+
+func evalOutcome(t testing.TB, prog *Evaluator, entrypoint string, in ast.Value) string {
+	t.Helper()
 	rs, err := prog.Eval(context.Background(), entrypoint, in)
 	if err != nil {
 		return "error"
@@ -160,6 +179,17 @@ func TestMatchesTopdown(t *testing.T) {
 		{"json", `v := json.marshal(input.o)`},
 		{"undefined var", `v := input.nope.deeper`},
 		{"empty set rule", `v contains y if { some y in input.nothing }`},
+		// An object of the input leaving the plan's reads (a record, when the
+		// input is made of them).
+		{"input object as result", `v := input.o`},
+		{"whole input", `v := input`},
+		{"input object in collections", `v := {"in object": input.o, "in array": [input.o], "in set": {input.o}, "as key": {input.o: 1}}`},
+		{"input object compared", `v := {"self": input.o == input.o, "literal": input.o == {"a": 1, "b": [2]}, "not": input.o != {}, "input": input == input}`},
+		{"input object counted", `v := {"count": count(input.o), "object": is_object(input.o), "keys": object.keys(input.o)}`},
+		{"input object in a rule", "o := input.o\nv := [o.a, count(o), [k | o[k]]]"},
+		{"input object passed", "f(x) := x.b\nv := f(input.o)"},
+		{"input object looked up", "s := {input.o}\nobj := {input.o: \"found\"}\nv := [s[input.o], obj[input.o], input.o in s]"},
+		{"input object assigned once", "v := input.o if input.x == 1\nv := input.o if input.x == 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,6 +203,13 @@ func TestMatchesTopdown(t *testing.T) {
 				want := topdownOutcome(t, modules, "p/v", input)
 				if got := irOutcome(t, prog, "p/v", input); got != want {
 					t.Errorf("input %s: plan %s, topdown %s", raw, got, want)
+				}
+				in, err := ast.InterfaceToValue(input)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := evalOutcome(t, prog, "p/v", records(in)); got != want {
+					t.Errorf("input %s as records: plan %s, topdown %s", raw, got, want)
 				}
 			}
 		})
