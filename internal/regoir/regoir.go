@@ -433,6 +433,7 @@ func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value
 	locals[ir.Input] = ast.NewTerm(input)
 	locals[ir.Data] = ast.InternedEmptyObject // never written: the plan reads data
 	s.top = int(plan.Locals)
+	s.high = s.top
 	for _, b := range plan.Blocks {
 		r := s.exec(b, locals)
 		if s.err != nil {
@@ -451,6 +452,7 @@ type state struct {
 	ev      *Evaluator
 	stack   []*ast.Term
 	top     int
+	high    int // the highest top of the evaluation: reset clears below it
 	memo    []*ast.Term
 	results []*ast.Term
 	err     error
@@ -469,9 +471,11 @@ type state struct {
 var undefinedMemo = &ast.Term{}
 
 func (s *state) reset() {
-	clear(s.stack)
+	// The stack is as deep as the plan's deepest chain of calls (Frames),
+	// and clearing all of it was 1.3% of a large scan.
+	clear(s.stack[:s.high])
 	clear(s.memo)
-	s.results, s.err, s.done, s.bctx, s.out, s.ret, s.top, s.depth = nil, nil, nil, topdown.BuiltinContext{}, nil, nil, 0, 0
+	s.results, s.err, s.done, s.bctx, s.out, s.ret, s.top, s.high, s.depth = nil, nil, nil, topdown.BuiltinContext{}, nil, nil, 0, 0, 0
 	for _, f := range s.scans {
 		f.st, f.locals = nil, nil
 	}
@@ -789,6 +793,7 @@ func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 		frame[fn.Params[i]] = v
 	}
 	s.top += n
+	s.high = max(s.high, s.top)
 	var out *ast.Term
 	for _, b := range fn.Blocks {
 		r := s.exec(b, frame)

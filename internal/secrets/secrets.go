@@ -114,6 +114,14 @@ func (d *Detector) Detect(s string) (kind string, ok bool) {
 	if len(s) < 12 || d.IsPlaceholder(s) {
 		return "", false
 	}
+	return d.detect(s)
+}
+
+// detect is Detect for s that is not a placeholder.
+func (d *Detector) detect(s string) (kind string, ok bool) {
+	if len(s) < 12 {
+		return "", false
+	}
 	for i := range d.formats {
 		f := &d.formats[i]
 		if !f.mayMatch(s) {
@@ -150,7 +158,7 @@ func (d *Detector) Secret(key, value string) (kind string, ok bool) {
 	if v == "" || d.IsPlaceholder(v) {
 		return "", false
 	}
-	if kind, ok := d.Detect(v); ok {
+	if kind, ok := d.detect(v); ok {
 		return kind, true
 	}
 	st := nameStrength(key)
