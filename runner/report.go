@@ -59,6 +59,7 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 }
 
 func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
+	command, args, url := s.Redacted(det)
 	out := reports.Server{
 		ID:         s.ID,
 		Name:       s.Name,
@@ -66,9 +67,9 @@ func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
 		Scope:      s.Scope,
 		Project:    s.Project,
 		Transport:  s.Transport,
-		Command:    det.RedactText(s.Command),
-		Args:       det.RedactArgs(s.Args),
-		URL:        det.RedactURL(s.URL),
+		Command:    command,
+		Args:       args,
+		URL:        url,
 		EnvKeys:    s.EnvKeys,
 		HeaderKeys: s.HeaderKeys,
 		Source:     s.Source,

@@ -407,17 +407,20 @@ func (sc *scan) secretFacts(s *Server, add func(field, key string, index int, ki
 			add("headers", k, -1, kind)
 		}
 	}
-	if _, f := det.ScanText(s.Command); len(f) > 0 {
-		add("command", "", -1, f[0].Kind)
+	r := &redaction{det: det, command: s.Command, url: s.URL, args: s.Args}
+	var found []secrets.Found
+	if r.outCommand, found = det.ScanText(s.Command); len(found) > 0 {
+		add("command", "", -1, found[0].Kind)
 	}
-	_, argFound := det.ScanArgs(s.Args)
-	for _, f := range argFound {
+	r.outArgs, found = det.ScanArgs(s.Args)
+	for _, f := range found {
 		add("args", f.Key, f.Index, f.Kind)
 	}
-	_, urlFound := det.ScanURL(s.URL)
-	for _, f := range urlFound {
+	r.outURL, found = det.ScanURL(s.URL)
+	for _, f := range found {
 		add("url", f.Key, -1, f.Kind)
 	}
+	s.redacted = r // for the report (Redacted)
 }
 
 // program returns what a stdio server runs: the executable's lower-cased base
