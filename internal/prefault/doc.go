@@ -39,9 +39,9 @@
 // that the page cache holds, ~11,000, whether the command runs it or not.
 // It pays where a fault costs several microseconds, as in the VM above
 // (12.7 us), and loses where it costs little: in a KVM guest where a fault
-// cost 1.4 us it added 2 ms to a 5 ms command. So each of the three first
-// measures what a fault costs here (a first touch of a few fresh pages)
-// and does nothing below slowFault.
+// cost 1.4 us it added 2 ms to a 5 ms command. So the initialiser first
+// measures what a fault costs here (a first touch of a few fresh pages),
+// and none of the three does anything below slowFault.
 //
 // Pages it populates stay resident: the binary's (shared with the page
 // cache) and the few MiB the runtime maps ahead of its allocations, which a
