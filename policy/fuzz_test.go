@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/regoir"
 	"github.com/mcpguard/mcpguard/reports"
-	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // byteSource turns fuzz bytes into choices; it yields zeros once exhausted.
@@ -358,16 +357,4 @@ func FuzzPlanMatchesTopdown(f *testing.F) {
 }
 
 // asRecords is v with its objects made records, outside arrays (Object).
-func asRecords(v Value) Value { return Value{records(v.v)} }
-
-func records(v ast.Value) ast.Value {
-	o, ok := v.(ast.Object)
-	if !ok {
-		return v
-	}
-	var keys, vals []*ast.Term
-	o.Foreach(func(k, v *ast.Term) {
-		keys, vals = append(keys, k), append(vals, ast.NewTerm(records(v.Value)))
-	})
-	return regoir.NewRecord(keys, vals)
-}
+func asRecords(v Value) Value { return Value{regoir.Records(v.v)} }

@@ -129,28 +129,26 @@ func WriteJSON(w io.Writer, r *Report) error {
 	d.field("generated_at", r.GeneratedAt)
 	d.field("host", r.Host)
 	d.field("policy", r.Policy)
-	if r.Servers == nil {
-		d.field("servers", r.Servers)
-	} else {
-		d.list("servers", len(r.Servers), func(b *bytes.Buffer, i int) error {
-			out, err := appendServer(b.AvailableBuffer(), &r.Servers[i], nil)
-			b.Write(out)
-			return err
-		})
-	}
-	if r.Findings == nil {
-		d.field("findings", r.Findings)
-	} else {
-		d.list("findings", len(r.Findings), func(b *bytes.Buffer, i int) error {
-			out, err := appendFinding(b.AvailableBuffer(), &r.Findings[i], nil)
-			b.Write(out)
-			return err
-		})
-	}
+	writeList(d, "servers", r.Servers, appendServer)
+	writeList(d, "findings", r.Findings, appendFinding)
 	d.field("errors", r.Errors)
 	d.field("sources", r.Sources)
 	d.field("summary", r.Summary)
 	return d.end()
+}
+
+// writeList writes a list of the report whose elements write appends by
+// hand (null for a nil list, as encoding/json writes it).
+func writeList[T any](d *jsonDoc, name string, list []T, write func(b []byte, v *T, host *string) ([]byte, error)) {
+	if list == nil {
+		d.field(name, list)
+		return
+	}
+	d.list(name, len(list), func(b *bytes.Buffer, i int) error {
+		out, err := write(b.AvailableBuffer(), &list[i], nil)
+		b.Write(out)
+		return err
+	})
 }
 
 // relPath returns p relative to dir, slash-separated, when p is dir or lies

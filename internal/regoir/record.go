@@ -63,6 +63,21 @@ func (r *Record) Object() ast.Object {
 	return r.obj
 }
 
+// Records is v with its objects made records, as a caller that builds its
+// input as records gives it (outside arrays, which hold none).
+func Records(v ast.Value) ast.Value {
+	o, ok := v.(ast.Object)
+	if !ok {
+		return v
+	}
+	keys := make([]*ast.Term, 0, o.Len())
+	vals := make([]*ast.Term, 0, o.Len())
+	o.Foreach(func(k, v *ast.Term) {
+		keys, vals = append(keys, k), append(vals, ast.NewTerm(Records(v.Value)))
+	})
+	return NewRecord(keys, vals)
+}
+
 // Plain is t with a record turned into its Object: what OPA's own code
 // may be given.
 func Plain(t *ast.Term) *ast.Term {

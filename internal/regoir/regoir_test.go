@@ -97,20 +97,6 @@ func irOutcome(t testing.TB, prog *Evaluator, entrypoint string, input any) stri
 	return evalOutcome(t, prog, entrypoint, in)
 }
 
-// records is v with its objects made Records, as a caller that builds its
-// input as records gives it (arrays hold none).
-func records(v ast.Value) ast.Value {
-	o, ok := v.(ast.Object)
-	if !ok {
-		return v
-	}
-	var keys, vals []*ast.Term
-	o.Foreach(func(k, v *ast.Term) {
-		keys, vals = append(keys, k), append(vals, ast.NewTerm(records(v.Value)))
-	})
-	return NewRecord(keys, vals)
-}
-
 func evalOutcome(t testing.TB, prog *Evaluator, entrypoint string, in ast.Value) string {
 	t.Helper()
 	rs, err := prog.Eval(context.Background(), entrypoint, in)
@@ -208,7 +194,7 @@ func TestMatchesTopdown(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := evalOutcome(t, prog, "p/v", records(in)); got != want {
+				if got := evalOutcome(t, prog, "p/v", Records(in)); got != want {
 					t.Errorf("input %s as records: plan %s, topdown %s", raw, got, want)
 				}
 			}
