@@ -12,7 +12,7 @@ import (
 // them or not, to save the few hundred to few thousand faults the command
 // would have taken. In the 2-core VM this package was written on a fault
 // cost 12.7 us and populating won everywhere; in a KVM guest where one
-// costs 1.4 us it cost a one-file scan 1.3 ms of 10 (docs/performance.md).
+// costs 1.4 us it cost a one-file scan 2.7 ms of 10.4 (docs/performance.md).
 // The threshold sits between the two.
 const slowFault = 4 * time.Microsecond
 

@@ -628,8 +628,10 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				return r - 1
 			}
 		case OpObjectInsert, OpObjectInsertOnce:
-			if _, ok := locals[st.Target].Value.(*Record); ok {
-				return s.fail(fmt.Errorf("plan inserts into its input at %v", s.location(st.Loc)))
+			if t := locals[st.Target]; t != nil {
+				if _, ok := t.Value.(*Record); ok {
+					return s.fail(fmt.Errorf("plan inserts into its input at %v", s.location(st.Loc)))
+				}
 			}
 			obj, ok := asObject(locals[st.Target])
 			k, v := Plain(value(&st.A, locals)), Plain(value(&st.B, locals))
