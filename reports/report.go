@@ -1,8 +1,6 @@
 package reports
 
-import (
-	"sort"
-)
+import "strings"
 
 // Schema is the report schema identifier.
 const Schema = "mcpguard/report/v1"
@@ -145,17 +143,16 @@ func (c *SeverityCount) add(s Severity) {
 
 // SortServers orders servers for display: client, scope, project, name.
 func SortServers(list []Server) {
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i], list[j]
-		if a.Client != b.Client {
-			return a.Client < b.Client
+	sortStable(list, func(a, b *Server) int {
+		if c := strings.Compare(a.Client, b.Client); c != 0 {
+			return c
 		}
-		if a.Scope != b.Scope {
-			return a.Scope < b.Scope
+		if c := strings.Compare(a.Scope, b.Scope); c != 0 {
+			return c
 		}
-		if a.Project != b.Project {
-			return a.Project < b.Project
+		if c := strings.Compare(a.Project, b.Project); c != 0 {
+			return c
 		}
-		return a.Name < b.Name
+		return strings.Compare(a.Name, b.Name)
 	})
 }

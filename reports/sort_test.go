@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestSortFindingsIsStable: SortFindings and SortErrors order as a stable
-// sort by their keys does, ties (the same location, rule and id, told
+// TestSortFindingsIsStable: SortFindings, SortErrors and SortServers order
+// as a stable sort by their keys does, ties (the same location, rule and id, told
 // apart by the message) kept in their order.
 func TestSortFindingsIsStable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -59,4 +59,16 @@ func TestSortFindingsIsStable(t *testing.T) {
 	}
 	SortFindings(nil)
 	SortErrors([]FileError{{Path: "x"}})
+
+	ss := make([]Server, 3000)
+	for i := range ss {
+		ss[i] = Server{Client: fmt.Sprint(pick(3)), Scope: fmt.Sprint(pick(3)), Project: fmt.Sprint(pick(3)), Name: fmt.Sprint(pick(4)), ID: fmt.Sprint(i)}
+	}
+	keys := func(s Server) string { return s.Client + "\x00" + s.Scope + "\x00" + s.Project + "\x00" + s.Name }
+	wantS := append([]Server(nil), ss...)
+	sort.SliceStable(wantS, func(i, j int) bool { return keys(wantS[i]) < keys(wantS[j]) })
+	SortServers(ss)
+	if !reflect.DeepEqual(ss, wantS) {
+		t.Error("SortServers differs from a stable sort")
+	}
 }
