@@ -1,8 +1,6 @@
 package reports
 
 import (
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -63,25 +61,7 @@ func appendDistinct(b []byte, d *DistinctEntry) []byte {
 		b = strconv.AppendInt(b, int64(n.v), 10)
 	}
 	b = appendJSONKey(b, 1, "by_status")
-	switch {
-	case d.ByStatus == nil:
-		b = append(b, "null"...)
-	case len(d.ByStatus) == 0:
-		b = append(b, "{}"...)
-	default:
-		b = append(b, '{')
-		for i, k := range slices.Sorted(maps.Keys(d.ByStatus)) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONIndent(b, 2)
-			b = appendJSONQuote(b, k, false)
-			b = append(b, ": "...)
-			b = strconv.AppendInt(b, int64(d.ByStatus[k]), 10)
-		}
-		b = appendJSONIndent(b, 1)
-		b = append(b, '}')
-	}
+	b, _ = appendJSONObject(b, 1, d.ByStatus) // numbers: never an error
 	b = appendJSONKey(b, 1, "findings")
 	b = append(b, "{\n        \"error\": "...)
 	b = strconv.AppendInt(b, int64(d.Findings.Error), 10)

@@ -253,8 +253,9 @@ func appendJSONValue(b []byte, depth int, v any) ([]byte, error) {
 	return appendJSONEncoded(b, depth, v)
 }
 
-// appendJSONObject appends m with its keys sorted, as encoding/json does.
-func appendJSONObject(b []byte, depth int, m map[string]any) ([]byte, error) {
+// appendJSONObject appends m with its keys sorted, as encoding/json does,
+// each value as appendJSONValue writes it.
+func appendJSONObject[V any](b []byte, depth int, m map[string]V) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
@@ -276,7 +277,7 @@ func appendJSONObject(b []byte, depth int, m map[string]any) ([]byte, error) {
 		b = appendJSONQuote(b, k, false)
 		b = append(b, ": "...)
 		var err error
-		if b, err = appendJSONValue(b, depth+1, m[k]); err != nil {
+		if b, err = appendJSONValue(b, depth+1, any(m[k])); err != nil {
 			return b, err
 		}
 	}

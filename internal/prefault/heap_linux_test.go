@@ -124,3 +124,22 @@ func resident(t *testing.T, b []byte) int {
 	runtime.KeepAlive(b)
 	return n
 }
+
+// TestStartFollowsFaultCost: Start runs its goroutine where faults are slow
+// (and there are two CPUs) and none where they are cheap: on a machine
+// where populating ahead costs more than the faults it saves, it must not
+// run.
+func TestStartFollowsFaultCost(t *testing.T) {
+	before := runtime.NumGoroutine()
+	stop := Start()
+	during := runtime.NumGoroutine()
+	stop()
+	slow := runtime.GOMAXPROCS(0) >= 2 && slowFaults()
+	t.Logf("faults slow here: %v; goroutines %d before Start, %d during", slow, before, during)
+	if slow && during <= before {
+		t.Errorf("faults are slow here and Start started nothing (%d goroutines, %d before)", during, before)
+	}
+	if !slow && during > before {
+		t.Errorf("faults are cheap here and Start started a goroutine (%d goroutines, %d before)", during, before)
+	}
+}
