@@ -35,6 +35,10 @@ type environment struct {
 	// started, for a command that will evaluate them (runContext); nil
 	// otherwise.
 	preload *policy.Preload
+	// interrupts turn SIGINT and SIGTERM into the cancellation of the
+	// command's context once armed (interrupts.go); nil in tests, where
+	// arming does nothing.
+	interrupts *interrupts
 }
 
 func defaultEnv() environment {

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -49,15 +46,16 @@ type streams struct {
 // code. It is the only place that decides exit codes.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := defaultEnv()
-	preloadFor(&env, args) // first: setting up signals and the collector takes a millisecond
+	preloadFor(&env, args) // first: it is on a scan's critical path
 	if subcommand(args) == "scan" {
 		// A scan's heap only grows (tuneGC): its page faults are taken on
 		// the core the scan leaves idle. (The package's initialiser has
 		// faulted in the binary and the heap mapped at start already.)
 		defer prefault.Start()()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, interrupts := newInterrupts(context.Background())
+	defer interrupts.stop()
+	env.interrupts = interrupts
 	tuneGC(args)
 	return runContext(ctx, args, streams{in: stdin, out: stdout, err: stderr}, env)
 }
@@ -81,7 +79,12 @@ func runContext(ctx context.Context, args []string, s streams, env environment) 
 	var prof profileFlags
 	prof.register(root)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		if f := cmd.Flags().Lookup("opa-config"); f != nil && f.Changed && env.startFleet == nil {
+		f := cmd.Flags().Lookup("opa-config")
+		helper := f != nil && f.Changed && env.startFleet == nil
+		if helper || !armsOnDemand(cmd) {
+			env.interrupts.arm()
+		}
+		if helper {
 			// This build does not link OPA's plugins: the helper does the
 			// whole run, in this process's place.
 			return runOPAHelper(ctx, env, args, s)

@@ -107,6 +107,10 @@ func newScanCmd(env environment) *cobra.Command {
 		Short:   "Scan MCP configurations and report servers, findings and errors",
 		Long:    scanLong,
 		Example: scanExample,
+		// A scan that reads and prints ends at once on an interrupt, as
+		// before it started; runScan arms the handlers for one that writes
+		// a file, starts servers or runs OPA's plugins.
+		Annotations: onDemand(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
 			opts.homeSet = cmd.Flags().Changed("home")
@@ -147,6 +151,9 @@ func formatList() string {
 }
 
 func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
+	if (opts.Output != "" && opts.Output != "-") || opts.Introspect || opts.Fleet.OPAConfig != "" {
+		env.interrupts.arm()
+	}
 	format, err := reports.ParseFormat(opts.Format)
 	if err != nil {
 		return &exitCodeError{code: exitError, err: err}
