@@ -45,7 +45,7 @@ func member(v ast.Value, key string) ast.Value {
 	if !ok {
 		return nil
 	}
-	if t := obj.Get(ast.InternedTerm(key)); t != nil {
+	if t := obj.Get(keyTerm(key)); t != nil {
 		return t.Value
 	}
 	return nil

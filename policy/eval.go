@@ -69,9 +69,9 @@ func (v Value) String() string {
 }
 
 func input(server, ctx Value) ast.Value {
-	keys, vals := []*ast.Term{inputKeys()["context"]}, []*ast.Term{ast.NewTerm(ctx.v)}
+	keys, vals := []*ast.Term{keyTerm("context")}, []*ast.Term{ast.NewTerm(ctx.v)}
 	if server.v != nil {
-		keys, vals = append(keys, inputKeys()["server"]), append(vals, ast.NewTerm(server.v))
+		keys, vals = append(keys, keyTerm("server")), append(vals, ast.NewTerm(server.v))
 	}
 	return regoir.NewRecord(keys, vals)
 }

@@ -77,19 +77,26 @@ func NewObject(n int) *Object {
 }
 
 func (o *Object) add(key string, v *ast.Term) {
-	k := inputKeys()[key]
-	if k == nil {
-		k = ast.StringTerm(key)
-	}
-	o.keys, o.vals = append(o.keys, k), append(o.vals, v)
+	o.keys, o.vals = append(o.keys, keyTerm(key)), append(o.vals, v)
 }
 
-// inputKeys are the field names of the engine's input (docs/policies.md)
-// as terms, made once: OPA interns only names of its own, so each object
-// of every server's input made a term for each of its keys (5% of an
-// 11,000-server scan's CPU). Terms are immutable; a name missing here is
-// made as before. TestInputKeysMadeOnce holds the list to the input.
-var inputKeys = sync.OnceValue(func() map[string]*ast.Term {
+// keyTerm is key as a term: made once for the field names of the engine's
+// input and of the results it reads (keyTerms), afresh for any other.
+func keyTerm(key string) *ast.Term {
+	if k := keyTerms()[key]; k != nil {
+		return k
+	}
+	return ast.StringTerm(key)
+}
+
+// keyTerms are the field names of the engine's input (docs/policies.md) and
+// of the results it decodes, as terms, made once: OPA interns only names of
+// its own, so each object of every server's input made a term for each of
+// its keys (5% of an 11,000-server scan's CPU), and reading a result made
+// one for each field it looked up (a dozen allocations a server). Terms are
+// immutable. TestInputKeysMadeOnce and TestResultKeysMadeOnce hold the list
+// to the input and the results.
+var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 	names := []string{
 		// input.server
 		"context", "server", // input
@@ -100,6 +107,9 @@ var inputKeys = sync.OnceValue(func() map[string]*ast.Term {
 		"secrets", "program", "program_args", "env_var_keys", // facts
 		"field", "key", "index", "kind", // facts.secrets[_]
 		"parsed", "scheme", "host", "port", "loopback", // facts.url
+		// results (decode.go)
+		"verdict", "allowed", "reasons", "admission", "findings", "deny", "warn",
+		"rule", "msg", "severity", "evidence", "location", "package", "result",
 	}
 	out := make(map[string]*ast.Term, len(names))
 	for _, n := range names {

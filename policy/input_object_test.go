@@ -1,6 +1,12 @@
 package policy
 
-import "testing"
+import (
+	goast "go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+)
 
 // TestObjectMatchesNewValue: an Object is the value NewValue makes of the
 // same fields as a Go map, nil and empty lists included.
@@ -56,4 +62,43 @@ func TestInputKeysMadeOnce(t *testing.T) {
 	if a.keys[1] == b.keys[1] || a.keys[1].Value.Compare(b.keys[1].Value) != 0 {
 		t.Error("a name outside the input's shares a term, or differs")
 	}
+}
+
+// TestResultKeysMadeOnce: every field name the decoder looks up in a result
+// (each literal given to member in decode.go, and the custom rules' kinds)
+// is a term made once, so reading a result makes none.
+func TestResultKeysMadeOnce(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "decode.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"deny", "warn"}
+	goast.Inspect(f, func(n goast.Node) bool {
+		call, ok := n.(*goast.CallExpr)
+		if id, isIdent := fun(call); ok && isIdent && id == "member" && len(call.Args) == 2 {
+			if lit, ok := call.Args[1].(*goast.BasicLit); ok && lit.Kind == token.STRING {
+				keys = append(keys, strings.Trim(lit.Value, `"`))
+			}
+		}
+		return true
+	})
+	if len(keys) < 10 {
+		t.Fatalf("found only %v in decode.go", keys)
+	}
+	for _, k := range keys {
+		if keyTerms()[k] == nil {
+			t.Errorf("decode.go reads %q from results, which keyTerms does not hold", k)
+		}
+	}
+}
+
+func fun(call *goast.CallExpr) (string, bool) {
+	if call == nil {
+		return "", false
+	}
+	id, ok := call.Fun.(*goast.Ident)
+	if !ok {
+		return "", false
+	}
+	return id.Name, true
 }
