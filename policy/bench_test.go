@@ -113,3 +113,14 @@ func BenchmarkNewEngine(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBindShippedPlan is what a scan's preload does before the first
+// evaluation: decode the shipped plan, check it and bind its built-ins.
+func BenchmarkBindShippedPlan(b *testing.B) {
+	bs := builtins()
+	for b.Loop() {
+		if _, err := bindShippedPlan(bs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
