@@ -44,7 +44,7 @@ func (sc *scan) parseClaudeEntry(path, pointer string, m *jsonc.Member) (s *Serv
 		sc.refuseEntry(s, why)
 		return s, ""
 	}
-	s.Raw = m.Value.Interface()
+	s.HasArgs = m.Value.Get("args") != nil
 	if m.Value.Kind != jsonc.Object {
 		s.Transport = TransportOther
 		return s, "server config must be an object, got " + m.Value.Kind.String()

@@ -81,7 +81,7 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 	if why := entryTooLarge(v); why != "" {
 		return sc.refuseEntry(s, why)
 	}
-	s.Raw = v.Interface()
+	s.HasArgs = v.Get("args") != nil
 	if v.Kind != jsonc.Object {
 		s.Transport = TransportOther
 		sc.invalid(s, "server entry must be an object, got "+v.Kind.String())

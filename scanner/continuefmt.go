@@ -75,7 +75,7 @@ func (sc *scan) continueList(path string, m *jsonc.Member, pointer, scope, proje
 			// {transport: {type, command, args, env, url}, faviconUrl, timeout};
 			// Continue names these servers by position.
 			s := sc.continueEntry(spec, path, p, continueLegacyFlat(e), fmt.Sprintf("continue-mcp-server-%d", i+1), scope, project)
-			s.Raw = e.Interface()
+			s.HasArgs = e.Get("args") != nil
 			s.detail("display_name", "MCP Server")
 			out = append(out, s)
 			continue
@@ -100,7 +100,7 @@ func (sc *scan) continueEntry(spec *entrySpec, path, pointer string, v *jsonc.Va
 			name = uses.Str
 		}
 		s := &Server{Name: name, Client: spec.client, Scope: scope, Project: project, Transport: TransportOther,
-			Source: cfgfile.Loc(path, pointer, v.Pos), Dialect: spec.dialect, Raw: v.Interface(), Status: reports.StatusActive}
+			Source: cfgfile.Loc(path, pointer, v.Pos), Dialect: spec.dialect, HasArgs: v.Get("args") != nil, Status: reports.StatusActive}
 		s.ID = sc.serverID(s)
 		s.detail("uses", uses.Str)
 		s.Decision = sc.judge(s)
@@ -116,7 +116,7 @@ func (sc *scan) continueEntry(spec *entrySpec, path, pointer string, v *jsonc.Va
 		}
 	}
 	s := sc.parseEntry(spec, path, pointer, name, v.Pos, flat, scope, project)
-	s.Raw = v.Interface()
+	s.HasArgs = v.Get("args") != nil
 	if name == "" && s.Status != reports.StatusInvalid {
 		sc.invalid(s, "entry has no name; Continue rejects it")
 	}

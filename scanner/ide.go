@@ -102,7 +102,6 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 				break
 			}
 		}
-		s.Raw = map[string]any{"type": s.Type, "url": s.URL, "ideName": ideName}
 		s.ID = sc.serverID(s)
 		s.Decision = sc.judge(s)
 		if !s.Decision.Allowed {

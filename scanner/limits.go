@@ -46,7 +46,7 @@ func entryTooLarge(v *jsonc.Value) string {
 func (sc *scan) refuseEntry(s *Server, why string) *Server {
 	sc.fileError(reports.FileError{Path: s.Source.Path, Line: s.Source.Line, Column: s.Source.Column,
 		Message: fmt.Sprintf("server %q refused: %s", s.Name, why)})
-	s.Raw, s.Transport, s.refused = nil, TransportOther, true
+	s.HasArgs, s.Transport, s.refused = false, TransportOther, true
 	s.Status = reports.StatusInvalid
 	s.Decision = reports.Decision{Reasons: []string{reports.ReasonInvalid}}
 	s.detail("invalid", "refused: "+why)

@@ -571,7 +571,7 @@ func zedSettings(sc *scan, path, scope, project string) {
 			sc.keep(s)
 			continue
 		}
-		s.Raw = e.Value.Interface()
+		s.HasArgs = e.Value.Get("args") != nil
 		if src := e.Value.Get("source"); src != nil && src.Kind == jsonc.String && src.Str == "extension" {
 			s.Transport, s.Status = TransportOther, reports.StatusActive
 			s.Decision = sc.judge(s)
@@ -637,7 +637,7 @@ func opencodeConfig(sc *scan, path, scope, project string) {
 		}
 		s := sc.parseEntry(spec, path, jsonc.Pointer("mcp", e.Key), e.Key, e.KeyPos, v, scope, project)
 		if !s.refused {
-			s.Raw = e.Value.Interface()
+			s.HasArgs = e.Value.Get("args") != nil
 		}
 		sc.keep(s)
 	}

@@ -77,8 +77,12 @@ type Server struct {
 	// Details holds client-specific facts that are safe to print: Claude Code's own
 	// scope label, trust, disabled flags, tool filters, approval state.
 	Details map[string]any
-	// Raw is the entry as parsed (JSON-compatible), for pins and custom policies.
-	Raw any
+	// HasArgs says whether the entry as written has an "args" member: wrap
+	// adds one to an entry without (wrapargv.ProxyArgs), and its preview of
+	// the wrapped command line must say the same. (The whole entry used to
+	// be kept here as Go maps for this one question: a fifth of a large
+	// scan's live heap, and a copy of every env value.)
+	HasArgs bool
 	// Expanded is the Claude Code view after ${VAR} expansion, used for policy
 	// matching; nil for other clients.
 	Expanded *Expanded

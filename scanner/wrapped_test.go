@@ -249,3 +249,33 @@ func TestWrapPreview(t *testing.T) {
 		t.Error("P008 findings")
 	}
 }
+
+// HasArgs says whether the entry as written has an "args" member, in every
+// client format (wrap's preview adds --wrapped-without-args from it, as
+// wrap does when it writes the entry).
+func TestHasArgs(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	writeFiles(t, root, map[string]string{
+		"home/.claude.json":              `{"mcpServers": {"with": {"command": "npx", "args": []}, "without": {"command": "docs-mcp"}}}`,
+		"home/.cursor/mcp.json":          `{"mcpServers": {"with": {"command": "uvx", "args": ["a"]}, "without": {"command": "b"}}}`,
+		"home/.config/zed/settings.json": `{"context_servers": {"with": {"command": "x", "args": ["y"]}, "without": {"command": "x"}}}`,
+		"home/.continue/config.yaml":     "mcpServers:\n  - name: with\n    command: npx\n    args: [a]\n  - name: without\n    command: npx\n",
+		"managed/.keep":                  "",
+		"project/.keep":                  "",
+	})
+	res, err := scanner.Scan(context.Background(), scanner.Options{
+		Home: home, ManagedDir: filepath.Join(root, "managed"), Project: filepath.Join(root, "project"), WorkDir: filepath.Join(root, "project"),
+		LookupEnv: emptyEnv, GOOS: "linux", Policy: testEngine(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, client := range []string{scanner.ClientClaudeCode, scanner.ClientCursor, scanner.ClientZed, scanner.ClientContinue} {
+		for name, want := range map[string]bool{"with": true, "without": false} {
+			if s := findServer(res, client, name); s.HasArgs != want {
+				t.Errorf("%s %s: HasArgs %v", client, name, s.HasArgs)
+			}
+		}
+	}
+}

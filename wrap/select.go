@@ -111,9 +111,7 @@ func (sel *selection) preview(s *scanner.Server) []string {
 	if !sel.wants(s) {
 		return nil
 	}
-	raw, _ := s.Raw.(map[string]any)
-	_, hasArgs := raw["args"]
-	out := append([]string{sel.opts.Executable}, wrapargv.ProxyArgs(s.ProxyName(), !hasArgs)...)
+	out := append([]string{sel.opts.Executable}, wrapargv.ProxyArgs(s.ProxyName(), !s.HasArgs)...)
 	return append(out, wrapargv.Separator)
 }
 
