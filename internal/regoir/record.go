@@ -32,6 +32,30 @@ func NewRecord(keys, vals []*ast.Term) *Record {
 	return &Record{keys: keys[:len(keys):len(keys)], vals: vals[:len(keys):len(keys)]}
 }
 
+// Grow makes room for n more fields in one allocation for keys and values
+// (a record built field by field with Add, as policy's input objects are).
+func (r *Record) Grow(n int) {
+	if cap(r.keys)-len(r.keys) >= n {
+		return
+	}
+	buf := make([]*ast.Term, 2*(len(r.keys)+n))
+	half := len(buf) / 2
+	r.keys = append(buf[:0:half], r.keys...)
+	r.vals = append(buf[half:half:len(buf)], r.vals...)
+}
+
+// Add appends the field key: v. A record is filled before anything reads
+// it: Add after a read breaks the record's promise that it does not change.
+func (r *Record) Add(key, v *ast.Term) {
+	r.keys, r.vals = append(r.keys, key), append(r.vals, v)
+}
+
+// Field is the i-th field as added, for 0 <= i < Len.
+func (r *Record) Field(i int) (key, value *ast.Term) { return r.keys[i], r.vals[i] }
+
+// Len is the number of fields.
+func (r *Record) Len() int { return len(r.keys) }
+
 // get is the value under key, nil when there is none: a string key is
 // found by comparing strings (a record has a few dozen keys at most),
 // any other through Object.
