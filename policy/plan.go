@@ -42,6 +42,9 @@ func bindShippedPlan(bs []builtin) (*regoir.Evaluator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shipped plan: %w", err)
 	}
+	// The plan reads the input's fields by the terms the input is built
+	// with.
+	prog.ShareStrings(keyTerms())
 	fns := make(map[string]topdown.BuiltinFunc, len(bs))
 	for _, b := range bs {
 		fns[b.decl.Name] = b.fn

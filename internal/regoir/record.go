@@ -64,10 +64,14 @@ func (r *Record) get(key *ast.Term) *ast.Term {
 	if !ok {
 		return r.Object().Get(Plain(key))
 	}
+	// The plan's constants are often the very terms the record's keys are
+	// (Program.ShareStrings): pointers first, strings only when none is.
 	for i, t := range r.keys {
 		if t == key {
 			return r.vals[i]
 		}
+	}
+	for i, t := range r.keys {
 		if s, ok := t.Value.(ast.String); ok && s == k {
 			return r.vals[i]
 		}

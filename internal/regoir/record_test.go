@@ -32,3 +32,44 @@ func TestRecordGrowAdd(t *testing.T) {
 		t.Error("the zero record is the empty object")
 	}
 }
+
+// TestShareStrings: the plan's string constants become the caller's terms,
+// so that a record keyed by them is read by pointer, with the same results
+// (the constant sets made at Bind too).
+func TestShareStrings(t *testing.T) {
+	modules := map[string]string{"p.rego": `package p
+
+r := [input.name, input.tag] if input.kind in {"a", "name"}
+`}
+	prog, err := Link(planModules(t, modules, "p/r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := map[string]*ast.Term{"name": ast.StringTerm("name"), "kind": ast.StringTerm("kind"), "tag": ast.StringTerm("tag")}
+	prog.ShareStrings(shared)
+	found := map[string]bool{}
+	visitAll(prog, func(s *Stmt) {
+		for _, o := range append([]Operand{s.A, s.B}, s.Args...) {
+			for k, term := range shared {
+				if o.Const == term {
+					found[k] = true
+				}
+			}
+		}
+	})
+	if !found["name"] || !found["kind"] || !found["tag"] {
+		t.Fatalf("constants shared: %v", found)
+	}
+	ev, err := prog.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in Record
+	in.Grow(3)
+	in.Add(shared["kind"], ast.StringTerm("name"))
+	in.Add(shared["name"], ast.StringTerm("x"))
+	in.Add(shared["tag"], ast.StringTerm("y"))
+	if got := evalOutcome(t, ev, "p/r", &in); got != `["x", "y"]` {
+		t.Errorf("got %s", got)
+	}
+}
