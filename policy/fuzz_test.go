@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/regoir"
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // byteSource turns fuzz bytes into choices; it yields zeros once exhausted.
@@ -356,5 +357,22 @@ func FuzzPlanMatchesTopdown(f *testing.F) {
 	})
 }
 
-// asRecords is v with its objects made records, outside arrays (Object).
-func asRecords(v Value) Value { return Value{regoir.Records(v.v)} }
+// asRecords is v with its objects made records, outside arrays, keyed by
+// the terms Object keys them with (keyTerm).
+func asRecords(v Value) Value { return Value{records(v.v)} }
+
+func records(v ast.Value) ast.Value {
+	o, ok := v.(ast.Object)
+	if !ok {
+		return v
+	}
+	r := &regoir.Record{}
+	r.Grow(o.Len())
+	o.Foreach(func(k, v *ast.Term) {
+		if s, ok := k.Value.(ast.String); ok {
+			k = keyTerm(string(s))
+		}
+		r.Add(k, ast.NewTerm(records(v.Value)))
+	})
+	return r
+}

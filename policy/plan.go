@@ -38,13 +38,12 @@ func bindShippedPlan(bs []builtin) (*regoir.Evaluator, error) {
 	if len(shippedPlan) < digestSize {
 		return nil, fmt.Errorf("shipped plan: %d bytes", len(shippedPlan))
 	}
-	prog, err := regoir.Decode(shippedPlan[digestSize:])
+	// The plan reads the input's fields by the terms the input is built
+	// with.
+	prog, err := regoir.DecodeShared(shippedPlan[digestSize:], keyTerms())
 	if err != nil {
 		return nil, fmt.Errorf("shipped plan: %w", err)
 	}
-	// The plan reads the input's fields by the terms the input is built
-	// with.
-	prog.ShareStrings(keyTerms())
 	fns := make(map[string]topdown.BuiltinFunc, len(bs))
 	for _, b := range bs {
 		fns[b.decl.Name] = b.fn

@@ -172,11 +172,16 @@ var errEncoding = errors.New("decode plan: malformed")
 // Decode decodes MarshalBinary's encoding and checks what it decoded can be
 // evaluated: corrupt bytes are an error, never a program that reads out of
 // bounds. The program's strings are b's: an embedded string costs no copy.
-func Decode(b string) (*Program, error) {
+func Decode(b string) (*Program, error) { return DecodeShared(b, nil) }
+
+// DecodeShared is Decode with each string constant that shared holds
+// decoded as that term: a caller that builds its input records with the
+// same terms as keys has them found by pointer (Record.get).
+func DecodeShared(b string, shared map[string]*ast.Term) (*Program, error) {
 	if len(b) < len(encodingMagic) || b[:len(encodingMagic)] != encodingMagic {
 		return nil, errEncoding
 	}
-	d := &decoder{b: b[len(encodingMagic):]}
+	d := &decoder{b: b[len(encodingMagic):], shared: shared}
 	d.blockArena = make([]Block, d.count())
 	d.stmtArena = make([]Stmt, d.count())
 	d.argArena = make([]Operand, d.count())
@@ -220,6 +225,7 @@ type decoder struct {
 	stmtArena  []Stmt
 	argArena   []Operand
 	terms      []*ast.Term // constants, one term per value: a string's at its index, a number's after them
+	shared     map[string]*ast.Term
 	depth      int
 	err        error
 }
@@ -421,7 +427,10 @@ func (d *decoder) term(number bool, i int) *ast.Term {
 		return t
 	}
 	s := d.strs[i]
-	t := ast.StringTerm(s)
+	t := d.shared[s]
+	if t == nil || number {
+		t = ast.StringTerm(s)
+	}
 	if number {
 		if _, err := json.Number(s).Float64(); err != nil { // as Link takes them
 			d.fail()

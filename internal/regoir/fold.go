@@ -219,29 +219,6 @@ func constKind(op Op) (kind int32, add Op, ok bool) {
 }
 
 // buildConsts makes p's constant collections.
-// ShareStrings replaces each string constant of p that terms holds with
-// that term: a caller that builds its input records with the same terms
-// as keys has them found by pointer (Record.get). Call it before Bind.
-func (p *Program) ShareStrings(terms map[string]*ast.Term) {
-	share := func(o *Operand) {
-		if o.Const == nil {
-			return
-		}
-		if s, ok := o.Const.Value.(ast.String); ok {
-			if t := terms[string(s)]; t != nil {
-				o.Const = t
-			}
-		}
-	}
-	visitAll(p, func(s *Stmt) {
-		share(&s.A)
-		share(&s.B)
-		for i := range s.Args {
-			share(&s.Args[i])
-		}
-	})
-}
-
 func buildConsts(p *Program) ([]*ast.Term, error) {
 	consts := make([]*ast.Term, p.Consts)
 	var err error

@@ -65,7 +65,7 @@ func (r *Record) get(key *ast.Term) *ast.Term {
 		return r.Object().Get(Plain(key))
 	}
 	// The plan's constants are often the very terms the record's keys are
-	// (Program.ShareStrings): pointers first, strings only when none is.
+	// (DecodeShared): pointers first, strings only when none is.
 	for i, t := range r.keys {
 		if t == key {
 			return r.vals[i]

@@ -33,20 +33,20 @@ func TestRecordGrowAdd(t *testing.T) {
 	}
 }
 
-// TestShareStrings: the plan's string constants become the caller's terms,
-// so that a record keyed by them is read by pointer, with the same results
-// (the constant sets made at Bind too).
-func TestShareStrings(t *testing.T) {
+// TestDecodeShared: the plan's string constants are decoded as the
+// caller's terms, so that a record keyed by them is read by pointer, with
+// the same results (the constant sets made at Bind too).
+func TestDecodeShared(t *testing.T) {
 	modules := map[string]string{"p.rego": `package p
 
 r := [input.name, input.tag] if input.kind in {"a", "name"}
 `}
-	prog, err := Link(planModules(t, modules, "p/r"))
+	_, enc := encodeModules(t, modules, "p/r")
+	shared := map[string]*ast.Term{"name": ast.StringTerm("name"), "kind": ast.StringTerm("kind"), "tag": ast.StringTerm("tag")}
+	prog, err := DecodeShared(string(enc), shared)
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := map[string]*ast.Term{"name": ast.StringTerm("name"), "kind": ast.StringTerm("kind"), "tag": ast.StringTerm("tag")}
-	prog.ShareStrings(shared)
 	found := map[string]bool{}
 	visitAll(prog, func(s *Stmt) {
 		for _, o := range append([]Operand{s.A, s.B}, s.Args...) {
