@@ -159,11 +159,7 @@ func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in 
 	if len(rs) != 1 {
 		return nil, fmt.Errorf("evaluate policy: the entrypoint is undefined")
 	}
-	v := member(rs[0].Value, "result")
-	if v == nil {
-		return nil, malformedResult(rs[0].Value)
-	}
-	return v, nil
+	return rs[0].Value, nil
 }
 
 // EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,

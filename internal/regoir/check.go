@@ -90,7 +90,7 @@ func (p *Program) checkFunction(fn *Function, plan bool) error {
 				return
 			}
 		}
-		if s.Op > OpMakeConst || !local(s.Target) || !local(s.Key) || s.N < 0 {
+		if s.Op > OpResultAdd || !local(s.Target) || !local(s.Key) || s.N < 0 {
 			err = bad("%#v: target %d, key %d, n %d", s.Op, s.Target, s.Key, s.N)
 			return
 		}

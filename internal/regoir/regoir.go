@@ -76,12 +76,13 @@ const (
 	OpScan
 	OpSetAdd
 	OpMakeConst // a collection literal, made once (fold.go)
+	OpResultAdd // a result's value, without the object around it (results.go)
 )
 
 var opNames = [...]string{"OpNop", "OpArrayAppend", "OpAssignConst", "OpAssignVar", "OpAssignVarOnce", "OpBlock",
 	"OpBreak", "OpCall", "OpCallBuiltin", "OpDot", "OpEqual", "OpIsArray", "OpIsDefined", "OpIsObject", "OpIsSet",
 	"OpIsUndefined", "OpLen", "OpMakeArray", "OpMakeObject", "OpMakeSet", "OpNot", "OpNotEqual", "OpObjectInsert",
-	"OpObjectInsertOnce", "OpResetLocal", "OpResultSetAdd", "OpReturnLocal", "OpScan", "OpSetAdd", "OpMakeConst"}
+	"OpObjectInsertOnce", "OpResetLocal", "OpResultSetAdd", "OpReturnLocal", "OpScan", "OpSetAdd", "OpMakeConst", "OpResultAdd"}
 
 // GoString is the constant's name, for messages.
 func (o Op) GoString() string {
@@ -175,6 +176,7 @@ func Link(p *ir.Policy) (*Program, error) {
 		prog.Plans = append(prog.Plans, fn)
 	}
 	fold(prog)
+	resultValues(prog)
 	if err := prog.check(); err != nil {
 		return nil, fmt.Errorf("link plan: %w", err)
 	}
@@ -407,9 +409,10 @@ func (p *Program) Bind(extra map[string]topdown.BuiltinFunc) (*Evaluator, error)
 }
 
 // Eval evaluates the plan named entrypoint (a path such as "pkg/rule") on
-// input, with an empty data document, and returns its results (the
-// {"result": value} objects of OPA's result set; none when undefined). A
-// built-in's error ends the evaluation; so does ctx.
+// input, with an empty data document, and returns its results: the value
+// of each of OPA's result set, the "result" member of its {"result": value}
+// object (none when undefined). A built-in's error ends the evaluation; so
+// does ctx.
 func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value) ([]*ast.Term, error) {
 	var plan *Function
 	for i := range e.prog.Plans {
@@ -652,6 +655,16 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			locals[st.Target] = nil
 		case OpResultSetAdd:
 			v := Plain(locals[st.Target])
+			if v == nil {
+				return 0
+			}
+			r := dot(v, resultKey)
+			if r == nil {
+				return s.fail(fmt.Errorf("plan result %v has no result member at %v", v, s.location(st.Loc)))
+			}
+			s.results = append(s.results, r)
+		case OpResultAdd:
+			v := Plain(value(&st.A, locals))
 			if v == nil {
 				return 0
 			}
