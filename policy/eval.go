@@ -49,7 +49,40 @@ func NewValue(x any) (Value, error) {
 	if err != nil {
 		return Value{}, fmt.Errorf("convert policy input: %w", err)
 	}
-	return Value{v}, nil
+	return Value{fieldRecords(v)}, nil
+}
+
+// fieldRecords is v with each object whose keys are all field names of
+// the engine's input (keyTerms) made a record keyed by those terms, from
+// the top down: the plan finds such a field by pointer (regoir.Record)
+// where an OPA object hashes the key, and a project's context is read a
+// dozen times for every server. An object with any other key (a list's
+// index by server name) stays OPA's, and so does all it holds, as do
+// arrays: neither may hold a record.
+func fieldRecords(v ast.Value) ast.Value {
+	o, ok := v.(ast.Object)
+	if !ok || o.Len() == 0 {
+		return v
+	}
+	keys := make([]*ast.Term, 0, o.Len())
+	fields := true
+	o.Foreach(func(k, _ *ast.Term) {
+		s, ok := k.Value.(ast.String)
+		t := keyTerms()[string(s)]
+		fields = fields && ok && t != nil
+		keys = append(keys, t)
+	})
+	if !fields {
+		return v
+	}
+	r := &regoir.Record{}
+	r.Grow(len(keys))
+	i := 0
+	o.Foreach(func(_, val *ast.Term) {
+		r.Add(keys[i], ast.NewTerm(fieldRecords(val.Value)))
+		i++
+	})
+	return r
 }
 
 // Equal reports whether v and w are the same value.

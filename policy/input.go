@@ -109,6 +109,10 @@ var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 		"secrets", "program", "program_args", "env_var_keys", // facts
 		"field", "key", "index", "kind", // facts.secrets[_]
 		"parsed", "scheme", "host", "port", "loopback", // facts.url
+		// input.context (scanner's buildContext)
+		"os", "allow", "deny", "allow_org", "deny_org", "managed_only", "documents", "issues", "broken",
+		"managed_mcp", "strict_plugin_only", "on", "servers_object", "error", // context.claude
+		"count", "names", "commands", "has_command", "has_url", "entries", // a list (IndexList)
 		// results (decode.go)
 		"verdict", "allowed", "reasons", "admission", "findings", "deny", "warn",
 		"rule", "msg", "severity", "evidence", "location", "package", "result",

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpguard/mcpguard/internal/regoir"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -104,4 +105,65 @@ func fun(call *goast.CallExpr) (string, bool) {
 		return "", false
 	}
 	return id.Name, true
+}
+
+// TestNewValueFieldRecords: NewValue makes records of the objects whose keys
+// are all input field names, from the top down, and leaves OPA's objects
+// where any key is data (and all under them), and arrays; the value is the
+// same either way.
+func TestNewValueFieldRecords(t *testing.T) {
+	x := map[string]any{
+		"os": "linux",
+		"claude": map[string]any{
+			"allow": map[string]any{"count": 1, "names": map[string]any{"url": []any{map[string]any{"name": "url"}}}, "urls": []any{map[string]any{"url": "u"}}},
+			"on":    map[string]any{},
+		},
+	}
+	v, err := NewValue(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ast.InterfaceToValue(x)
+	if regoir.PlainValue(v.v).Compare(want) != 0 {
+		t.Fatalf("%v, want %v", v, want)
+	}
+	path := func(keys ...string) ast.Value {
+		cur := v.v
+		for _, k := range keys {
+			obj := regoir.PlainValue(cur).(ast.Object)
+			if r, ok := cur.(*regoir.Record); ok {
+				for i := range r.Len() {
+					if key, val := r.Field(i); key.Value.Compare(ast.String(k)) == 0 {
+						cur = val.Value
+					}
+				}
+				continue
+			}
+			cur = obj.Get(ast.StringTerm(k)).Value
+		}
+		return cur
+	}
+	isRecord := func(v ast.Value) bool { _, ok := v.(*regoir.Record); return ok }
+	for _, c := range []struct {
+		path   []string
+		record bool
+	}{
+		{nil, true},
+		{[]string{"claude"}, true},
+		{[]string{"claude", "allow"}, true},
+		{[]string{"claude", "allow", "names"}, true}, // "url" is a field name: a record, read the same
+		{[]string{"claude", "on"}, false},            // empty
+		{[]string{"claude", "allow", "urls"}, false}, // an array
+	} {
+		if got := isRecord(path(c.path...)); got != c.record {
+			t.Errorf("%v: record %v, want %v", c.path, got, c.record)
+		}
+	}
+	data, _ := NewValue(map[string]any{"names": map[string]any{"some-server": map[string]any{"name": "x"}}})
+	inner := data.v.(*regoir.Record)
+	if _, val := inner.Field(0); isRecord(val.Value) {
+		t.Error("an object keyed by data is OPA's")
+	} else if obj := val.Value.(ast.Object); isRecord(obj.Get(ast.StringTerm("some-server")).Value) {
+		t.Error("an OPA object holds a record")
+	}
 }
