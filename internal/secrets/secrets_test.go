@@ -270,3 +270,70 @@ func FuzzMayMatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlaceholderFirstBytes: the first-byte test that lets a value skip the
+// placeholder pattern never skips one the pattern matches.
+func FuzzPlaceholderFirstBytes(f *testing.F) {
+	for _, s := range []string{
+		"<token>", "[API_KEY]", "{token}", "Bearer ${TOKEN}", "basic xxx", "your-key-here", "MY_TOKEN", "example.com",
+		"sample", "dummy", "fake", "test", "xxxx", "****", "...", "changeme", "placeholder", "REDACTED", "none", "null",
+		"todo", "tbd", "secret", "password", "token", "sk-...", "sk-xxxx", "ghp_xxxx", "ſecret", "https://x", "-y", "@acme/x",
+		"npx", "ÿ", "\xff", "",
+	} {
+		f.Add(s)
+	}
+	d := NewDetector()
+	f.Fuzz(func(t *testing.T, s string) {
+		if s != "" && d.placeholder.MatchString(s) && !d.placeholderFirst[s[0]] {
+			t.Fatalf("the placeholder pattern matches %q, whose first byte is outside the set", s)
+		}
+	})
+}
+
+// TestPlaceholderStarts: placeholderStarts is what firstBytes derives from
+// placeholderPattern.
+func TestPlaceholderStarts(t *testing.T) {
+	set, ok := firstBytes(placeholderPattern)
+	var got []byte
+	for b := range set {
+		if set[b] {
+			got = append(got, byte(b))
+		}
+	}
+	if !ok || string(got) != placeholderStarts {
+		t.Errorf("placeholderPattern starts with %q (known %v); placeholderStarts is %q", got, ok, placeholderStarts)
+	}
+}
+
+// TestFirstBytes: the first bytes of a few shapes of pattern, and that a
+// pattern that may match the empty string, or start with any byte, gives
+// none.
+func TestFirstBytes(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    string // the set, as a string of its bytes; "" for not known
+	}{
+		{`^abc`, "a"},
+		{`(?i)^k`, "Kk\xe2"}, // the Kelvin sign folds to k
+		{`^(?:x+|y{2,}|[0-2])$`, "012xy"},
+		{`^a?b`, "ab"},
+		{`^a*`, ""},
+		{`^.b`, ""},
+		{`^\bword`, "w"},
+		{`^(?:|a)`, ""},
+	} {
+		set, ok := firstBytes(c.pattern)
+		var got []byte
+		for b := range set {
+			if set[b] {
+				got = append(got, byte(b))
+			}
+		}
+		if !ok {
+			got = nil
+		}
+		if string(got) != c.want {
+			t.Errorf("%s: %q, want %q", c.pattern, got, c.want)
+		}
+	}
+}
