@@ -399,21 +399,18 @@ func indentEncoder(w io.Writer, prefix string) *json.Encoder {
 	return e
 }
 
-// encodeChunks encodes n elements in chunks on every core and writes the
-// chunks in order: a large fleet's JSON costs its share of each core, and
-// at most a few chunks are held at once.
-func encodeChunks(n int, encode func(lo, hi int, b *bytes.Buffer) error, write func([]byte) error) error {
-	// Chunks of 64: a 220-server report is four and takes both cores (256
-	// left it on one, 0.4 ms of a 12 ms scan, 0.9 ms cold).
-	const chunk = 64
+// encodeChunks encodes n elements in chunks of chunk on every core and
+// writes the chunks in order: a large fleet's JSON costs its share of each
+// core, and at most a few chunks are held at once. A list of one chunk is
+// encoded on the caller's goroutine, piece elements at a time through one
+// buffer (piece >= chunk: at once).
+func encodeChunks(n, chunk, piece int, encode func(lo, hi int, b *bytes.Buffer) error, write func([]byte) error) error {
 	if n <= chunk {
-		// One chunk: no goroutine to start and wait for (a one-file scan),
-		// written a few elements at a time through one small buffer rather
-		// than grown to the whole list.
+		// No goroutine to start and wait for (a one-file scan).
 		var b bytes.Buffer
-		for lo := 0; lo < n; lo += 8 {
+		for lo := 0; lo < n; lo += piece {
 			b.Reset()
-			if err := encode(lo, min(lo+8, n), &b); err != nil {
+			if err := encode(lo, min(lo+piece, n), &b); err != nil {
 				return err
 			}
 			if err := write(b.Bytes()); err != nil {

@@ -115,7 +115,9 @@ func (d htmlTableData) write(w io.Writer) error {
 	// A chunk's rows and the sharing's table are reused by the chunks
 	// after it: the rows' lists keep their space.
 	var pool sync.Pool
-	err = encodeChunks(d.N, func(lo, hi int, b *bytes.Buffer) error {
+	// Parts of 256 rows, each with its own strings: smaller parts would
+	// list the repeated strings more often (a fleet page 4% larger at 64).
+	err = encodeChunks(d.N, 256, 256, func(lo, hi int, b *bytes.Buffer) error {
 		c, _ := pool.Get().(*htmlChunk)
 		if c == nil {
 			c = &htmlChunk{index: map[string]int{}}

@@ -68,7 +68,11 @@ func (d *jsonDoc) list(name string, n int, encode func(b *bytes.Buffer, i int) e
 	if _, d.err = d.bw.WriteString("["); d.err != nil {
 		return
 	}
-	d.err = encodeChunks(n, func(lo, hi int, b *bytes.Buffer) error {
+	// Chunks of 64: a 220-server report is four and takes both cores (256
+	// left it on one, 0.4 ms of a 12 ms scan, 0.9 ms cold); a list of one
+	// chunk goes eight elements at a time through a small buffer, not one
+	// grown to the whole list. (Where chunks fall does not show in JSON.)
+	d.err = encodeChunks(n, 64, 8, func(lo, hi int, b *bytes.Buffer) error {
 		for i := lo; i < hi; i++ {
 			sep := ",\n    "
 			if i == 0 {
