@@ -159,6 +159,10 @@ func TestHTMLDataBlockMatchesEncodingJSON(t *testing.T) {
 	if len(rows) != d.N {
 		t.Fatalf("%d rows, want %d", len(rows), d.N)
 	}
+	if want := (d.N + 255) / 256; len(data.Parts) != want {
+		// Smaller parts list the repeated strings more often.
+		t.Errorf("%d parts, want %d of 256 rows", len(data.Parts), want)
+	}
 	for i := range d.N {
 		var r htmlRow
 		row(i, &r)
