@@ -78,3 +78,25 @@ func TestShippedPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestStalePlanIsNotTaken: a plan whose digest is not the sources', or
+// whose body does not decode, is not what loads the shipped policies; the
+// snapshot's groups are.
+func TestStalePlanIsNotTaken(t *testing.T) {
+	orig := shippedPlan
+	defer func() { shippedPlan = orig }()
+	if l := loadShipped(false, true, nil, nil); l.plan == nil {
+		t.Fatal("the current plan is not taken")
+	}
+	stale := []byte(orig)
+	stale[0] ^= 1
+	broken := []byte(orig)
+	broken[len(broken)-1] ^= 0xff
+	for name, plan := range map[string]string{"stale digest": string(stale), "broken body": string(broken), "empty": ""} {
+		shippedPlan = plan
+		l := loadShipped(false, true, nil, nil)
+		if l.plan != nil || l.verdict == nil || l.rules == nil || l.verdictErr != nil || l.rulesErr != nil {
+			t.Errorf("%s: plan %v, groups %v %v (%v, %v)", name, l.plan != nil, l.verdict != nil, l.rules != nil, l.verdictErr, l.rulesErr)
+		}
+	}
+}
