@@ -427,16 +427,18 @@ func (d *decoder) term(number bool, i int) *ast.Term {
 		return t
 	}
 	s := d.strs[i]
-	t := d.shared[s]
-	if t == nil || number {
-		t = ast.StringTerm(s)
-	}
-	if number {
+	var t *ast.Term
+	switch {
+	case number:
 		if _, err := json.Number(s).Float64(); err != nil { // as Link takes them
 			d.fail()
 			return nil
 		}
 		t = ast.NumberTerm(json.Number(s))
+	case d.shared[s] != nil:
+		t = d.shared[s]
+	default:
+		t = ast.StringTerm(s)
 	}
 	d.terms[slot] = t
 	return t

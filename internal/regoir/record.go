@@ -57,8 +57,8 @@ func (r *Record) Field(i int) (key, value *ast.Term) { return r.keys[i], r.vals[
 func (r *Record) Len() int { return len(r.keys) }
 
 // get is the value under key, nil when there is none: a string key is
-// found by comparing strings (a record has a few dozen keys at most),
-// any other through Object.
+// found among the keys (a record has a few dozen at most), by the term
+// itself or else by its string; any other through Object.
 func (r *Record) get(key *ast.Term) *ast.Term {
 	k, ok := key.Value.(ast.String)
 	if !ok {
@@ -89,21 +89,6 @@ func (r *Record) Object() ast.Object {
 		r.obj = ast.NewObject(items...)
 	})
 	return r.obj
-}
-
-// Records is v with its objects made records, as a caller that builds its
-// input as records gives it (outside arrays, which hold none).
-func Records(v ast.Value) ast.Value {
-	o, ok := v.(ast.Object)
-	if !ok {
-		return v
-	}
-	keys := make([]*ast.Term, 0, o.Len())
-	vals := make([]*ast.Term, 0, o.Len())
-	o.Foreach(func(k, v *ast.Term) {
-		keys, vals = append(keys, k), append(vals, ast.NewTerm(Records(v.Value)))
-	})
-	return NewRecord(keys, vals)
 }
 
 // Plain is t with a record turned into its Object: what OPA's own code

@@ -73,3 +73,18 @@ r := [input.name, input.tag] if input.kind in {"a", "name"}
 		t.Errorf("got %s", got)
 	}
 }
+
+// records is v with its objects made records, as a caller that builds
+// its input as records gives it (outside arrays, which hold none).
+func records(v ast.Value) ast.Value {
+	o, ok := v.(ast.Object)
+	if !ok {
+		return v
+	}
+	keys := make([]*ast.Term, 0, o.Len())
+	vals := make([]*ast.Term, 0, o.Len())
+	o.Foreach(func(k, v *ast.Term) {
+		keys, vals = append(keys, k), append(vals, ast.NewTerm(records(v.Value)))
+	})
+	return NewRecord(keys, vals)
+}

@@ -194,7 +194,7 @@ func TestMatchesTopdown(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := evalOutcome(t, prog, "p/v", Records(in)); got != want {
+				if got := evalOutcome(t, prog, "p/v", records(in)); got != want {
 					t.Errorf("input %s as records: plan %s, topdown %s", raw, got, want)
 				}
 			}
