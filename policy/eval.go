@@ -64,23 +64,18 @@ func fieldRecords(v ast.Value) ast.Value {
 	if !ok || o.Len() == 0 {
 		return v
 	}
-	keys := make([]*ast.Term, 0, o.Len())
-	fields := true
-	o.Foreach(func(k, _ *ast.Term) {
+	known := keyTerms()
+	other := o.Until(func(k, _ *ast.Term) bool {
 		s, ok := k.Value.(ast.String)
-		t := keyTerms()[string(s)]
-		fields = fields && ok && t != nil
-		keys = append(keys, t)
+		return !ok || known[string(s)] == nil
 	})
-	if !fields {
+	if other {
 		return v
 	}
 	r := &regoir.Record{}
-	r.Grow(len(keys))
-	i := 0
-	o.Foreach(func(_, val *ast.Term) {
-		r.Add(keys[i], ast.NewTerm(fieldRecords(val.Value)))
-		i++
+	r.Grow(o.Len())
+	o.Foreach(func(k, val *ast.Term) {
+		r.Add(known[string(k.Value.(ast.String))], ast.NewTerm(fieldRecords(val.Value)))
 	})
 	return r
 }
