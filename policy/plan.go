@@ -4,8 +4,6 @@ import (
 	_ "embed" // shipped.plan
 	"fmt"
 
-	"github.com/open-policy-agent/opa/v1/topdown"
-
 	"github.com/mcpguard/mcpguard/internal/regoir"
 )
 
@@ -44,9 +42,9 @@ func bindShippedPlan(bs []builtin) (*regoir.Evaluator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shipped plan: %w", err)
 	}
-	fns := make(map[string]topdown.BuiltinFunc, len(bs))
+	fns := make(map[string]regoir.Builtin, len(bs))
 	for _, b := range bs {
-		fns[b.decl.Name] = b.fn
+		fns[b.decl.Name] = regoir.Builtin{Decl: b.decl.Decl, Fn: b.fn}
 	}
 	ev, err := prog.Bind(fns)
 	if err != nil {

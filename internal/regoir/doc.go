@@ -25,9 +25,16 @@
 // Link refuses statements it does not implement (with, dynamic calls,
 // object merges): a caller falls back to topdown for such a plan. Link
 // also folds collection literals into constants made once per Evaluator
-// (fold.go). A linked Program encodes compactly (MarshalBinary), for plans
-// linked at build time; Decode checks that what it decodes cannot read or
-// write out of bounds (check.go).
+// (fold.go). A linked Program is a tree; it is evaluated laid out as an
+// Image (image.go), whose statements, blocks and arguments are arrays of
+// fixed-size records without pointers. An image encodes as those records
+// (MarshalBinary), for plans linked at build time, and decoding it fills
+// the arrays; Decode checks that what it decodes cannot read or write out
+// of bounds (check.go), and Bind that every built-in call has the
+// operands its declaration takes. What they do not check is what a
+// program computes: planned Rego builds trees, and a hostile program
+// could build a value that contains itself (Evaluator.acyclic, for the
+// fuzz test). A plan's bytes are meant to be the binary's own.
 //
 // An input may hold Records (record.go): objects the plan reads by key
 // without the hashing an OPA object does as it is made, turned into OPA

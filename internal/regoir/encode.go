@@ -9,40 +9,53 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// A linked Program's compact encoding, for a plan linked at build time: a
-// string table, then the functions, their blocks and statements as
-// uvarints. Decoding it costs a fraction of linking the plan again, and
-// nothing is initialised before a command decodes it (a Go literal of the
-// same program is data every process populates).
+// An Image's encoding, for a plan linked at build time: a string table,
+// the functions, the constant terms (uvarints), then the blocks,
+// statements and arguments as fixed-width little-endian records, so that
+// decoding them is filling three arrays. Nothing is initialised before a
+// command decodes it (a Go literal of the same program is data every
+// process populates).
 
-const encodingMagic = "mcpguard regoir 1\n"
+const encodingMagic = "mcpguard regoir 2\n"
 
-// Operand tags.
+// Constant tags.
 const (
-	tagLocal byte = iota
-	tagString
+	tagString byte = iota
 	tagNumber
 	tagTrue
 	tagFalse
 	tagNull
 )
 
-// maxDepth bounds the nesting of blocks Decode accepts.
-const maxDepth = 256
+// Sizes of the fixed-width records: a span is two 32-bit numbers, a
+// statement its op and ten, an argument one.
+const (
+	spanSize  = 8
+	instrSize = 1 + 10*4
+	refSize   = 4
+)
 
-// MarshalBinary encodes p (constants of OPA's scalar types only, as Link
-// makes them).
-func (p *Program) MarshalBinary() ([]byte, error) {
+// Bounds on what an Image may have, far above what a policy needs: its
+// blocks' nesting, a function's locals, the locals a chain of calls holds
+// (an evaluation's stack, made at once).
+const (
+	maxDepth  = 256
+	maxLocals = 1 << 16
+	maxFrames = 1 << 20
+)
+
+// MarshalBinary encodes p's Image (constants of OPA's scalar types only,
+// as Link makes them).
+func (p *Program) MarshalBinary() ([]byte, error) { return p.Image().MarshalBinary() }
+
+// MarshalBinary encodes im.
+func (im *Image) MarshalBinary() ([]byte, error) {
 	e := &encoder{index: map[string]int{}}
-	body := e.program(p)
+	body := e.image(im)
 	if e.err != nil {
 		return nil, e.err
 	}
 	out := []byte(encodingMagic)
-	// What Decode allocates, so that it allocates each kind once.
-	out = binary.AppendUvarint(out, uint64(e.nblocks))
-	out = binary.AppendUvarint(out, uint64(e.nstmts))
-	out = binary.AppendUvarint(out, uint64(e.nargs))
 	out = binary.AppendUvarint(out, uint64(len(e.strs)))
 	for _, s := range e.strs {
 		out = binary.AppendUvarint(out, uint64(len(s)))
@@ -52,11 +65,10 @@ func (p *Program) MarshalBinary() ([]byte, error) {
 }
 
 type encoder struct {
-	strs                   []string
-	index                  map[string]int
-	out                    []byte
-	err                    error
-	nblocks, nstmts, nargs int
+	strs  []string
+	index map[string]int
+	out   []byte
+	err   error
 }
 
 func (e *encoder) uint(n int) {
@@ -68,6 +80,8 @@ func (e *encoder) uint(n int) {
 
 func (e *encoder) int(n int) { e.out = binary.AppendVarint(e.out, int64(n)) }
 
+func (e *encoder) u32(n int32) { e.out = binary.LittleEndian.AppendUint32(e.out, uint32(n)) }
+
 func (e *encoder) str(s string) {
 	i, ok := e.index[s]
 	if !ok {
@@ -78,27 +92,48 @@ func (e *encoder) str(s string) {
 	e.uint(i)
 }
 
-func (e *encoder) program(p *Program) []byte {
-	e.uint(len(p.Builtins))
-	for _, b := range p.Builtins {
+func (e *encoder) image(im *Image) []byte {
+	e.uint(len(im.Builtins))
+	for _, b := range im.Builtins {
 		e.str(b)
 	}
-	e.uint(len(p.Files))
-	for _, f := range p.Files {
+	e.uint(len(im.Files))
+	for _, f := range im.Files {
 		e.str(f)
 	}
-	e.uint(p.Consts)
-	e.uint(p.Memos)
-	for _, fns := range [][]Function{p.Plans, p.Funcs} {
+	e.uint(im.Consts)
+	e.uint(im.Memos)
+	for _, fns := range [][]Func{im.Plans, im.Funcs} {
 		e.uint(len(fns))
 		for i := range fns {
 			e.function(&fns[i])
 		}
 	}
+	e.uint(len(im.Terms))
+	for _, t := range im.Terms {
+		e.term(t)
+	}
+	e.uint(len(im.Blocks))
+	for _, b := range im.Blocks {
+		e.u32(b.Start)
+		e.u32(b.Len)
+	}
+	e.uint(len(im.Stmts))
+	for i := range im.Stmts {
+		s := &im.Stmts[i]
+		e.out = append(e.out, byte(s.Op))
+		for _, n := range [...]int32{s.Target, s.Key, s.N, int32(s.A), int32(s.B), s.Sub.Start, s.Sub.Len, s.Loc.File, s.Loc.Row, s.Loc.Col} {
+			e.u32(n)
+		}
+	}
+	e.uint(len(im.Args))
+	for _, a := range im.Args {
+		e.u32(int32(a))
+	}
 	return e.out
 }
 
-func (e *encoder) function(fn *Function) {
+func (e *encoder) function(fn *Func) {
 	e.str(fn.Name)
 	e.int(int(fn.Ret))
 	e.uint(int(fn.Locals))
@@ -107,46 +142,12 @@ func (e *encoder) function(fn *Function) {
 	for _, p := range fn.Params {
 		e.uint(int(p))
 	}
-	e.blocks(fn.Blocks)
+	e.uint(int(fn.Blocks.Start))
+	e.uint(int(fn.Blocks.Len))
 }
 
-func (e *encoder) blocks(bs []Block) {
-	e.uint(len(bs))
-	e.nblocks += len(bs)
-	for _, b := range bs {
-		e.uint(len(b))
-		e.nstmts += len(b)
-		for i := range b {
-			e.stmt(&b[i])
-		}
-	}
-}
-
-func (e *encoder) stmt(s *Stmt) {
-	e.out = append(e.out, byte(s.Op))
-	e.uint(int(s.Target))
-	e.uint(int(s.Key))
-	e.uint(int(s.N))
-	e.operand(s.A)
-	e.operand(s.B)
-	e.uint(int(s.Loc.File))
-	e.uint(int(s.Loc.Row))
-	e.uint(int(s.Loc.Col))
-	e.blocks(s.Blocks)
-	e.uint(len(s.Args))
-	e.nargs += len(s.Args)
-	for _, a := range s.Args {
-		e.operand(a)
-	}
-}
-
-func (e *encoder) operand(o Operand) {
-	if o.Const == nil {
-		e.out = append(e.out, tagLocal)
-		e.uint(int(o.Local))
-		return
-	}
-	switch v := o.Const.Value.(type) {
+func (e *encoder) term(t *ast.Term) {
+	switch v := t.Value.(type) {
 	case ast.String:
 		e.out = append(e.out, tagString)
 		e.str(string(v))
@@ -162,7 +163,7 @@ func (e *encoder) operand(o Operand) {
 		e.out = append(e.out, tagNull)
 	default:
 		if e.err == nil {
-			e.err = fmt.Errorf("encode plan: a constant %s", o.Const)
+			e.err = fmt.Errorf("encode plan: a constant %s", t)
 		}
 	}
 }
@@ -171,63 +172,73 @@ var errEncoding = errors.New("decode plan: malformed")
 
 // Decode decodes MarshalBinary's encoding and checks what it decoded can be
 // evaluated: corrupt bytes are an error, never a program that reads out of
-// bounds. The program's strings are b's: an embedded string costs no copy.
-func Decode(b string) (*Program, error) { return DecodeShared(b, nil) }
+// bounds. The image's strings are b's: an embedded string costs no copy.
+func Decode(b string) (*Image, error) { return DecodeShared(b, nil) }
 
 // DecodeShared is Decode with each string constant that shared holds
 // decoded as that term: a caller that builds its input records with the
 // same terms as keys has them found by pointer (Record.get).
-func DecodeShared(b string, shared map[string]*ast.Term) (*Program, error) {
+func DecodeShared(b string, shared map[string]*ast.Term) (*Image, error) {
 	if len(b) < len(encodingMagic) || b[:len(encodingMagic)] != encodingMagic {
 		return nil, errEncoding
 	}
-	d := &decoder{b: b[len(encodingMagic):], shared: shared}
-	d.blockArena = make([]Block, d.count())
-	d.stmtArena = make([]Stmt, d.count())
-	d.argArena = make([]Operand, d.count())
-	d.strs = make([]string, d.count())
+	d := &decoder{b: b[len(encodingMagic):]}
+	d.strs = make([]string, d.count(1))
 	for i := range d.strs {
-		n := d.count()
-		if d.err != nil || n > len(d.b) {
+		n := d.count(1)
+		if d.err != nil {
 			return nil, errEncoding
 		}
 		d.strs[i] = d.b[:n]
 		d.b = d.b[n:]
 	}
-	d.terms = make([]*ast.Term, 2*len(d.strs))
-	p := &Program{}
-	p.Builtins = make([]string, d.count())
-	for i := range p.Builtins {
-		p.Builtins[i] = d.str()
+	im := &Image{}
+	im.Builtins = make([]string, d.count(1))
+	for i := range im.Builtins {
+		im.Builtins[i] = d.str()
 	}
-	p.Files = make([]string, d.count())
-	for i := range p.Files {
-		p.Files[i] = d.str()
+	im.Files = make([]string, d.count(1))
+	for i := range im.Files {
+		im.Files[i] = d.str()
 	}
-	p.Consts, p.Memos = d.count(), d.count()
-	p.Plans = d.functions()
-	p.Funcs = d.functions()
+	im.Consts, im.Memos = d.count(0), d.count(0)
+	im.Plans = d.functions()
+	im.Funcs = d.functions()
+	im.Terms = d.terms(shared)
+	im.Blocks = make([]Span, d.count(spanSize))
+	for i, r := 0, d.records(len(im.Blocks), spanSize); i < len(im.Blocks); i++ {
+		im.Blocks[i] = Span{Start: le32(r, i*spanSize), Len: le32(r, i*spanSize+4)}
+	}
+	im.Stmts = make([]Instr, d.count(instrSize))
+	r := d.records(len(im.Stmts), instrSize)
+	for i := range im.Stmts {
+		f := r[i*instrSize:]
+		im.Stmts[i] = Instr{Op: Op(f[0]), Target: le32(f, 1), Key: le32(f, 5), N: le32(f, 9), A: Ref(le32(f, 13)), B: Ref(le32(f, 17)),
+			Sub: Span{Start: le32(f, 21), Len: le32(f, 25)}, Loc: Loc{File: le32(f, 29), Row: le32(f, 33), Col: le32(f, 37)}}
+	}
+	im.Args = make([]Ref, d.count(refSize))
+	for i, r := 0, d.records(len(im.Args), refSize); i < len(im.Args); i++ {
+		im.Args[i] = Ref(le32(r, i*refSize))
+	}
 	if d.err != nil || len(d.b) > 0 {
 		return nil, errEncoding
 	}
-	if err := p.check(); err != nil {
+	if err := im.check(); err != nil {
 		return nil, fmt.Errorf("decode plan: %w", err)
 	}
-	return p, nil
+	return im, nil
+}
+
+// le32 is the little-endian 32-bit number at b[i:].
+func le32(b string, i int) int32 {
+	b = b[i : i+4]
+	return int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 }
 
 type decoder struct {
 	b    string
 	strs []string
-	// The program's blocks, statements and arguments, each in one
-	// allocation that Decode cuts slices from.
-	blockArena []Block
-	stmtArena  []Stmt
-	argArena   []Operand
-	terms      []*ast.Term // constants, one term per value: a string's at its index, a number's after them
-	shared     map[string]*ast.Term
-	depth      int
-	err        error
+	err  error
 }
 
 func (d *decoder) fail() {
@@ -255,15 +266,27 @@ func (d *decoder) uvarint() uint64 {
 	return 0
 }
 
-// count is a number no larger than what is left to decode (each counted
-// thing takes a byte at least), so that no length allocates beyond it.
-func (d *decoder) count() int {
+// count is a number of things of size bytes each, no more than what is
+// left to decode holds (a size of 0 bounds a number that counts nothing
+// by the same), so that no length allocates beyond it.
+func (d *decoder) count(size int) int {
 	n := d.uvarint()
-	if n > uint64(len(d.b)) {
+	if n > uint64(len(d.b)/max(size, 1)) {
 		d.fail()
 		return 0
 	}
 	return int(n)
+}
+
+// records takes n records of size bytes.
+func (d *decoder) records(n, size int) string {
+	if d.err != nil || n*size > len(d.b) {
+		d.fail()
+		return ""
+	}
+	r := d.b[:n*size]
+	d.b = d.b[n*size:]
+	return r
 }
 
 // int32 is a number that fits a local, an index or a location.
@@ -319,127 +342,51 @@ func (d *decoder) index() int {
 	return int(i)
 }
 
-func (d *decoder) functions() []Function {
-	fns := make([]Function, d.count())
+func (d *decoder) functions() []Func {
+	fns := make([]Func, d.count(1))
 	for i := range fns {
 		fn := &fns[i]
 		fn.Name = d.str()
 		fn.Ret = d.varint()
 		fn.Locals = d.int32()
 		fn.Memo = d.varint()
-		fn.Params = make([]int32, d.count())
+		fn.Params = make([]int32, d.count(1))
 		for j := range fn.Params {
 			fn.Params[j] = d.int32()
 		}
-		fn.Blocks = d.blocks()
+		fn.Blocks = Span{Start: d.int32(), Len: d.int32()}
 	}
 	return fns
 }
 
-func (d *decoder) blocks() []Block {
-	n := d.count()
-	if d.err != nil || n == 0 {
-		return nil
-	}
-	if d.depth++; d.depth > maxDepth {
-		d.fail()
-		return nil
-	}
-	defer func() { d.depth-- }()
-	bs, ok := take(&d.blockArena, n)
-	for i := range bs {
-		if bs[i], ok = take(&d.stmtArena, d.count()); !ok {
-			break
-		}
-		for j := range bs[i] {
-			d.stmt(&bs[i][j])
-		}
-	}
-	if !ok {
-		d.fail()
-	}
-	if d.err != nil {
-		return nil
-	}
-	return bs
-}
-
-// take cuts n elements from the front of an arena; false when it has not
-// that many left.
-func take[T any](arena *[]T, n int) ([]T, bool) {
-	if n > len(*arena) {
-		*arena = nil
-		return nil, false
-	}
-	out := (*arena)[:n:n]
-	*arena = (*arena)[n:]
-	return out, true
-}
-
-func (d *decoder) stmt(s *Stmt) {
-	s.Op = Op(d.byte())
-	s.Target, s.Key, s.N = d.int32(), d.int32(), d.int32()
-	s.A, s.B = d.operand(), d.operand()
-	s.Loc = Loc{File: d.int32(), Row: d.int32(), Col: d.int32()}
-	s.Blocks = d.blocks()
-	if n := d.count(); n > 0 {
-		var ok bool
-		if s.Args, ok = take(&d.argArena, n); !ok {
-			d.fail()
-			return
-		}
-		for i := range s.Args {
-			s.Args[i] = d.operand()
-		}
-	}
-}
-
-func (d *decoder) operand() Operand {
-	switch d.byte() {
-	case tagLocal:
-		return Operand{Local: d.int32()}
-	case tagString:
-		return Operand{Const: d.term(false, d.index())}
-	case tagNumber:
-		return Operand{Const: d.term(true, d.index())}
-	case tagTrue:
-		return Operand{Const: ast.InternedTerm(true)}
-	case tagFalse:
-		return Operand{Const: ast.InternedTerm(false)}
-	case tagNull:
-		return Operand{Const: ast.InternedNullTerm}
-	}
-	d.fail()
-	return Operand{}
-}
-
-// term is the constant string (or number) at string index i, one term
-// per value.
-func (d *decoder) term(number bool, i int) *ast.Term {
-	if i < 0 {
-		return nil
-	}
-	slot := i
-	if number {
-		slot += len(d.strs)
-	}
-	if t := d.terms[slot]; t != nil {
-		return t
-	}
-	s := d.strs[i]
-	var t *ast.Term
-	switch {
-	case number:
-		if _, err := json.Number(s).Float64(); err != nil { // as Link takes them
+// terms decodes the constant terms: a string that shared holds is its
+// term.
+func (d *decoder) terms(shared map[string]*ast.Term) []*ast.Term {
+	terms := make([]*ast.Term, d.count(1))
+	for i := range terms {
+		switch d.byte() {
+		case tagString:
+			s := d.str()
+			if terms[i] = shared[s]; terms[i] == nil {
+				terms[i] = ast.StringTerm(s)
+			}
+		case tagNumber:
+			s := d.str()
+			if _, err := json.Number(s).Float64(); err != nil { // as Link takes them
+				d.fail()
+				return nil
+			}
+			terms[i] = ast.NumberTerm(json.Number(s))
+		case tagTrue:
+			terms[i] = ast.InternedTerm(true)
+		case tagFalse:
+			terms[i] = ast.InternedTerm(false)
+		case tagNull:
+			terms[i] = ast.InternedNullTerm
+		default:
 			d.fail()
 			return nil
 		}
-		t = ast.NumberTerm(json.Number(s))
-	case d.shared[s] != nil:
-		t = d.shared[s]
-	default:
-		t = ast.StringTerm(s)
 	}
-	d.terms[slot] = t
-	return t
+	return terms
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -52,8 +53,12 @@ func TestEncodeRoundTrip(t *testing.T) {
 	if err != nil || !bytes.Equal(again, b) {
 		t.Fatalf("the decoded program encodes differently (%v)", err)
 	}
-	if dec.Frames != prog.Frames || dec.Consts != prog.Consts || dec.Memos != prog.Memos {
-		t.Errorf("frames, constants, memos %d %d %d, want %d %d %d", dec.Frames, dec.Consts, dec.Memos, prog.Frames, prog.Consts, prog.Memos)
+	want := prog.Image()
+	if err := want.check(); err != nil {
+		t.Fatal(err)
+	}
+	if dec.Frames != want.Frames || dec.Consts != want.Consts || dec.Memos != want.Memos {
+		t.Errorf("frames, constants, memos %d %d %d, want %d %d %d", dec.Frames, dec.Consts, dec.Memos, want.Frames, want.Consts, want.Memos)
 	}
 	linked, decoded := link(t, planModules(t, encodeTestModules, "p/v", "p/w"), nil), bindOrFail(t, dec)
 	for _, raw := range []string{`{"x": "npx", "xs": ["a", "b"], "o": {"_h": 1, "k": 2}}`, `{"x": "q"}`, `{}`} {
@@ -69,7 +74,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}
 }
 
-func bindOrFail(t testing.TB, p *Program) *Evaluator {
+func bindOrFail(t testing.TB, p *Image) *Evaluator {
 	t.Helper()
 	ev, err := p.Bind(nil)
 	if err != nil {
@@ -126,10 +131,101 @@ func TestDecodeRefuses(t *testing.T) {
 			}
 		})
 	}
+	// What the layout never makes: spans that share or leave the arrays,
+	// a block inside itself, blocks nested deeper than maxDepth.
+	firstOp := func(im *Image, ops ...Op) *Instr {
+		for i := range im.Stmts {
+			for _, op := range ops {
+				if im.Stmts[i].Op == op {
+					return &im.Stmts[i]
+				}
+			}
+		}
+		t.Fatalf("no %v", ops)
+		return nil
+	}
+	for name, breakIt := range map[string]func(im *Image){
+		"a block in two places": func(im *Image) { im.Plans[1].Blocks = im.Plans[0].Blocks },
+		"a block inside itself": func(im *Image) {
+			s := firstOp(im, OpScan)
+			s.Sub.Start = im.Plans[0].Blocks.Start
+		},
+		"statements in two blocks": func(im *Image) { im.Blocks[1] = im.Blocks[0] },
+		"an argument in two places": func(im *Image) {
+			a, b := firstOp(im, OpCall, OpCallBuiltin), &Instr{}
+			for i := range im.Stmts {
+				if s := &im.Stmts[i]; s != a && s.Sub.Len > 0 && hasArgs(s.Op) {
+					b = s
+				}
+			}
+			b.Sub = a.Sub
+		},
+		"an argument that is nowhere": func(im *Image) { im.Args = append(im.Args, 0) },
+		"blocks past the end":         func(im *Image) { im.Plans[0].Blocks.Len = int32(len(im.Blocks)) + 1 },
+		"statements past the end":     func(im *Image) { im.Blocks[0].Len = int32(len(im.Stmts)) + 1 },
+		"a negative span":             func(im *Image) { im.Blocks[0].Start = -1 },
+		"a constant out of range": func(im *Image) {
+			s := firstOp(im, OpEqual, OpAssignConst)
+			s.A = ^Ref(len(im.Terms))
+		},
+		"arguments on a statement that has none": func(im *Image) {
+			s := firstOp(im, OpAssignVar, OpDot)
+			s.Sub = Span{Start: 0, Len: 1}
+		},
+		"blocks nested too deep": func(im *Image) {
+			// A plan of one statement: a block around a block... maxDepth+1
+			// times, each laid out after the one it is in.
+			first := int32(len(im.Blocks))
+			for i := range maxDepth + 2 {
+				b := int32(len(im.Blocks))
+				im.Blocks = append(im.Blocks, Span{Start: int32(len(im.Stmts)), Len: 1})
+				if i == maxDepth+1 {
+					im.Stmts = append(im.Stmts, Instr{Op: OpNop})
+					break
+				}
+				im.Stmts = append(im.Stmts, Instr{Op: OpBlock, Sub: Span{Start: b + 1, Len: 1}})
+			}
+			im.Plans = append(im.Plans, Func{Name: "deep", Ret: -1, Memo: -1, Locals: 2, Blocks: Span{Start: first, Len: 1}})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			prog, err := Link(planModules(t, encodeTestModules, "p/v", "p/w"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			im := prog.Image()
+			if err := im.check(); err != nil {
+				t.Fatal(err)
+			}
+			breakIt(im)
+			enc, err := im.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Decode(string(enc)); err == nil {
+				t.Error("decoded")
+			}
+			im.checked = false
+			if _, err := im.Bind(nil); err == nil {
+				t.Error("bound")
+			}
+		})
+	}
+}
+
+func visitAll(p *Program, f func(*Stmt)) {
+	for i := range p.Plans {
+		visit(p.Plans[i].Blocks, f)
+	}
+	for i := range p.Funcs {
+		visit(p.Funcs[i].Blocks, f)
+	}
 }
 
 // FuzzDecode: bytes decode to an error or to a program that evaluates
-// without a panic.
+// without a panic (with cyclic values refused: Evaluator.acyclic, and a
+// deadline for the scans of a collection a hostile program grows as it
+// scans it).
 func FuzzDecode(f *testing.F) {
 	_, b := encodeModules(f, encodeTestModules, "p/v", "p/w")
 	f.Add(b)
@@ -143,9 +239,12 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
+		ev.acyclic = true
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
 		in, _ := ast.InterfaceToValue(map[string]any{"x": "npx", "xs": []any{"a", 1}, "o": map[string]any{"k": true}})
 		for _, plan := range p.Plans {
-			_, _ = ev.Eval(context.Background(), plan.Name, in)
+			_, _ = ev.Eval(ctx, plan.Name, in)
 		}
 	})
 }

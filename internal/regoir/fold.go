@@ -1,10 +1,7 @@
 package regoir
 
 import (
-	"fmt"
 	"maps"
-
-	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // The planner builds every collection literal of a policy when it is
@@ -216,55 +213,4 @@ func constKind(op Op) (kind int32, add Op, ok bool) {
 		return constObject, OpObjectInsert, true
 	}
 	return 0, 0, false
-}
-
-// buildConsts makes p's constant collections.
-func buildConsts(p *Program) ([]*ast.Term, error) {
-	consts := make([]*ast.Term, p.Consts)
-	var err error
-	visitAll(p, func(s *Stmt) {
-		if s.Op != OpMakeConst || err != nil {
-			return
-		}
-		if int(s.N) >= len(consts) {
-			err = fmt.Errorf("bind plan: constant %d of %d", s.N, len(consts))
-			return
-		}
-		terms := make([]*ast.Term, len(s.Args))
-		for i, a := range s.Args {
-			if terms[i] = a.Const; terms[i] == nil {
-				err = fmt.Errorf("bind plan: constant %d holds a local", s.N)
-				return
-			}
-		}
-		switch s.Key {
-		case constSet:
-			consts[s.N] = ast.SetTerm(terms...)
-		case constArray:
-			consts[s.N] = ast.ArrayTerm(terms...)
-		case constObject:
-			obj := ast.NewObject()
-			for i := 0; i+1 < len(terms); i += 2 {
-				obj.Insert(terms[i], terms[i+1])
-			}
-			consts[s.N] = ast.NewTerm(obj)
-		default:
-			err = fmt.Errorf("bind plan: constant %d of kind %d", s.N, s.Key)
-		}
-	})
-	for i, c := range consts {
-		if c == nil && err == nil {
-			err = fmt.Errorf("bind plan: constant %d is not made", i)
-		}
-	}
-	return consts, err
-}
-
-func visitAll(p *Program, f func(*Stmt)) {
-	for i := range p.Plans {
-		visit(p.Plans[i].Blocks, f)
-	}
-	for i := range p.Funcs {
-		visit(p.Funcs[i].Blocks, f)
-	}
 }

@@ -48,15 +48,13 @@ r := [input.name, input.tag] if input.kind in {"a", "name"}
 		t.Fatal(err)
 	}
 	found := map[string]bool{}
-	visitAll(prog, func(s *Stmt) {
-		for _, o := range append([]Operand{s.A, s.B}, s.Args...) {
-			for k, term := range shared {
-				if o.Const == term {
-					found[k] = true
-				}
+	for _, c := range prog.Terms {
+		for k, term := range shared {
+			if c == term {
+				found[k] = true
 			}
 		}
-	})
+	}
 	if !found["name"] || !found["kind"] || !found["tag"] {
 		t.Fatalf("constants shared: %v", found)
 	}

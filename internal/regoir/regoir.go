@@ -11,12 +11,14 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
 	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/open-policy-agent/opa/v1/types"
 )
 
 // Program is a linked plan: every call resolved to a function or a
-// built-in's name, every constant a term. It is plain data: a program
-// linked at build time is encoded (MarshalBinary) and decoded when it is
-// needed (Decode; policy's shipped plan). Bind gives it its built-ins.
+// built-in's name, every constant a term, as a tree that Link's rewrites
+// work on. Laid out (Image), it is plain data: a program linked at build
+// time is encoded (MarshalBinary) and decoded when it is needed (Decode;
+// policy's shipped plan). Bind gives it its built-ins.
 type Program struct {
 	Plans    []Function
 	Funcs    []Function
@@ -24,7 +26,6 @@ type Program struct {
 	Files    []string // the names Loc.File indexes
 	Consts   int      // constant collections (OpMakeConst), made by Bind
 	Memos    int      // functions memoized per evaluation
-	Frames   int      // the most locals a chain of calls holds at once
 }
 
 // Function is a plan or a function of one.
@@ -177,7 +178,7 @@ func Link(p *ir.Policy) (*Program, error) {
 	}
 	fold(prog)
 	resultValues(prog)
-	if err := prog.check(); err != nil {
+	if err := prog.Image().check(); err != nil {
 		return nil, fmt.Errorf("link plan: %w", err)
 	}
 	return prog, nil
@@ -381,28 +382,66 @@ func (l *linker) stmt(s ir.Stmt, out *Stmt) error {
 	return err
 }
 
-// Evaluator is a Program with its built-ins. It is safe for concurrent use.
+// Evaluator is an Image with its built-ins. It is safe for concurrent use.
 type Evaluator struct {
-	prog     *Program
+	im       *Image
 	builtins []topdown.BuiltinFunc
 	consts   []*ast.Term // OpMakeConst's collections, shared by every evaluation
 	states   sync.Pool
+	// acyclic refuses an insert that would make a value contain itself.
+	// Check bounds what a program reads and writes, not what it computes:
+	// a hostile one (FuzzDecode's) can insert an object into itself, and
+	// OPA's functions recurse into such a value without end. Planned Rego
+	// never does (its values are trees), so only the fuzz test pays for
+	// the walk.
+	acyclic bool
 }
 
-// Bind gives p its built-ins: extra (mcpguard's own functions) or
-// topdown's. A built-in neither has is an error.
-func (p *Program) Bind(extra map[string]topdown.BuiltinFunc) (*Evaluator, error) {
-	e := &Evaluator{prog: p, builtins: make([]topdown.BuiltinFunc, len(p.Builtins))}
-	for i, name := range p.Builtins {
-		if e.builtins[i] = extra[name]; e.builtins[i] == nil {
-			e.builtins[i] = topdown.GetBuiltin(name)
+// Builtin is a built-in function a plan may call: its declaration (how
+// many operands a call gives it) and its implementation.
+type Builtin struct {
+	Decl *types.Function
+	Fn   topdown.BuiltinFunc
+}
+
+// Bind lays p out, checks it and gives it its built-ins (Image.Bind).
+func (p *Program) Bind(extra map[string]Builtin) (*Evaluator, error) {
+	return p.Image().Bind(extra)
+}
+
+// Bind gives im its built-ins: extra (mcpguard's own functions) or OPA's.
+// A built-in neither has is an error, and so is a call with more or fewer
+// operands than its declaration takes (a built-in indexes its operands
+// as declared); so is an image that does not check (one Decode made has
+// been).
+func (im *Image) Bind(extra map[string]Builtin) (*Evaluator, error) {
+	if !im.checked {
+		if err := im.check(); err != nil {
+			return nil, fmt.Errorf("bind plan: %w", err)
 		}
-		if e.builtins[i] == nil {
+	}
+	e := &Evaluator{im: im, builtins: make([]topdown.BuiltinFunc, len(im.Builtins))}
+	args := make([]types.FuncArgs, len(im.Builtins))
+	for i, name := range im.Builtins {
+		b, ok := extra[name]
+		if d := ast.BuiltinMap[name]; !ok && d != nil {
+			b = Builtin{Decl: d.Decl, Fn: topdown.GetBuiltin(name)}
+		}
+		if b.Fn == nil || b.Decl == nil {
 			return nil, fmt.Errorf("bind plan: no built-in function %s", name)
+		}
+		e.builtins[i], args[i] = b.Fn, b.Decl.FuncArgs()
+	}
+	for i := range im.Stmts {
+		if st := &im.Stmts[i]; st.Op == OpCallBuiltin {
+			n, want := int(st.Sub.Len), args[st.N]
+			if n < len(want.Args) || n > len(want.Args) && want.Variadic == nil {
+				return nil, fmt.Errorf("bind plan: %s called with %d operands", im.Builtins[st.N], n)
+			}
 		}
 	}
 	var err error
-	if e.consts, err = buildConsts(p); err != nil {
+	if e.consts, err = buildConsts(im); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -414,10 +453,10 @@ func (p *Program) Bind(extra map[string]topdown.BuiltinFunc) (*Evaluator, error)
 // object (none when undefined). A built-in's error ends the evaluation; so
 // does ctx.
 func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value) ([]*ast.Term, error) {
-	var plan *Function
-	for i := range e.prog.Plans {
-		if e.prog.Plans[i].Name == entrypoint {
-			plan = &e.prog.Plans[i]
+	var plan *Func
+	for i := range e.im.Plans {
+		if e.im.Plans[i].Name == entrypoint {
+			plan = &e.im.Plans[i]
 		}
 	}
 	if plan == nil {
@@ -425,7 +464,7 @@ func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value
 	}
 	s, _ := e.states.Get().(*state)
 	if s == nil {
-		s = &state{ev: e, memo: make([]*ast.Term, e.prog.Memos), stack: make([]*ast.Term, e.prog.Frames)}
+		s = &state{ev: e, im: e.im, terms: e.im.Terms, memo: make([]*ast.Term, e.im.Memos), stack: make([]*ast.Term, e.im.Frames)}
 		s.capture = s.captureOutput
 	}
 	defer e.states.Put(s)
@@ -437,7 +476,7 @@ func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value
 	locals[ir.Data] = ast.InternedEmptyObject // never written: the plan reads data
 	s.top = int(plan.Locals)
 	s.high = s.top
-	for _, b := range plan.Blocks {
+	for _, b := range e.im.Blocks[plan.Blocks.Start:plan.Blocks.end()] {
 		r := s.exec(b, locals)
 		if s.err != nil {
 			return nil, s.err
@@ -453,6 +492,8 @@ func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value
 // memoized rules, the results.
 type state struct {
 	ev      *Evaluator
+	im      *Image
+	terms   []*ast.Term // im.Terms
 	stack   []*ast.Term
 	top     int
 	high    int // the highest top of the evaluation: reset clears below it
@@ -501,17 +542,18 @@ var errCancelled = &topdown.Error{Code: topdown.CancelErr, Message: "caller canc
 
 func (s *state) location(l Loc) *ast.Location {
 	loc := &ast.Location{Row: int(l.Row), Col: int(l.Col)}
-	if int(l.File) < len(s.ev.prog.Files) {
-		loc.File = s.ev.prog.Files[l.File]
+	if int(l.File) < len(s.im.Files) {
+		loc.File = s.im.Files[l.File]
 	}
 	return loc
 }
 
-func value(o *Operand, locals []*ast.Term) *ast.Term {
-	if o.Const != nil {
-		return o.Const
+// value is r's term: a local's, or a constant.
+func (s *state) value(r Ref, locals []*ast.Term) *ast.Term {
+	if r >= 0 {
+		return locals[r]
 	}
-	return locals[o.Local]
+	return s.terms[^r]
 }
 
 func (s *state) fail(err error) int {
@@ -521,28 +563,32 @@ func (s *state) fail(err error) int {
 	return ctrlReturn
 }
 
-func (s *state) exec(b Block, locals []*ast.Term) int {
-	for i := range b {
-		st := &b[i]
+func (s *state) exec(b Span, locals []*ast.Term) int {
+	stmts := s.im.Stmts[b.Start:b.end()]
+	for i := range stmts {
+		st := &stmts[i]
 		switch st.Op {
 		case OpNop:
 		case OpArrayAppend:
 			arr, ok := asArray(locals[st.Target])
-			v := value(&st.A, locals)
+			v := s.value(st.A, locals)
 			if !ok || v == nil {
 				return 0
 			}
+			if s.ev.acyclic && contains(v.Value, arr) {
+				return s.fail(errCycle)
+			}
 			*arr = *arr.Append(Plain(v))
 		case OpAssignConst, OpAssignVar:
-			locals[st.Target] = value(&st.A, locals)
+			locals[st.Target] = s.value(st.A, locals)
 		case OpAssignVarOnce:
-			v := value(&st.A, locals)
+			v := s.value(st.A, locals)
 			if cur := locals[st.Target]; cur != nil && (v == nil || !equal(cur, v)) {
 				return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "complete rules must not produce multiple outputs", Location: s.location(st.Loc)})
 			}
 			locals[st.Target] = v
 		case OpBlock:
-			for _, sub := range st.Blocks {
+			for _, sub := range s.im.Blocks[st.Sub.Start:st.Sub.end()] {
 				r := s.exec(sub, locals)
 				if r == ctrlReturn {
 					return r
@@ -569,31 +615,31 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			}
 			locals[st.Target] = v
 		case OpDot:
-			v := dot(value(&st.A, locals), value(&st.B, locals))
+			v := dot(s.value(st.A, locals), s.value(st.B, locals))
 			if v == nil {
 				return 0
 			}
 			locals[st.Target] = v
 		case OpEqual:
-			a, b := value(&st.A, locals), value(&st.B, locals)
+			a, b := s.value(st.A, locals), s.value(st.B, locals)
 			if a == nil || b == nil || !equal(a, b) {
 				return 0
 			}
 		case OpNotEqual:
-			a, b := value(&st.A, locals), value(&st.B, locals)
+			a, b := s.value(st.A, locals), s.value(st.B, locals)
 			if a == nil || b == nil || equal(a, b) {
 				return 0
 			}
 		case OpIsArray:
-			if _, ok := asArray(value(&st.A, locals)); !ok {
+			if _, ok := asArray(s.value(st.A, locals)); !ok {
 				return 0
 			}
 		case OpIsObject:
-			if !isObject(value(&st.A, locals)) {
+			if !isObject(s.value(st.A, locals)) {
 				return 0
 			}
 		case OpIsSet:
-			if _, ok := asSet(value(&st.A, locals)); !ok {
+			if _, ok := asSet(s.value(st.A, locals)); !ok {
 				return 0
 			}
 		case OpIsDefined:
@@ -605,7 +651,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				return 0
 			}
 		case OpLen:
-			n, ok := length(value(&st.A, locals))
+			n, ok := length(s.value(st.A, locals))
 			if !ok {
 				return 0
 			}
@@ -621,7 +667,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 		case OpMakeSet:
 			locals[st.Target] = &ast.Term{Value: ast.InternedEmptySetValue}
 		case OpNot:
-			r := s.exec(st.Blocks[0], locals)
+			r := s.exec(s.im.Blocks[st.Sub.Start], locals)
 			switch {
 			case r == ctrlReturn:
 				return r
@@ -637,9 +683,12 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 				}
 			}
 			obj, ok := asObject(locals[st.Target])
-			k, v := Plain(value(&st.A, locals)), Plain(value(&st.B, locals))
+			k, v := Plain(s.value(st.A, locals)), Plain(s.value(st.B, locals))
 			if !ok || k == nil || v == nil {
 				return 0
+			}
+			if s.ev.acyclic && (contains(k.Value, obj) || contains(v.Value, obj)) {
+				return s.fail(errCycle)
 			}
 			if st.Op == OpObjectInsertOnce {
 				if cur := obj.Get(k); cur != nil && cur.Value.Compare(v.Value) != 0 {
@@ -664,7 +713,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			}
 			s.results = append(s.results, r)
 		case OpResultAdd:
-			v := Plain(value(&st.A, locals))
+			v := Plain(s.value(st.A, locals))
 			if v == nil {
 				return 0
 			}
@@ -678,9 +727,12 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 			}
 		case OpSetAdd:
 			set, ok := asSet(locals[st.Target])
-			v := Plain(value(&st.A, locals))
+			v := Plain(s.value(st.A, locals))
 			if !ok || v == nil {
 				return 0
+			}
+			if s.ev.acyclic && contains(v.Value, set) {
+				return s.fail(errCycle)
 			}
 			if set == ast.InternedEmptySetValue { // OpMakeSet's
 				locals[st.Target].Value = ast.NewSet(v)
@@ -694,7 +746,7 @@ func (s *state) exec(b Block, locals []*ast.Term) int {
 
 // scan runs st's body for each element of its source: ctrlEnd when the
 // statement is done, otherwise what exec of the enclosing block returns.
-func (s *state) scan(st *Stmt, locals []*ast.Term) int {
+func (s *state) scan(st *Instr, locals []*ast.Term) int {
 	src := locals[st.N]
 	if src == nil {
 		return ctrlEnd
@@ -734,7 +786,7 @@ func (s *state) scan(st *Stmt, locals []*ast.Term) int {
 // scanFrame is one ScanStmt being run.
 type scanFrame struct {
 	s        *state
-	st       *Stmt
+	st       *Instr
 	locals   []*ast.Term
 	res      int // what scan returns
 	stepFn   func(k, v *ast.Term) bool
@@ -752,7 +804,7 @@ func (f *scanFrame) step(k, v *ast.Term) bool {
 		return true
 	}
 	f.locals[st.Key], f.locals[st.Target] = k, v
-	switch r := s.exec(st.Blocks[0], f.locals); {
+	switch r := s.exec(s.im.Blocks[st.Sub.Start], f.locals); {
 	case r == ctrlEnd || r == 0:
 		return false
 	case r == ctrlReturn:
@@ -784,8 +836,8 @@ func (s *state) cancelled() bool {
 	}
 }
 
-func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
-	fn := &s.ev.prog.Funcs[st.N]
+func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
+	fn := &s.im.Funcs[st.N]
 	if fn.Memo >= 0 {
 		if v := s.memo[fn.Memo]; v != nil {
 			if v == undefinedMemo {
@@ -799,8 +851,8 @@ func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 	}
 	n := int(fn.Locals)
 	frame := s.stack[s.top : s.top+n]
-	for i := range st.Args {
-		v := value(&st.Args[i], locals)
+	for i, a := range s.im.Args[st.Sub.Start:st.Sub.end()] {
+		v := s.value(a, locals)
 		if v == nil {
 			clear(frame)
 			return nil, ctrlEnd
@@ -810,7 +862,7 @@ func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 	s.top += n
 	s.high = max(s.high, s.top)
 	var out *ast.Term
-	for _, b := range fn.Blocks {
+	for _, b := range s.im.Blocks[fn.Blocks.Start:fn.Blocks.end()] {
 		r := s.exec(b, frame)
 		if s.err != nil {
 			s.top -= n
@@ -836,16 +888,17 @@ func (s *state) call(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 	return out, ctrlEnd
 }
 
-func (s *state) callBuiltin(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
+func (s *state) callBuiltin(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 	// The operands go in one slice per evaluation: a built-in reads them
 	// and never keeps the slice, and none calls back into the plan.
-	if cap(s.args) < len(st.Args) {
-		s.args = make([]*ast.Term, len(st.Args))
+	refs := s.im.Args[st.Sub.Start:st.Sub.end()]
+	if cap(s.args) < len(refs) {
+		s.args = make([]*ast.Term, len(refs))
 	}
-	args := s.args[:len(st.Args)]
+	args := s.args[:len(refs)]
 	defer clear(args)
-	for i := range st.Args {
-		if args[i] = Plain(value(&st.Args[i], locals)); args[i] == nil {
+	for i, a := range refs {
+		if args[i] = Plain(s.value(a, locals)); args[i] == nil {
 			return nil, ctrlEnd
 		}
 	}
@@ -865,6 +918,40 @@ func (s *state) callBuiltin(st *Stmt, locals []*ast.Term) (*ast.Term, int) {
 		return nil, s.fail(err)
 	}
 	return s.out, ctrlEnd
+}
+
+var errCycle = errors.New("plan inserts a value into itself")
+
+// contains reports whether the collection c is v or is inside it.
+func contains(v ast.Value, c ast.Value) bool {
+	switch x := v.(type) {
+	case *ast.Array:
+		if ast.Value(x) == c {
+			return true
+		}
+		for i := range x.Len() {
+			if contains(x.Elem(i).Value, c) {
+				return true
+			}
+		}
+	case ast.Object:
+		if x == c {
+			return true
+		}
+		return x.Until(func(k, e *ast.Term) bool { return contains(k.Value, c) || contains(e.Value, c) })
+	case ast.Set:
+		if x == c {
+			return true
+		}
+		return x.Until(func(e *ast.Term) bool { return contains(e.Value, c) })
+	case *Record:
+		for _, e := range x.vals {
+			if contains(e.Value, c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // asArray, asObject and asSet are t's value of that type. (Not one generic

@@ -75,7 +75,7 @@ func topdownOutcome(t testing.TB, modules map[string]string, entrypoint string, 
 }
 
 // link links and binds p.
-func link(t testing.TB, p *ir.Policy, extra map[string]topdown.BuiltinFunc) *Evaluator {
+func link(t testing.TB, p *ir.Policy, extra map[string]Builtin) *Evaluator {
 	t.Helper()
 	prog, err := Link(p)
 	if err != nil {
@@ -234,9 +234,18 @@ func TestCallerBuiltins(t *testing.T) {
 		return iter(ast.IntNumberTerm(2 * i))
 	}
 	caps := ast.CapabilitiesForThisVersion()
-	caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: "double", Decl: types.NewFunction(types.Args(types.A), types.N)})
+	decl := types.NewFunction(types.Args(types.A), types.N)
+	caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: "double", Decl: decl})
 	p := planWith(t, caps, map[string]string{"p.rego": "package p\n\nv := [double(x) | some x in input]\n"}, "p/v")
-	prog := link(t, p, map[string]topdown.BuiltinFunc{"double": double})
+	prog := link(t, p, map[string]Builtin{"double": {Decl: decl, Fn: double}})
+	// A declaration of two operands for a call of one is refused.
+	prog2, err := Link(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prog2.Bind(map[string]Builtin{"double": {Decl: types.NewFunction(types.Args(types.A, types.A), types.N), Fn: double}}); err == nil {
+		t.Error("a call of one operand bound to a built-in of two")
+	}
 	if got := irOutcome(t, prog, "p/v", []any{1, 2}); got != "[2, 4]" || calls != 2 {
 		t.Errorf("got %s after %d calls", got, calls)
 	}

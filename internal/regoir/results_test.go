@@ -45,7 +45,7 @@ func TestResultSetAddUnwraps(t *testing.T) {
 			{Op: OpResultSetAdd, Target: 3},
 		}}}}}
 		resultValues(prog)
-		if err := prog.check(); err != nil {
+		if err := prog.Image().check(); err != nil {
 			t.Fatal(err)
 		}
 		ev, err := prog.Bind(nil)
