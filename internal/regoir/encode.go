@@ -28,11 +28,12 @@ const (
 )
 
 // Sizes of the fixed-width records: a span is two 32-bit numbers, a
-// statement its op and ten, an argument one.
+// statement its op and seven, an argument one, a location three.
 const (
 	spanSize  = 8
-	instrSize = 1 + 10*4
+	instrSize = 1 + 7*4
 	refSize   = 4
+	locSize   = 12
 )
 
 // Bounds on what an Image may have, far above what a policy needs: its
@@ -122,10 +123,11 @@ func (e *encoder) image(im *Image) []byte {
 	for i := range im.Stmts {
 		s := &im.Stmts[i]
 		e.out = append(e.out, byte(s.Op))
-		for _, n := range [...]int32{s.Target, s.Key, s.N, int32(s.A), int32(s.B), s.Sub.Start, s.Sub.Len, s.Loc.File, s.Loc.Row, s.Loc.Col} {
+		for _, n := range [...]int32{s.Target, s.Key, s.N, int32(s.A), int32(s.B), s.Sub.Start, s.Sub.Len} {
 			e.u32(n)
 		}
 	}
+	e.out = append(e.out, im.Locs...)
 	e.uint(len(im.Args))
 	for _, a := range im.Args {
 		e.u32(int32(a))
@@ -214,8 +216,9 @@ func DecodeShared(b string, shared map[string]*ast.Term) (*Image, error) {
 	for i := range im.Stmts {
 		f := r[i*instrSize:]
 		im.Stmts[i] = Instr{Op: Op(f[0]), Target: le32(f, 1), Key: le32(f, 5), N: le32(f, 9), A: Ref(le32(f, 13)), B: Ref(le32(f, 17)),
-			Sub: Span{Start: le32(f, 21), Len: le32(f, 25)}, Loc: Loc{File: le32(f, 29), Row: le32(f, 33), Col: le32(f, 37)}}
+			Sub: Span{Start: le32(f, 21), Len: le32(f, 25)}}
 	}
+	im.Locs = d.records(len(im.Stmts), locSize)
 	im.Args = make([]Ref, d.count(refSize))
 	for i, r := 0, d.records(len(im.Args), refSize); i < len(im.Args); i++ {
 		im.Args[i] = Ref(le32(r, i*refSize))

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
 // encodeModules is the encoding of the linked plan of the modules.
@@ -247,4 +250,39 @@ func FuzzDecode(f *testing.F) {
 			_, _ = ev.Eval(ctx, plan.Name, in)
 		}
 	})
+}
+
+// TestErrorLocations: an error says where in the policy it happened, the
+// same from a linked program and from its decoding (the locations are
+// records read when an error needs one).
+func TestErrorLocations(t *testing.T) {
+	modules := map[string]string{"p.rego": `package p
+
+x := 1 if input.a
+
+x := 2 if input.b
+
+y := to_number(input.s)
+`}
+	prog, enc := encodeModules(t, modules, "p/x", "p/y")
+	dec, err := Decode(string(enc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		entrypoint, input string
+		row               int
+	}{
+		{"p/x", `{"a": true, "b": true}`, 5},
+		{"p/y", `{"s": "abc"}`, 7},
+	} {
+		in := ast.MustParseTerm(c.input).Value
+		for name, ev := range map[string]*Evaluator{"linked": bindOrFail(t, prog.Image()), "decoded": bindOrFail(t, dec)} {
+			_, err := ev.Eval(context.Background(), c.entrypoint, in)
+			var te *topdown.Error
+			if !errors.As(err, &te) || te.Location == nil || !strings.HasSuffix(te.Location.File, "p.rego") || te.Location.Row != c.row {
+				t.Errorf("%s %s: %v, want an error at p.rego:%d", name, c.entrypoint, err, c.row)
+			}
+		}
+	}
 }

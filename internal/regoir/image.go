@@ -1,6 +1,7 @@
 package regoir
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -26,9 +27,13 @@ type Image struct {
 	Stmts    []Instr
 	Args     []Ref       // calls' arguments and OpMakeConst's elements
 	Terms    []*ast.Term // the constant operands: Ref -1 is Terms[0]
-	Consts   int         // constant collections (OpMakeConst), made by Bind
-	Memos    int         // functions memoized per evaluation
-	Frames   int         // the most locals a chain of calls holds at once (check)
+	// Locs is where each statement came from, in the encoding's records
+	// (locSize bytes each): read only for an error's message, never
+	// decoded ahead.
+	Locs   string
+	Consts int // constant collections (OpMakeConst), made by Bind
+	Memos  int // functions memoized per evaluation
+	Frames int // the most locals a chain of calls holds at once (check)
 
 	checked bool // check has held
 }
@@ -55,7 +60,8 @@ type Ref int32
 
 // Instr is a Stmt laid out: Sub is the span of its blocks (OpBlock, OpNot,
 // OpScan) in Image.Blocks or of its arguments (OpCall, OpCallBuiltin,
-// OpMakeConst) in Image.Args; the other fields are Stmt's.
+// OpMakeConst) in Image.Args; its location is in Image.Locs; the other
+// fields are Stmt's.
 type Instr struct {
 	Op     Op
 	Target int32
@@ -63,7 +69,15 @@ type Instr struct {
 	N      int32
 	A, B   Ref
 	Sub    Span
-	Loc    Loc
+}
+
+// loc is the location of statement i.
+func (im *Image) loc(i int) Loc {
+	if i < 0 || (i+1)*locSize > len(im.Locs) {
+		return Loc{}
+	}
+	r := im.Locs[i*locSize:]
+	return Loc{File: le32(r, 0), Row: le32(r, 4), Col: le32(r, 8)}
 }
 
 // hasBlocks reports the statements whose Sub is a span of blocks, and how
@@ -85,6 +99,7 @@ func hasArgs(op Op) bool { return op == OpCall || op == OpCallBuiltin || op == O
 func (p *Program) Image() *Image {
 	im := &Image{Builtins: p.Builtins, Files: p.Files, Consts: p.Consts, Memos: p.Memos}
 	l := &layout{im: im, terms: map[ast.Value]Ref{}}
+	defer func() { im.Locs = string(l.locs) }()
 	for _, fns := range []struct {
 		src []Function
 		dst *[]Func
@@ -104,6 +119,7 @@ func (p *Program) Image() *Image {
 type layout struct {
 	im    *Image
 	terms map[ast.Value]Ref // by value: Link makes a number's or a boolean's term for each statement
+	locs  []byte
 }
 
 func (l *layout) blocks(bs []Block) Span {
@@ -114,9 +130,14 @@ func (l *layout) blocks(bs []Block) Span {
 		first := len(im.Stmts)
 		im.Blocks[int(span.Start)+i] = Span{Start: int32(first), Len: int32(len(b))}
 		im.Stmts = append(im.Stmts, make([]Instr, len(b))...)
+		l.locs = append(l.locs, make([]byte, locSize*len(b))...)
 		for j := range b {
 			s := &b[j]
-			in := Instr{Op: s.Op, Target: s.Target, Key: s.Key, N: s.N, A: l.ref(s.A), B: l.ref(s.B), Loc: s.Loc}
+			in := Instr{Op: s.Op, Target: s.Target, Key: s.Key, N: s.N, A: l.ref(s.A), B: l.ref(s.B)}
+			at := l.locs[(first+j)*locSize:]
+			binary.LittleEndian.PutUint32(at, uint32(s.Loc.File))
+			binary.LittleEndian.PutUint32(at[4:], uint32(s.Loc.Row))
+			binary.LittleEndian.PutUint32(at[8:], uint32(s.Loc.Col))
 			switch {
 			case len(s.Blocks) > 0:
 				in.Sub = l.blocks(s.Blocks)

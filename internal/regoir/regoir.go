@@ -540,7 +540,9 @@ const (
 
 var errCancelled = &topdown.Error{Code: topdown.CancelErr, Message: "caller cancelled query execution"}
 
-func (s *state) location(l Loc) *ast.Location {
+// location is where statement at (its index in Stmts) came from.
+func (s *state) location(at int) *ast.Location {
+	l := s.im.loc(at)
 	loc := &ast.Location{Row: int(l.Row), Col: int(l.Col)}
 	if int(l.File) < len(s.im.Files) {
 		loc.File = s.im.Files[l.File]
@@ -584,7 +586,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 		case OpAssignVarOnce:
 			v := s.value(st.A, locals)
 			if cur := locals[st.Target]; cur != nil && (v == nil || !equal(cur, v)) {
-				return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "complete rules must not produce multiple outputs", Location: s.location(st.Loc)})
+				return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "complete rules must not produce multiple outputs", Location: s.location(int(b.Start) + i)})
 			}
 			locals[st.Target] = v
 		case OpBlock:
@@ -605,7 +607,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 			if st.Op == OpCall {
 				v, r = s.call(st, locals)
 			} else {
-				v, r = s.callBuiltin(st, locals)
+				v, r = s.callBuiltin(st, int(b.Start)+i, locals)
 			}
 			if r == ctrlReturn {
 				return r
@@ -679,7 +681,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 		case OpObjectInsert, OpObjectInsertOnce:
 			if t := locals[st.Target]; t != nil {
 				if _, ok := t.Value.(*Record); ok {
-					return s.fail(fmt.Errorf("plan inserts into its input at %v", s.location(st.Loc)))
+					return s.fail(fmt.Errorf("plan inserts into its input at %v", s.location(int(b.Start)+i)))
 				}
 			}
 			obj, ok := asObject(locals[st.Target])
@@ -692,7 +694,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 			}
 			if st.Op == OpObjectInsertOnce {
 				if cur := obj.Get(k); cur != nil && cur.Value.Compare(v.Value) != 0 {
-					return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "object keys must be unique", Location: s.location(st.Loc)})
+					return s.fail(&topdown.Error{Code: topdown.ConflictErr, Message: "object keys must be unique", Location: s.location(int(b.Start) + i)})
 				}
 			}
 			if obj == ast.InternedEmptyObjectValue { // OpMakeObject's
@@ -709,7 +711,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 			}
 			r := dot(v, resultKey)
 			if r == nil {
-				return s.fail(fmt.Errorf("plan result %v has no result member at %v", v, s.location(st.Loc)))
+				return s.fail(fmt.Errorf("plan result %v has no result member at %v", v, s.location(int(b.Start)+i)))
 			}
 			s.results = append(s.results, r)
 		case OpResultAdd:
@@ -888,7 +890,7 @@ func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 	return out, ctrlEnd
 }
 
-func (s *state) callBuiltin(st *Instr, locals []*ast.Term) (*ast.Term, int) {
+func (s *state) callBuiltin(st *Instr, at int, locals []*ast.Term) (*ast.Term, int) {
 	// The operands go in one slice per evaluation: a built-in reads them
 	// and never keeps the slice, and none calls back into the plan.
 	refs := s.im.Args[st.Sub.Start:st.Sub.end()]
@@ -912,7 +914,7 @@ func (s *state) callBuiltin(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 		// copy (topdown shares some of its errors).
 		if te, ok := err.(*topdown.Error); ok && te.Location == nil {
 			cp := *te
-			cp.Location = s.location(st.Loc)
+			cp.Location = s.location(at)
 			err = &cp
 		}
 		return nil, s.fail(err)
