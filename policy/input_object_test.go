@@ -167,3 +167,30 @@ func TestNewValueFieldRecords(t *testing.T) {
 		t.Error("an OPA object holds a record")
 	}
 }
+
+// TestArgvKey: a command line's key is encoding/json's text of it, quoted
+// by hand or not, for lists of strings and for whatever a settings file's
+// list holds.
+func TestArgvKey(t *testing.T) {
+	for _, argv := range [][]any{
+		nil,
+		{},
+		{"npx", "-y", "@acme/server@1.2.3"},
+		{"sh", "-c", "a <b> && c \"d\" \\ e\n\t\u2028 \xff é"},
+		{"npx", 1, true, nil, []any{"x"}, map[string]any{"k": "<v>"}},
+	} {
+		want := argvKeyJSON(argv)
+		if got := ArgvKey(argv); got != want {
+			t.Errorf("ArgvKey(%q) = %s, want %s", argv, got, want)
+		}
+		var strs []string
+		for _, a := range argv {
+			if s, ok := a.(string); ok {
+				strs = append(strs, s)
+			}
+		}
+		if got, want := ArgvKey(strs), argvKeyJSON(strs); got != want {
+			t.Errorf("ArgvKey(%q) = %s, want %s", strs, got, want)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package reports
 import (
 	"strconv"
 	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/jsonquote"
 )
 
 // The distinct servers are, with the servers and findings (appendServer,
@@ -37,7 +39,7 @@ func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
 // (tens of thousands on a large fleet, each with a map).
 func appendDistinct(b []byte, d *DistinctEntry) []byte {
 	b = append(b, "{\n      \"key\": "...)
-	b = appendJSONQuote(b, d.Key, false)
+	b = jsonquote.Append(b, d.Key, false)
 	b = appendJSONMember(b, 1, "transport", d.Transport)
 	if d.Command != "" {
 		b = appendJSONMember(b, 1, "command", d.Command)
@@ -77,9 +79,9 @@ func appendJSONLocation(b []byte, depth int, l *Location) []byte {
 	b = append(b, '{')
 	b = appendJSONIndent(b, depth+1)
 	b = append(b, `"path": `...)
-	b = appendJSONQuote(b, l.Path, false)
+	b = jsonquote.Append(b, l.Path, false)
 	b = appendJSONKey(b, depth+1, "pointer")
-	b = appendJSONQuote(b, l.Pointer, false)
+	b = jsonquote.Append(b, l.Pointer, false)
 	b = appendJSONKey(b, depth+1, "line")
 	b = strconv.AppendInt(b, int64(l.Line), 10)
 	b = appendJSONKey(b, depth+1, "column")
@@ -91,7 +93,7 @@ func appendJSONLocation(b []byte, depth int, l *Location) []byte {
 // appendJSONMember appends a member whose value is a string (see
 // appendJSONKey).
 func appendJSONMember(b []byte, depth int, name, value string) []byte {
-	return appendJSONQuote(appendJSONKey(b, depth, name), value, false)
+	return jsonquote.Append(appendJSONKey(b, depth, name), value, false)
 }
 
 // appendJSONKey ends the member before and starts the one named name, at
@@ -130,7 +132,7 @@ func appendJSONStrings(b []byte, depth int, list []string) []byte {
 			b = append(b, ',')
 		}
 		b = appendJSONIndent(b, depth+1)
-		b = appendJSONQuote(b, s, false)
+		b = jsonquote.Append(b, s, false)
 	}
 	b = appendJSONIndent(b, depth)
 	return append(b, ']')

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
+
+	"github.com/mcpguard/mcpguard/internal/jsonquote"
 )
 
 // htmlTableData is every row of one table for the script's pager: row i
@@ -146,7 +148,7 @@ func (d htmlTableData) write(w io.Writer) error {
 			if k > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendJSONQuote(buf, s, true)
+			buf = jsonquote.Append(buf, s, true)
 		}
 		buf = append(buf, `],"rows":[`...)
 		for i, row := range c.rows {
@@ -286,7 +288,7 @@ func appendCellsJSON(b []byte, cells []htmlCell) []byte {
 		case cellNull:
 			b = append(b, "null"...)
 		case cellString:
-			b = appendJSONQuote(b, c.s, true)
+			b = jsonquote.Append(b, c.s, true)
 		case cellInt, cellShared:
 			b = strconv.AppendInt(b, int64(c.n), 10)
 		case cellBool:
@@ -297,7 +299,7 @@ func appendCellsJSON(b []byte, cells []htmlCell) []byte {
 				if j > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONQuote(b, s, true)
+				b = jsonquote.Append(b, s, true)
 			}
 			b = append(b, ']')
 		case cellRaw:

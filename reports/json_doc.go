@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/jsonquote"
 )
 
 // jsonDoc writes a top-level JSON object member by member, byte for byte
@@ -34,7 +36,7 @@ func (d *jsonDoc) key(name string) {
 		sep, d.started = "{\n  ", true
 	}
 	if _, d.err = d.bw.WriteString(sep); d.err == nil {
-		_, d.err = d.bw.Write(appendJSONQuote(d.bw.AvailableBuffer(), name, false))
+		_, d.err = d.bw.Write(jsonquote.Append(d.bw.AvailableBuffer(), name, false))
 	}
 	if d.err == nil {
 		_, d.err = d.bw.WriteString(": ")
@@ -125,7 +127,7 @@ func (d *jsonDoc) end() error {
 // member "host" when host is not nil (a fleet's FleetServer).
 func appendServer(b []byte, v *Server, host *string) ([]byte, error) {
 	b = append(b, "{\n      \"id\": "...)
-	b = appendJSONQuote(b, v.ID, false)
+	b = jsonquote.Append(b, v.ID, false)
 	b = appendJSONMember(b, 1, "name", v.Name)
 	b = appendJSONMember(b, 1, "client", v.Client)
 	b = appendJSONMember(b, 1, "scope", v.Scope)
@@ -176,7 +178,7 @@ func appendServer(b []byte, v *Server, host *string) ([]byte, error) {
 // member "host" when host is not nil (a fleet's FleetFinding).
 func appendFinding(b []byte, v *Finding, host *string) ([]byte, error) {
 	b = append(b, "{\n      \"id\": "...)
-	b = appendJSONQuote(b, v.ID, false)
+	b = jsonquote.Append(b, v.ID, false)
 	b = appendJSONMember(b, 1, "rule", v.Rule)
 	b = appendJSONMember(b, 1, "severity", string(v.Severity))
 	b = appendJSONMember(b, 1, "category", v.Category)
@@ -196,7 +198,7 @@ func appendFinding(b []byte, v *Finding, host *string) ([]byte, error) {
 	if s := v.Suppressed; s != nil {
 		b = appendJSONKey(b, 1, "suppressed")
 		b = append(b, "{\n        \"kind\": "...)
-		b = appendJSONQuote(b, s.Kind, false)
+		b = jsonquote.Append(b, s.Kind, false)
 		b = appendJSONMember(b, 2, "justification", s.Justification)
 		b = appendJSONMember(b, 2, "path", s.Path)
 		if s.Line != 0 {
@@ -223,7 +225,7 @@ func appendJSONValue(b []byte, depth int, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendJSONQuote(b, v, false), nil
+		return jsonquote.Append(b, v, false), nil
 	case bool:
 		return strconv.AppendBool(b, v), nil
 	case int:
@@ -284,7 +286,7 @@ func appendJSONObject[V any](b []byte, depth int, m map[string]V) ([]byte, error
 			b = append(b, ',')
 		}
 		b = appendJSONIndent(b, depth+1)
-		b = appendJSONQuote(b, k, false)
+		b = jsonquote.Append(b, k, false)
 		b = append(b, ": "...)
 		var err error
 		if b, err = appendJSONValue(b, depth+1, any(m[k])); err != nil {

@@ -1,21 +1,21 @@
-package reports
+package jsonquote
 
 import (
 	"encoding/binary"
 	"unicode/utf8"
 )
 
-// appendJSONQuote appends s quoted as encoding/json does: U+2028 and
-// U+2029 escaped, bytes that are not UTF-8 as \ufffd, and with escapeHTML
+// Append appends s quoted as encoding/json does: U+2028 and U+2029
+// escaped, bytes that are not UTF-8 as \ufffd, and with escapeHTML
 // (encoding/json's default) <, > and & as \u003c, \u003e, \u0026.
-func appendJSONQuote(b []byte, s string, escapeHTML bool) []byte {
+func Append(b []byte, s string, escapeHTML bool) []byte {
 	const hex = "0123456789abcdef"
 	// The string is copied first and checked where it landed; when it
 	// needs an escape, the copy is written over.
 	at := len(b)
 	b = append(b, '"')
 	b = append(b, s...)
-	if jsonPlain(b[at+1:], escapeHTML) {
+	if plain(b[at+1:], escapeHTML) {
 		return append(b, '"')
 	}
 	b = b[:at+1]
@@ -68,11 +68,11 @@ func appendJSONQuote(b []byte, s string, escapeHTML bool) []byte {
 	return append(b, '"')
 }
 
-// jsonPlain reports whether p is printable ASCII that JSON writes as it
+// plain reports whether p is printable ASCII that JSON writes as it
 // is: no control character, quote or backslash, and with escapeHTML no <,
 // > or &. Nearly every string of a report is; the test runs on eight
 // bytes at a time (a byte-by-byte loop was a sixth of encoding a fleet).
-func jsonPlain(p []byte, escapeHTML bool) bool {
+func plain(p []byte, escapeHTML bool) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	// has reports whether a byte of x is zero.
 	has := func(x uint64) bool { return (x-ones)&^x&highs != 0 }
