@@ -75,19 +75,18 @@ judging_key(list) := "serverCommand" if {
 	list.has_url
 } else := "serverName"
 
-admitted(list) if {
-	judging_key(list) == "serverName"
-	list.names[input.server.name]
-}
+# The judging key is computed once: a body per key that each called
+# judging_key was three evaluations of it for every server.
+admitted(list) if admitted_by(judging_key(list), list)
 
-admitted(list) if {
-	judging_key(list) == "serverCommand"
+admitted_by("serverName", list) if list.names[input.server.name]
+
+admitted_by("serverCommand", list) if {
 	[k] := input.server.claude.argv_keys
 	list.commands[k]
 }
 
-admitted(list) if {
-	judging_key(list) == "serverUrl"
+admitted_by("serverUrl", list) if {
 	some e in list.urls
 	not e.unsafe
 	every u in input.server.claude.urls {
