@@ -7,6 +7,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/jsonquote"
 )
 
 // Format names an output format.
@@ -124,16 +126,25 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 // 11,000-server scan.
 func WriteJSON(w io.Writer, r *Report) error {
 	d := newJSONDoc(bufio.NewWriterSize(w, 64<<10))
-	d.field("schema", r.Schema)
-	d.field("tool", r.Tool)
-	d.field("generated_at", r.GeneratedAt)
-	d.field("host", r.Host)
-	d.field("policy", r.Policy)
+	var b []byte // each member's value, written by hand (json_top.go)
+	b = jsonquote.Append(b[:0], r.Schema, false)
+	d.raw("schema", b)
+	b = appendTool(b[:0], &r.Tool)
+	d.raw("tool", b)
+	b = jsonquote.Append(b[:0], r.GeneratedAt, false)
+	d.raw("generated_at", b)
+	b = appendHost(b[:0], &r.Host)
+	d.raw("host", b)
+	b = appendPolicyInfo(b[:0], &r.Policy)
+	d.raw("policy", b)
 	writeList(d, "servers", r.Servers, appendServer)
 	writeList(d, "findings", r.Findings, appendFinding)
-	d.field("errors", r.Errors)
-	d.field("sources", r.Sources)
-	d.field("summary", r.Summary)
+	b = appendJSONList(b[:0], -1, r.Errors, appendFileError)
+	d.raw("errors", b)
+	b = appendJSONList(b[:0], -1, r.Sources, appendSource)
+	d.raw("sources", b)
+	b = appendSummary(b[:0], &r.Summary)
+	d.raw("summary", b)
 	return d.end()
 }
 
@@ -141,7 +152,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 // hand (null for a nil list, as encoding/json writes it).
 func writeList[T any](d *jsonDoc, name string, list []T, write func(b []byte, v *T, host *string) ([]byte, error)) {
 	if list == nil {
-		d.field(name, list)
+		d.raw(name, []byte("null"))
 		return
 	}
 	d.list(name, len(list), func(b *bytes.Buffer, i int) error {
