@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
@@ -43,41 +45,47 @@ type ServerResult struct {
 type Value struct{ v ast.Value }
 
 // NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
-// booleans, nil) for the engine.
+// booleans, nil) for the engine: as ast.InterfaceToValue does, but each
+// map whose keys are all field names of the engine's input (keyTerms)
+// becomes a record keyed by those terms, from the top down. The plan finds
+// such a field by pointer (regoir.Record) where an OPA object hashes the
+// key, and a project's context is read a dozen times for every server. A
+// map with any other key (a list's index by server name) is OPA's object,
+// and so is all it holds, as are arrays: neither may hold a record.
 func NewValue(x any) (Value, error) {
-	v, err := ast.InterfaceToValue(x)
+	v, err := newValue(x, keyTerms())
 	if err != nil {
 		return Value{}, fmt.Errorf("convert policy input: %w", err)
 	}
-	return Value{fieldRecords(v)}, nil
+	return Value{v}, nil
 }
 
-// fieldRecords is v with each object whose keys are all field names of
-// the engine's input (keyTerms) made a record keyed by those terms, from
-// the top down: the plan finds such a field by pointer (regoir.Record)
-// where an OPA object hashes the key, and a project's context is read a
-// dozen times for every server. An object with any other key (a list's
-// index by server name) stays OPA's, and so does all it holds, as do
-// arrays: neither may hold a record.
-func fieldRecords(v ast.Value) ast.Value {
-	o, ok := v.(ast.Object)
-	if !ok || o.Len() == 0 {
-		return v
+// newValue is NewValue's conversion. A record is made from the map itself,
+// not from an OPA object made first and taken apart (hashing and sorting
+// every key: most of converting a project's context, on the scan's main
+// goroutine once per project).
+func newValue(x any, known map[string]*ast.Term) (ast.Value, error) {
+	m, ok := x.(map[string]any)
+	if !ok || len(m) == 0 {
+		return ast.InterfaceToValue(x)
 	}
-	known := keyTerms()
-	other := o.Until(func(k, _ *ast.Term) bool {
-		s, ok := k.Value.(ast.String)
-		return !ok || known[string(s)] == nil
-	})
-	if other {
-		return v
+	for k := range m {
+		if known[k] == nil {
+			return ast.InterfaceToValue(x)
+		}
 	}
 	r := &regoir.Record{}
-	r.Grow(o.Len())
-	o.Foreach(func(k, val *ast.Term) {
-		r.Add(known[string(k.Value.(ast.String))], ast.NewTerm(fieldRecords(val.Value)))
-	})
-	return r
+	r.Grow(len(m))
+	// In key order, as OPA's object lists them: the same record, whatever
+	// the map's order.
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v, err := newValue(m[k], known)
+		if err != nil {
+			return nil, err
+		}
+		r.Add(known[k], ast.NewTerm(v))
+	}
+	return r, nil
 }
 
 // Equal reports whether v and w are the same value.

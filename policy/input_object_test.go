@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"encoding/json"
 	goast "go/ast"
 	"go/parser"
 	"go/token"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -193,4 +195,100 @@ func TestArgvKey(t *testing.T) {
 			t.Errorf("ArgvKey(%q) = %s, want %s", strs, got, want)
 		}
 	}
+}
+
+// TestNewValueMatchesConversionThenRecords: NewValue gives what OPA's
+// conversion followed by making records of field-keyed objects (the way it
+// was built first, fieldRecords below) gives: the same values, records in
+// the same places, their fields in the same order.
+func TestNewValueMatchesConversionThenRecords(t *testing.T) {
+	fields := []string{"name", "url", "claude", "allow", "names", "count", "source", "path", "line"}
+	rng := rand.New(rand.NewPCG(3, 5))
+	var gen func(depth int) any
+	gen = func(depth int) any {
+		switch n := rng.IntN(9); {
+		case depth > 3 || n < 3:
+			return []any{nil, true, "s", 1, 2.5, json.Number("7"), int64(-3)}[rng.IntN(7)]
+		case n < 5:
+			l := make([]any, rng.IntN(3))
+			for i := range l {
+				l[i] = gen(depth + 1)
+			}
+			return l
+		default:
+			m := map[string]any{}
+			for range rng.IntN(4) {
+				k := fields[rng.IntN(len(fields))]
+				if rng.IntN(6) == 0 {
+					k = "data-key"
+				}
+				m[k] = gen(depth + 1)
+			}
+			return m
+		}
+	}
+	var same func(a, b ast.Value) bool
+	same = func(a, b ast.Value) bool {
+		ra, aRec := a.(*regoir.Record)
+		rb, bRec := b.(*regoir.Record)
+		if aRec != bRec {
+			return false
+		}
+		if !aRec {
+			return a.Compare(b) == 0
+		}
+		if ra.Len() != rb.Len() {
+			return false
+		}
+		for i := range ra.Len() {
+			ka, va := ra.Field(i)
+			kb, vb := rb.Field(i)
+			if ka != kb || !same(va.Value, vb.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	for range 2000 {
+		x := gen(0)
+		got, err := NewValue(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv, err := ast.InterfaceToValue(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fieldRecords(conv); !same(got.v, want) {
+			t.Fatalf("NewValue(%v) = %v, want %v", x, got, want)
+		}
+	}
+}
+
+// fieldRecords is v with each object whose keys are all field names of
+// the engine's input (keyTerms) made a record keyed by those terms, from
+// the top down: the plan finds such a field by pointer (regoir.Record)
+// where an OPA object hashes the key, and a project's context is read a
+// dozen times for every server. An object with any other key (a list's
+// index by server name) stays OPA's, and so does all it holds, as do
+// arrays: neither may hold a record.
+func fieldRecords(v ast.Value) ast.Value {
+	o, ok := v.(ast.Object)
+	if !ok || o.Len() == 0 {
+		return v
+	}
+	known := keyTerms()
+	other := o.Until(func(k, _ *ast.Term) bool {
+		s, ok := k.Value.(ast.String)
+		return !ok || known[string(s)] == nil
+	})
+	if other {
+		return v
+	}
+	r := &regoir.Record{}
+	r.Grow(o.Len())
+	o.Foreach(func(k, val *ast.Term) {
+		r.Add(known[string(k.Value.(ast.String))], ast.NewTerm(fieldRecords(val.Value)))
+	})
+	return r
 }
