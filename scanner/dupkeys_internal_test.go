@@ -1,6 +1,8 @@
 package scanner
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -27,6 +29,34 @@ func TestHasDuplicateKeys(t *testing.T) {
 		}
 		if got := hasDuplicateKeys(v); got != c.want {
 			t.Errorf("%s: %v, want %v", c.doc, got, c.want)
+		}
+	}
+}
+
+// TestEntryNames: a location may be in a directory when its first element
+// is one of the directory's names in any case, is a pattern, or the
+// directory could not be listed.
+func TestEntryNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{".Cursor", "opencode.json"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := namesOf(entries)
+	for rel, want := range map[string]bool{
+		".cursor/mcp.json": true, "opencode.json": true, ".vscode/mcp.json": false, "opencode.jsonc": false,
+		"*.json": true, ".continue/mcpServers/*.json": false,
+	} {
+		if got := names.mayHold(rel); got != want {
+			t.Errorf("mayHold(%q) = %v, want %v", rel, got, want)
+		}
+		if !entryNames(nil).mayHold(rel) {
+			t.Errorf("a directory that could not be listed rules out %q", rel)
 		}
 	}
 }

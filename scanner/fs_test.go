@@ -3,7 +3,9 @@ package scanner_test
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -75,5 +77,83 @@ func TestEveryReadGoesThroughFS(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the server of %s, served by the FS only, was not scanned", virtual)
+	}
+}
+
+// osByAnotherName is the machine's file system under a type of its own:
+// the scanner lists a project to skip the client files it does not hold
+// only on cfgfile.OS itself (the daemon's FS watches a listed directory
+// whole), so a scan through it tries every location.
+type osByAnotherName struct{ cfgfile.OS }
+
+// TestProjectProbeFindsEveryFile: a project that holds a file at every
+// location clients read from one (and folders whose names differ only in
+// case) yields the same sources and servers whether the scanner skips the
+// locations its listing rules out or tries each.
+func TestProjectProbeFindsEveryFile(t *testing.T) {
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	files := map[string]string{
+		".cursor/mcp.json":                 `{"mcpServers": {"cursor-s": {"command": "npx", "args": ["a"]}}}`,
+		".vscode/mcp.json":                 `{"servers": {"vscode-s": {"command": "npx", "args": ["b"]}}}`,
+		".vscode/settings.json":            `{"mcp": {"servers": {"vscode-settings-s": {"command": "npx"}}}}`,
+		".gemini/settings.json":            `{"mcpServers": {"gemini-s": {"command": "npx"}}}`,
+		".zed/settings.json":               `{"context_servers": {"zed-s": {"command": "npx"}}}`,
+		".junie/mcp/mcp.json":              `{"mcpServers": {"junie-s": {"command": "npx"}}}`,
+		".Kiro/settings/mcp.json":          `{"mcpServers": {"kiro-upper-s": {"command": "npx"}}}`,
+		".roo/mcp.json":                    `{"mcpServers": {"roo-s": {"command": "npx"}}}`,
+		".kilocode/mcp.json":               `{"mcpServers": {"kilo-s": {"command": "npx"}}}`,
+		".continue/mcpServers/a.json":      `{"mcpServers": {"continue-s": {"command": "npx"}}}`,
+		".continue/mcpServers/b.yaml":      "name: b\nmcpServers:\n  - name: continue-yaml-s\n    command: npx\n",
+		"opencode.json":                    `{"mcp": {"opencode-s": {"type": "local", "command": ["npx"]}}}`,
+		".codex/config.toml":               "[mcp_servers.codex-s]\ncommand = \"npx\"\n",
+		".mcp.json":                        `{"mcpServers": {"claude-s": {"command": "npx"}}}`,
+		"src/.cursor/mcp.json":             `{"mcpServers": {"nested-s": {"command": "npx"}}}`,
+		"README.md":                        "not a config",
+		".kiro-not-a-client/settings.json": `{}`,
+	}
+	for rel, content := range files {
+		p := filepath.Join(project, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scan := func(fsys cfgfile.FS) *scanner.Result {
+		res, err := scanner.Scan(context.Background(), scanner.Options{
+			Home: home, ManagedDir: filepath.Join(root, "managed"), Project: project,
+			WorkDir: root, GOOS: "linux", FS: fsys, Policy: testEngine(t),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	probed, tried := scan(cfgfile.OS{}), scan(osByAnotherName{})
+	describe := func(res *scanner.Result) (sources, servers []string) {
+		for _, s := range res.Sources {
+			sources = append(sources, s.Path+" "+s.Kind+" "+s.Error)
+		}
+		for _, s := range res.Servers {
+			servers = append(servers, s.Name+" "+s.Source.Path+" "+string(s.Status))
+		}
+		slices.Sort(sources)
+		slices.Sort(servers)
+		return sources, servers
+	}
+	ps, pv := describe(probed)
+	ts, tv := describe(tried)
+	if !slices.Equal(ps, ts) || !slices.Equal(pv, tv) {
+		t.Fatalf("probed: %q %q\ntried: %q %q", ps, pv, ts, tv)
+	}
+	// Each client's project file was read (the Kiro folder in upper case is
+	// not .kiro on this file system, with or without the probe).
+	if len(ps) < 13 {
+		t.Errorf("%d sources: %q", len(ps), ps)
 	}
 }

@@ -1,9 +1,12 @@
 package scanner
 
 import (
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
 )
 
 // scanMachine scans the whole machine: every client's per-user files under the
@@ -28,16 +31,64 @@ func (sc *scan) scanMachine() {
 			l.handler(sc, p, ScopeSystem, "")
 		}
 	}
+	locs := projectLocations()
 	for _, dir := range projects {
 		if sc.ctx.Err() != nil {
 			return
 		}
-		for _, l := range projectLocations() {
+		present := sc.probeNames(dir)
+		for _, l := range locs {
+			if !present.mayHold(l.rel) {
+				continue
+			}
 			for _, p := range sc.expand(l, dir) {
 				l.handler(sc, p, ScopeProject, dir)
 			}
 		}
 	}
+}
+
+// entryNames are a directory's entries, lower-cased, for skipping the
+// project locations whose first element is not there. A project holds few
+// of the files that clients read from one, and each missing one was a
+// failed open, a path walked in the kernel: 16 a project, most of reading
+// the other clients' project files, on the scan's main goroutine. Lower
+// case because a case-insensitive file system (macOS's, Windows') opens
+// ".Cursor/mcp.json" for ".cursor/mcp.json"; on another, the open of a
+// name that only matches in lower case fails as it did. A nil set holds
+// everything: a directory that cannot be listed has every location tried,
+// and each reports its own error.
+type entryNames map[string]bool
+
+// probeNames lists dir for entryNames on the machine's own file system
+// only. The daemon's FS records what a scan reads to watch it, and a
+// listed directory is watched whole: every save in a project's top folder
+// would rescan it. There, as with a directory that cannot be listed,
+// every location is tried (nil).
+func (sc *scan) probeNames(dir string) entryNames {
+	if _, plain := sc.fs.(cfgfile.OS); !plain {
+		return nil
+	}
+	entries, err := sc.fs.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	return namesOf(entries)
+}
+
+func namesOf(entries []fs.DirEntry) entryNames {
+	names := make(entryNames, len(entries))
+	for _, e := range entries {
+		names[strings.ToLower(e.Name())] = true
+	}
+	return names
+}
+
+// mayHold reports whether the location rel (slash-separated) may be in the
+// directory: its first element is there, or is a pattern.
+func (n entryNames) mayHold(rel string) bool {
+	first, _, _ := strings.Cut(rel, "/")
+	return n == nil || strings.ContainsAny(first, "*?[") || n[strings.ToLower(first)]
 }
 
 // scanPaths scans only the given files and directories: the pre-commit mode.
@@ -69,10 +120,12 @@ func (sc *scan) scanPaths() {
 			continue
 		}
 		if fi.IsDir() {
-			if _, err := sc.fs.ReadDir(p); err != nil {
+			entries, err := sc.fs.ReadDir(p)
+			if err != nil {
 				sc.fileError(statError(raw, err))
 				continue
 			}
+			present := namesOf(entries)
 			c := claudeFor(p)
 			if sc.exists(filepath.Join(p, ".mcp.json")) {
 				c.mcp = append(c.mcp, filepath.Join(p, ".mcp.json"))
@@ -83,6 +136,9 @@ func (sc *scan) scanPaths() {
 				}
 			}
 			for _, l := range projectLocations() {
+				if !present.mayHold(l.rel) {
+					continue
+				}
 				for _, f := range sc.expand(l, p) {
 					if sc.exists(f) {
 						l.handler(sc, f, ScopeProject, p)
