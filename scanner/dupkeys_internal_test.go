@@ -52,11 +52,14 @@ func TestEntryNames(t *testing.T) {
 		".cursor/mcp.json": true, "opencode.json": true, ".vscode/mcp.json": false, "opencode.jsonc": false,
 		"*.json": true, ".continue/mcpServers/*.json": false,
 	} {
-		if got := names.mayHold(rel); got != want {
+		if got := names.mayHold(location{rel: rel}); got != want {
 			t.Errorf("mayHold(%q) = %v, want %v", rel, got, want)
 		}
-		if !entryNames(nil).mayHold(rel) {
+		if !entryNames(nil).mayHold(location{rel: rel}) {
 			t.Errorf("a directory that could not be listed rules out %q", rel)
+		}
+		if !names.mayHold(location{rel: rel, env: "CODEX_HOME"}) {
+			t.Errorf("%q, which a variable may move, is ruled out", rel)
 		}
 	}
 }

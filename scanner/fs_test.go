@@ -88,8 +88,10 @@ type osByAnotherName struct{ cfgfile.OS }
 
 // TestProjectProbeFindsEveryFile: a project that holds a file at every
 // location clients read from one (and folders whose names differ only in
-// case) yields the same sources and servers whether the scanner skips the
-// locations its listing rules out or tries each.
+// case), and a home with per-user files of each system's layout and one
+// that COPILOT_HOME moves out of it, yield the same sources and servers
+// whether the scanner skips the locations its listings rule out or tries
+// each.
 func TestProjectProbeFindsEveryFile(t *testing.T) {
 	root := t.TempDir()
 	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
@@ -112,6 +114,19 @@ func TestProjectProbeFindsEveryFile(t *testing.T) {
 		"README.md":                        "not a config",
 		".kiro-not-a-client/settings.json": `{}`,
 	}
+	inHome := map[string]string{
+		"Library/Application Support/Claude/claude_desktop_config.json":                             `{"mcpServers": {"desktop-mac-s": {"command": "npx"}}}`,
+		".config/Claude/claude_desktop_config.json":                                                 `{"mcpServers": {"desktop-linux-s": {"command": "npx"}}}`,
+		"AppData/Roaming/Code/User/mcp.json":                                                        `{"servers": {"code-windows-s": {"command": "npx"}}}`,
+		".codeium/windsurf/mcp_config.json":                                                         `{"mcpServers": {"windsurf-s": {"command": "npx"}}}`,
+		".gemini/extensions/x/gemini-extension.json":                                                `{"mcpServers": {"extension-s": {"command": "npx"}}}`,
+		".continue/config.yaml":                                                                     "mcpServers:\n  - name: continue-user-s\n    command: npx\n",
+		".config/Cursor/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json": `{"mcpServers": {"cline-s": {"command": "npx"}}}`,
+		"../copilot/mcp-config.json":                                                                `{"mcpServers": {"copilot-moved-s": {"command": "npx"}}}`,
+	}
+	for rel, content := range inHome {
+		files["../home/"+rel] = content
+	}
 	for rel, content := range files {
 		p := filepath.Join(project, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -128,6 +143,12 @@ func TestProjectProbeFindsEveryFile(t *testing.T) {
 		res, err := scanner.Scan(context.Background(), scanner.Options{
 			Home: home, ManagedDir: filepath.Join(root, "managed"), Project: project,
 			WorkDir: root, GOOS: "linux", FS: fsys, Policy: testEngine(t),
+			LookupEnv: func(k string) (string, bool) {
+				if k == "COPILOT_HOME" {
+					return filepath.Join(root, "copilot"), true
+				}
+				return "", false
+			},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -153,7 +174,7 @@ func TestProjectProbeFindsEveryFile(t *testing.T) {
 	}
 	// Each client's project file was read (the Kiro folder in upper case is
 	// not .kiro on this file system, with or without the probe).
-	if len(ps) < 13 {
+	if len(ps) < 20 {
 		t.Errorf("%d sources: %q", len(ps), ps)
 	}
 }

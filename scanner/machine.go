@@ -19,7 +19,11 @@ func (sc *scan) scanMachine() {
 	projects, finishClaude := sc.scanClaudeMachine(w)
 	defer finishClaude()
 	if sc.opts.Home != "" {
+		present := sc.probeNames(sc.opts.Home)
 		for _, l := range userLocations() {
+			if !present.mayHold(l) {
+				continue
+			}
 			for _, p := range sc.expand(l, sc.opts.Home) {
 				l.handler(sc, p, ScopeUser, "")
 			}
@@ -38,7 +42,7 @@ func (sc *scan) scanMachine() {
 		}
 		present := sc.probeNames(dir)
 		for _, l := range locs {
-			if !present.mayHold(l.rel) {
+			if !present.mayHold(l) {
 				continue
 			}
 			for _, p := range sc.expand(l, dir) {
@@ -49,10 +53,11 @@ func (sc *scan) scanMachine() {
 }
 
 // entryNames are a directory's entries, lower-cased, for skipping the
-// project locations whose first element is not there. A project holds few
-// of the files that clients read from one, and each missing one was a
-// failed open, a path walked in the kernel: 16 a project, most of reading
-// the other clients' project files, on the scan's main goroutine. Lower
+// locations whose first element is not there. A project holds few of the
+// files that clients read from one, and a home few of the per-user files
+// of every client on three systems: each missing one was a failed open, a
+// path walked in the kernel (16 a project, 75 a home), on the scan's main
+// goroutine. Lower
 // case because a case-insensitive file system (macOS's, Windows') opens
 // ".Cursor/mcp.json" for ".cursor/mcp.json"; on another, the open of a
 // name that only matches in lower case fails as it did. A nil set holds
@@ -84,11 +89,12 @@ func namesOf(entries []fs.DirEntry) entryNames {
 	return names
 }
 
-// mayHold reports whether the location rel (slash-separated) may be in the
-// directory: its first element is there, or is a pattern.
-func (n entryNames) mayHold(rel string) bool {
-	first, _, _ := strings.Cut(rel, "/")
-	return n == nil || strings.ContainsAny(first, "*?[") || n[strings.ToLower(first)]
+// mayHold reports whether location l may be in the directory: its first
+// element is there or is a pattern, or an environment variable may move
+// it elsewhere (COPILOT_HOME, CODEX_HOME).
+func (n entryNames) mayHold(l location) bool {
+	first, _, _ := strings.Cut(l.rel, "/")
+	return n == nil || l.env != "" || strings.ContainsAny(first, "*?[") || n[strings.ToLower(first)]
 }
 
 // scanPaths scans only the given files and directories: the pre-commit mode.
@@ -136,7 +142,7 @@ func (sc *scan) scanPaths() {
 				}
 			}
 			for _, l := range projectLocations() {
-				if !present.mayHold(l.rel) {
+				if !present.mayHold(l) {
 					continue
 				}
 				for _, f := range sc.expand(l, p) {
