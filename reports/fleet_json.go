@@ -120,20 +120,7 @@ func appendJSONIndent(b []byte, depth int) []byte {
 // appendJSONStrings appends a list of strings whose key is at depth:
 // null when nil, as encoding/json writes it.
 func appendJSONStrings(b []byte, depth int, list []string) []byte {
-	switch {
-	case list == nil:
-		return append(b, "null"...)
-	case len(list) == 0:
-		return append(b, "[]"...)
-	}
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONIndent(b, depth+1)
-		b = jsonquote.Append(b, s, false)
-	}
-	b = appendJSONIndent(b, depth)
-	return append(b, ']')
+	return appendJSONList(b, depth, list, appendJSONString)
 }
+
+func appendJSONString(b []byte, s *string) []byte { return jsonquote.Append(b, *s, false) }
