@@ -22,7 +22,7 @@ const module = "github.com/mcpguard/mcpguard"
 // ending in "/...".
 var layers = [][]string{
 	// Leaves: the standard library and x/ only, or other leaves.
-	{"unicode/...", "rego", "internal/jsonc", "internal/interp", "internal/secrets", "internal/wrapargv",
+	{"unicode/...", "rego", "internal/jsonc", "internal/jsonquote", "internal/interp", "internal/secrets", "internal/wrapargv",
 		"internal/chunks", "internal/atomicfile", "internal/filelock", "internal/mcpio", "internal/benchdata",
 		"internal/oracle", "internal/schematest", "internal/bundletest", "internal/hugeheap", "internal/prefault",
 		"internal/regoir"},
