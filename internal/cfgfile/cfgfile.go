@@ -43,7 +43,7 @@ func Read(path string) (data []byte, exists bool, ferr *reports.FileError) {
 	}
 	defer f.Close()
 	// The file may grow between Stat and Read: never read past the limit.
-	data, err = io.ReadAll(io.LimitReader(f, MaxSize+1))
+	data, err = readAll(io.LimitReader(f, MaxSize+1), int(fi.Size()))
 	if err != nil {
 		return nil, true, &reports.FileError{Path: path, Message: describe(err)}
 	}
@@ -51,6 +51,27 @@ func Read(path string) (data []byte, exists bool, ferr *reports.FileError) {
 		return nil, true, &reports.FileError{Path: path, Message: fmt.Sprintf("file is over the %d MiB limit", MaxSize>>20)}
 	}
 	return data, true, nil
+}
+
+// readAll is io.ReadAll into a buffer of the size Stat gave, plus the
+// byte the read that finds the end needs: io.ReadAll starts at 512 bytes
+// and grows by copying, a dozen copies of a ~/.claude.json of a few
+// megabytes (real ones reach tens).
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // it grew since Stat: let append size the room
+		}
+	}
 }
 
 // describe turns an OS error into a short message without repeating the path.
