@@ -54,7 +54,10 @@ func (im *Image) check() error {
 			}
 			deepest = max(deepest, depth[n])
 		}
-		return int(fn.Locals) + deepest, nil
+		if d := int(fn.Locals) + deepest; d <= maxFrames { // bounded on the way, so no sum overflows
+			return d, nil
+		}
+		return 0, fmt.Errorf("check plan: chains of calls from %s hold over %d locals", fn.Name, maxFrames)
 	}
 	im.Frames = 0
 	path := make([]bool, len(im.Funcs))
@@ -64,9 +67,6 @@ func (im *Image) check() error {
 			return err
 		}
 		im.Frames = max(im.Frames, d)
-	}
-	if im.Frames > maxFrames {
-		return fmt.Errorf("check plan: chains of calls hold %d locals", im.Frames)
 	}
 	im.checked = true
 	return nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -284,5 +285,48 @@ y := to_number(input.s)
 				t.Errorf("%s %s: %v, want an error at p.rego:%d", name, c.entrypoint, err, c.row)
 			}
 		}
+	}
+}
+
+// TestImageOfAnyConstant: a program whose constants are not scalars (made
+// by hand: Link makes none) lays out without hashing them, each its own
+// term; scalars equal in value share one.
+func TestImageOfAnyConstant(t *testing.T) {
+	ref := &ast.Term{Value: ast.MustParseRef("data.x")} // not comparable
+	prog := &Program{Plans: []Function{{Name: "p", Ret: -1, Memo: -1, Locals: 3, Blocks: []Block{{
+		{Op: OpAssignConst, Target: 2, A: Operand{Const: ref}},
+		{Op: OpAssignConst, Target: 2, A: Operand{Const: ref}},
+		{Op: OpAssignConst, Target: 2, A: Operand{Const: ast.StringTerm("s")}},
+		{Op: OpAssignConst, Target: 2, A: Operand{Const: ast.StringTerm("s")}},
+	}}}}}
+	im := prog.Image()
+	if len(im.Terms) != 3 {
+		t.Fatalf("%d terms, want the two references apart and one string", len(im.Terms))
+	}
+}
+
+// TestCheckBoundsTheStack: a chain of calls whose locals add up past
+// maxFrames (an evaluation's stack, made at once) is refused; one just
+// under it is not.
+func TestCheckBoundsTheStack(t *testing.T) {
+	chain := func(n int) *Program {
+		p := &Program{Plans: []Function{{Name: "p", Ret: -1, Memo: -1, Locals: 3, Blocks: []Block{{
+			{Op: OpCall, Target: 2, N: 0, Args: []Operand{{Local: 0}, {Local: 1}}},
+		}}}}}
+		for i := range n {
+			fn := Function{Name: fmt.Sprint("f", i), Params: []int32{0, 1}, Ret: 2, Memo: -1, Locals: maxLocals}
+			if i+1 < n {
+				fn.Blocks = []Block{{{Op: OpCall, Target: 2, N: int32(i + 1), Args: []Operand{{Local: 0}, {Local: 1}}}}}
+			}
+			p.Funcs = append(p.Funcs, fn)
+		}
+		return p
+	}
+	under := maxFrames/maxLocals - 1 // the plan's own locals come on top
+	if err := chain(under).Image().check(); err != nil {
+		t.Errorf("%d functions of %d locals: %v", under, maxLocals, err)
+	}
+	if err := chain(under + 2).Image().check(); err == nil || !strings.Contains(err.Error(), "chains of calls") {
+		t.Errorf("%d functions of %d locals: %v, want the stack refused", under+2, maxLocals, err)
 	}
 }

@@ -153,16 +153,26 @@ func (l *layout) blocks(bs []Block) Span {
 	return span
 }
 
-// ref is o's operand, each constant value once in Terms (the scalars
-// Link makes are comparable: a string, a number's text, a boolean, null).
+// ref is o's operand, each scalar constant (all Link makes: a string, a
+// number's text, a boolean, null) once in Terms; any other constant (a
+// hand-made program's) is a term of its own.
 func (l *layout) ref(o Operand) Ref {
 	if o.Const == nil {
 		return Ref(o.Local)
 	}
-	r, ok := l.terms[o.Const.Value]
-	if !ok {
-		r = ^Ref(len(l.im.Terms))
-		l.im.Terms = append(l.im.Terms, o.Const)
+	scalar := false
+	switch o.Const.Value.(type) {
+	case ast.String, ast.Number, ast.Boolean, ast.Null:
+		scalar = true
+	}
+	if scalar {
+		if r, ok := l.terms[o.Const.Value]; ok {
+			return r
+		}
+	}
+	r := ^Ref(len(l.im.Terms))
+	l.im.Terms = append(l.im.Terms, o.Const)
+	if scalar {
 		l.terms[o.Const.Value] = r
 	}
 	return r
