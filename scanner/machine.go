@@ -57,12 +57,11 @@ func (sc *scan) scanMachine() {
 // files that clients read from one, and a home few of the per-user files
 // of every client on three systems: each missing one was a failed open, a
 // path walked in the kernel (16 a project, 75 a home), on the scan's main
-// goroutine. Lower
-// case because a case-insensitive file system (macOS's, Windows') opens
-// ".Cursor/mcp.json" for ".cursor/mcp.json"; on another, the open of a
-// name that only matches in lower case fails as it did. A nil set holds
-// everything: a directory that cannot be listed has every location tried,
-// and each reports its own error.
+// goroutine. Lower case because a case-insensitive file system (macOS's,
+// Windows') opens ".Cursor/mcp.json" for ".cursor/mcp.json"; on another,
+// the open of a name that only matches in lower case fails as it did. A
+// nil set holds everything: a directory that cannot be listed has every
+// location tried, and each reports its own error.
 type entryNames map[string]bool
 
 // probeNames lists dir for entryNames on the machine's own file system
