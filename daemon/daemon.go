@@ -577,8 +577,9 @@ func (d *daemon) scan(ctx context.Context) (inventory, map[string]bool, error) {
 			return inventory{}, nil, err
 		}
 		inv := inventory{report: res.Report, secrets: map[string]map[string]string{}}
+		hasher := newSecretHasher(d.state.key)
 		for _, s := range res.Scan.Servers {
-			inv.secrets[s.ID] = secretHashes(d.state.key, s)
+			inv.secrets[s.ID] = hasher.server(s)
 		}
 		return inv, d.fs.endScan(), nil
 	}

@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +143,50 @@ func TestKeepLastGood(t *testing.T) {
 	want := []string{"file-error:" + a.Source.Path, "server-removed:s-o"}
 	if evs := kinds(diff(old, got)); !reflect.DeepEqual(evs, want) {
 		t.Errorf("events %v, want %v", evs, want)
+	}
+}
+
+// TestChangedFieldsAsJSON: comparing values as they are first finds what
+// comparing their JSON alone finds (the rule for an inventory read back
+// from the state file): a string whose bad bytes became U+FFFD, a number
+// that became a float, an empty map that became nil are no change; a nil
+// list against an empty one, or any other difference, is.
+func TestChangedFieldsAsJSON(t *testing.T) {
+	reference := func(a, b *reports.Server) []string {
+		var fields []string
+		for _, f := range []struct {
+			name string
+			x, y any
+		}{
+			{"name", a.Name, b.Name}, {"transport", a.Transport, b.Transport}, {"command", a.Command, b.Command},
+			{"args", a.Args, b.Args}, {"url", a.URL, b.URL}, {"env_keys", a.EnvKeys, b.EnvKeys},
+			{"header_keys", a.HeaderKeys, b.HeaderKeys}, {"decision", a.Decision, b.Decision},
+			{"details", withoutLastGood(a.Details), withoutLastGood(b.Details)},
+		} {
+			if !sameJSON(f.x, f.y) {
+				fields = append(fields, f.name)
+			}
+		}
+		return fields
+	}
+	strs := []string{"", "a", "a\xff", "a\ufffd", "a\xfe"}
+	lists := [][]string{nil, {}, {"x"}, {"x\xff"}, {"x\ufffd"}, {"x", "y"}}
+	details := []map[string]any{nil, {}, {"n": 1}, {"n": 1.0}, {"n": 2}, {"last_good": true}, {"k": "v", "last_good": true}, {"k": "v"}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func() *reports.Server {
+		return &reports.Server{
+			Name: strs[rng.IntN(len(strs))], Transport: strs[rng.IntN(2)], Command: strs[rng.IntN(len(strs))],
+			Args: lists[rng.IntN(len(lists))], URL: strs[rng.IntN(len(strs))], EnvKeys: lists[rng.IntN(len(lists))],
+			HeaderKeys: lists[rng.IntN(len(lists))],
+			Decision:   reports.Decision{Allowed: rng.IntN(2) == 0, Reasons: lists[rng.IntN(len(lists))]},
+			Details:    details[rng.IntN(len(details))],
+		}
+	}
+	for range 5000 {
+		a, b := pick(), pick()
+		got, _ := changedFields(a, b, nil, nil)
+		if want := reference(a, b); !slices.Equal(got, want) {
+			t.Fatalf("%+v against %+v: %q, want %q", a, b, got, want)
+		}
 	}
 }

@@ -106,6 +106,7 @@ type userScan struct {
 // users must not share an id) and the server says whose it is. Machine-wide
 // ones (the managed directory, system files) appear once, unowned.
 func mergeUsers(parts []userScan, key []byte, meta runner.Meta, managedDir string) inventory {
+	hasher := newSecretHasher(key)
 	rep := &reports.Report{Schema: reports.Schema, Tool: reports.Tool{Name: "mcpguard", Version: meta.Version},
 		GeneratedAt: meta.GeneratedAt, Host: meta.Host, Policy: reports.PolicyInfo{Sources: []reports.PolicySource{}},
 		Servers: []reports.Server{}, Findings: []reports.Finding{}, Errors: []reports.FileError{}, Sources: []reports.Source{}}
@@ -133,7 +134,7 @@ func mergeUsers(parts []userScan, key []byte, meta runner.Meta, managedDir strin
 			}
 			seenServer[s.ID] = true
 			if rs := raw[old]; rs != nil {
-				inv.secrets[s.ID] = secretHashes(key, rs)
+				inv.secrets[s.ID] = hasher.server(rs)
 			}
 			rep.Servers = append(rep.Servers, s)
 		}
