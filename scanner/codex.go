@@ -66,6 +66,12 @@ func codexLayer(layer string) fileHandler {
 // when the user config marks the project trusted (trust_level = "trusted");
 // otherwise the layer is disabled until the user trusts the folder.
 func codexProjectConfig(sc *scan, path, scope, project string) {
+	if !sc.exists(path) {
+		// Nothing to read either way: spare resolving the project's .codex
+		// against the Codex home, a walk of symbolic links per project and
+		// scan (a daemon's every rescan).
+		return
+	}
 	if home := sc.codexHome(); home != "" && sc.samePath(filepath.Dir(path), home) {
 		// The project is the home directory: this is the user config, which
 		// Codex never reads twice.
