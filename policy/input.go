@@ -148,7 +148,16 @@ var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 })
 
 // AddString adds a string field.
-func (o *Object) AddString(key, v string) { o.add(key, ast.StringTerm(v)) }
+func (o *Object) AddString(key, v string) { o.add(key, stringTerm(v)) }
+
+// stringTerm is v as a term: OPA's own for "" (a stdio server's URL, a
+// remote one's command), which every input may share.
+func stringTerm(v string) *ast.Term {
+	if v == "" {
+		return ast.InternedEmptyString
+	}
+	return ast.StringTerm(v)
+}
 
 // AddBool adds a boolean field.
 func (o *Object) AddBool(key string, v bool) { o.add(key, ast.InternedTerm(v)) }
@@ -161,9 +170,13 @@ func (o *Object) AddNull(key string) { o.add(key, ast.InternedNullTerm) }
 
 // AddStrings adds an array of strings (empty, never null, for no strings).
 func (o *Object) AddStrings(key string, list []string) {
+	if len(list) == 0 {
+		o.add(key, regoir.EmptyArray())
+		return
+	}
 	terms := make([]*ast.Term, len(list))
 	for i, s := range list {
-		terms[i] = ast.StringTerm(s)
+		terms[i] = stringTerm(s)
 	}
 	o.add(key, ast.ArrayTerm(terms...))
 }
@@ -174,11 +187,29 @@ func (o *Object) AddObject(key string, v *Object) { o.add(key, ast.NewTerm(v.val
 // AddObjects adds an array of objects (empty, never null, for none): OPA
 // objects, not records, as an array hashes its elements as it is made.
 func (o *Object) AddObjects(key string, list []*Object) {
+	if len(list) == 0 {
+		o.add(key, regoir.EmptyArray())
+		return
+	}
 	terms := make([]*ast.Term, len(list))
 	for i, v := range list {
 		terms[i] = ast.NewTerm(regoir.PlainValue(v.value()))
 	}
 	o.add(key, ast.ArrayTerm(terms...))
+}
+
+// Later gives o n more fields that fill adds when a read first needs one
+// (a key o does not hold, or the whole object): the fields that few rules
+// read, which a scan would otherwise make for every server. fill runs at
+// most once, on the goroutine that needs them first; it adds keys that o
+// does not hold, and must read only what does not change once Later is
+// called. Call Later once, after o's other fields and before o is used.
+func (o *Object) Later(n int, fill func(*Object)) {
+	o.rec.Later(func() *regoir.Record {
+		rest := NewObject(n)
+		fill(rest)
+		return &rest.rec
+	})
 }
 
 func (o *Object) value() ast.Value { return &o.rec }

@@ -295,38 +295,50 @@ func (sc *scan) evalContext(pc *policyContext) {
 // serverInput is input.server: the normalised server (never env or header
 // values) plus facts the Go side computes for the rules — detected secrets
 // (kinds and places, not values), the parsed URL, Claude Code's expanded argv.
+// The fields the shipped rules read for few servers (a policy's message,
+// an organisation's server) are made when a rule first reads one (Later):
+// custom rules read the whole input, and so does the daemon's memo.
 func (sc *scan) serverInput(s *Server) policy.Value {
-	in := policy.NewObject(17)
+	in := policy.NewObject(5)
 	in.AddString("name", s.Name)
-	in.AddString("client", s.Client)
-	in.AddString("scope", s.Scope)
-	in.AddString("project", s.Project)
 	in.AddString("transport", s.Transport)
-	in.AddString("type", s.Type)
-	in.AddString("command", s.Command)
 	in.AddStrings("args", s.Args)
-	in.AddString("url", s.URL)
-	in.AddStrings("env_keys", s.EnvKeys)
-	in.AddStrings("header_keys", s.HeaderKeys)
-	in.AddObject("source", locObject(s.Source))
-	in.AddString("status", string(s.Status))
-	in.AddBool("enforced", s.Client == ClientClaudeCode)
-	if s.wrapper != nil {
-		// The server runs through mcpguard proxy; command and args above are the
-		// wrapped command line.
-		w := policy.NewObject(2)
-		w.AddString("command", s.wrapper[0])
-		w.AddStrings("args", s.wrapper[1:len(s.wrapper)-1])
-		in.AddObject("wrapped_by", w)
-	} else {
-		in.AddNull("wrapped_by")
-	}
+	in.AddObject("claude", claudeInput(s))
+	in.AddObject("facts", sc.facts(s))
+	in.Later(12, func(in *policy.Object) {
+		in.AddString("client", s.Client)
+		in.AddString("scope", s.Scope)
+		in.AddString("project", s.Project)
+		in.AddString("type", s.Type)
+		in.AddString("command", s.Command)
+		in.AddString("url", s.URL)
+		in.AddStrings("env_keys", s.EnvKeys)
+		in.AddStrings("header_keys", s.HeaderKeys)
+		in.AddObject("source", locObject(s.Source))
+		in.AddString("status", string(s.Status))
+		in.AddBool("enforced", s.Client == ClientClaudeCode)
+		if s.wrapper != nil {
+			// The server runs through mcpguard proxy; command and args are
+			// the wrapped command line.
+			w := policy.NewObject(2)
+			w.AddString("command", s.wrapper[0])
+			w.AddStrings("args", s.wrapper[1:len(s.wrapper)-1])
+			in.AddObject("wrapped_by", w)
+		} else {
+			in.AddNull("wrapped_by")
+		}
+	})
+	return in.Value()
+}
+
+// claudeInput is input.server.claude: Claude Code's view of the server
+// after expansion, as its allow and deny lists match it.
+func claudeInput(s *Server) *policy.Object {
 	label, _ := s.Details["claude_scope"].(string)
-	claude := policy.NewObject(7)
+	claude := policy.NewObject(6)
 	claude.AddString("label", label)
 	claude.AddBool("builtin", s.Scope == ScopeIDE)
 	if e := s.Expanded; e != nil {
-		claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
 		claude.AddString("url", e.URL)
 		claude.AddBool("has_var", e.HasVar)
 		keys := make([]string, len(e.ArgvForms))
@@ -335,17 +347,19 @@ func (sc *scan) serverInput(s *Server) policy.Value {
 		}
 		claude.AddStrings("argv_keys", keys)
 		claude.AddStrings("urls", e.URLForms)
-	} else {
-		argv := s.Argv()
-		claude.AddStrings("argv", argv)
-		claude.AddString("url", s.URL)
-		claude.AddBool("has_var", false)
-		claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
-		claude.AddStrings("urls", []string{s.URL})
+		// The command line itself is read only for an allowlist's message.
+		claude.Later(1, func(claude *policy.Object) {
+			claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
+		})
+		return claude
 	}
-	in.AddObject("claude", claude)
-	in.AddObject("facts", sc.facts(s))
-	return in.Value()
+	argv := s.Argv()
+	claude.AddString("url", s.URL)
+	claude.AddBool("has_var", false)
+	claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
+	claude.AddStrings("urls", []string{s.URL})
+	claude.Later(1, func(claude *policy.Object) { claude.AddStrings("argv", argv) })
+	return claude
 }
 
 // locObject is a source location as the rules read it.

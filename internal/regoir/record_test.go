@@ -1,6 +1,10 @@
 package regoir
 
 import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -85,4 +89,112 @@ func records(v ast.Value) ast.Value {
 		keys, vals = append(keys, k), append(vals, ast.NewTerm(records(v.Value)))
 	})
 	return NewRecord(keys, vals)
+}
+
+// TestRecordLater: the fields a record leaves for later are made once,
+// on the first read that needs one (a key it does not hold, a field by
+// index, the whole object), and are then read as its own, a later record
+// of their own included; a key the record holds never makes them.
+func TestRecordLater(t *testing.T) {
+	made := 0
+	r := NewRecord([]*ast.Term{ast.StringTerm("a")}, []*ast.Term{ast.IntNumberTerm(1)})
+	r.Later(func() *Record {
+		made++
+		rest := NewRecord([]*ast.Term{ast.StringTerm("b")}, []*ast.Term{ast.IntNumberTerm(2)})
+		rest.Later(func() *Record {
+			made++
+			return NewRecord([]*ast.Term{ast.StringTerm("c")}, []*ast.Term{ast.IntNumberTerm(3)})
+		})
+		return rest
+	})
+	if v := r.get(ast.StringTerm("a")); v == nil || made != 0 {
+		t.Fatalf("a: %v, %d made", v, made)
+	}
+	if v := r.get(ast.StringTerm("b")); v == nil || v.Value.Compare(ast.Number("2")) != 0 || made != 1 {
+		t.Fatalf("b: %v, %d made", v, made)
+	}
+	if v := r.get(ast.StringTerm("c")); v == nil || v.Value.Compare(ast.Number("3")) != 0 || made != 2 {
+		t.Fatalf("c: %v, %d made", v, made)
+	}
+	if v := r.get(ast.StringTerm("d")); v != nil || made != 2 {
+		t.Fatalf("d: %v, %d made", v, made)
+	}
+	want := ast.MustParseTerm(`{"a": 1, "b": 2, "c": 3}`).Value
+	if r.Len() != 3 || r.Object().Compare(want) != 0 || r.Compare(want) != 0 || made != 2 {
+		t.Fatalf("%d fields %v, %d made", r.Len(), r.Object(), made)
+	}
+	for i, k := range []string{"a", "b", "c"} {
+		if key, _ := r.Field(i); key.Value.Compare(ast.String(k)) != 0 {
+			t.Errorf("field %d: %v", i, key)
+		}
+	}
+	// A collection made later is inside the record (the fuzz test's cycle
+	// check, contains).
+	arr := ast.NewArray(ast.IntNumberTerm(4))
+	withArr := NewRecord(nil, nil)
+	withArr.Later(func() *Record { return NewRecord([]*ast.Term{ast.StringTerm("e")}, []*ast.Term{ast.NewTerm(arr)}) })
+	if !contains(withArr, arr) {
+		t.Error("an array made later is not inside the record")
+	}
+
+	// The whole object first: every field is made.
+	fresh := NewRecord([]*ast.Term{ast.StringTerm("a")}, []*ast.Term{ast.IntNumberTerm(1)})
+	fresh.Later(func() *Record { return nil }) // nothing to add
+	if fresh.Len() != 1 || fresh.Object().Len() != 1 || fresh.get(ast.StringTerm("b")) != nil {
+		t.Errorf("a record whose later fields are none: %v", fresh.Object())
+	}
+}
+
+// TestRecordLaterConcurrent: goroutines that read a record's later fields
+// at once make them once (go test -race checks the reads).
+func TestRecordLaterConcurrent(t *testing.T) {
+	var made atomic.Int32
+	r := NewRecord([]*ast.Term{ast.StringTerm("a")}, []*ast.Term{ast.IntNumberTerm(1)})
+	r.Later(func() *Record {
+		made.Add(1)
+		return NewRecord([]*ast.Term{ast.StringTerm("b")}, []*ast.Term{ast.IntNumberTerm(2)})
+	})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			switch i % 3 {
+			case 0:
+				if r.get(ast.StringTerm("b")) == nil {
+					t.Error("b not found")
+				}
+			case 1:
+				if r.Len() != 2 {
+					t.Error("not two fields")
+				}
+			default:
+				if r.Object().Len() != 2 {
+					t.Error("not two fields")
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if made.Load() != 1 {
+		t.Errorf("made %d times", made.Load())
+	}
+}
+
+// TestEmptyArrayShared: an evaluation that would append to the empty
+// array inputs share fails, and the array stays empty.
+func TestEmptyArrayShared(t *testing.T) {
+	prog := &Program{Plans: []Function{{Name: "p", Ret: -1, Memo: -1, Locals: 3, Blocks: []Block{{
+		{Op: OpDot, Target: 2, A: Operand{Local: 0}, B: Operand{Const: ast.StringTerm("xs")}},
+		{Op: OpArrayAppend, Target: 2, A: Operand{Const: ast.IntNumberTerm(1)}},
+	}}}}}
+	ev, err := prog.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := NewRecord([]*ast.Term{ast.StringTerm("xs")}, []*ast.Term{EmptyArray()})
+	if _, err := ev.Eval(context.Background(), "p", in); err == nil || !strings.Contains(err.Error(), "appends to its input") {
+		t.Errorf("got %v, want the append refused", err)
+	}
+	if n := EmptyArray().Value.(*ast.Array).Len(); n != 0 {
+		t.Errorf("the shared array holds %d elements", n)
+	}
 }

@@ -577,6 +577,9 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 			if !ok || v == nil {
 				return 0
 			}
+			if arr == emptyArray.Value {
+				return s.fail(fmt.Errorf("plan appends to its input at %v", s.location(int(b.Start)+i)))
+			}
 			if s.ev.acyclic && contains(v.Value, arr) {
 				return s.fail(errCycle)
 			}
@@ -947,8 +950,8 @@ func contains(v ast.Value, c ast.Value) bool {
 		}
 		return x.Until(func(e *ast.Term) bool { return contains(e.Value, c) })
 	case *Record:
-		for _, e := range x.vals {
-			if contains(e.Value, c) {
+		for i := range x.Len() {
+			if _, e := x.Field(i); contains(e.Value, c) {
 				return true
 			}
 		}
