@@ -123,3 +123,12 @@ func advise(addr, n, advice uintptr) error {
 	}
 	return nil
 }
+
+// populateForWrite populates the pages of [addr, addr+n) as writes would.
+// An error (a kernel before 5.14, a sandbox that refuses the advice)
+// leaves the faults to the writes.
+func populateForWrite(addr, n uintptr) {
+	page := uintptr(syscall.Getpagesize())
+	lo, hi := addr&^(page-1), (addr+n+page-1)&^(page-1)
+	_ = advise(lo, hi-lo, madvPopulateWrite)
+}

@@ -143,3 +143,45 @@ func TestStartFollowsFaultCost(t *testing.T) {
 		t.Errorf("faults are cheap here and Start started a goroutine (%d goroutines, %d before)", during, before)
 	}
 }
+
+// TestForWrite: a large fresh block is resident after ForWrite, and
+// writing it then takes (almost) no faults, where writing a block that
+// was not populated takes one a page (which makes the test able to fail);
+// what the block held stays. A small block is left alone.
+func TestForWrite(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory faults as the heap is written")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const size = 4 << 20
+	page := unix.Getpagesize()
+	pages := size / page
+
+	without := hugeheap.Uncleared(size)
+	if faults := writeFaults(t, without); faults < pages/2 {
+		t.Skipf("writing %d fresh pages took %d faults: the kernel backs the heap with huge pages here", pages, faults)
+	}
+
+	with := hugeheap.Uncleared(size)
+	with[page+1], with[size-1] = 7, 9 // the first page is touched already (Uncleared)
+	ForWrite(with)
+	if got := resident(t, with); got != pages {
+		t.Fatalf("%d of %d pages resident after ForWrite", got, pages)
+	}
+	if with[page+1] != 7 || with[size-1] != 9 || with[2*page] != 0 {
+		t.Error("ForWrite changed the block's contents")
+	}
+	if faults := writeFaults(t, with); faults > pages/20 {
+		t.Errorf("writing %d populated pages took %d faults", pages, faults)
+	}
+
+	small := hugeheap.Uncleared(minForWrite - 1)
+	before := resident(t, small)
+	ForWrite(small)
+	if got := resident(t, small); got != before {
+		t.Errorf("%d pages of a block under minForWrite resident after ForWrite, %d before", got, before)
+	}
+	ForWrite([]int(nil)) // nothing to populate
+	runtime.KeepAlive(without)
+}
