@@ -286,7 +286,6 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 	add := func(s *Server, scope, ccScope string, project string) {
 		s.Scope, s.Project = scope, project
 		s.detail("claude_scope", ccScope)
-		s.ID = sc.serverID(s)
 		s.judged = true // the resolution decides every definition
 		res.defs = append(res.defs, s)
 	}
@@ -424,19 +423,23 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 	res.context = sc.claudeContext(w, p)
 	disabled, _ := p.local.Get("disabledMcpServers").StringSlice()
 	for _, n := range jsOrder(order) {
-		s := merged[n]
-		res.winners = append(res.winners, s)
-		sc.expandServer(s, w.serverEnv)
-		s.Expanded.ClientEnv = w.clientEnv
+		res.winners = append(res.winners, merged[n])
 	}
 	judged := res.winners
 	if ownOnly {
+		// Another project's resolution keeps only its own servers: the
+		// user and managed winners it shares with the main project are
+		// the main project's to expand and judge.
 		judged = nil
 		for _, s := range res.winners {
 			if s.Project == p.dir {
 				judged = append(judged, s)
 			}
 		}
+	}
+	for _, s := range judged {
+		sc.expandServer(s, w.serverEnv)
+		s.Expanded.ClientEnv = w.clientEnv
 	}
 	// The status without policy first: rules read it (a pending project
 	// server still loads in headless runs, and the findings say so).

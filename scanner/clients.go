@@ -77,7 +77,6 @@ func (sc *scan) parseEntry(spec *entrySpec, path, pointer, name string, pos json
 		Source:  cfgfile.Loc(path, pointer, pos),
 		Dialect: spec.dialect,
 	}
-	s.ID = sc.serverID(s)
 	if why := entryTooLarge(v); why != "" {
 		return sc.refuseEntry(s, why)
 	}

@@ -101,7 +101,6 @@ func (sc *scan) continueEntry(spec *entrySpec, path, pointer string, v *jsonc.Va
 		}
 		s := &Server{Name: name, Client: spec.client, Scope: scope, Project: project, Transport: TransportOther,
 			Source: cfgfile.Loc(path, pointer, v.Pos), Dialect: spec.dialect, HasArgs: v.Get("args") != nil, Status: reports.StatusActive}
-		s.ID = sc.serverID(s)
 		s.detail("uses", uses.Str)
 		s.Decision = sc.judge(s)
 		if !s.Decision.Allowed {

@@ -102,7 +102,6 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 				break
 			}
 		}
-		s.ID = sc.serverID(s)
 		s.Decision = sc.judge(s)
 		if !s.Decision.Allowed {
 			s.Status = reports.StatusBlocked

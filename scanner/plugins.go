@@ -262,7 +262,6 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 		for _, s := range servers {
 			s.Scope, s.Project = ScopePlugin, ""
 			s.detail("claude_scope", claudeScopePlugin)
-			s.ID = sc.serverID(s)
 			s.judged = true
 			res.defs = append(res.defs, s)
 			if s.Status != "" {
