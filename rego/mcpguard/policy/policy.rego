@@ -27,7 +27,7 @@ findings contains {
 	"msg": sprintf("server %q is denied by %s%s.", [input.server.name, concat("; ", descs), enforcement]),
 	"evidence": {"reasons": claude.deny_reasons, "entries": [e.source | some [e, _] in claude.deny_matches]},
 } if {
-	count(claude.deny_reasons) > 0
+	claude.denied
 	descs := sort({sprintf("%s at %s", [describe(e), where(e.source)]) | some [e, _] in claude.deny_matches})
 }
 
@@ -39,7 +39,7 @@ findings contains {
 } if {
 	v := claude.verdict
 	v.allowed == false
-	count(claude.deny_reasons) == 0
+	not claude.denied
 	reason := v.reasons[0]
 	key := judging_key_or_none
 	why := allow_miss_reason(reason, key)
