@@ -3,6 +3,7 @@ package scanner
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,6 +60,9 @@ type claudeWorld struct {
 	clientEnv map[string]string
 	// plugins are the installed plugins Claude Code can load.
 	plugins []plugin
+	// userParsed are the user-scope definitions of ~/.claude.json as the
+	// first resolution parsed them (userEntries), nil until then.
+	userParsed []Server
 }
 
 // claudeProject holds one project's Claude Code inputs.
@@ -279,8 +283,8 @@ func (sc *scan) resolveClaude(w *claudeWorld, p *claudeProject, ownOnly bool) *c
 // startClaude is resolveClaude up to the policy's verdicts, which it starts
 // on worker goroutines. finish waits for them and completes the resolution;
 // until it returns, res is not to be read, and the caller may read and
-// resolve another project meanwhile (its servers are its own: every
-// resolution parses the user-level entries again).
+// resolve another project meanwhile (its servers are its own: the user
+// entries of another project are copies, userEntries).
 func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res *claudeResolution, finish func()) {
 	res = &claudeResolution{}
 	add := func(s *Server, scope, ccScope string, project string) {
@@ -302,7 +306,7 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 	}
 	var user, local, projectDefs, managedS, enterprise []*Server
 	if w.claudeJSON != nil {
-		for _, s := range sc.claudeEntries(w.claudeJSONPath, w.claudeJSON, "/mcpServers") {
+		for _, s := range sc.userEntries(w, ownOnly) {
 			add(s, ScopeUser, claudeScopeUser, "")
 			user = append(user, s)
 		}
@@ -490,6 +494,35 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 			}
 		}
 	}
+}
+
+// userEntries are the user-scope definitions of ~/.claude.json for one
+// resolution. A resolution whose servers are kept parses them; another
+// project's (ownOnly) needs them only to merge its own servers with, and
+// drops them after: it gets copies of them as first parsed, which spares
+// a machine of many projects parsing every user server once per project
+// (3,500 of an 11,000-server machine's). A copy has no details and no
+// findings of its own, so that nothing it records reaches the servers
+// that are kept.
+func (sc *scan) userEntries(w *claudeWorld, ownOnly bool) []*Server {
+	if ownOnly && w.userParsed != nil {
+		copies := slices.Clone(w.userParsed)
+		out := make([]*Server, len(copies))
+		for i := range copies {
+			out[i] = &copies[i]
+		}
+		return out
+	}
+	list := sc.claudeEntries(w.claudeJSONPath, w.claudeJSON, "/mcpServers")
+	if w.userParsed == nil {
+		w.userParsed = make([]Server, len(list))
+		for i, s := range list {
+			c := *s
+			c.Details, c.pendingFindings = nil, nil
+			w.userParsed[i] = c
+		}
+	}
+	return list
 }
 
 // shadow marks prev as shadowed by next.

@@ -221,3 +221,71 @@ func (c *countingFS) ReadFile(p string) ([]byte, bool, *reports.FileError) {
 	c.read += len(data)
 	return data, exists, ferr
 }
+
+// TestOtherProjectsLeaveUserServers: a project other than the main one
+// merges its servers with copies of the user servers (userEntries), which
+// its local servers shadow and to which its unapproved project servers
+// yield; none of that reaches the user servers the report keeps, whose
+// status and details are the main project's.
+func TestOtherProjectsLeaveUserServers(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	p := func(name string) string { return filepath.Join(root, name) }
+	files := map[string]string{
+		filepath.Join(home, ".claude.json"): `{
+  "mcpServers": {
+    "a": {"command": "npx", "args": ["-y", "a@1.0.0"]},
+    "b": {"type": "http", "url": "https://b.example/mcp"},
+    "bad": {"type": "http"},
+    "c": {"command": "uvx", "args": ["c"]},
+    "e": {"type": "http", "url": "https://e.example/mcp", "oauth": {"clientId": "x"}}
+  },
+  "projects": {
+    "` + p("p0") + `": {"mcpServers": {}},
+    "` + p("p1") + `": {"hasTrustDialogAccepted": true, "mcpServers": {"a": {"command": "node", "args": ["a.js"]}, "e": {"type": "sse", "url": "https://e2.example/sse"}}, "disabledMcpServers": ["c"]},
+    "` + p("p2") + `": {"mcpServers": {"c": {"command": "pipx", "args": ["run", "c"]}}}
+  }
+}`,
+		filepath.Join(p("p1"), ".mcp.json"): `{"mcpServers": {"b": {"command": "npx", "args": ["b"]}, "d": {"command": "npx", "args": ["d"]}}}`,
+		filepath.Join(p("p2"), ".mcp.json"): `{"mcpServers": {"a": {"command": "npx", "args": ["a2"]}}}`,
+	}
+	for path, data := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := scanner.Scan(context.Background(), scanner.Options{Home: home, Project: p("p0"), GOOS: "linux"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct{ status, shadowedBy string }
+	wants := map[string]want{
+		"user a": {"active", ""}, "user b": {"active", ""}, "user c": {"active", ""}, "user bad": {"invalid", ""},
+		"user e": {"active", ""}, "local e": {"active", ""}, "local a": {"active", ""}, "project b": {"shadowed", "user"}, "project d": {"pending-approval", ""},
+		"local c": {"active", ""}, "project a": {"shadowed", "user"},
+	}
+	for _, s := range res.Servers {
+		key := s.Scope + " " + s.Name
+		w, ok := wants[key]
+		if !ok {
+			t.Errorf("unexpected server %s", key)
+			continue
+		}
+		delete(wants, key)
+		by, _ := s.Details["shadowed_by"].(string)
+		if string(s.Status) != w.status || by != w.shadowedBy {
+			t.Errorf("%s: status %s, shadowed by %q; want %s, %q", key, s.Status, by, w.status, w.shadowedBy)
+		}
+		if s.Scope == scanner.ScopeUser && len(s.Details) > 0 {
+			if _, ok := s.Details["shadowed_because"]; ok {
+				t.Errorf("%s: another project's shadowing reached the kept server: %v", key, s.Details)
+			}
+		}
+	}
+	for key := range wants {
+		t.Errorf("missing server %s", key)
+	}
+}
