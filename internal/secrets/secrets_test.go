@@ -271,6 +271,29 @@ func FuzzMayMatch(f *testing.F) {
 	})
 }
 
+// FuzzCandidates: the formats one pass finds (candidates, with each
+// format's also byte) are exactly those whose needles mayMatch finds one
+// by one.
+func FuzzCandidates(f *testing.F) {
+	for _, s := range []string{
+		"https://user:pw@host/x", "BEARER abcdefghijklmnop", "bAsIc dXNlcjpwYXNzd29yZA==", "xBearerx", "ghp_ghp_",
+		"AKIAABCDEFGHIJKLMNOP", "sk-ant-api03-x", "hooks.slack.com/services/T1/B2/x", "T3BlbkFJ", "-----BEGIN ",
+		"@acme/server-12@1.2.12", "/srv/data/12", "${ACME_TOKEN_12}", "", "g", "gh", "BEARE", "b\xffasic",
+	} {
+		f.Add(s)
+	}
+	d := NewDetector()
+	f.Fuzz(func(t *testing.T, s string) {
+		set := d.candidates(s)
+		for i := range d.formats {
+			tf := &d.formats[i]
+			if got, want := set&(1<<i) != 0 && tf.hasAlso(s), tf.mayMatch(s); got != want {
+				t.Fatalf("%s on %q: candidates %v, mayMatch %v", tf.kind, s, got, want)
+			}
+		}
+	})
+}
+
 // FuzzPlaceholderFirstBytes: the first-byte test that lets a value skip the
 // placeholder pattern never skips one the pattern matches.
 func FuzzPlaceholderFirstBytes(f *testing.F) {
@@ -336,4 +359,75 @@ func TestFirstBytes(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.pattern, got, c.want)
 		}
 	}
+}
+
+// FuzzNameStrength: nameStrength, which reads a name's words in place, is
+// the judgement of the words as a list of strings (refNameStrength, the
+// implementation it replaced).
+func FuzzNameStrength(f *testing.F) {
+	for _, s := range []string{
+		"TOKEN", "LOG_LEVEL", "Authorization", "X-Api-Key", "authToken", "api_key", "key", "sort_key", "hotkey",
+		"AUTH_MODE", "TOKEN_FILE", "--password", "client-secret", "GITHUB_PERSONAL_ACCESS_TOKEN", "apiKEY", "aPIKey",
+		"x-amz-security-token", "éToken", "authorization" + strings.Repeat("x", 70), strings.Repeat("a", 70) + "_key",
+		"subscriptionKey", "key_api", "KeyKey", "", "-", "9token",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := nameStrength(name), refNameStrength(name); got != want {
+			t.Fatalf("%q: %d, want %d", name, got, want)
+		}
+	})
+}
+
+func refNameStrength(name string) credentialStrength {
+	w := refNameWords(name)
+	if len(w) == 0 {
+		return noCredential
+	}
+	last := w[len(w)-1]
+	switch {
+	case credentialNouns[last]:
+		return strongCredential
+	case last == "key" && len(w) > 1 && keyQualifiers[w[len(w)-2]]:
+		return strongCredential
+	case len(w) == 1 && last == "key":
+		return weakCredential
+	}
+	for i, x := range w {
+		if credentialNouns[x] || x == "key" && i > 0 && keyQualifiers[w[i-1]] {
+			return weakCredential
+		}
+	}
+	return noCredential
+}
+
+func refNameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			cur = append(cur, r)
+			prevLower = true
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				flush()
+			}
+			cur = append(cur, r)
+			prevLower = false
+		default:
+			flush()
+			prevLower = false
+		}
+	}
+	flush()
+	return words
 }
