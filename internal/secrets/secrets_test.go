@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -430,4 +431,22 @@ func refNameWords(name string) []string {
 	}
 	flush()
 	return words
+}
+
+// FuzzWithoutReferences: withoutReferences takes out what the regexp of
+// every dialect's references (the pattern it replaced) does.
+func FuzzWithoutReferences(f *testing.F) {
+	for _, s := range []string{
+		"${TOKEN}", "Bearer ${TOKEN}", "${env:TOKEN}", "$TOKEN", "%TOKEN%", "{env:TOKEN}", "${{ secrets.TOKEN }}",
+		"${{a}b}}", "${{a}", "${a", "$", "$1", "%1%", "%a", "x${A}y$B%C%{env:D}", "${}", "$_", "%_a1%", "{env:}",
+		"${{}}", "${{}", "é${A}\xff", "$$A", "%%A%", "{env:a}}",
+	} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(`\$\{\{[^}]*\}\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{env:[^}]*\}|%[A-Za-z_][A-Za-z0-9_]*%`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := withoutReferences(s), re.ReplaceAllString(s, ""); got != want {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	})
 }
