@@ -3,6 +3,7 @@ package secrets
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -447,6 +448,28 @@ func FuzzWithoutReferences(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := withoutReferences(s), re.ReplaceAllString(s, ""); got != want {
 			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	})
+}
+
+// FuzzScanURLShortcut: a URL without '@' or '?' has no userinfo and no
+// query, and ScanURL's shortcut (the text alone) finds what the parse does.
+func FuzzScanURLShortcut(f *testing.F) {
+	for _, s := range []string{
+		"https://mcp.acme.example/mcp", "https://ghp_aaaaBBBBccccDDDDeeeeFFFFgggg1234hhhh.example/x", "http://[::1]:9000/sse",
+		"https://x/%40y", "not a url", "sk-ant-api03-" + strings.Repeat("a", 50), "https://h/Bearer%20abcdefghijklmnop", "",
+	} {
+		f.Add(s)
+	}
+	d := NewDetector()
+	f.Fuzz(func(t *testing.T, raw string) {
+		if strings.ContainsAny(raw, "@?") {
+			return
+		}
+		out, found := d.ScanURL(raw)
+		wantOut, wantFound := d.scanParsedURL(raw)
+		if out != wantOut || !slices.Equal(found, wantFound) {
+			t.Fatalf("%q: %q %v, the parse %q %v", raw, out, found, wantOut, wantFound)
 		}
 	})
 }
