@@ -533,16 +533,16 @@ func urlFacts(raw string) *policy.Object {
 		o.AddBool("parsed", false)
 		return o
 	}
-	u, err := urlmatch.Parse(raw)
+	scheme, hostname, port, err := urlmatch.ParseOrigin(raw)
 	if err != nil {
 		o.AddBool("parsed", false)
 		return o
 	}
-	host := strings.Trim(u.Hostname, "[]")
+	host := strings.Trim(hostname, "[]")
 	o.AddBool("parsed", true)
-	o.AddString("scheme", u.Scheme)
+	o.AddString("scheme", scheme)
 	o.AddString("host", host)
-	o.AddString("port", u.Port)
+	o.AddString("port", port)
 	o.AddBool("loopback", isLoopback(host))
 	return o
 }

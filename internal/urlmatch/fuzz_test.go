@@ -69,3 +69,52 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseOrigin: where ParseOrigin reads a URL without the parser
+// (simpleOrigin), the parser accepts it and gives the same scheme, host
+// name and port.
+func FuzzParseOrigin(f *testing.F) {
+	for _, s := range []string{
+		"https://mcp.acme.example/mcp", "http://localhost:8080/sse", "wss://h:0443", "ws://h:80/x?y#z", "https://a-b.c",
+		"https://h:65536/", "https://h:/", "https://127.0.0.1/", "https://h.0x1f/", "https://xn--bcher-kva.example/",
+		"https://h./", "https://.h/", "https://u@h/", "https://h\t/", "https://h/a b", "https://h\\x", "http:///h",
+		"https://H/", "HTTPS://h/", " https://h/", "https://h/ ", "https://h/\x7f", "https://h:00080/", "ftp://h/",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		scheme, host, port, ok := simpleOrigin(s)
+		if !ok {
+			return
+		}
+		u, err := Parse(s)
+		if err != nil {
+			t.Fatalf("%q: read as %s %s %q, and the parser refuses it", s, scheme, host, port)
+		}
+		if u.Scheme != scheme || u.Hostname != host || u.Port != port {
+			t.Fatalf("%q: read as %s %s %q, parsed %s %s %q", s, scheme, host, port, u.Scheme, u.Hostname, u.Port)
+		}
+	})
+}
+
+// TestParseOrigin: the shortcut and the parser give the same answers,
+// errors included, on the shapes servers' URLs take.
+func TestParseOrigin(t *testing.T) {
+	for _, s := range []string{
+		"https://mcp.acme.example/mcp", "http://localhost:8080/sse", "https://mcp.example:443", "http://[::1]:9000/sse",
+		"https://MCP.Example/x", "https://127.1/", "https://h:99999/", "not a url", "", "https://bücher.example/",
+	} {
+		scheme, host, port, err := ParseOrigin(s)
+		u, perr := Parse(s)
+		if (err != nil) != (perr != nil) {
+			t.Errorf("%q: error %v, the parser's %v", s, err, perr)
+			continue
+		}
+		if perr == nil && (u.Scheme != scheme || u.Hostname != host || u.Port != port) {
+			t.Errorf("%q: %s %s %q, parsed %s %s %q", s, scheme, host, port, u.Scheme, u.Hostname, u.Port)
+		}
+	}
+	if _, _, _, ok := simpleOrigin("https://mcp.acme.example:8443/mcp"); !ok {
+		t.Error("the common shape went to the parser")
+	}
+}

@@ -598,3 +598,102 @@ func appendEncodedRunes(buf []rune, r rune, set func(rune) bool) []rune {
 	}
 	return buf
 }
+
+// ParseOrigin returns the scheme, host name and port of s as Parse does
+// (Port "" for the scheme's default). A URL of the common shape,
+// scheme://host[:port] and then a path, a query or nothing, with an http,
+// https, ws or wss scheme in lower case and a host of lower-case ASCII
+// letters, digits, dots and hyphens, is read without the parser: a scan
+// wants these three of every remote server's URL, and the parser, which
+// works on runes, was most of what a server's URL facts cost. Anything
+// else goes through Parse (FuzzParseOrigin holds the two to each other).
+func ParseOrigin(s string) (scheme, hostname, port string, err error) {
+	if scheme, hostname, port, ok := simpleOrigin(s); ok {
+		return scheme, hostname, port, nil
+	}
+	u, err := Parse(s)
+	if err != nil {
+		return "", "", "", err
+	}
+	return u.Scheme, u.Hostname, u.Port, nil
+}
+
+// simpleOrigin is ParseOrigin's shortcut; false leaves s to the parser.
+func simpleOrigin(s string) (scheme, hostname, port string, ok bool) {
+	colon := strings.Index(s, "://")
+	scheme = s[:max(colon, 0)]
+	defaultPort, known := "", false
+	switch scheme {
+	case "http", "ws":
+		defaultPort, known = "80", true
+	case "https", "wss":
+		defaultPort, known = "443", true
+	}
+	if !known {
+		return "", "", "", false
+	}
+	rest := s[colon+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority, after := rest[:end], rest[end:]
+	for i := 0; i < len(after); i++ {
+		// Tabs and newlines are removed anywhere and spaces and controls
+		// trimmed at the ends before parsing; a backslash is a slash.
+		if c := after[i]; c <= ' ' || c == '\\' || c == 0x7f {
+			return "", "", "", false
+		}
+	}
+	hostname, portText, hasPort := strings.Cut(authority, ":")
+	if !plainDomain(hostname) {
+		return "", "", "", false
+	}
+	if hasPort {
+		n, ok := portNumber(portText)
+		if !ok {
+			return "", "", "", false
+		}
+		if port = strconv.Itoa(n); port == defaultPort {
+			port = ""
+		}
+	}
+	return scheme, hostname, port, true
+}
+
+// plainDomain reports a host the parser would keep as it is: labels of
+// lower-case ASCII letters, digits and hyphens, none empty, none an ACE
+// label ("xn--", which IDNA checks), the last not what the parser reads
+// as an IPv4 number (digits, or "0x" and hex).
+func plainDomain(h string) bool {
+	if h == "" {
+		return false
+	}
+	for label := range strings.SplitSeq(h, ".") {
+		if label == "" || strings.HasPrefix(label, "xn--") {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	last := h[strings.LastIndexByte(h, '.')+1:]
+	return strings.Trim(last, "0123456789") != "" && !strings.HasPrefix(last, "0x")
+}
+
+// portNumber reads a port of one to five digits, at most 65535.
+func portNumber(s string) (int, bool) {
+	if s == "" || len(s) > 5 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, n <= 65535
+}
