@@ -105,11 +105,10 @@ func (v Value) String() string {
 }
 
 func input(server, ctx Value) ast.Value {
-	keys, vals := []*ast.Term{keyTerm("context")}, []*ast.Term{ast.NewTerm(ctx.v)}
-	if server.v != nil {
-		keys, vals = append(keys, keyTerm("server")), append(vals, ast.NewTerm(server.v))
+	if server.v == nil {
+		return regoir.NewPair(keyTerm("context"), ast.NewTerm(ctx.v), nil, nil)
 	}
-	return regoir.NewRecord(keys, vals)
+	return regoir.NewPair(keyTerm("context"), ast.NewTerm(ctx.v), keyTerm("server"), ast.NewTerm(server.v))
 }
 
 // inputOptions are every evaluation's options: the input, parsed, and no

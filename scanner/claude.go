@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
@@ -234,8 +233,16 @@ func isArrayIndex(k string) (uint64, bool) {
 	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(k, 10, 64)
-	if err != nil || n > 1<<32-2 {
+	// Digits by hand: strconv's error for every other name (all of them,
+	// as a rule) was an allocation per server of every resolution.
+	var n uint64
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(k[i]-'0')
+	}
+	if n > 1<<32-2 {
 		return 0, false
 	}
 	return n, true
@@ -245,13 +252,17 @@ func isArrayIndex(k string) (uint64, bool) {
 // property order: integer-like keys first in ascending order, then the rest as
 // they appeared (§2.3, §6.3).
 func jsOrder(names []string) []string {
-	var ints, rest []string
+	var ints []string
+	rest := make([]string, 0, len(names))
 	for _, n := range names {
 		if _, ok := isArrayIndex(n); ok {
 			ints = append(ints, n)
 		} else {
 			rest = append(rest, n)
 		}
+	}
+	if len(ints) == 0 {
+		return rest
 	}
 	sort.SliceStable(ints, func(i, j int) bool {
 		a, _ := isArrayIndex(ints[i])

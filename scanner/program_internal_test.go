@@ -2,6 +2,8 @@ package scanner
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -39,5 +41,22 @@ func TestProgramLooksThroughWrappers(t *testing.T) {
 	}
 	if prog, args := program(&Server{Transport: TransportHTTP, URL: "https://x.test"}); prog != "" || len(args) != 0 {
 		t.Errorf("remote server has program %q %v", prog, args)
+	}
+}
+
+// TestIsArrayIndex: the names JavaScript enumerates first, canonical
+// decimals below 2^32-1, as strconv reads them.
+func TestIsArrayIndex(t *testing.T) {
+	for _, k := range []string{"0", "7", "10", "01", "", "-1", "+1", "1a", "a1", "4294967294", "4294967295", "9999999999",
+		"12345678901", "srv-3", " 1", "1 ", "١"} {
+		n, ok := isArrayIndex(k)
+		want, err := strconv.ParseUint(k, 10, 64)
+		wantOK := err == nil && want <= 1<<32-2 && (len(k) == 1 || k[0] != '0')
+		if ok != wantOK || ok && n != want {
+			t.Errorf("%q: %d %v, want %d %v", k, n, ok, want, wantOK)
+		}
+	}
+	if got := jsOrder([]string{"b", "2", "a", "1"}); !slices.Equal(got, []string{"1", "2", "b", "a"}) {
+		t.Errorf("jsOrder: %v", got)
 	}
 }

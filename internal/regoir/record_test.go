@@ -198,3 +198,16 @@ func TestEmptyArrayShared(t *testing.T) {
 		t.Errorf("the shared array holds %d elements", n)
 	}
 }
+
+// TestNewPair: a pair is the record of its one or two fields.
+func TestNewPair(t *testing.T) {
+	a, b := ast.StringTerm("a"), ast.StringTerm("b")
+	two := NewPair(a, ast.IntNumberTerm(1), b, ast.IntNumberTerm(2))
+	if two.Len() != 2 || two.Object().Compare(ast.MustParseTerm(`{"a": 1, "b": 2}`).Value) != 0 || two.get(b) == nil {
+		t.Errorf("two fields: %v", two)
+	}
+	one := NewPair(a, ast.IntNumberTerm(1), nil, nil)
+	if one.Len() != 1 || one.Object().Compare(ast.MustParseTerm(`{"a": 1}`).Value) != 0 || one.get(b) != nil {
+		t.Errorf("one field: %v", one)
+	}
+}
