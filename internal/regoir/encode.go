@@ -16,7 +16,7 @@ import (
 // command decodes it (a Go literal of the same program is data every
 // process populates).
 
-const encodingMagic = "mcpguard regoir 2\n"
+const encodingMagic = "mcpguard regoir 3\n"
 
 // Constant tags.
 const (
@@ -104,6 +104,11 @@ func (e *encoder) image(im *Image) []byte {
 	}
 	e.uint(im.Consts)
 	e.uint(im.Memos)
+	fresh := 0
+	if im.Fresh {
+		fresh = 1
+	}
+	e.uint(fresh)
 	for _, fns := range [][]Func{im.Plans, im.Funcs} {
 		e.uint(len(fns))
 		for i := range fns {
@@ -204,6 +209,13 @@ func DecodeShared(b string, shared map[string]*ast.Term) (*Image, error) {
 		im.Files[i] = d.str()
 	}
 	im.Consts, im.Memos = d.count(0), d.count(0)
+	switch d.count(0) {
+	case 0:
+	case 1:
+		im.Fresh = true
+	default:
+		d.fail()
+	}
 	im.Plans = d.functions()
 	im.Funcs = d.functions()
 	im.Terms = d.terms(shared)

@@ -49,6 +49,7 @@ func fold(p *Program) {
 			}
 		}
 	}
+	p.Fresh = true
 	for i, fn := range fns {
 		for k := range fn.Blocks {
 			fn.Blocks[k] = flows[i].foldBlock(p, fn.Blocks[k])

@@ -31,9 +31,10 @@ type Image struct {
 	// (locSize bytes each): read only for an error's message, never
 	// decoded ahead.
 	Locs   string
-	Consts int // constant collections (OpMakeConst), made by Bind
-	Memos  int // functions memoized per evaluation
-	Frames int // the most locals a chain of calls holds at once (check)
+	Consts int  // constant collections (OpMakeConst), made by Bind
+	Memos  int  // functions memoized per evaluation
+	Fresh  bool // Program.Fresh
+	Frames int  // the most locals a chain of calls holds at once (check)
 
 	checked bool // check has held
 }
@@ -97,7 +98,7 @@ func hasArgs(op Op) bool { return op == OpCall || op == OpCallBuiltin || op == O
 // Image lays p out. It does not check it (Decode and Bind do), so that a
 // test can encode a broken program.
 func (p *Program) Image() *Image {
-	im := &Image{Builtins: p.Builtins, Files: p.Files, Consts: p.Consts, Memos: p.Memos}
+	im := &Image{Builtins: p.Builtins, Files: p.Files, Consts: p.Consts, Memos: p.Memos, Fresh: p.Fresh}
 	l := &layout{im: im, terms: map[ast.Value]Ref{}}
 	defer func() { im.Locs = string(l.locs) }()
 	for _, fns := range []struct {

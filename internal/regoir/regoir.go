@@ -26,6 +26,11 @@ type Program struct {
 	Files    []string // the names Loc.File indexes
 	Consts   int      // constant collections (OpMakeConst), made by Bind
 	Memos    int      // functions memoized per evaluation
+	// Fresh says that every statement that writes into a collection writes
+	// into one its function has just made, as fold checked: a value a
+	// function returns is never written into, and evaluations may share
+	// it (fixed.go).
+	Fresh bool
 }
 
 // Function is a plan or a function of one.
@@ -387,7 +392,10 @@ type Evaluator struct {
 	im       *Image
 	builtins []topdown.BuiltinFunc
 	consts   []*ast.Term // OpMakeConst's collections, shared by every evaluation
-	states   sync.Pool
+	// fixed holds the value of each fixed function (fixed.go) once an
+	// evaluation has made it; nil for a function that is not fixed.
+	fixed  []*fixedValue
+	states sync.Pool
 	// acyclic refuses an insert that would make a value contain itself.
 	// Check bounds what a program reads and writes, not what it computes:
 	// a hostile one (FuzzDecode's) can insert an object into itself, and
@@ -443,6 +451,14 @@ func (im *Image) Bind(extra map[string]Builtin) (*Evaluator, error) {
 	var err error
 	if e.consts, err = buildConsts(im); err != nil {
 		return nil, err
+	}
+	e.fixed = make([]*fixedValue, len(im.Funcs))
+	if im.Fresh {
+		for n, ok := range fixedFuncs(im) {
+			if ok {
+				e.fixed[n] = new(fixedValue)
+			}
+		}
 	}
 	return e, nil
 }
@@ -843,6 +859,15 @@ func (s *state) cancelled() bool {
 
 func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 	fn := &s.im.Funcs[st.N]
+	fixed := s.ev.fixed[st.N]
+	if fixed != nil {
+		if v := fixed.Load(); v != nil {
+			if v == undefinedMemo {
+				return nil, ctrlEnd
+			}
+			return v, ctrlEnd
+		}
+	}
 	if fn.Memo >= 0 {
 		if v := s.memo[fn.Memo]; v != nil {
 			if v == undefinedMemo {
@@ -883,11 +908,16 @@ func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 	}
 	clear(frame)
 	s.top -= n
-	if fn.Memo >= 0 {
-		if out == nil {
-			s.memo[fn.Memo] = undefinedMemo
-		} else {
-			s.memo[fn.Memo] = out
+	if fn.Memo >= 0 || fixed != nil {
+		v := out
+		if v == nil {
+			v = undefinedMemo
+		}
+		if fn.Memo >= 0 {
+			s.memo[fn.Memo] = v
+		}
+		if fixed != nil {
+			fixed.Store(v)
 		}
 	}
 	return out, ctrlEnd
