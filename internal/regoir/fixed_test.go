@@ -86,3 +86,41 @@ r := {"both": both, "counted": counted, "named": named, "flag": flags[input.flag
 		t.Error("two evaluations made allowed's value each")
 	}
 }
+
+// TestFixedCallUndefinedOperand: a fixed function called with an operand
+// that is undefined is undefined, as any call is, after an evaluation
+// has kept its value too.
+func TestFixedCallUndefinedOperand(t *testing.T) {
+	call := func(arg int32) []Stmt {
+		return []Stmt{
+			{Op: OpCall, Target: 3, N: 0, Args: []Operand{{Local: 0}, {Local: 1}, {Local: arg}}},
+			{Op: OpResultAdd, A: Operand{Local: 3}},
+		}
+	}
+	prog := &Program{
+		Fresh: true,
+		Funcs: []Function{{Name: "f", Params: []int32{0, 1, 2}, Ret: 3, Memo: -1, Locals: 4, Blocks: []Block{{
+			{Op: OpAssignConst, Target: 3, A: Operand{Const: ast.IntNumberTerm(1)}},
+		}}}},
+		Plans: []Function{
+			{Name: "defined", Ret: -1, Memo: -1, Locals: 4, Blocks: []Block{call(0)}},
+			{Name: "undefined", Ret: -1, Memo: -1, Locals: 4, Blocks: []Block{call(2)}}, // local 2 is never set
+		},
+	}
+	ev, err := prog.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.fixed[0] == nil {
+		t.Fatal("f is not fixed")
+	}
+	for _, plan := range []string{"defined", "undefined", "defined", "undefined"} {
+		want := map[string]string{"defined": "1", "undefined": "undefined"}[plan]
+		if got := evalOutcome(t, ev, plan, ast.NewObject()); got != want {
+			t.Errorf("%s: %s, want %s", plan, got, want)
+		}
+	}
+	if ev.fixed[0].Load() == nil {
+		t.Error("f's value was not kept")
+	}
+}

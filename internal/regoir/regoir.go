@@ -862,6 +862,12 @@ func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 	fixed := s.ev.fixed[st.N]
 	if fixed != nil {
 		if v := fixed.Load(); v != nil {
+			// As a call would be: undefined when an operand is.
+			for _, a := range s.im.Args[st.Sub.Start:st.Sub.end()] {
+				if s.value(a, locals) == nil {
+					return nil, ctrlEnd
+				}
+			}
 			if v == undefinedMemo {
 				return nil, ctrlEnd
 			}
