@@ -391,7 +391,10 @@ func (l *linker) stmt(s ir.Stmt, out *Stmt) error {
 type Evaluator struct {
 	im       *Image
 	builtins []topdown.BuiltinFunc
-	consts   []*ast.Term // OpMakeConst's collections, shared by every evaluation
+	// inline holds, for a built-in the evaluator computes itself
+	// (inlineBuiltins), its function; nil for the others.
+	inline []func(args []*ast.Term) *ast.Term
+	consts []*ast.Term // OpMakeConst's collections, shared by every evaluation
 	// fixed holds the value of each fixed function (fixed.go) once an
 	// evaluation has made it; nil for a function that is not fixed.
 	fixed  []*fixedValue
@@ -428,12 +431,13 @@ func (im *Image) Bind(extra map[string]Builtin) (*Evaluator, error) {
 			return nil, fmt.Errorf("bind plan: %w", err)
 		}
 	}
-	e := &Evaluator{im: im, builtins: make([]topdown.BuiltinFunc, len(im.Builtins))}
+	e := &Evaluator{im: im, builtins: make([]topdown.BuiltinFunc, len(im.Builtins)), inline: make([]func([]*ast.Term) *ast.Term, len(im.Builtins))}
 	args := make([]types.FuncArgs, len(im.Builtins))
 	for i, name := range im.Builtins {
 		b, ok := extra[name]
 		if d := ast.BuiltinMap[name]; !ok && d != nil {
 			b = Builtin{Decl: d.Decl, Fn: topdown.GetBuiltin(name)}
+			e.inline[i] = inlineBuiltins[name]
 		}
 		if b.Fn == nil || b.Decl == nil {
 			return nil, fmt.Errorf("bind plan: no built-in function %s", name)
@@ -941,6 +945,11 @@ func (s *state) callBuiltin(st *Instr, at int, locals []*ast.Term) (*ast.Term, i
 	for i, a := range refs {
 		if args[i] = Plain(s.value(a, locals)); args[i] == nil {
 			return nil, ctrlEnd
+		}
+	}
+	if f := s.ev.inline[st.N]; f != nil {
+		if v := f(args); v != nil {
+			return v, ctrlEnd
 		}
 	}
 	s.out = nil
