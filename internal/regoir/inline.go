@@ -40,26 +40,25 @@ var inlineBuiltins = map[string]func(args []*ast.Term) *ast.Term{
 		}
 		return ast.InternedTerm(false)
 	},
-	"gt":    func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) > 0) },
-	"gte":   func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) >= 0) },
-	"lt":    func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) < 0) },
-	"lte":   func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) <= 0) },
-	"equal": func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Equal(a[1])) },
-	"neq":   func(a []*ast.Term) *ast.Term { return ast.InternedTerm(!a[0].Equal(a[1])) },
-	"startswith": func(a []*ast.Term) *ast.Term {
+	"gt":         func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) > 0) },
+	"gte":        func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) >= 0) },
+	"lt":         func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) < 0) },
+	"lte":        func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Value.Compare(a[1].Value) <= 0) },
+	"equal":      func(a []*ast.Term) *ast.Term { return ast.InternedTerm(a[0].Equal(a[1])) },
+	"neq":        func(a []*ast.Term) *ast.Term { return ast.InternedTerm(!a[0].Equal(a[1])) },
+	"startswith": stringTest(strings.HasPrefix),
+	"endswith":   stringTest(strings.HasSuffix),
+}
+
+// stringTest is a built-in that tests a string with another: nil (OPA's
+// type error) for an operand that is not a string.
+func stringTest(test func(s, affix string) bool) func([]*ast.Term) *ast.Term {
+	return func(a []*ast.Term) *ast.Term {
 		s, ok1 := a[0].Value.(ast.String)
-		p, ok2 := a[1].Value.(ast.String)
+		affix, ok2 := a[1].Value.(ast.String)
 		if !ok1 || !ok2 {
 			return nil
 		}
-		return ast.InternedTerm(strings.HasPrefix(string(s), string(p)))
-	},
-	"endswith": func(a []*ast.Term) *ast.Term {
-		s, ok1 := a[0].Value.(ast.String)
-		p, ok2 := a[1].Value.(ast.String)
-		if !ok1 || !ok2 {
-			return nil
-		}
-		return ast.InternedTerm(strings.HasSuffix(string(s), string(p)))
-	},
+		return ast.InternedTerm(test(string(s), string(affix)))
+	}
 }
