@@ -375,7 +375,7 @@ func (sc *scan) finalize() {
 // a project scanned in CI and on a laptop, or a home on two machines, gives the
 // same ids (baselines and fleet merges depend on it).
 func (sc *scan) serverID(s *Server) string {
-	return "s-" + reports.Fingerprint(s.Client, s.Scope, sc.stablePath(s.Project), sc.stablePath(s.Source.Path), s.Source.Pointer)
+	return reports.PrefixedFingerprint("s-", s.Client, s.Scope, sc.stablePath(s.Project), sc.stablePath(s.Source.Path), s.Source.Pointer)
 }
 
 // stableText rewrites the absolute paths a message quotes as stablePath does,
