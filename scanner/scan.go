@@ -116,6 +116,9 @@ type scan struct {
 	// stable remembers stablePath's answers (path -> string): every server
 	// id takes two paths that a whole file's, or a project's, servers share.
 	stable sync.Map
+	// anchors are textAnchors', made once.
+	anchorsOnce sync.Once
+	anchors     []textAnchor
 	// configBytes counts what readConfigFile read, for Options.LargeScan.
 	configBytes int
 	largeScan   bool
@@ -381,14 +384,29 @@ func (sc *scan) serverID(s *Server) string {
 // stableText rewrites the absolute paths a message quotes as stablePath does,
 // so that ids built from messages survive a move of the scanned tree.
 func (sc *scan) stableText(s string) string {
-	anchors := []struct{ dir, prefix string }{{sc.opts.WorkDir, "./"}, {sc.opts.Home, "~/"}, {sc.opts.ManagedDir, "managed:/"}}
-	sort.Slice(anchors, func(i, j int) bool { return len(anchors[i].dir) > len(anchors[j].dir) }) // deepest first
-	for _, a := range anchors {
-		if a.dir != "" {
-			s = strings.ReplaceAll(s, a.dir+string(filepath.Separator), a.prefix)
-		}
+	for _, a := range sc.textAnchors() {
+		s = strings.ReplaceAll(s, a.dir, a.prefix)
 	}
 	return s
+}
+
+// textAnchor is a directory stableText rewrites, with its separator.
+type textAnchor struct{ dir, prefix string }
+
+// textAnchors are stableText's directories, deepest first, made once a
+// scan: they were sorted and joined to a separator again for every
+// finding's message, on the policy workers.
+func (sc *scan) textAnchors() []textAnchor {
+	sc.anchorsOnce.Do(func() {
+		anchors := []struct{ dir, prefix string }{{sc.opts.WorkDir, "./"}, {sc.opts.Home, "~/"}, {sc.opts.ManagedDir, "managed:/"}}
+		sort.Slice(anchors, func(i, j int) bool { return len(anchors[i].dir) > len(anchors[j].dir) }) // deepest first
+		for _, a := range anchors {
+			if a.dir != "" {
+				sc.anchors = append(sc.anchors, textAnchor{a.dir + string(filepath.Separator), a.prefix})
+			}
+		}
+	})
+	return sc.anchors
 }
 
 // stablePath rewrites an absolute path relative to the first anchor that holds
