@@ -171,15 +171,15 @@ func lowerASCII(s string) string {
 }
 
 // endsInANumber implements the URL Standard's "ends in a number" checker.
+// The last label is read in place (a host's labels were split into a
+// list for it, on every parse).
 func endsInANumber(s string) bool {
-	parts := strings.Split(s, ".")
-	if parts[len(parts)-1] == "" {
-		if len(parts) == 1 {
-			return false
-		}
-		parts = parts[:len(parts)-1]
+	last := s[strings.LastIndexByte(s, '.')+1:]
+	if last == "" && s != "" {
+		// A trailing dot: the label before it.
+		rest := s[:len(s)-1]
+		last = rest[strings.LastIndexByte(rest, '.')+1:]
 	}
-	last := parts[len(parts)-1]
 	if last != "" && strings.Trim(last, "0123456789") == "" {
 		return true
 	}

@@ -70,3 +70,30 @@ func TestHostileHostIsFast(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// TestEndsInANumber: the checker reads the last label in place as the
+// URL Standard's splitting on dots does (a trailing dot's empty label
+// ignored).
+func TestEndsInANumber(t *testing.T) {
+	ref := func(s string) bool {
+		parts := strings.Split(s, ".")
+		if parts[len(parts)-1] == "" {
+			if len(parts) == 1 {
+				return false
+			}
+			parts = parts[:len(parts)-1]
+		}
+		last := parts[len(parts)-1]
+		if last != "" && strings.Trim(last, "0123456789") == "" {
+			return true
+		}
+		_, ok := parseIPv4Number(last)
+		return ok
+	}
+	for _, s := range []string{"", ".", "..", "a.", "a..", "1", "1.", "1..", "a.1", "a.1.", "0x", "a.0x1f", "a.0x1f.",
+		"a.0xg", "example", "a.b.c", "..1", "1.2.3.4", "09", "a.09.", ".0x"} {
+		if got, want := endsInANumber(s), ref(s); got != want {
+			t.Errorf("%q: %v, want %v", s, got, want)
+		}
+	}
+}

@@ -663,14 +663,14 @@ func simpleOrigin(s string) (scheme, hostname, port string, ok bool) {
 
 // plainDomain reports a host the parser would keep as it is: labels of
 // lower-case ASCII letters, digits and hyphens, none empty, none an ACE
-// label ("xn--", which IDNA checks), the last not what the parser reads
-// as an IPv4 number (digits, or "0x" and hex).
+// label (which IDNA checks), and not ending in what the parser reads as
+// an IPv4 number.
 func plainDomain(h string) bool {
 	if h == "" {
 		return false
 	}
 	for label := range strings.SplitSeq(h, ".") {
-		if label == "" || strings.HasPrefix(label, "xn--") {
+		if label == "" {
 			return false
 		}
 		for i := 0; i < len(label); i++ {
@@ -679,8 +679,7 @@ func plainDomain(h string) bool {
 			}
 		}
 	}
-	last := h[strings.LastIndexByte(h, '.')+1:]
-	return strings.Trim(last, "0123456789") != "" && !strings.HasPrefix(last, "0x")
+	return !hasACELabel(h) && !endsInANumber(h)
 }
 
 // portNumber reads a port of one to five digits, at most 65535.
