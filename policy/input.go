@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 
@@ -168,17 +169,71 @@ func (o *Object) AddInt(key string, v int) { o.add(key, ast.InternedTerm(v)) }
 // AddNull adds a null field.
 func (o *Object) AddNull(key string) { o.add(key, ast.InternedNullTerm) }
 
+// AddSymbol adds a string field whose values come from a small set: a
+// transport, a scope label, a URL scheme, a program's name. The common
+// ones (symbolTerms) are terms made once, which every server's input
+// shares; any other value is made as AddString makes it.
+func (o *Object) AddSymbol(key, v string) {
+	if t := symbolTerms()[v]; t != nil {
+		o.add(key, t)
+		return
+	}
+	o.AddString(key, v)
+}
+
+// symbolTerms are the common values of the fields AddSymbol adds, as
+// terms, made once: two terms for each of four such fields of every
+// server's input were a tenth of what making an input allocated. Terms
+// are immutable.
+var symbolTerms = sync.OnceValue(func() map[string]*ast.Term {
+	values := []string{
+		"stdio", "http", "sse", "ws", "other", // transports
+		"user", "local", "project", "enterprise", "managed", "plugin", "dynamic", // Claude Code's scope labels
+		"https", "wss", // URL schemes (and http, ws)
+		// programs: the launchers and shells the hygiene rules look for,
+		// and the runtimes most servers start
+		"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "docker", "podman", "nerdctl",
+		"sh", "bash", "zsh", "cmd", "powershell", "pwsh", "node", "python", "python3", "deno", "bun", "java", "go",
+	}
+	out := make(map[string]*ast.Term, len(values))
+	for _, v := range values {
+		out[v] = ast.StringTerm(v)
+	}
+	return out
+})
+
+// Strings is an array AddStrings added, which another field of the same
+// input may hold again (AddStringsAgain).
+type Strings struct {
+	list []string
+	term *ast.Term
+}
+
 // AddStrings adds an array of strings (empty, never null, for no strings).
-func (o *Object) AddStrings(key string, list []string) {
+func (o *Object) AddStrings(key string, list []string) Strings {
 	if len(list) == 0 {
 		o.add(key, regoir.EmptyArray())
-		return
+		return Strings{}
 	}
 	terms := make([]*ast.Term, len(list))
 	for i, s := range list {
 		terms[i] = stringTerm(s)
 	}
-	o.add(key, ast.ArrayTerm(terms...))
+	t := ast.ArrayTerm(terms...)
+	o.add(key, t)
+	return Strings{list, t}
+}
+
+// AddStringsAgain adds list as AddStrings does, as the very array of same
+// when it holds the same strings: most servers' program arguments are
+// their arguments. Two fields may share an array as every input shares
+// the empty one (regoir.EmptyArray): nothing writes into an input.
+func (o *Object) AddStringsAgain(key string, list []string, same Strings) {
+	if same.term != nil && slices.Equal(list, same.list) {
+		o.add(key, same.term)
+		return
+	}
+	o.AddStrings(key, list)
 }
 
 // AddObject adds an object field.

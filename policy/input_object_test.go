@@ -58,6 +58,46 @@ func TestObjectMatchesNewValue(t *testing.T) {
 	}
 }
 
+// TestSymbolsAndSharedStrings: AddSymbol adds the value AddString would,
+// one term for a common value and a new one for any other; AddStringsAgain
+// adds the list it is given, as the same array only when it holds the same
+// strings.
+func TestSymbolsAndSharedStrings(t *testing.T) {
+	a, b := NewObject(6), NewObject(6)
+	for _, o := range []*Object{a, b} {
+		o.AddSymbol("transport", "stdio")
+		o.AddSymbol("program", "my-own-server")
+		o.AddSymbol("scheme", "")
+		args := o.AddStrings("args", []string{"-y", "pkg@1.0.0"})
+		o.AddStringsAgain("program_args", []string{"-y", "pkg@1.0.0"}, args)
+		o.AddStringsAgain("other_args", []string{"-y"}, args)
+		o.AddStringsAgain("none", nil, args)
+	}
+	want, err := NewValue(map[string]any{
+		"transport": "stdio", "program": "my-own-server", "scheme": "",
+		"args": []any{"-y", "pkg@1.0.0"}, "program_args": []any{"-y", "pkg@1.0.0"}, "other_args": []any{"-y"}, "none": []any{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Value(); !got.Equal(want) {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	field := func(o *Object, key string) *ast.Term { return o.rec.Object().Get(ast.StringTerm(key)) }
+	if field(a, "transport") != field(b, "transport") {
+		t.Error("a common symbol is made for each object")
+	}
+	if field(a, "program") == field(b, "program") {
+		t.Error("an uncommon symbol shares a term")
+	}
+	if field(a, "program_args") != field(a, "args") {
+		t.Error("the same strings made a second array")
+	}
+	if field(a, "other_args") == field(a, "args") {
+		t.Error("other strings share the array")
+	}
+}
+
 // TestInputKeysMadeOnce: two objects share the term of a key of the input,
 // and a name that is not one is made for its object.
 func TestInputKeysMadeOnce(t *testing.T) {

@@ -301,13 +301,13 @@ func (sc *scan) evalContext(pc *policyContext) {
 func (sc *scan) serverInput(s *Server) policy.Value {
 	in := policy.NewObject(5)
 	in.AddString("name", s.Name)
-	in.AddString("transport", s.Transport)
-	in.AddStrings("args", s.Args)
+	in.AddSymbol("transport", s.Transport)
+	args := in.AddStrings("args", s.Args)
 	in.AddObject("claude", claudeInput(s))
-	in.AddObject("facts", sc.facts(s))
+	in.AddObject("facts", sc.facts(s, args))
 	in.Later(12, func(in *policy.Object) {
 		in.AddString("client", s.Client)
-		in.AddString("scope", s.Scope)
+		in.AddSymbol("scope", s.Scope)
 		in.AddString("project", s.Project)
 		in.AddString("type", s.Type)
 		in.AddString("command", s.Command)
@@ -336,7 +336,7 @@ func (sc *scan) serverInput(s *Server) policy.Value {
 func claudeInput(s *Server) *policy.Object {
 	label, _ := s.Details["claude_scope"].(string)
 	claude := policy.NewObject(6)
-	claude.AddString("label", label)
+	claude.AddSymbol("label", label)
 	claude.AddBool("builtin", s.Scope == ScopeIDE)
 	if e := s.Expanded; e != nil {
 		claude.AddString("url", e.URL)
@@ -374,7 +374,9 @@ func locObject(l reports.Location) *policy.Object {
 
 // facts computes what the Rego rules need but cannot see: secret kinds (the
 // values stay in Go), the parsed URL, env keys whose values hold references.
-func (sc *scan) facts(s *Server) *policy.Object {
+// args is the input's array of s.Args, which the program's arguments most
+// often are.
+func (sc *scan) facts(s *Server, args policy.Strings) *policy.Object {
 	var found []*policy.Object
 	add := func(field, key string, index int, kind string) {
 		f := policy.NewObject(4)
@@ -389,8 +391,8 @@ func (sc *scan) facts(s *Server) *policy.Object {
 	facts.AddObjects("secrets", found)
 	facts.AddObject("url", urlFacts(s.URL))
 	prog, progArgs := program(s)
-	facts.AddString("program", prog)
-	facts.AddStrings("program_args", progArgs)
+	facts.AddSymbol("program", prog)
+	facts.AddStringsAgain("program_args", progArgs, args)
 	var varKeys []string
 	for _, k := range s.EnvKeys {
 		if interp.HasRef(s.Dialect, s.Env[k]) {
@@ -540,7 +542,7 @@ func urlFacts(raw string) *policy.Object {
 	}
 	host := strings.Trim(hostname, "[]")
 	o.AddBool("parsed", true)
-	o.AddString("scheme", scheme)
+	o.AddSymbol("scheme", scheme)
 	o.AddString("host", host)
 	o.AddString("port", port)
 	o.AddBool("loopback", isLoopback(host))
