@@ -245,9 +245,9 @@ func introspectOptions(cmd *cobra.Command, env environment, opts *ScanOptions) (
 }
 
 // largeScanHeap is the heap a large scan has mapped with huge pages: most
-// of what its soft memory limit (tuneGC) lets it grow to, leaving room for
-// what it holds when it asks.
-const largeScanHeap = 64 << 20
+// of what its soft memory limit (shortCommandMemoryLimit) lets it grow to,
+// leaving room for what it holds when it asks.
+const largeScanHeap = shortCommandMemoryLimit * 3 / 4
 
 // scanOptions turns the scan flags into what the scanner reads: in path
 // mode the machine's home and managed directory only when asked for, and
