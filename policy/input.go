@@ -182,9 +182,8 @@ func (o *Object) AddSymbol(key, v string) {
 }
 
 // symbolTerms are the common values of the fields AddSymbol adds, as
-// terms, made once: two terms for each of four such fields of every
-// server's input were a tenth of what making an input allocated. Terms
-// are immutable.
+// terms, made once: each such field of every server's input was two
+// allocations (the term and its string). Terms are immutable.
 var symbolTerms = sync.OnceValue(func() map[string]*ast.Term {
 	values := []string{
 		"stdio", "http", "sse", "ws", "other", // transports

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,10 +130,38 @@ func Fingerprint(parts ...string) string { return PrefixedFingerprint("", parts.
 // finding of a scan has one, and the digest's slice, its hex encoding and
 // the concatenation with the prefix were four allocations each.
 func PrefixedFingerprint(prefix string, parts ...string) string {
+	return fingerprint(prefix, parts, nil)
+}
+
+// fingerprint is PrefixedFingerprint of parts and then more. Parts that fit
+// in a buffer on the stack are hashed in one call: writing each part to a
+// hash.Hash made a copy of it on the heap (the interface call lets the
+// slice escape), which was most of what a scan's ids cost.
+func fingerprint(prefix string, parts, more []string) string {
+	var buf [256]byte
+	b := buf[:0]
+	for _, list := range [2][]string{parts, more} {
+		for _, p := range list {
+			if len(b)+len(p)+1 > len(buf) {
+				return streamedFingerprint(prefix, parts, more)
+			}
+			b = append(append(b, p...), 0)
+		}
+	}
+	sum := sha256.Sum256(b)
+	var out [64]byte
+	return string(hex.AppendEncode(append(out[:0], prefix...), sum[:8]))
+}
+
+// streamedFingerprint is fingerprint for parts too long for its buffer (a
+// file's whole content).
+func streamedFingerprint(prefix string, parts, more []string) string {
 	h := sha256.New()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+	for _, list := range [2][]string{parts, more} {
+		for _, p := range list {
+			io.WriteString(h, p)
+			h.Write([]byte{0})
+		}
 	}
 	var sum [sha256.Size]byte
 	var out [64]byte
@@ -144,9 +173,8 @@ func PrefixedFingerprint(prefix string, parts ...string) string {
 // offending key), so that two findings of one rule at one place stay distinct.
 func NewFinding(rule string, loc Location, serverID, message string, discriminator ...string) Finding {
 	r, _ := LookupRule(rule)
-	parts := append([]string{rule, loc.Path, loc.Pointer, serverID}, discriminator...)
 	return Finding{
-		ID:       PrefixedFingerprint("f-", parts...),
+		ID:       fingerprint("f-", []string{rule, loc.Path, loc.Pointer, serverID}, discriminator),
 		Rule:     rule,
 		Severity: r.Severity,
 		Category: r.Category,

@@ -23,6 +23,9 @@ func TestFingerprint(t *testing.T) {
 	for _, parts := range [][]string{
 		nil, {""}, {"a"}, {"a", "b"}, {"ab"}, {"MCPG-C001", "~/.claude.json", "/mcpServers/x", "s-0123456789abcdef", "TOKEN"},
 		{strings.Repeat("x", 1<<20), "y"}, {"é", "\x00", "\xff"},
+		// At the end of the buffer parts are hashed from, and one byte past.
+		{strings.Repeat("x", 255)}, {strings.Repeat("x", 256)}, {strings.Repeat("x", 200), strings.Repeat("y", 54)},
+		{strings.Repeat("x", 200), strings.Repeat("y", 55)},
 	} {
 		want := ref(parts...)
 		if got := Fingerprint(parts...); got != want {
@@ -30,6 +33,13 @@ func TestFingerprint(t *testing.T) {
 		}
 		if got := PrefixedFingerprint("f-", parts...); got != "f-"+want {
 			t.Errorf("%.40q: %s, want f-%s", parts, got, want)
+		}
+		// A finding's id: its rule, location and server, then its
+		// discriminators.
+		loc := Location{Path: "~/.claude.json", Pointer: "/mcpServers/x"}
+		all := append([]string{"MCPG-C001", loc.Path, loc.Pointer, "s-0123456789abcdef"}, parts...)
+		if got, want := NewFinding("MCPG-C001", loc, "s-0123456789abcdef", "m", parts...).ID, "f-"+ref(all...); got != want {
+			t.Errorf("finding %.40q: %s, want %s", parts, got, want)
 		}
 	}
 }
