@@ -182,8 +182,7 @@ func findingValue(v ast.Value) (RuleResult, error) {
 	default:
 		return bad()
 	}
-	r, _ := reports.LookupRule(rule)
-	sev := r.Severity
+	sev, _ := reports.RuleClass(rule)
 	if sevText != "" {
 		sev = reports.Severity(sevText)
 	}

@@ -172,16 +172,36 @@ var catalog = [...]Rule{
 		Fix:         "Disable the extra tool in the IDE extension, or run the IDE server through mcpguard proxy --ide."},
 }
 
+// ruleIndex is id's position in the catalog, or -1. It compares ids in
+// place: ranging over the catalog by value copied every entry it passed
+// (seven strings each), and a scan looks a rule up for every finding.
+func ruleIndex(id string) int {
+	for i := range catalog {
+		if catalog[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// RuleClass returns the severity and category of rule id, as LookupRule
+// would, without copying its entry or describing a custom rule: what a
+// finding records of its rule.
+func RuleClass(id string) (Severity, string) {
+	if i := ruleIndex(id); i >= 0 {
+		return catalog[i].Severity, catalog[i].Category
+	}
+	return "", CategoryCustom
+}
+
 // Catalog returns the shipped rules in documentation order.
 func Catalog() []Rule { return catalog[:] }
 
 // LookupRule returns the catalog entry for id. Unknown ids (custom Rego
 // rules) get ok == false and a Rule that says so.
 func LookupRule(id string) (Rule, bool) {
-	for _, r := range catalog {
-		if r.ID == id {
-			return r, true
-		}
+	if i := ruleIndex(id); i >= 0 {
+		return catalog[i], true
 	}
 	return Rule{ID: id, Category: CategoryCustom, Name: id,
 		Description: "Reported by a custom policy rule (--policy).",

@@ -177,12 +177,12 @@ func prefixedID(prefix string, sum []byte) string {
 // category, and a fingerprint over the rule, location and discriminator (e.g. the
 // offending key), so that two findings of one rule at one place stay distinct.
 func NewFinding(rule string, loc Location, serverID, message string, discriminator ...string) Finding {
-	r, _ := LookupRule(rule)
+	sev, category := RuleClass(rule)
 	return Finding{
 		ID:       fingerprint("f-", []string{rule, loc.Path, loc.Pointer, serverID}, discriminator),
 		Rule:     rule,
-		Severity: r.Severity,
-		Category: r.Category,
+		Severity: sev,
+		Category: category,
 		Message:  message,
 		ServerID: serverID,
 		Location: loc,
