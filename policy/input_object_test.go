@@ -337,3 +337,32 @@ func fieldRecords(v ast.Value) ast.Value {
 	})
 	return r
 }
+
+// TestKeyIndex: the known keys each have a slot of their own (a seed was
+// found), every one finds its own term, and a key that shares a known
+// key's length and sampled bytes, or any other, finds none.
+func TestKeyIndex(t *testing.T) {
+	k := keyIndex()
+	if k.slots == nil {
+		t.Fatal("no seed separates the known keys: keyTerm fell back to the map")
+	}
+	for name, term := range keyTerms() {
+		if got := k.find(name); got != term {
+			t.Errorf("find(%q) = %v, want the term made once", name, got)
+		}
+		if got := keyTerm(name); got != term {
+			t.Errorf("keyTerm(%q) made a new term", name)
+		}
+	}
+	for _, other := range []string{"", "x", "nzme", "nam", "names_", "contexts", "Name", "server\x00"} {
+		if got := k.find(other); got != nil {
+			t.Errorf("find(%q) = %v, want none", other, got)
+		}
+		if got := keyTerm(other); got.Value.Compare(ast.String(other)) != 0 {
+			t.Errorf("keyTerm(%q) = %v", other, got)
+		}
+	}
+	if k.find("nzme") != nil || k.slot("nzme") != k.slot("name") {
+		t.Error("the test's look-alike key does not share name's slot")
+	}
+}
