@@ -1,6 +1,7 @@
 package regoir
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -61,4 +62,49 @@ func stringTest(test func(s, affix string) bool) func([]*ast.Term) *ast.Term {
 		}
 		return ast.InternedTerm(test(string(s), string(affix)))
 	}
+}
+
+// regexMatch is regex.match for the patterns a plan writes as constants,
+// compiled when it is bound (constantPatterns): OPA's looks each pattern
+// up in a cache behind a lock that every evaluating goroutine takes, for
+// every call (a server's launcher and version checks make one or two).
+// Another pattern, or a pattern that does not compile, is left to OPA,
+// and so is an operand that is not a string.
+func regexMatch(patterns map[string]*regexp.Regexp) func([]*ast.Term) *ast.Term {
+	return func(a []*ast.Term) *ast.Term {
+		pat, ok1 := a[0].Value.(ast.String)
+		s, ok2 := a[1].Value.(ast.String)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		re := patterns[string(pat)]
+		if re == nil {
+			return nil
+		}
+		return ast.InternedTerm(re.MatchString(string(s)))
+	}
+}
+
+// constantPatterns compiles the constant first operands of im's calls of
+// the built-in numbered n (regex.match).
+func constantPatterns(im *Image, n int32) map[string]*regexp.Regexp {
+	out := map[string]*regexp.Regexp{}
+	for i := range im.Stmts {
+		st := &im.Stmts[i]
+		if st.Op != OpCallBuiltin || st.N != n || st.Sub.Len == 0 {
+			continue
+		}
+		r := im.Args[st.Sub.Start]
+		if r >= 0 {
+			continue
+		}
+		pat, ok := im.Terms[^r].Value.(ast.String)
+		if !ok {
+			continue
+		}
+		if re, err := regexp.Compile(string(pat)); err == nil {
+			out[string(pat)] = re
+		}
+	}
+	return out
 }

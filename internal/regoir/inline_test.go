@@ -2,6 +2,7 @@ package regoir
 
 import (
 	"context"
+	"regexp"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -50,6 +51,78 @@ func TestInlineBuiltinsMatchOPA(t *testing.T) {
 				t.Errorf("%s%v: %v inline, OPA's error %v", name, args, got, err)
 			case got.Value.Compare(want.Value) != 0:
 				t.Errorf("%s%v: %v inline, %v OPA's", name, args, got, want)
+			}
+		}
+	}
+}
+
+// TestRegexMatchMatchesOPA: regex.match on a precompiled pattern gives
+// OPA's answer; a pattern it was not given, one that does not compile,
+// and an operand that is not a string are left to OPA.
+func TestRegexMatchMatchesOPA(t *testing.T) {
+	pats := []string{`^=?v?[0-9]+\.[0-9]+\.[0-9]+$`, `(?i)^(-{1,2}|/)c$`, `[|&]`, `^$`, `(`}
+	compiled := map[string]*regexp.Regexp{}
+	for _, p := range pats {
+		if re, err := regexp.Compile(p); err == nil {
+			compiled[p] = re
+		}
+	}
+	match := regexMatch(compiled)
+	opa := topdown.GetBuiltin("regex.match")
+	operands := []*ast.Term{ast.StringTerm(""), ast.StringTerm("1.2.3"), ast.StringTerm("v1.2.3-rc"), ast.StringTerm("-C"),
+		ast.StringTerm("a | b"), ast.StringTerm("\xff"), ast.IntNumberTerm(1), ast.NullTerm()}
+	for _, p := range append(pats, `^not-precompiled$`) {
+		for _, s := range operands {
+			for _, args := range [][]*ast.Term{{ast.StringTerm(p), s}, {s, ast.StringTerm(p)}} {
+				got := match(args)
+				var want *ast.Term
+				err := opa(topdown.BuiltinContext{Context: context.Background()}, args, func(t *ast.Term) error { want = t; return nil })
+				switch {
+				case got == nil:
+					pat, _ := args[0].Value.(ast.String)
+					_, isStr := args[1].Value.(ast.String)
+					if compiled[string(pat)] != nil && isStr {
+						t.Errorf("regex.match%v: left to OPA though precompiled", args)
+					}
+				case err != nil:
+					t.Errorf("regex.match%v: %v inline, OPA's error %v", args, got, err)
+				case got.Value.Compare(want.Value) != 0:
+					t.Errorf("regex.match%v: %v inline, %v OPA's", args, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestConstantPatterns: the constant patterns of a plan's regex.match
+// calls are compiled when it is bound, and only they; the plan answers as
+// topdown does for them, for a pattern that does not compile, and for a
+// pattern from the input.
+func TestConstantPatterns(t *testing.T) {
+	modules := map[string]string{"p.rego": `package p
+ok := regex.match("^a+$", input.s)
+bad := regex.match("(", input.s)
+dyn := regex.match(input.p, input.s)`}
+	p := planModules(t, modules, "p/ok", "p/bad", "p/dyn")
+	prog, err := Link(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := prog.Image()
+	n := int32(-1)
+	for i, b := range im.Builtins {
+		if b == "regex.match" {
+			n = int32(i)
+		}
+	}
+	if got := constantPatterns(im, n); len(got) != 1 || got["^a+$"] == nil {
+		t.Errorf("constantPatterns = %v, want ^a+$ alone", got)
+	}
+	ev := link(t, p, nil)
+	for _, in := range []map[string]any{{"s": "aaa", "p": "^a"}, {"s": "ab", "p": "("}, {"s": 1, "p": "a"}, {"s": "", "p": 2}} {
+		for _, ep := range []string{"p/ok", "p/bad", "p/dyn"} {
+			if got, want := irOutcome(t, ev, ep, in), topdownOutcome(t, modules, ep, in); got != want {
+				t.Errorf("%s on %v: %s, topdown %s", ep, in, got, want)
 			}
 		}
 	}

@@ -438,6 +438,9 @@ func (im *Image) Bind(extra map[string]Builtin) (*Evaluator, error) {
 		if d := ast.BuiltinMap[name]; !ok && d != nil {
 			b = Builtin{Decl: d.Decl, Fn: topdown.GetBuiltin(name)}
 			e.inline[i] = inlineBuiltins[name]
+			if name == "regex.match" {
+				e.inline[i] = regexMatch(constantPatterns(im, int32(i)))
+			}
 		}
 		if b.Fn == nil || b.Decl == nil {
 			return nil, fmt.Errorf("bind plan: no built-in function %s", name)
