@@ -9,10 +9,10 @@ import (
 )
 
 // inlineBuiltins are the built-ins the evaluator computes itself: the
-// comparisons, count, membership and prefix tests that a policy calls a
-// few dozen times for every server (20 calls a server of the shipped
-// plan), where OPA's implementation is a call through its error wrapper
-// and back through an output callback for one boolean or number. Each
+// comparisons, count, membership, prefix tests and case mappings that a
+// policy calls a few dozen times for every server (20 calls a server of
+// the shipped plan), where OPA's implementation is a call through its
+// error wrapper and back through an output callback for one value. Each
 // returns the built-in's result, or nil to leave the call to OPA's
 // implementation: an operand of a type the built-in refuses, whose error
 // OPA's reports (TestInlineBuiltinsMatchOPA holds each to OPA's).
@@ -49,6 +49,24 @@ var inlineBuiltins = map[string]func(args []*ast.Term) *ast.Term{
 	"neq":        func(a []*ast.Term) *ast.Term { return ast.InternedTerm(!a[0].Equal(a[1])) },
 	"startswith": stringTest(strings.HasPrefix),
 	"endswith":   stringTest(strings.HasSuffix),
+	"lower":      stringMap(strings.ToLower),
+	"upper":      stringMap(strings.ToUpper),
+}
+
+// stringMap is a built-in that maps a string to another (lower, upper):
+// the operand itself when it is unchanged, as OPA's; nil (OPA's type
+// error) for an operand that is not a string.
+func stringMap(f func(string) string) func([]*ast.Term) *ast.Term {
+	return func(a []*ast.Term) *ast.Term {
+		s, ok := a[0].Value.(ast.String)
+		if !ok {
+			return nil
+		}
+		if out := f(string(s)); out != string(s) {
+			return ast.StringTerm(out)
+		}
+		return a[0]
+	}
 }
 
 // stringTest is a built-in that tests a string with another: nil (OPA's

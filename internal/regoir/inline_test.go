@@ -16,7 +16,7 @@ func TestInlineBuiltinsMatchOPA(t *testing.T) {
 	var values []*ast.Term
 	for _, src := range []string{
 		`null`, `true`, `false`, `0`, `1`, `1.0`, `-1`, `2`, `1e3`, `100000000000000000000`, `""`, `"a"`, `"ab"`,
-		`"é"`, `"b"`, `"abc"`, `[]`, `[1]`, `[1, "a"]`, `["a", 1]`, `{}`, `{"a": 1}`, `{"a": "a", "b": 1}`,
+		`"é"`, `"É"`, `"AbC"`, `"b"`, `"abc"`, `[]`, `[1]`, `[1, "a"]`, `["a", 1]`, `{}`, `{"a": 1}`, `{"a": "a", "b": 1}`,
 		`set()`, `{1}`, `{"a", 1}`, `[[1], {"a": [1]}]`, `{"x": {1, 2}}`,
 	} {
 		values = append(values, ast.MustParseTerm(src))
