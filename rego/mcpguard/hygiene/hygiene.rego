@@ -38,14 +38,30 @@ findings contains {
 	some [spec, hint] in unpinned
 }
 
-launchers := {"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "docker", "podman", "nerdctl"}
+# launchers maps each package launcher to the registry it fetches from. Each
+# unpinned rule below looks its own kind up first: without it, every
+# launcher's server tried the others' argument forms (a uvx server the four
+# npm launchers', an npx server uv's and pipx's subcommands).
+launchers := {
+	"npx": "npm", "bunx": "npm", "pnpm": "npm", "yarn": "npm", "npm": "npm",
+	"uvx": "pypi", "uv": "pypi", "pipx": "pypi",
+	"docker": "image", "podman": "image", "nerdctl": "image",
+}
 
 # operand(args, value_flags) is the first argument that is neither a flag nor
-# the value of a flag that takes one (written apart: "--registry URL"). The
-# positions after such flags are gathered first: a set lookup per argument
-# instead of a function call. (Not `not value_flags[args[i - 1]]`: OPA
-# evaluates the inner reference outside the negation, so i = 0 fails.)
-operand(args, value_flags) := args[positions[0]] if {
+# the value of a flag that takes one (written apart: "--registry URL"). Most
+# launches name it first (uvx pkg) or after one flag without a value (npx -y
+# pkg): those two are tried before the general rule, which gathers every
+# position after such a flag first: a set lookup per argument instead of a
+# function call. (Not `not value_flags[args[i - 1]]`: OPA evaluates the
+# inner reference outside the negation, so i = 0 fails.)
+operand(args, value_flags) := args[0] if {
+	not startswith(args[0], "-")
+} else := args[1] if {
+	startswith(args[0], "-")
+	not value_flags[args[0]]
+	not startswith(args[1], "-")
+} else := args[positions[0]] if {
 	after_flag := {j | some i, a in args; value_flags[a]; j := i + 1}
 	positions := [i |
 		some i, a in args
@@ -115,6 +131,7 @@ js_version(spec) := concat("@", array.slice(parts, 1, count(parts))) if {
 exact_version(v) if regex.match(`^=?v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`, v)
 
 unpinned contains [spec, "an exact version (pkg@1.2.3)"] if {
+	launchers[input.server.facts.program] == "npm"
 	some spec in js_packages
 	spec != ""
 	not local_path(spec)
@@ -124,6 +141,7 @@ unpinned contains [spec, "an exact version (pkg@1.2.3)"] if {
 # uvx pkg / uvx --from pkg tool / uv tool run / pipx run [--spec pkg]:
 # pkg==version or pkg@version.
 unpinned contains [spec, "an exact version (pkg==1.2.3)"] if {
+	launchers[input.server.facts.program] == "pypi"
 	py_launcher
 	spec := py_package
 	not local_path(spec)
@@ -185,7 +203,7 @@ local_path(s) if regex.match(`^([./~]|file:|git\+|[A-Za-z]:[\\/])`, s)
 # docker/podman/nerdctl run IMAGE (or container run): a tag other than latest,
 # or a digest.
 unpinned contains [image, "a digest (image@sha256:...) or a version tag"] if {
-	input.server.facts.program in {"docker", "podman", "nerdctl"}
+	launchers[input.server.facts.program] == "image"
 	image := docker_image
 	not contains(image, "@sha256:")
 	docker_tag(image) in {"", "latest"}
