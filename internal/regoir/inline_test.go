@@ -56,22 +56,24 @@ func TestInlineBuiltinsMatchOPA(t *testing.T) {
 	}
 }
 
-// TestRegexMatchMatchesOPA: regex.match on a precompiled pattern gives
+// TestRegexMatchMatchesOPA: regex.match on a constant pattern gives
 // OPA's answer; a pattern it was not given, one that does not compile,
 // and an operand that is not a string are left to OPA.
 func TestRegexMatchMatchesOPA(t *testing.T) {
 	pats := []string{`^=?v?[0-9]+\.[0-9]+\.[0-9]+$`, `(?i)^(-{1,2}|/)c$`, `[|&]`, `^$`, `(`}
 	compiled := map[string]*regexp.Regexp{}
+	lazy := map[string]*lazyRegexp{}
 	for _, p := range pats {
+		lazy[p] = &lazyRegexp{}
 		if re, err := regexp.Compile(p); err == nil {
 			compiled[p] = re
 		}
 	}
-	match := regexMatch(compiled)
+	match := regexMatch(lazy)
 	opa := topdown.GetBuiltin("regex.match")
 	operands := []*ast.Term{ast.StringTerm(""), ast.StringTerm("1.2.3"), ast.StringTerm("v1.2.3-rc"), ast.StringTerm("-C"),
 		ast.StringTerm("a | b"), ast.StringTerm("\xff"), ast.IntNumberTerm(1), ast.NullTerm()}
-	for _, p := range append(pats, `^not-precompiled$`) {
+	for _, p := range append(pats, `^not-a-constant$`) {
 		for _, s := range operands {
 			for _, args := range [][]*ast.Term{{ast.StringTerm(p), s}, {s, ast.StringTerm(p)}} {
 				got := match(args)
@@ -82,7 +84,7 @@ func TestRegexMatchMatchesOPA(t *testing.T) {
 					pat, _ := args[0].Value.(ast.String)
 					_, isStr := args[1].Value.(ast.String)
 					if compiled[string(pat)] != nil && isStr {
-						t.Errorf("regex.match%v: left to OPA though precompiled", args)
+						t.Errorf("regex.match%v: left to OPA though a constant pattern", args)
 					}
 				case err != nil:
 					t.Errorf("regex.match%v: %v inline, OPA's error %v", args, got, err)
@@ -95,7 +97,7 @@ func TestRegexMatchMatchesOPA(t *testing.T) {
 }
 
 // TestConstantPatterns: the constant patterns of a plan's regex.match
-// calls are compiled when it is bound, and only they; the plan answers as
+// calls are known when it is bound, and only they; the plan answers as
 // topdown does for them, for a pattern that does not compile, and for a
 // pattern from the input.
 func TestConstantPatterns(t *testing.T) {
@@ -115,8 +117,12 @@ dyn := regex.match(input.p, input.s)`}
 			n = int32(i)
 		}
 	}
-	if got := constantPatterns(im, n); len(got) != 1 || got["^a+$"] == nil {
-		t.Errorf("constantPatterns = %v, want ^a+$ alone", got)
+	got := constantPatterns(im, n)
+	if len(got) != 2 || got["^a+$"] == nil || got["("] == nil {
+		t.Errorf("constantPatterns = %v, want ^a+$ and (", got)
+	}
+	if got["^a+$"].get("^a+$") == nil || got["("].get("(") != nil {
+		t.Error("a constant pattern compiles, or a broken one does, not as regexp.Compile says")
 	}
 	ev := link(t, p, nil)
 	for _, in := range []map[string]any{{"s": "aaa", "p": "^a"}, {"s": "ab", "p": "("}, {"s": 1, "p": "a"}, {"s": "", "p": 2}} {
