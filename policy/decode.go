@@ -52,7 +52,9 @@ func member(v ast.Value, key string) ast.Value {
 }
 
 // elements are an array's elements, or a set's in order; false for any
-// other value.
+// other value. A set's are its own sorted list, which the caller only
+// reads: copying them out (with a closure to collect them) was five
+// allocations a server, for the findings and their evidence.
 func elements(v ast.Value) ([]*ast.Term, bool) {
 	switch x := v.(type) {
 	case *ast.Array:
@@ -62,9 +64,7 @@ func elements(v ast.Value) ([]*ast.Term, bool) {
 		}
 		return out, true
 	case ast.Set:
-		out := make([]*ast.Term, 0, x.Len())
-		x.Foreach(func(t *ast.Term) { out = append(out, t) }) // sorted, as rego's JSON gives them
-		return out, true
+		return x.Slice(), true // sorted, as rego's JSON gives them
 	}
 	return nil, false
 }
