@@ -94,13 +94,26 @@ func nonNilList(l []any) []any {
 // topdown is given the object it stands for. The zero value is an empty
 // object; each key is added once, and every field before the object is
 // used (Value, or added to another object): it is the record it stands
-// for, made in one allocation with one more for its fields.
-type Object struct{ rec regoir.Record }
+// for, with its fields and the term that holds it in another object, in
+// one allocation when it has up to inlineFields fields (every object of
+// a server's input but its later ones: three allocations an object were
+// a dozen a server).
+type Object struct {
+	rec    regoir.Record
+	term   ast.Term // the object as AddObject adds it
+	inline [2 * inlineFields]*ast.Term
+}
+
+// inlineFields is how many fields an Object holds without another
+// allocation: the most any object of a server's input has (claude: 6).
+const inlineFields = 6
 
 // NewObject returns an object with room for n fields.
 func NewObject(n int) *Object {
 	o := &Object{}
-	o.rec.Grow(n)
+	if n > inlineFields || !o.rec.Use(o.inline[:2*n]) {
+		o.rec.Grow(n)
+	}
 	return o
 }
 
@@ -294,7 +307,10 @@ func (o *Object) AddStringsAgain(key string, list []string, same Strings) {
 }
 
 // AddObject adds an object field.
-func (o *Object) AddObject(key string, v *Object) { o.add(key, ast.NewTerm(v.value())) }
+func (o *Object) AddObject(key string, v *Object) {
+	v.term.Value = v.value()
+	o.add(key, &v.term)
+}
 
 // AddObjects adds an array of objects (empty, never null, for none): OPA
 // objects, not records, as an array hashes its elements as it is made.

@@ -104,6 +104,20 @@ func (r *Record) Grow(n int) {
 	r.vals = append(buf[half:half:len(buf)], r.vals...)
 }
 
+// Use gives r the room of buf (at least two slots) for its fields: half
+// for the keys, half for the values, in memory its caller allocated
+// with it (policy's input objects hold a few fields inline). It returns
+// false, and leaves r as it is, when r already has fields or buf is
+// too small to be worth it.
+func (r *Record) Use(buf []*ast.Term) bool {
+	if len(r.keys) > 0 || len(buf) < 2 {
+		return false
+	}
+	half := len(buf) / 2
+	r.keys, r.vals = buf[:0:half], buf[half:half:2*half]
+	return true
+}
+
 // Add appends the field key: v. A record is filled before anything reads
 // it: Add after a read breaks the record's promise that it does not change.
 func (r *Record) Add(key, v *ast.Term) {

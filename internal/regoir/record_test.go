@@ -2,6 +2,7 @@ package regoir
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -209,5 +210,35 @@ func TestNewPair(t *testing.T) {
 	one := NewPair(a, ast.IntNumberTerm(1), nil, nil)
 	if one.Len() != 1 || one.Object().Compare(ast.MustParseTerm(`{"a": 1}`).Value) != 0 || one.get(b) != nil {
 		t.Errorf("one field: %v", one)
+	}
+}
+
+// TestRecordUse: a record keeps its fields in the room it is given, and
+// past it grows without the keys overwriting the values; a record that
+// has fields, or a room too small, is left as it was.
+func TestRecordUse(t *testing.T) {
+	buf := make([]*ast.Term, 4)
+	var r Record
+	if !r.Use(buf) {
+		t.Fatal("a fresh record refused its room")
+	}
+	for i := range 5 {
+		r.Add(ast.StringTerm(fmt.Sprint("k", i)), ast.IntNumberTerm(i))
+	}
+	for i := range 5 {
+		k, v := r.Field(i)
+		if k.Value.Compare(ast.String(fmt.Sprint("k", i))) != 0 || v.Value.Compare(ast.Number(fmt.Sprint(i))) != 0 {
+			t.Errorf("field %d = %v: %v", i, k, v)
+		}
+	}
+	if buf[0] == nil || buf[2] == nil || buf[0].Value.Compare(ast.String("k0")) != 0 || buf[2].Value.Compare(ast.Number("0")) != 0 {
+		t.Errorf("the first fields are not in the room given: %v", buf)
+	}
+	if r.Use(make([]*ast.Term, 4)) {
+		t.Error("a record with fields took new room")
+	}
+	var small Record
+	if small.Use(make([]*ast.Term, 1)) {
+		t.Error("a record took room for no field")
 	}
 }
