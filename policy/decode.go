@@ -74,30 +74,7 @@ func elements(v ast.Value) ([]*ast.Term, bool) {
 // entrypoint has no deny and warn) the custom deny and warn findings, in
 // that order, returned.
 func decodeServer(v ast.Value, res *ServerResult, withCustom bool) ([]RuleResult, error) {
-	verdict := member(v, "verdict")
-	allowed, ok := member(verdict, "allowed").(ast.Boolean)
-	if !ok {
-		return nil, malformedResult(v)
-	}
-	res.Decision.Allowed = bool(allowed)
-	reasons, ok := elements(member(verdict, "reasons"))
-	if !ok {
-		return nil, malformedResult(v)
-	}
-	res.Decision.Reasons = make([]string, len(reasons))
-	for i, r := range reasons {
-		s, ok := r.Value.(ast.String)
-		if !ok {
-			return nil, malformedResult(v)
-		}
-		res.Decision.Reasons[i] = jsonString(string(s))
-	}
-	admission, ok := member(v, "admission").(ast.String)
-	if !ok {
-		return nil, malformedResult(v)
-	}
-	res.Admission = jsonString(string(admission))
-	if err := appendFindings(&res.Findings, member(v, "findings")); err != nil {
+	if err := decodeVerdict(v, member(v, "verdict"), member(v, "admission"), member(v, "findings"), res); err != nil {
 		return nil, err
 	}
 	if !withCustom {
@@ -121,6 +98,50 @@ func decodeServer(v ast.Value, res *ServerResult, withCustom bool) ([]RuleResult
 		}
 	}
 	return custom, nil
+}
+
+// decodePlanned reads the planned server entrypoint's [verdict,
+// admission, findings, hygiene findings] into res: the shipped verdict
+// query's parts, then the hygiene rules' findings after its own, as
+// decodeServer and appendFindings read them apart.
+func decodePlanned(v ast.Value, res *ServerResult) error {
+	a, ok := v.(*ast.Array)
+	if !ok || a.Len() != 4 {
+		return malformedResult(v)
+	}
+	if err := decodeVerdict(v, a.Elem(0).Value, a.Elem(1).Value, a.Elem(2).Value, res); err != nil {
+		return err
+	}
+	return appendFindings(&res.Findings, a.Elem(3).Value)
+}
+
+// decodeVerdict reads a verdict ({"allowed", "reasons"}), an admission
+// and the policy rules' findings into res; v is the result they are part
+// of, for the error.
+func decodeVerdict(v, verdict, admission, findings ast.Value, res *ServerResult) error {
+	allowed, ok := member(verdict, "allowed").(ast.Boolean)
+	if !ok {
+		return malformedResult(v)
+	}
+	res.Decision.Allowed = bool(allowed)
+	reasons, ok := elements(member(verdict, "reasons"))
+	if !ok {
+		return malformedResult(v)
+	}
+	res.Decision.Reasons = make([]string, len(reasons))
+	for i, r := range reasons {
+		s, ok := r.Value.(ast.String)
+		if !ok {
+			return malformedResult(v)
+		}
+		res.Decision.Reasons[i] = jsonString(string(s))
+	}
+	adm, ok := admission.(ast.String)
+	if !ok {
+		return malformedResult(v)
+	}
+	res.Admission = jsonString(string(adm))
+	return appendFindings(&res.Findings, findings)
 }
 
 // appendFindings reads a list of shipped findings.

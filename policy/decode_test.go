@@ -259,3 +259,39 @@ func TestShippedQueryIsServerWithoutCustom(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodePlanned: the planned entrypoint's array is read as the verdict
+// query's result and the hygiene findings are, one after the other, and
+// any other shape is refused.
+func TestDecodePlanned(t *testing.T) {
+	verdict := map[string]any{"allowed": false, "reasons": []any{"DENIED_NAME"}}
+	policyFinding := map[string]any{"rule": "MCPG-P001", "msg": "denied"}
+	hygieneFinding := map[string]any{"rule": "MCPG-C005", "msg": "sse", "evidence": map[string]any{"transport": "sse"}}
+	var want ServerResult
+	if _, err := decodeServer(astValue(t, map[string]any{"verdict": verdict, "admission": "", "findings": []any{policyFinding}}), &want, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := appendFindings(&want.Findings, astValue(t, []any{hygieneFinding})); err != nil {
+		t.Fatal(err)
+	}
+	var got ServerResult
+	if err := decodePlanned(astValue(t, []any{verdict, "", []any{policyFinding}, []any{hygieneFinding}}), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || len(got.Findings) != 2 {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	for _, bad := range []any{
+		map[string]any{"verdict": verdict},
+		[]any{verdict, "", []any{}},
+		[]any{verdict, "", []any{}, []any{}, []any{}},
+		[]any{"verdict", "", []any{}, []any{}},
+		[]any{verdict, 1, []any{}, []any{}},
+		[]any{verdict, "", "findings", []any{}},
+		[]any{verdict, "", []any{}, []any{"not a finding"}},
+	} {
+		if err := decodePlanned(astValue(t, bad), &ServerResult{}); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}

@@ -143,11 +143,24 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 
 func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	in := input(server, pctx)
-	v, err := e.query(ctx, !e.withCustom, entryShipped, e.server, in)
+	res := &ServerResult{}
+	if !e.withCustom && e.plan != nil {
+		// The verdict query and the hygiene rules in one evaluation: a
+		// second was its own setup, and the verdict's parts an object
+		// built to be taken apart (3% of a server).
+		v, err := planned(ctx, e.plan, entryServer, in)
+		if err != nil {
+			return nil, err
+		}
+		if err := decodePlanned(v, res); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+	v, err := e.query(ctx, false, "", e.server, in)
 	if err != nil {
 		return nil, err
 	}
-	res := &ServerResult{}
 	custom, err := decodeServer(v, res, e.withCustom)
 	if err != nil {
 		return nil, err

@@ -17,12 +17,13 @@ var shippedPlan string
 
 // plannedEntrypoints are the entrypoints of shippedPlan: the shipped
 // queries. An engine without a data document evaluates the hygiene and
-// weakness rules through the plan, and the verdict query too when it has
-// no custom rules (which join the verdict group).
-var plannedEntrypoints = []string{entryShipped, entryHygiene, entryContext}
+// weakness rules through the plan, and without custom rules (which join
+// the verdict group) a server's verdict query and hygiene rules in one
+// evaluation (entryServer).
+var plannedEntrypoints = []string{entryServer, entryHygiene, entryContext}
 
 const (
-	entryShipped = "mcpguard/main/shipped"      // shippedQuery
+	entryServer  = "mcpguard/plan/server"       // [shippedQuery's verdict, admission, findings; hygieneQuery]
 	entryHygiene = "mcpguard/hygiene/findings"  // hygieneQuery
 	entryContext = "mcpguard/weakness/findings" // contextQuery
 )

@@ -50,6 +50,9 @@ const (
 	groupVerdict = "verdict" // main, claude, policy and the generated custom index (custom rules join it)
 	groupRules   = "rules"   // hygiene and weakness rules
 	groupTools   = "tools"   // the proxy's tools policy
+	// groupPlan is only planned (entryServer joins the other groups'
+	// queries); topdown evaluates those queries apart.
+	groupPlan = "plan"
 )
 
 // shippedGroup returns the group of a shipped policy file.
@@ -59,6 +62,8 @@ func shippedGroup(path string) string {
 		return groupTools
 	case strings.HasPrefix(path, "mcpguard/hygiene/"), strings.HasPrefix(path, "mcpguard/weakness/"):
 		return groupRules
+	case strings.HasPrefix(path, "mcpguard/plan/"):
+		return groupPlan
 	default:
 		return groupVerdict
 	}
