@@ -338,27 +338,33 @@ func claudeInput(s *Server) *policy.Object {
 	claude := policy.NewObject(6)
 	claude.AddSymbol("label", label)
 	claude.AddBool("builtin", s.Scope == ScopeIDE)
+	// The forms a list entry is matched with are read only when a list has
+	// an entry of their kind (verdict.rego looks at has_command first), and
+	// the command line itself only for an allowlist's message: most
+	// policies have neither a serverCommand nor a serverUrl entry, and
+	// making them was an argv key (its JSON text) and two arrays a server.
 	if e := s.Expanded; e != nil {
 		claude.AddString("url", e.URL)
 		claude.AddBool("has_var", e.HasVar)
-		keys := make([]string, len(e.ArgvForms))
-		for i, f := range e.ArgvForms {
-			keys[i] = policy.ArgvKey(f)
-		}
-		claude.AddStrings("argv_keys", keys)
-		claude.AddStrings("urls", e.URLForms)
-		// The command line itself is read only for an allowlist's message.
-		claude.Later(1, func(claude *policy.Object) {
+		claude.Later(3, func(claude *policy.Object) {
+			keys := make([]string, len(e.ArgvForms))
+			for i, f := range e.ArgvForms {
+				keys[i] = policy.ArgvKey(f)
+			}
+			claude.AddStrings("argv_keys", keys)
+			claude.AddStrings("urls", e.URLForms)
 			claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
 		})
 		return claude
 	}
-	argv := s.Argv()
 	claude.AddString("url", s.URL)
 	claude.AddBool("has_var", false)
-	claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
-	claude.AddStrings("urls", []string{s.URL})
-	claude.Later(1, func(claude *policy.Object) { claude.AddStrings("argv", argv) })
+	claude.Later(3, func(claude *policy.Object) {
+		argv := s.Argv()
+		claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
+		claude.AddStrings("urls", []string{s.URL})
+		claude.AddStrings("argv", argv)
+	})
 	return claude
 }
 

@@ -33,8 +33,11 @@ else := input.context.claude.deny
 # it matches every form.
 deny_matches contains [e, "DENIED_NAME"] if some e in deny.names[input.server.name]
 
+# has_command first: a server's argv keys are made only when read
+# (scanner's claudeInput), and most lists have no serverCommand entry.
 deny_matches contains [e, "DENIED_COMMAND"] if {
 	stdio
+	deny.has_command
 	some k in input.server.claude.argv_keys
 	some e in deny.commands[k]
 }
