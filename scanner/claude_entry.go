@@ -144,19 +144,23 @@ func expandClaude(s *Server, lookup interp.Lookup) *Expanded {
 			e.Headers[k] = expand(s.Headers[k])
 		}
 	}
-	argv := append([]string{e.Command}, e.Args...)
-	e.ArgvForms, e.URLForms = [][]string{argv}, []string{e.URL}
-	again := make([]string, len(argv))
-	changed := false
-	for i, a := range argv {
-		again[i], _ = interp.ExpandClaude(a, lookup)
-		changed = changed || again[i] != a
-	}
-	if changed {
-		e.ArgvForms = append(e.ArgvForms, again)
+	// The second forms (Expanded.ArgvForms): most command lines hold no
+	// reference after one pass, and then nothing is made.
+	for i := range 1 + len(e.Args) {
+		a := e.Command
+		if i > 0 {
+			a = e.Args[i-1]
+		}
+		again, _ := interp.ExpandClaude(a, lookup)
+		if again != a && e.argvAgain == nil {
+			e.argvAgain = append([]string{e.Command}, e.Args...)
+		}
+		if e.argvAgain != nil {
+			e.argvAgain[i] = again
+		}
 	}
 	if u, _ := interp.ExpandClaude(e.URL, lookup); u != e.URL {
-		e.URLForms = append(e.URLForms, u)
+		e.urlAgain = &u
 	}
 	// env values are expanded too but never take part in matching; only their
 	// missing variables are reported.

@@ -110,10 +110,10 @@ func (sc *scan) serverInputRef(s *Server) map[string]any {
 		claude["url"] = s.Expanded.URL
 		claude["has_var"] = s.Expanded.HasVar
 		var keys, urls []any
-		for _, f := range s.Expanded.ArgvForms {
+		for _, f := range s.Expanded.ArgvForms() {
 			keys = append(keys, policy.ArgvKey(f))
 		}
-		for _, u := range s.Expanded.URLForms {
+		for _, u := range s.Expanded.URLForms() {
 			urls = append(urls, u)
 		}
 		claude["argv_keys"], claude["urls"] = keys, urls

@@ -139,12 +139,10 @@ type Expanded struct {
 	Args    []string
 	URL     string
 	Headers map[string]string
-	// Forms are the command lines (argv) and URLs policy matching sees: the
-	// single-pass expansion and, when it still holds a reference, that text
-	// expanded once more. Observed with the CLI: a deny entry that matches any
-	// form blocks; an allow entry admits only when it matches every form.
-	ArgvForms [][]string
-	URLForms  []string
+	// argvAgain and urlAgain are the command line and the URL expanded
+	// once more, when that changes them (ArgvForms, URLForms).
+	argvAgain []string
+	urlAgain  *string
 	// Env is the server's env block expanded as Claude Code expands it
 	// before starting the server (values never leave memory).
 	Env map[string]string
@@ -157,6 +155,29 @@ type Expanded struct {
 	// HasVar is true when command, args, url or a header value holds a reference;
 	// env references do not count (§7.2 hasVar).
 	HasVar bool
+}
+
+// ArgvForms are the command lines (argv) policy matching sees: the
+// single-pass expansion and, when it still holds a reference, that text
+// expanded once more. Observed with the CLI: a deny entry that matches any
+// form blocks; an allow entry admits only when it matches every form. They
+// are made when asked for: a policy reads them only when a list has a
+// serverCommand entry.
+func (e *Expanded) ArgvForms() [][]string {
+	argv := append([]string{e.Command}, e.Args...)
+	if e.argvAgain == nil {
+		return [][]string{argv}
+	}
+	return [][]string{argv, e.argvAgain}
+}
+
+// URLForms are the URLs policy matching sees, as ArgvForms are the
+// command lines.
+func (e *Expanded) URLForms() []string {
+	if e.urlAgain == nil {
+		return []string{e.URL}
+	}
+	return []string{e.URL, *e.urlAgain}
 }
 
 // Argv returns [command, args...]. For a server wrapped by `mcpguard proxy`

@@ -347,12 +347,13 @@ func claudeInput(s *Server) *policy.Object {
 		claude.AddString("url", e.URL)
 		claude.AddBool("has_var", e.HasVar)
 		claude.Later(3, func(claude *policy.Object) {
-			keys := make([]string, len(e.ArgvForms))
-			for i, f := range e.ArgvForms {
+			forms := e.ArgvForms()
+			keys := make([]string, len(forms))
+			for i, f := range forms {
 				keys[i] = policy.ArgvKey(f)
 			}
 			claude.AddStrings("argv_keys", keys)
-			claude.AddStrings("urls", e.URLForms)
+			claude.AddStrings("urls", e.URLForms())
 			claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
 		})
 		return claude
