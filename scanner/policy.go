@@ -335,18 +335,18 @@ func (sc *scan) serverInput(s *Server) policy.Value {
 // after expansion, as its allow and deny lists match it.
 func claudeInput(s *Server) *policy.Object {
 	label, _ := s.Details["claude_scope"].(string)
-	claude := policy.NewObject(6)
+	claude := policy.NewObject(3)
 	claude.AddSymbol("label", label)
 	claude.AddBool("builtin", s.Scope == ScopeIDE)
 	// The forms a list entry is matched with are read only when a list has
 	// an entry of their kind (verdict.rego looks at has_command first), and
-	// the command line itself only for an allowlist's message: most
+	// the command line and the URL only for an allowlist's message: most
 	// policies have neither a serverCommand nor a serverUrl entry, and
 	// making them was an argv key (its JSON text) and two arrays a server.
 	if e := s.Expanded; e != nil {
-		claude.AddString("url", e.URL)
 		claude.AddBool("has_var", e.HasVar)
-		claude.Later(3, func(claude *policy.Object) {
+		claude.Later(4, func(claude *policy.Object) {
+			claude.AddString("url", e.URL)
 			forms := e.ArgvForms()
 			keys := make([]string, len(forms))
 			for i, f := range forms {
@@ -358,9 +358,9 @@ func claudeInput(s *Server) *policy.Object {
 		})
 		return claude
 	}
-	claude.AddString("url", s.URL)
 	claude.AddBool("has_var", false)
-	claude.Later(3, func(claude *policy.Object) {
+	claude.Later(4, func(claude *policy.Object) {
+		claude.AddString("url", s.URL)
 		argv := s.Argv()
 		claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
 		claude.AddStrings("urls", []string{s.URL})
