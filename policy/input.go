@@ -102,6 +102,8 @@ type Object struct {
 	rec    regoir.Record
 	term   ast.Term // the object as AddObject adds it
 	inline [2 * inlineFields]*ast.Term
+	later  LaterFields // Later's
+	laterN int
 }
 
 // inlineFields is how many fields an Object holds without another
@@ -326,18 +328,39 @@ func (o *Object) AddObjects(key string, list []*Object) {
 	o.add(key, ast.ArrayTerm(terms...))
 }
 
-// Later gives o n more fields that fill adds when a read first needs one
+// LaterFields adds the fields an Object leaves for later (Object.Later).
+// The object keeps it, not a closure: a scan's server input leaves
+// fields for later in two of its objects, and a closure and its state
+// were three allocations each, for every server.
+type LaterFields interface {
+	AddLater(o *Object)
+}
+
+// LaterFunc is LaterFields made of a function.
+type LaterFunc func(o *Object)
+
+// AddLater calls f.
+func (f LaterFunc) AddLater(o *Object) { f(o) }
+
+// Later gives o n more fields that f adds when a read first needs one
 // (a key o does not hold, or the whole object): the fields that few rules
-// read, which a scan would otherwise make for every server. fill runs at
+// read, which a scan would otherwise make for every server. f runs at
 // most once, on the goroutine that needs them first; it adds keys that o
 // does not hold, and must read only what does not change once Later is
 // called. Call Later once, after o's other fields and before o is used.
-func (o *Object) Later(n int, fill func(*Object)) {
-	o.rec.Later(func() *regoir.Record {
-		rest := NewObject(n)
-		fill(rest)
-		return &rest.rec
-	})
+func (o *Object) Later(n int, f LaterFields) {
+	o.later, o.laterN = f, n
+	o.rec.Later((*laterObject)(o))
+}
+
+// laterObject is an Object as its record's regoir.Filler (unexported, so
+// that an Object has no such method of its own).
+type laterObject Object
+
+func (l *laterObject) FillLater() *regoir.Record {
+	rest := NewObject(l.laterN)
+	l.later.AddLater(rest)
+	return &rest.rec
 }
 
 func (o *Object) value() ast.Value { return &o.rec }

@@ -31,10 +31,10 @@ func TestObjectMatchesNewValue(t *testing.T) {
 	o.AddObject("obj", inner)
 	o.AddObjects("objs", []*Object{inner, NewObject(0)})
 	o.AddObjects("noobjs", nil)
-	o.Later(2, func(o *Object) {
+	o.Later(2, LaterFunc(func(o *Object) {
 		o.AddString("later", "y")
 		o.AddStrings("later_list", []string{""})
-	})
+	}))
 	want, err := NewValue(map[string]any{
 		"s": "x", "empty": "", "t": true, "f": false, "n": 42, "null": nil,
 		"list": []any{"a", "b"}, "none": []any{},

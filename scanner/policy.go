@@ -305,30 +305,37 @@ func (sc *scan) serverInput(s *Server) policy.Value {
 	args := in.AddStrings("args", s.Args)
 	in.AddObject("claude", claudeInput(s))
 	in.AddObject("facts", sc.facts(s, args))
-	in.Later(12, func(in *policy.Object) {
-		in.AddString("client", s.Client)
-		in.AddSymbol("scope", s.Scope)
-		in.AddString("project", s.Project)
-		in.AddString("type", s.Type)
-		in.AddString("command", s.Command)
-		in.AddString("url", s.URL)
-		in.AddStrings("env_keys", s.EnvKeys)
-		in.AddStrings("header_keys", s.HeaderKeys)
-		in.AddObject("source", locObject(s.Source))
-		in.AddString("status", string(s.Status))
-		in.AddBool("enforced", s.Client == ClientClaudeCode)
-		if s.wrapper != nil {
-			// The server runs through mcpguard proxy; command and args are
-			// the wrapped command line.
-			w := policy.NewObject(2)
-			w.AddString("command", s.wrapper[0])
-			w.AddStrings("args", s.wrapper[1:len(s.wrapper)-1])
-			in.AddObject("wrapped_by", w)
-		} else {
-			in.AddNull("wrapped_by")
-		}
-	})
+	in.Later(12, (*laterServerFields)(s))
 	return in.Value()
+}
+
+// laterServerFields makes the fields of a server's input that few rules
+// read (policy.Object.Later).
+type laterServerFields Server
+
+func (l *laterServerFields) AddLater(in *policy.Object) {
+	s := (*Server)(l)
+	in.AddString("client", s.Client)
+	in.AddSymbol("scope", s.Scope)
+	in.AddString("project", s.Project)
+	in.AddString("type", s.Type)
+	in.AddString("command", s.Command)
+	in.AddString("url", s.URL)
+	in.AddStrings("env_keys", s.EnvKeys)
+	in.AddStrings("header_keys", s.HeaderKeys)
+	in.AddObject("source", locObject(s.Source))
+	in.AddString("status", string(s.Status))
+	in.AddBool("enforced", s.Client == ClientClaudeCode)
+	if s.wrapper != nil {
+		// The server runs through mcpguard proxy; command and args are
+		// the wrapped command line.
+		w := policy.NewObject(2)
+		w.AddString("command", s.wrapper[0])
+		w.AddStrings("args", s.wrapper[1:len(s.wrapper)-1])
+		in.AddObject("wrapped_by", w)
+	} else {
+		in.AddNull("wrapped_by")
+	}
 }
 
 // claudeInput is input.server.claude: Claude Code's view of the server
@@ -338,35 +345,38 @@ func claudeInput(s *Server) *policy.Object {
 	claude := policy.NewObject(3)
 	claude.AddSymbol("label", label)
 	claude.AddBool("builtin", s.Scope == ScopeIDE)
+	claude.AddBool("has_var", s.Expanded != nil && s.Expanded.HasVar)
 	// The forms a list entry is matched with are read only when a list has
 	// an entry of their kind (verdict.rego looks at has_command first), and
 	// the command line and the URL only for an allowlist's message: most
 	// policies have neither a serverCommand nor a serverUrl entry, and
 	// making them was an argv key (its JSON text) and two arrays a server.
-	if e := s.Expanded; e != nil {
-		claude.AddBool("has_var", e.HasVar)
-		claude.Later(4, func(claude *policy.Object) {
-			claude.AddString("url", e.URL)
-			forms := e.ArgvForms()
-			keys := make([]string, len(forms))
-			for i, f := range forms {
-				keys[i] = policy.ArgvKey(f)
-			}
-			claude.AddStrings("argv_keys", keys)
-			claude.AddStrings("urls", e.URLForms())
-			claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
-		})
-		return claude
-	}
-	claude.AddBool("has_var", false)
-	claude.Later(4, func(claude *policy.Object) {
-		claude.AddString("url", s.URL)
-		argv := s.Argv()
-		claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
-		claude.AddStrings("urls", []string{s.URL})
-		claude.AddStrings("argv", argv)
-	})
+	claude.Later(4, (*laterClaudeFields)(s))
 	return claude
+}
+
+// laterClaudeFields makes input.server.claude's later fields.
+type laterClaudeFields Server
+
+func (l *laterClaudeFields) AddLater(claude *policy.Object) {
+	s := (*Server)(l)
+	if e := s.Expanded; e != nil {
+		claude.AddString("url", e.URL)
+		forms := e.ArgvForms()
+		keys := make([]string, len(forms))
+		for i, f := range forms {
+			keys[i] = policy.ArgvKey(f)
+		}
+		claude.AddStrings("argv_keys", keys)
+		claude.AddStrings("urls", e.URLForms())
+		claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
+		return
+	}
+	claude.AddString("url", s.URL)
+	argv := s.Argv()
+	claude.AddStrings("argv_keys", []string{policy.ArgvKey(argv)})
+	claude.AddStrings("urls", []string{s.URL})
+	claude.AddStrings("argv", argv)
 }
 
 // locObject is a source location as the rules read it.

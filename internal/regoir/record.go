@@ -28,38 +28,47 @@ import (
 // keys nor its values may change once it is made.
 type Record struct {
 	keys, vals []*ast.Term
-	later      *later
+	filler     Filler // makes the later fields, nil when there are none
+	laterOnce  sync.Once
+	laterRec   *Record
 	once       sync.Once
 	obj        ast.Object
 }
 
-// later is the fields a record makes when they are first needed.
-type later struct {
-	once sync.Once
-	make func() *Record
-	rec  *Record
+// A Filler makes the fields a record leaves for later (Record.Later).
+// The record keeps it, not a closure: a record of every server's input
+// leaves fields for later, and a closure and its state were three
+// allocations each.
+type Filler interface {
+	// FillLater returns a record of the later fields (which may leave
+	// fields for later in turn), or nil when there are none.
+	FillLater() *Record
 }
 
+// LaterFunc is a Filler made of a function.
+type LaterFunc func() *Record
+
+// FillLater calls f.
+func (f LaterFunc) FillLater() *Record { return f() }
+
 // Later has r make more fields when a read first needs one: a key r does
-// not hold, a field by index (Len, Field) or the whole object. make runs
+// not hold, a field by index (Len, Field) or the whole object. f runs
 // once, on the goroutine that needs its fields first; the record it
 // returns holds keys that r does not, and may itself leave some for later.
 // Call Later once, before anything reads r.
-func (r *Record) Later(make func() *Record) { r.later = &later{make: make} }
+func (r *Record) Later(f Filler) { r.filler = f }
 
 // rest is the record of the fields r made later, nil when it has none.
 func (r *Record) rest() *Record {
-	l := r.later
-	if l == nil {
+	if r.filler == nil {
 		return nil
 	}
-	l.once.Do(func() {
-		l.rec, l.make = l.make(), nil
-		if l.rec == nil {
-			l.rec = &Record{}
+	r.laterOnce.Do(func() {
+		if r.laterRec = r.filler.FillLater(); r.laterRec == nil {
+			r.laterRec = &Record{}
 		}
 	})
-	return l.rec
+	return r.laterRec
 }
 
 // EmptyArray is an empty array term that inputs may share: most servers

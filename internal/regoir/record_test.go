@@ -99,15 +99,15 @@ func records(v ast.Value) ast.Value {
 func TestRecordLater(t *testing.T) {
 	made := 0
 	r := NewRecord([]*ast.Term{ast.StringTerm("a")}, []*ast.Term{ast.IntNumberTerm(1)})
-	r.Later(func() *Record {
+	r.Later(LaterFunc(func() *Record {
 		made++
 		rest := NewRecord([]*ast.Term{ast.StringTerm("b")}, []*ast.Term{ast.IntNumberTerm(2)})
-		rest.Later(func() *Record {
+		rest.Later(LaterFunc(func() *Record {
 			made++
 			return NewRecord([]*ast.Term{ast.StringTerm("c")}, []*ast.Term{ast.IntNumberTerm(3)})
-		})
+		}))
 		return rest
-	})
+	}))
 	if v := r.get(ast.StringTerm("a")); v == nil || made != 0 {
 		t.Fatalf("a: %v, %d made", v, made)
 	}
@@ -133,14 +133,14 @@ func TestRecordLater(t *testing.T) {
 	// check, contains).
 	arr := ast.NewArray(ast.IntNumberTerm(4))
 	withArr := NewRecord(nil, nil)
-	withArr.Later(func() *Record { return NewRecord([]*ast.Term{ast.StringTerm("e")}, []*ast.Term{ast.NewTerm(arr)}) })
+	withArr.Later(LaterFunc(func() *Record { return NewRecord([]*ast.Term{ast.StringTerm("e")}, []*ast.Term{ast.NewTerm(arr)}) }))
 	if !contains(withArr, arr) {
 		t.Error("an array made later is not inside the record")
 	}
 
 	// The whole object first: every field is made.
 	fresh := NewRecord([]*ast.Term{ast.StringTerm("a")}, []*ast.Term{ast.IntNumberTerm(1)})
-	fresh.Later(func() *Record { return nil }) // nothing to add
+	fresh.Later(LaterFunc(func() *Record { return nil })) // nothing to add
 	if fresh.Len() != 1 || fresh.Object().Len() != 1 || fresh.get(ast.StringTerm("b")) != nil {
 		t.Errorf("a record whose later fields are none: %v", fresh.Object())
 	}
@@ -151,10 +151,10 @@ func TestRecordLater(t *testing.T) {
 func TestRecordLaterConcurrent(t *testing.T) {
 	var made atomic.Int32
 	r := NewRecord([]*ast.Term{ast.StringTerm("a")}, []*ast.Term{ast.IntNumberTerm(1)})
-	r.Later(func() *Record {
+	r.Later(LaterFunc(func() *Record {
 		made.Add(1)
 		return NewRecord([]*ast.Term{ast.StringTerm("b")}, []*ast.Term{ast.IntNumberTerm(2)})
-	})
+	}))
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
