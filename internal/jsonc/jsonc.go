@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -250,8 +251,10 @@ type parser struct {
 	elemSlab   []*Value
 	members    []Member
 	elems      []*Value
-	keys       map[string]string // interned object keys: schemas repeat a few
-	memberKey  string            // the key of the member whose value is being parsed
+	keys       *[keyCacheSize]string // recent object keys (key): schemas repeat a few
+	memberKey  string                // the key of the member whose value is being parsed
+	seed       maphash.Seed          // memberIndex's, made with the first large object
+	seeded     bool
 }
 
 // newValue returns a zeroed value from the current slab.
@@ -265,11 +268,11 @@ func (p *parser) newValue(kind Kind, start Pos) *Value {
 	return v
 }
 
-// maxInternedKey bounds the keys worth interning, and maxInternedKeys the
-// table, so that a document of unique keys costs no more than without it.
+// maxInternedKey bounds the keys worth interning, and keyCacheSize the
+// table of recent keys (a power of two).
 const (
-	maxInternedKey  = 32
-	maxInternedKeys = 4096
+	maxInternedKey = 32
+	keyCacheSize   = 256
 )
 
 // pos returns the position of byte offset off, which must be on the current line.
@@ -437,7 +440,7 @@ func (p *parser) object(start Pos) (*Value, error) {
 func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 	p.off++ // {
 	v := p.newValue(Object, start)
-	var index map[string]int // built lazily: most objects are small
+	var index memberIndex // built once the object is large: most are small
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
 			return nil, err
@@ -475,17 +478,15 @@ func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 			return nil, err
 		}
 		members := p.members[base:]
-		if index == nil && len(members) >= 8 {
-			index = make(map[string]int, 16)
-			for i, m := range members {
-				index[m.Key] = i
+		if index.slots == nil && len(members) >= indexFrom {
+			if !p.seeded {
+				p.seed, p.seeded = maphash.MakeSeed(), true
 			}
+			index.build(p.seed, members)
 		}
 		dup := -1
-		if index != nil {
-			if i, ok := index[key]; ok {
-				dup = i
-			}
+		if index.slots != nil {
+			dup = index.find(p.seed, members, key)
 		} else {
 			for i := range members {
 				if members[i].Key == key {
@@ -498,13 +499,13 @@ func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 			members[dup].Value = val
 			members[dup].addDup(keyPos)
 		} else {
-			if index != nil {
-				index[key] = len(members)
-			}
 			if p.opts.MaxElements > 0 && len(members) >= p.opts.MaxElements {
 				return nil, &SyntaxError{Pos: start, Msg: fmt.Sprintf("object of more than %d members", p.opts.MaxElements)}
 			}
 			p.members = append(p.members, Member{Key: key, KeyPos: keyPos, Value: val})
+			if index.slots != nil {
+				index.add(p.seed, p.members[base:])
+			}
 		}
 		if err := p.space(); err != nil {
 			return nil, err
@@ -699,19 +700,24 @@ func (p *parser) key() (string, error) {
 		c := p.data[i]
 		if c == '"' {
 			b := p.data[p.off+1 : i]
-			if k, ok := p.keys[string(b)]; ok {
-				p.off = i + 1
-				return k, nil
-			}
-			k := string(b)
-			if p.keys == nil {
-				p.keys = make(map[string]string, 64)
-			}
-			if len(p.keys) < maxInternedKeys {
-				p.keys[k] = k
-			}
 			p.off = i + 1
-			return k, nil
+			if p.keys == nil {
+				p.keys = new([keyCacheSize]string)
+			}
+			// A key takes the slot of its length and first, middle and
+			// last bytes: the keys a schema repeats ("command", "args")
+			// stay there, and a unique one (a server's name) costs one
+			// compare more than no table, where a map's lookup and insert
+			// were a fifth of parsing a large ~/.claude.json.
+			h := len(b)
+			if len(b) > 0 {
+				h = h*31 + int(b[0])*7 + int(b[len(b)/2])*131 + int(b[len(b)-1])
+			}
+			slot := &p.keys[h&(keyCacheSize-1)]
+			if *slot != string(b) {
+				*slot = string(b)
+			}
+			return *slot, nil
 		}
 		if c == '\\' || c < 0x20 || c >= 0x80 {
 			break

@@ -105,6 +105,20 @@ func TestParseMatchesReference(t *testing.T) {
 	} {
 		docs = append(docs, []byte(s))
 	}
+	// Large objects (an index finds their members) whose keys come back
+	// later, some many times, and keys that only differ in the middle.
+	for _, n := range []int{9, 40, 700} {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":%d, "srv-%03d-x":[%d], `, i, i, i%97, i)
+			if i%7 == 0 {
+				fmt.Fprintf(&b, `"k%d":{"again":%d}, `, i/2, i)
+			}
+		}
+		b.WriteString(`"end":null}`)
+		docs = append(docs, []byte(b.String()))
+	}
 	// Every prefix of a few documents: errors at every position.
 	for _, s := range []string{"{\"a\": [1, \"b\\n\", {\"c\": true}], \"é\": null}\n", "[\"x\", -1.5e3,\n {\"k\" : \"\\ud83d\\ude00\"}]"} {
 		for i := range len(s) {
