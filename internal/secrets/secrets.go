@@ -286,7 +286,11 @@ func nameStrength(name string) credentialStrength {
 	var prev [maxNameWord]byte
 	prevLen, words := -1, 0
 	lastNoun, lastQualifiedKey, anyWeak, lastKey := false, false, false, false
-	eachWord(name, func(w []byte) {
+	for it := (wordIter{name: name}); ; {
+		w, ok := it.next()
+		if !ok {
+			break
+		}
 		short := len(w) <= maxNameWord // a longer word is no noun or qualifier
 		// (Indexing a map with string(w) does not copy w.)
 		noun := short && credentialNouns[string(w)]
@@ -299,7 +303,7 @@ func nameStrength(name string) credentialStrength {
 			prevLen = copy(prev[:], w)
 		}
 		words++
-	})
+	}
 	switch {
 	case words == 0:
 		return noCredential
@@ -317,38 +321,43 @@ func nameStrength(name string) credentialStrength {
 // ("authorization"): a longer word is neither.
 const maxNameWord = 16
 
-// eachWord calls fn with each word of name, lower case: its runs of ASCII
+// wordIter reads the words of a name, lower case: its runs of ASCII
 // letters and digits, split again where a lower-case letter or digit is
-// followed by an upper-case one (camelCase). fn's argument is only valid
-// during the call.
-func eachWord(name string, fn func(w []byte)) {
-	var buf [64]byte
-	cur := buf[:0]
-	flush := func() {
-		if len(cur) > 0 {
-			fn(cur)
-			cur = cur[:0]
-		}
-	}
+// followed by an upper-case one (camelCase). It holds the word it returns
+// (a callback's buffer escaped to the heap: an allocation for every env
+// key, header and flag of every server).
+type wordIter struct {
+	name string
+	i    int
+	buf  [64]byte
+}
+
+// next returns the next word, valid until the next call, or false when
+// there is none.
+func (it *wordIter) next() ([]byte, bool) {
+	cur := it.buf[:0]
 	prevLower := false
-	for i := 0; i < len(name); i++ {
-		c := name[i]
+	for ; it.i < len(it.name); it.i++ {
+		c := it.name[it.i]
 		switch {
 		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
 			cur = append(cur, c)
 			prevLower = true
 		case c >= 'A' && c <= 'Z':
-			if prevLower {
-				flush()
+			if prevLower && len(cur) > 0 {
+				return cur, true // the upper-case letter starts the next word
 			}
 			cur = append(cur, c+'a'-'A')
 			prevLower = false
 		default:
-			flush()
 			prevLower = false
+			if len(cur) > 0 {
+				it.i++
+				return cur, true
+			}
 		}
 	}
-	flush()
+	return cur, len(cur) > 0
 }
 
 // isSchemeWord reports an HTTP authorization scheme or similar prefix.
