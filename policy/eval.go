@@ -104,11 +104,31 @@ func (v Value) String() string {
 	return v.v.String()
 }
 
-func input(server, ctx Value) ast.Value {
-	if server.v == nil {
-		return regoir.NewPair(keyTerm("context"), ast.NewTerm(ctx.v), nil, nil)
+// input is an evaluation's input document, {"context": ctx, "server":
+// server} (no server when server is the zero Value).
+func input(server, ctx Value) ast.Value { return inputTerm(server, ctx).Value }
+
+// inputTerm is input as a term.
+func inputTerm(server, ctx Value) *ast.Term {
+	in := &evalInput{}
+	in.rec.Use(in.fields[:])
+	in.ctx.Value = ctx.v
+	in.rec.Add(keyTerm("context"), &in.ctx)
+	if server.v != nil {
+		in.server.Value = server.v
+		in.rec.Add(keyTerm("server"), &in.server)
 	}
-	return regoir.NewPair(keyTerm("context"), ast.NewTerm(ctx.v), keyTerm("server"), ast.NewTerm(server.v))
+	in.doc.Value = &in.rec
+	return &in.doc
+}
+
+// evalInput is input's record with its terms, in one allocation: the
+// record, a term for each of its values and one for itself were four for
+// every server a scan judges.
+type evalInput struct {
+	rec              regoir.Record
+	fields           [4]*ast.Term
+	ctx, server, doc ast.Term
 }
 
 // inputOptions are every evaluation's options: the input, parsed, and no
@@ -142,13 +162,14 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 }
 
 func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
-	in := input(server, pctx)
+	doc := inputTerm(server, pctx)
+	in := doc.Value
 	res := &ServerResult{}
 	if !e.withCustom && e.plan != nil {
 		// The verdict query and the hygiene rules in one evaluation: a
 		// second was its own setup, and the verdict's parts an object
 		// built to be taken apart (3% of a server).
-		v, err := planned(ctx, e.plan, entryServer, in)
+		v, err := plannedTerm(ctx, e.plan, entryServer, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -200,7 +221,12 @@ func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, p
 
 // planned evaluates one of the plan's entrypoints and returns its value.
 func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in ast.Value) (ast.Value, error) {
-	rs, err := plan.Eval(ctx, entrypoint, in)
+	return plannedTerm(ctx, plan, entrypoint, ast.NewTerm(in))
+}
+
+// plannedTerm is planned with the input as a term.
+func plannedTerm(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in *ast.Term) (ast.Value, error) {
+	rs, err := plan.EvalTerm(ctx, entrypoint, in)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}

@@ -80,22 +80,6 @@ func EmptyArray() *ast.Term { return emptyArray }
 
 var emptyArray = ast.NewTerm(ast.NewArray())
 
-// NewPair makes a record of k1: v1, and k2: v2 unless k2 is nil, in one
-// allocation with its fields: the record around each evaluation's input
-// (its context and its server) was seven.
-func NewPair(k1, v1, k2, v2 *ast.Term) *Record {
-	p := &struct {
-		rec          Record
-		fields, vals [2]*ast.Term
-	}{fields: [2]*ast.Term{k1, k2}, vals: [2]*ast.Term{v1, v2}}
-	n := 2
-	if k2 == nil {
-		n = 1
-	}
-	p.rec.keys, p.rec.vals = p.fields[:n:n], p.vals[:n:n]
-	return &p.rec
-}
-
 // NewRecord makes a record of keys[i]: vals[i]. It keeps both slices.
 func NewRecord(keys, vals []*ast.Term) *Record {
 	return &Record{keys: keys[:len(keys):len(keys)], vals: vals[:len(keys):len(keys)]}

@@ -200,19 +200,6 @@ func TestEmptyArrayShared(t *testing.T) {
 	}
 }
 
-// TestNewPair: a pair is the record of its one or two fields.
-func TestNewPair(t *testing.T) {
-	a, b := ast.StringTerm("a"), ast.StringTerm("b")
-	two := NewPair(a, ast.IntNumberTerm(1), b, ast.IntNumberTerm(2))
-	if two.Len() != 2 || two.Object().Compare(ast.MustParseTerm(`{"a": 1, "b": 2}`).Value) != 0 || two.get(b) == nil {
-		t.Errorf("two fields: %v", two)
-	}
-	one := NewPair(a, ast.IntNumberTerm(1), nil, nil)
-	if one.Len() != 1 || one.Object().Compare(ast.MustParseTerm(`{"a": 1}`).Value) != 0 || one.get(b) != nil {
-		t.Errorf("one field: %v", one)
-	}
-}
-
 // TestRecordUse: a record keeps its fields in the room it is given, and
 // past it grows without the keys overwriting the values; a record that
 // has fields, or a room too small, is left as it was.

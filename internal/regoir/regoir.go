@@ -476,6 +476,13 @@ func (im *Image) Bind(extra map[string]Builtin) (*Evaluator, error) {
 // object (none when undefined). A built-in's error ends the evaluation; so
 // does ctx.
 func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value) ([]*ast.Term, error) {
+	return e.EvalTerm(ctx, entrypoint, ast.NewTerm(input))
+}
+
+// EvalTerm is Eval with the input as a term, which the plan reads and
+// never changes: a caller that makes the input for one evaluation makes
+// its term with it.
+func (e *Evaluator) EvalTerm(ctx context.Context, entrypoint string, input *ast.Term) ([]*ast.Term, error) {
 	var plan *Func
 	for i := range e.im.Plans {
 		if e.im.Plans[i].Name == entrypoint {
@@ -495,7 +502,7 @@ func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value
 	s.bctx = topdown.BuiltinContext{Context: ctx}
 	s.done = ctx.Done()
 	locals := s.stack[:plan.Locals]
-	locals[ir.Input] = ast.NewTerm(input)
+	locals[ir.Input] = input
 	locals[ir.Data] = ast.InternedEmptyObject // never written: the plan reads data
 	s.top = int(plan.Locals)
 	s.high = s.top
