@@ -310,8 +310,17 @@ func (o *Object) AddStringsAgain(key string, list []string, same Strings) {
 
 // AddObject adds an object field.
 func (o *Object) AddObject(key string, v *Object) {
-	v.term.Value = v.value()
+	if v.term.Value == nil { // a Shared object's is set
+		v.term.Value = v.value()
+	}
 	o.add(key, &v.term)
+}
+
+// Shared makes o ready to be added to many inputs, on any goroutine: it
+// must have all its fields, and none left for later. It returns o.
+func (o *Object) Shared() *Object {
+	o.term.Value = o.value()
+	return o
 }
 
 // AddObjects adds an array of objects (empty, never null, for none): OPA

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/regoir"
@@ -365,4 +366,29 @@ func TestKeyIndex(t *testing.T) {
 	if k.find("nzme") != nil || k.slot("nzme") != k.slot("name") {
 		t.Error("the test's look-alike key does not share name's slot")
 	}
+}
+
+// TestSharedObject: a Shared object is added to inputs made on many
+// goroutines at once (go test -race checks that adding it writes nothing)
+// and is the same value in each.
+func TestSharedObject(t *testing.T) {
+	shared := NewObject(1)
+	shared.AddBool("parsed", false)
+	shared.Shared()
+	want, err := NewValue(map[string]any{"name": "s", "url": map[string]any{"parsed": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			o := NewObject(2)
+			o.AddString("name", "s")
+			o.AddObject("url", shared)
+			if got := o.Value(); !got.Equal(want) {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -404,12 +404,22 @@ func (sc *scan) facts(s *Server, args policy.Strings) *policy.Object {
 		found = append(found, f)
 	}
 	sc.secretFacts(s, add)
-	facts := policy.NewObject(5)
+	facts := policy.NewObject(4)
 	facts.AddObjects("secrets", found)
 	facts.AddObject("url", urlFacts(s.URL))
 	prog, progArgs := program(s)
 	facts.AddSymbol("program", prog)
 	facts.AddStringsAgain("program_args", progArgs, args)
+	facts.Later(1, (*laterFacts)(s))
+	return facts
+}
+
+// laterFacts makes env_var_keys, which only an organisation server's rule
+// reads (policy.rego looks at the admission first).
+type laterFacts Server
+
+func (l *laterFacts) AddLater(facts *policy.Object) {
+	s := (*Server)(l)
 	var varKeys []string
 	for _, k := range s.EnvKeys {
 		if interp.HasRef(s.Dialect, s.Env[k]) {
@@ -417,7 +427,6 @@ func (sc *scan) facts(s *Server, args policy.Strings) *policy.Object {
 		}
 	}
 	facts.AddStrings("env_var_keys", varKeys)
-	return facts
 }
 
 // secretFacts reports each plaintext secret of s to add: its field, its key
@@ -547,16 +556,14 @@ func unwrapLauncher(prog string, args []string) ([]string, bool) {
 
 // urlFacts parses a server URL with the WHATWG parser.
 func urlFacts(raw string) *policy.Object {
-	o := policy.NewObject(5)
 	if raw == "" {
-		o.AddBool("parsed", false)
-		return o
+		return unparsedURL() // a stdio server's
 	}
 	scheme, hostname, port, err := urlmatch.ParseOrigin(raw)
 	if err != nil {
-		o.AddBool("parsed", false)
-		return o
+		return unparsedURL()
 	}
+	o := policy.NewObject(5)
 	host := strings.Trim(hostname, "[]")
 	o.AddBool("parsed", true)
 	o.AddSymbol("scheme", scheme)
@@ -565,6 +572,14 @@ func urlFacts(raw string) *policy.Object {
 	o.AddBool("loopback", isLoopback(host))
 	return o
 }
+
+// unparsedURL is the URL facts of a server without a URL, or with one
+// that does not parse: every stdio server's input shares it.
+var unparsedURL = sync.OnceValue(func() *policy.Object {
+	o := policy.NewObject(1)
+	o.AddBool("parsed", false)
+	return o.Shared()
+})
 
 // isLoopback reports whether a host names this machine: localhost names and
 // the loopback address ranges.
