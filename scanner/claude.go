@@ -520,6 +520,7 @@ func (sc *scan) userEntries(w *claudeWorld, ownOnly bool) []*Server {
 		copies := slices.Clone(w.userParsed)
 		out := make([]*Server, len(copies))
 		for i := range copies {
+			copies[i].unrecorded = true
 			out[i] = &copies[i]
 		}
 		return out

@@ -97,6 +97,11 @@ type Server struct {
 	wrapperExpanded *Expanded
 
 	pendingFindings []pendingFinding
+	// unrecorded marks a copy that another project's resolution merges
+	// with and drops (userEntries): what it would record in details goes
+	// nowhere, and making its map cost 3,500 of them on an
+	// 11,000-server machine.
+	unrecorded bool
 	// warning is a load-time warning Claude Code prints for an entry it still
 	// loads (C006).
 	warning string
@@ -199,6 +204,9 @@ func (s *Server) Remote() bool {
 }
 
 func (s *Server) detail(key string, v any) {
+	if s.unrecorded {
+		return
+	}
 	if s.Details == nil {
 		s.Details = map[string]any{}
 	}
