@@ -132,41 +132,65 @@ func normName(s string) string {
 	return b.String()
 }
 
-// approvalOf decides the approval state of project server name (§5.2).
-func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, string) {
+// projectApprovals decides the approval of a project's servers (§5.2):
+// the lists and values of the project's settings that approvalOf reads,
+// read once for the project instead of once for each of its servers.
+type projectApprovals struct {
+	// disabled are the disabledMcpjsonServers lists, in the order they
+	// reject a name: each settings document's, then the legacy key's.
+	disabled []sourcedList
+	// enabled are the enabledMcpjsonServers lists that approve a name:
+	// every settings document's and the legacy key's in a trusted
+	// folder, the managed and user documents' otherwise.
+	enabled []sourcedList
+	// others is what every other name gets (enableAllProjectMcpServers).
+	others    approval
+	othersWhy string
+}
+
+// sourcedList is a list of server names and where it is, as the reason
+// an approval gives.
+type sourcedList struct {
+	names, norm []string // norm: normName of each, for disabled lists
+	why         string
+}
+
+// approvals reads the approval settings of project p.
+func (w *claudeWorld) approvals(p *claudeProject) *projectApprovals {
+	a := &projectApprovals{others: pending}
 	docs := w.settingsDocs(p)
 	legacy := func(key string) []string {
 		list, _ := p.local.Get(key).StringSlice()
 		return list
 	}
-	rejectedBy := func(list []string) bool {
-		for _, x := range list {
-			if x == name || normName(x) == normName(name) {
-				return true
-			}
+	disabled := func(list []string, why string) {
+		if len(list) == 0 {
+			return
 		}
-		return false
+		norm := make([]string, len(list))
+		for i, x := range list {
+			norm[i] = normName(x)
+		}
+		a.disabled = append(a.disabled, sourcedList{names: list, norm: norm, why: why})
+	}
+	enabled := func(list []string, why string) {
+		if len(list) > 0 {
+			a.enabled = append(a.enabled, sourcedList{names: list, why: why})
+		}
 	}
 	for _, d := range docs {
-		if list, _, _ := d.Strings("disabledMcpjsonServers"); rejectedBy(list) {
-			return rejected, "disabledMcpjsonServers in " + d.Path
-		}
+		list, _, _ := d.Strings("disabledMcpjsonServers")
+		disabled(list, "disabledMcpjsonServers in "+d.Path)
 	}
 	// Claude Code migrates the legacy keys of projects[root] into
 	// .claude/settings.local.json on startup, so they count as local settings.
-	if rejectedBy(legacy("disabledMcpjsonServers")) {
-		return rejected, "legacy disabledMcpjsonServers in " + w.claudeJSONPath
-	}
+	disabled(legacy("disabledMcpjsonServers"), "legacy disabledMcpjsonServers in "+w.claudeJSONPath)
 	if p.trusted() {
 		for _, d := range docs {
 			list, _, _ := d.Strings("enabledMcpjsonServers")
-			if contains(list, name) {
-				return approved, "enabledMcpjsonServers in " + d.Path
-			}
+			enabled(list, "enabledMcpjsonServers in "+d.Path)
 		}
-		if contains(legacy("enabledMcpjsonServers"), name) {
-			return approved, "legacy enabledMcpjsonServers in " + w.claudeJSONPath
-		}
+		enabled(legacy("enabledMcpjsonServers"), "legacy enabledMcpjsonServers in "+w.claudeJSONPath)
 		// Precedence user < project < local < managed, later documents winning
 		// within a tier; the legacy key ranks with local settings, below the
 		// settings.local.json files themselves.
@@ -186,9 +210,9 @@ func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, strin
 			take(memberValue(d.Get("enableAllProjectMcpServers")), d.Path)
 		}
 		if set && val {
-			return approved, "enableAllProjectMcpServers in " + from
+			a.others, a.othersWhy = approved, "enableAllProjectMcpServers in "+from
 		}
-		return pending, ""
+		return a
 	}
 	untrustedDocs := append([]*managed.Document{}, w.managedDocs...)
 	if w.userSettings != nil {
@@ -196,19 +220,40 @@ func (w *claudeWorld) approvalOf(p *claudeProject, name string) (approval, strin
 	}
 	for _, d := range untrustedDocs {
 		list, _, _ := d.Strings("enabledMcpjsonServers")
-		if contains(list, name) {
-			return approved, "enabledMcpjsonServers in " + d.Path
-		}
+		enabled(list, "enabledMcpjsonServers in "+d.Path)
 	}
 	// Managed documents merge into one value (a later document wins); it or the
 	// user's own true approves.
 	if v, set := managed.LastBool(w.managedDocs, "enableAllProjectMcpServers"); set && v {
-		return approved, "enableAllProjectMcpServers in managed settings"
+		a.others, a.othersWhy = approved, "enableAllProjectMcpServers in managed settings"
+	} else if v := memberValue(w.userSettings.Get("enableAllProjectMcpServers")); v != nil && v.Kind == jsonc.Bool && v.Bool {
+		a.others, a.othersWhy = approved, "enableAllProjectMcpServers in "+w.userSettings.Path
 	}
-	if v := memberValue(w.userSettings.Get("enableAllProjectMcpServers")); v != nil && v.Kind == jsonc.Bool && v.Bool {
-		return approved, "enableAllProjectMcpServers in " + w.userSettings.Path
+	return a
+}
+
+// of decides the approval state of the project server name.
+func (a *projectApprovals) of(name string) (approval, string) {
+	norm := ""
+	for _, l := range a.disabled {
+		for i, x := range l.names {
+			if x == name {
+				return rejected, l.why
+			}
+			if norm == "" {
+				norm = normName(name)
+			}
+			if l.norm[i] == norm {
+				return rejected, l.why
+			}
+		}
 	}
-	return pending, ""
+	for _, l := range a.enabled {
+		if contains(l.names, name) {
+			return approved, l.why
+		}
+	}
+	return a.others, a.othersWhy
 }
 
 // memberValue returns a member's value, or nil for a nil member.
@@ -362,8 +407,9 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 
 	// Approval of project servers (§5.2).
 	approvals := map[string]approval{}
+	projectApproval := w.approvals(p)
 	for _, n := range projectOrder {
-		a, why := w.approvalOf(p, n)
+		a, why := projectApproval.of(n)
 		approvals[n] = a
 		project[n].detail("approval", a.String())
 		if why != "" {
