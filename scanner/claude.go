@@ -133,8 +133,8 @@ func normName(s string) string {
 }
 
 // projectApprovals decides the approval of a project's servers (§5.2):
-// the lists and values of the project's settings that approvalOf reads,
-// read once for the project instead of once for each of its servers.
+// the lists and values of the project's settings that decide it, read
+// once for the project instead of once for each of its servers.
 type projectApprovals struct {
 	// disabled are the disabledMcpjsonServers lists, in the order they
 	// reject a name: each settings document's, then the legacy key's.
