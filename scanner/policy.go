@@ -369,7 +369,7 @@ func (l *laterClaudeFields) AddLater(claude *policy.Object) {
 		}
 		claude.AddStrings("argv_keys", keys)
 		claude.AddStrings("urls", e.URLForms())
-		claude.AddStrings("argv", append([]string{e.Command}, e.Args...))
+		claude.AddStrings("argv", forms[0]) // the single-pass expansion
 		return
 	}
 	claude.AddString("url", s.URL)
