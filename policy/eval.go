@@ -42,7 +42,11 @@ type ServerResult struct {
 
 // Value is a pre-converted part of an input document. Convert the context
 // once per project and reuse it for every server.
-type Value struct{ v ast.Value }
+type Value struct {
+	v ast.Value
+	// transient: made in an InputArena, valid only until it is reset.
+	transient bool
+}
 
 // NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
 // booleans, nil) for the engine: as ast.InterfaceToValue does, but each
@@ -57,7 +61,7 @@ func NewValue(x any) (Value, error) {
 	if err != nil {
 		return Value{}, fmt.Errorf("convert policy input: %w", err)
 	}
-	return Value{v}, nil
+	return Value{v: v}, nil
 }
 
 // newValue is NewValue's conversion. A record is made from the map itself,
@@ -144,6 +148,9 @@ func inputOptions(in ast.Value) []rego.EvalOption {
 func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	if err := e.Err(); err != nil {
 		return nil, err
+	}
+	if server.transient && e.KeepsInputs() {
+		return nil, errTransientInput
 	}
 	memo := e.memo
 	if server.v == nil || pctx.v == nil {

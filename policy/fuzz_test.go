@@ -359,7 +359,7 @@ func FuzzPlanMatchesTopdown(f *testing.F) {
 
 // asRecords is v with its objects made records, outside arrays, keyed by
 // the terms Object keys them with (keyTerm).
-func asRecords(v Value) Value { return Value{records(v.v)} }
+func asRecords(v Value) Value { return Value{v: records(v.v)} }
 
 func records(v ast.Value) ast.Value {
 	o, ok := v.(ast.Object)

@@ -276,7 +276,7 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 			winners = append(winners, s)
 			sc.expandServer(s, pluginLookup(w, pl))
 			s.Expanded.ClientEnv = w.clientEnv
-			v := sc.applyPolicy(s, res.context)
+			v := sc.applyPolicy(s, res.context, nil)
 			s.Decision = v.Decision
 			endpoint := pluginEndpoint(s)
 			switch {
