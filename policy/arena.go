@@ -21,7 +21,9 @@ type InputArena struct {
 	objects                  [arenaObjects]Object
 	terms                    [arenaTerms]ast.Term
 	lists                    [arenaTerms]*ast.Term
+	doc                      evalInput // the document that holds the input
 	nObjects, nTerms, nLists int
+	docUsed                  bool
 }
 
 // An input holds a dozen objects at most (its own, claude's, the facts',
@@ -34,7 +36,7 @@ const (
 // Reset makes everything the arena made invalid, for the next input.
 func (a *InputArena) Reset() {
 	if a != nil {
-		a.nObjects, a.nTerms, a.nLists = 0, 0, 0
+		a.nObjects, a.nTerms, a.nLists, a.docUsed = 0, 0, 0, false
 	}
 }
 
@@ -81,4 +83,14 @@ func (a *InputArena) list(n int) []*ast.Term {
 	l := a.lists[a.nLists : a.nLists+n : a.nLists+n]
 	a.nLists += n
 	return l
+}
+
+// evalInput is the input document of an evaluation of an input made in a.
+func (a *InputArena) evalInput() *evalInput {
+	if a == nil || a.docUsed {
+		return &evalInput{}
+	}
+	a.docUsed = true
+	a.doc = evalInput{}
+	return &a.doc
 }

@@ -44,8 +44,9 @@ type ServerResult struct {
 // once per project and reuse it for every server.
 type Value struct {
 	v ast.Value
-	// transient: made in an InputArena, valid only until it is reset.
-	transient bool
+	// arena is the InputArena the value was made in (valid until it is
+	// reset); nil for the heap.
+	arena *InputArena
 }
 
 // NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
@@ -112,9 +113,9 @@ func (v Value) String() string {
 // server} (no server when server is the zero Value).
 func input(server, ctx Value) ast.Value { return inputTerm(server, ctx).Value }
 
-// inputTerm is input as a term.
+// inputTerm is input as a term, made in server's arena.
 func inputTerm(server, ctx Value) *ast.Term {
-	in := &evalInput{}
+	in := server.arena.evalInput()
 	in.rec.Use(in.fields[:])
 	in.ctx.Value = ctx.v
 	in.rec.Add(keyTerm("context"), &in.ctx)
@@ -149,7 +150,7 @@ func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	if err := e.Err(); err != nil {
 		return nil, err
 	}
-	if server.transient && e.KeepsInputs() {
+	if server.arena != nil && e.KeepsInputs() {
 		return nil, errTransientInput
 	}
 	memo := e.memo

@@ -367,7 +367,7 @@ func (l *laterObject) FillLater() *regoir.Record {
 func (o *Object) value() ast.Value { return &o.rec }
 
 // Value is the object as an engine value.
-func (o *Object) Value() Value { return Value{v: o.value(), transient: o.arena != nil} }
+func (o *Object) Value() Value { return Value{v: o.value(), arena: o.arena} }
 
 // Arena is where o was made: nil for the heap. The fields an object leaves
 // for later (LaterFields) make theirs there too.
