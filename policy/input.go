@@ -137,10 +137,12 @@ func keyTerm(key string) *ast.Term {
 // slot is a multiplicative hash of its length and its first, middle and
 // last bytes, which tell the known keys apart; the seed is the first that
 // puts each in a slot of its own (TestKeyIndex). The slot's term is
-// compared with the key in full, so any other key misses.
+// compared with the key in full, so any other key misses. The common
+// values of AddSymbol's fields are found the same way (symbolIndex).
 type keySlots struct {
 	seed  uint32
-	slots []*ast.Term // nil when no seed was found: keyTerms is used
+	slots []*ast.Term // nil when no seed was found: known is used
+	known map[string]*ast.Term
 }
 
 // keySlotBits sizes the table: 2,048 slots for the ~75 known keys find a
@@ -155,7 +157,7 @@ func (k *keySlots) slot(key string) uint32 {
 
 func (k *keySlots) find(key string) *ast.Term {
 	if k.slots == nil {
-		return keyTerms()[key]
+		return k.known[key]
 	}
 	if key == "" {
 		return nil
@@ -167,11 +169,13 @@ func (k *keySlots) find(key string) *ast.Term {
 	return t
 }
 
-var keyIndex = sync.OnceValue(func() *keySlots {
-	known := keyTerms()
+var keyIndex = sync.OnceValue(func() *keySlots { return newKeySlots(keyTerms()) })
+
+// newKeySlots finds a seed that gives each of known a slot of its own.
+func newKeySlots(known map[string]*ast.Term) *keySlots {
 	slots := make([]*ast.Term, 1<<keySlotBits)
 	for try := range uint32(1000) {
-		k := &keySlots{seed: 0x9E3779B1 + 2*try, slots: slots}
+		k := &keySlots{seed: 0x9E3779B1 + 2*try, slots: slots, known: known}
 		clear(slots)
 		ok := true
 		for name, t := range known {
@@ -186,8 +190,8 @@ var keyIndex = sync.OnceValue(func() *keySlots {
 			return k
 		}
 	}
-	return &keySlots{}
-})
+	return &keySlots{known: known}
+}
 
 // keyTerms are the field names of the engine's input (docs/policies.md) and
 // of the results it decodes, as terms, made once: OPA interns only names of
@@ -239,12 +243,16 @@ func (o *Object) AddNull(key string) { o.add(key, ast.InternedNullTerm) }
 // ones (symbolTerms) are terms made once, which every server's input
 // shares; any other value is made as AddString makes it.
 func (o *Object) AddSymbol(key, v string) {
-	if t := symbolTerms()[v]; t != nil {
+	if t := symbolIndex().find(v); t != nil {
 		o.add(key, t)
 		return
 	}
 	o.AddString(key, v)
 }
+
+// symbolIndex finds the common values of AddSymbol's fields: their
+// lookup in the map was 0.5% of an 11,000-server scan's CPU.
+var symbolIndex = sync.OnceValue(func() *keySlots { return newKeySlots(symbolTerms()) })
 
 // symbolTerms are the common values of the fields AddSymbol adds, as
 // terms, made once: each such field of every server's input was two

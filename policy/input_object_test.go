@@ -341,7 +341,8 @@ func fieldRecords(v ast.Value) ast.Value {
 
 // TestKeyIndex: the known keys each have a slot of their own (a seed was
 // found), every one finds its own term, and a key that shares a known
-// key's length and sampled bytes, or any other, finds none.
+// key's length and sampled bytes, or any other, finds none; and so for
+// AddSymbol's common values.
 func TestKeyIndex(t *testing.T) {
 	k := keyIndex()
 	if k.slots == nil {
@@ -365,6 +366,21 @@ func TestKeyIndex(t *testing.T) {
 	}
 	if k.find("nzme") != nil || k.slot("nzme") != k.slot("name") {
 		t.Error("the test's look-alike key does not share name's slot")
+	}
+	// The symbols, likewise.
+	sym := symbolIndex()
+	if sym.slots == nil {
+		t.Fatal("no seed separates the symbols: AddSymbol fell back to the map")
+	}
+	for v, term := range symbolTerms() {
+		if got := sym.find(v); got != term {
+			t.Errorf("symbol find(%q) = %v, want the term made once", v, got)
+		}
+	}
+	for _, other := range []string{"", "n", "nqx", "npxx", "Npx", "python2", "sh\x00"} {
+		if got := sym.find(other); got != nil {
+			t.Errorf("symbol find(%q) = %v, want none", other, got)
+		}
 	}
 }
 
