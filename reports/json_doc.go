@@ -274,22 +274,37 @@ func appendJSONObject[V any](b []byte, depth int, m map[string]V) ([]byte, error
 	if len(m) == 0 {
 		return append(b, "{}"...), nil
 	}
-	var small [8]string
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
+	// The members in one pass over the map, sorted in place: a server's
+	// details and a finding's evidence hold a handful, for which looking
+	// each key up again and a general sort cost more than the writing.
+	type member struct {
+		k string
+		v V
 	}
-	slices.Sort(keys)
+	var small [8]member
+	members := small[:0]
+	for k, v := range m {
+		members = append(members, member{k, v})
+	}
+	if len(members) <= len(small) {
+		for i := 1; i < len(members); i++ {
+			for j := i; j > 0 && members[j].k < members[j-1].k; j-- {
+				members[j], members[j-1] = members[j-1], members[j]
+			}
+		}
+	} else {
+		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.k, b.k) })
+	}
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, mem := range members {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendJSONIndent(b, depth+1)
-		b = jsonquote.Append(b, k, false)
+		b = jsonquote.Append(b, mem.k, false)
 		b = append(b, ": "...)
 		var err error
-		if b, err = appendJSONValue(b, depth+1, any(m[k])); err != nil {
+		if b, err = appendJSONValue(b, depth+1, any(mem.v)); err != nil {
 			return b, err
 		}
 	}
