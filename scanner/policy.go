@@ -473,25 +473,25 @@ func program(s *Server) (string, []string) {
 	if s.Transport != TransportStdio {
 		return "", nil
 	}
-	argv := s.Argv()
-	if s.Expanded != nil {
-		argv = append([]string{s.Expanded.Command}, s.Expanded.Args...)
+	// The command and its arguments as they are, without a command line
+	// made of them (two, for an expanded server): the arguments returned
+	// are the server's own, or a part of them, which callers only read.
+	cmd, args := s.Command, s.Args
+	if e := s.Expanded; e != nil {
+		cmd, args = e.Command, e.Args
 	}
 	// A bounded number of rounds: `env A=1 cmd /c npx ...` is two wrappers.
 	for range 4 {
-		if len(argv) == 0 {
-			break
-		}
-		inner, ok := unwrapLauncher(programName(argv[0]), argv[1:])
+		inner, ok := unwrapLauncher(programName(cmd), args)
 		if !ok {
 			break
 		}
-		argv = inner
+		if len(inner) == 0 {
+			return "", nil
+		}
+		cmd, args = inner[0], inner[1:]
 	}
-	if len(argv) == 0 {
-		return "", nil
-	}
-	return programName(argv[0]), argv[1:]
+	return programName(cmd), args
 }
 
 // programName is a command's lower-cased base name without its Windows
