@@ -234,24 +234,26 @@ const (
 // docs/claude-code.md §5.3).
 func (s Status) Loaded() bool { return s == StatusActive || s == StatusPendingApproval }
 
-// SortFindings orders findings as reports list them: by location (path,
-// line, column), then rule and id.
-func SortFindings(fs []Finding) {
-	sortStable(fs, func(a, b *Finding) int {
-		if c := strings.Compare(a.Location.Path, b.Location.Path); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Location.Line, b.Location.Line); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Location.Column, b.Location.Column); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Rule, b.Rule); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+// SortFindings orders findings as reports list them (CompareFindings),
+// stably.
+func SortFindings(fs []Finding) { sortStable(fs, CompareFindings) }
+
+// CompareFindings orders findings as reports list them: by location
+// (path, line, column), then rule and id.
+func CompareFindings(a, b *Finding) int {
+	if c := strings.Compare(a.Location.Path, b.Location.Path); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Location.Line, b.Location.Line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Location.Column, b.Location.Column); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Rule, b.Rule); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
 }
 
 // sortStable sorts list stably by compare. A finding is a large struct:
