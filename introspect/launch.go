@@ -86,7 +86,7 @@ func targetOf(s *scanner.Server, pl place) (*target, error) {
 			if project != "" {
 				t.env["CLAUDE_PROJECT_DIR"] = project
 			}
-			for k, v := range e.Env {
+			for k, v := range e.ServerEnv() {
 				t.env[k] = v
 			}
 		default:

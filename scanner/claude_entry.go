@@ -2,6 +2,7 @@ package scanner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
@@ -131,10 +132,15 @@ func expandClaude(s *Server, lookup interp.Lookup) *Expanded {
 		return out
 	}
 	e.Command = expand(s.Command)
-	if len(s.Args) > 0 {
-		e.Args = make([]string, len(s.Args))
-		for i, a := range s.Args {
-			e.Args[i] = expand(a)
+	// The server's own arguments unless one changes: most hold no
+	// reference, and a copy each was an allocation a server.
+	e.Args = s.Args
+	for i, a := range s.Args {
+		if x := expand(a); x != a {
+			if &e.Args[0] == &s.Args[0] {
+				e.Args = slices.Clone(s.Args)
+			}
+			e.Args[i] = x
 		}
 	}
 	e.URL = expand(s.URL)
@@ -163,18 +169,20 @@ func expandClaude(s *Server, lookup interp.Lookup) *Expanded {
 		e.urlAgain = &u
 	}
 	// env values are expanded too but never take part in matching; only their
-	// missing variables are reported.
+	// missing variables are reported here. The values, which only an
+	// introspection reads, are expanded again when it asks (ServerEnv): a
+	// map of them was ~300 bytes a server.
 	for _, k := range s.EnvKeys {
 		v, ok := s.Env[k]
 		if !ok {
 			continue // a name forwarded without a value
 		}
-		out, missing := interp.ExpandClaude(v, lookup)
+		_, missing := interp.ExpandClaude(v, lookup)
 		addMissing(missing)
-		if e.Env == nil {
-			e.Env = make(map[string]string, len(s.Env))
-		}
-		e.Env[k] = out
+	}
+	if len(s.Env) > 0 {
+		e.envOf = s
+		e.lookup = lookup
 	}
 	return e
 }

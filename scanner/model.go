@@ -149,8 +149,13 @@ type Expanded struct {
 	argvAgain []string
 	urlAgain  *string
 	// Env is the server's env block expanded as Claude Code expands it
-	// before starting the server (values never leave memory).
+	// before starting the server (values never leave memory), when a
+	// caller gives it; ServerEnv makes it otherwise.
 	Env map[string]string
+	// envOf and lookup are the server whose env block ServerEnv expands,
+	// and the environment it expands it with.
+	envOf  *Server
+	lookup interp.Lookup
 	// ClientEnv is what Claude Code adds to its own environment from the
 	// settings env blocks (user, then managed, later winning); a server it
 	// starts inherits it. Values never leave memory.
@@ -160,6 +165,21 @@ type Expanded struct {
 	// HasVar is true when command, args, url or a header value holds a reference;
 	// env references do not count (§7.2 hasVar).
 	HasVar bool
+}
+
+// ServerEnv is the server's env block expanded as Claude Code expands it
+// before starting the server: Env when it is set, otherwise made now.
+func (e *Expanded) ServerEnv() map[string]string {
+	if e.Env != nil || e.envOf == nil {
+		return e.Env
+	}
+	env := make(map[string]string, len(e.envOf.Env))
+	for _, k := range e.envOf.EnvKeys {
+		if v, ok := e.envOf.Env[k]; ok {
+			env[k], _ = interp.ExpandClaude(v, e.lookup)
+		}
+	}
+	return env
 }
 
 // ArgvForms are the command lines (argv) policy matching sees: the
