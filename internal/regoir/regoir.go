@@ -613,7 +613,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 			if s.ev.acyclic && contains(v.Value, arr) {
 				return s.fail(errCycle)
 			}
-			*arr = *arr.Append(Plain(v))
+			appendArray(arr, Plain(v))
 		case OpAssignConst, OpAssignVar:
 			locals[st.Target] = s.value(st.A, locals)
 		case OpAssignVarOnce:
@@ -692,7 +692,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 			}
 			locals[st.Target] = ast.InternedTerm(n)
 		case OpMakeArray:
-			locals[st.Target] = ast.NewTerm(ast.NewArrayWithCapacity(int(st.N)))
+			locals[st.Target] = makeArray(int(st.N))
 		case OpMakeConst:
 			locals[st.Target] = s.ev.consts[st.N]
 		case OpMakeObject:
