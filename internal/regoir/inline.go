@@ -50,8 +50,13 @@ var inlineBuiltins = map[string]func(args []*ast.Term) *ast.Term{
 	"neq":        func(a []*ast.Term) *ast.Term { return ast.InternedTerm(!a[0].Equal(a[1])) },
 	"startswith": stringTest(strings.HasPrefix),
 	"endswith":   stringTest(strings.HasSuffix),
-	"lower":      stringMap(strings.ToLower),
-	"upper":      stringMap(strings.ToUpper),
+	// The hygiene rules look for uvx's --from= and --spec= in every
+	// Python launch's arguments; OPA's built-in copies both operands to
+	// lists of strings first (six allocations a call).
+	"strings.any_prefix_match": anyAffixMatch(strings.HasPrefix),
+	"strings.any_suffix_match": anyAffixMatch(strings.HasSuffix),
+	"lower":                    stringMap(strings.ToLower),
+	"upper":                    stringMap(strings.ToUpper),
 }
 
 // stringMap is a built-in that maps a string to another (lower, upper):
@@ -140,4 +145,52 @@ func constantPatterns(im *Image, n int32) map[string]*lazyRegexp {
 		}
 	}
 	return out
+}
+
+// anyAffixMatch is strings.any_prefix_match (any_suffix_match) for
+// operands that are strings or arrays of strings: whether a string of the
+// first has a prefix (suffix) among the second's. A set, or an array that
+// holds anything but strings, is left to OPA (nil).
+func anyAffixMatch(test func(s, affix string) bool) func([]*ast.Term) *ast.Term {
+	return func(a []*ast.Term) *ast.Term {
+		n, ok1 := stringCount(a[0].Value)
+		m, ok2 := stringCount(a[1].Value)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		for i := range n {
+			s := stringAt(a[0].Value, i)
+			for j := range m {
+				if test(s, stringAt(a[1].Value, j)) {
+					return ast.InternedTerm(true)
+				}
+			}
+		}
+		return ast.InternedTerm(false)
+	}
+}
+
+// stringCount is how many strings v is: one for a string, an array's
+// length when every element is a string; ok is false for anything else.
+func stringCount(v ast.Value) (n int, ok bool) {
+	switch x := v.(type) {
+	case ast.String:
+		return 1, true
+	case *ast.Array:
+		for i := range x.Len() {
+			if _, ok := x.Elem(i).Value.(ast.String); !ok {
+				return 0, false
+			}
+		}
+		return x.Len(), true
+	}
+	return 0, false
+}
+
+// stringAt is the i-th string of v, which stringCount accepted.
+func stringAt(v ast.Value, i int) string {
+	if s, ok := v.(ast.String); ok {
+		return string(s)
+	}
+	return string(v.(*ast.Array).Elem(i).Value.(ast.String))
 }

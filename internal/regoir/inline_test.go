@@ -18,6 +18,7 @@ func TestInlineBuiltinsMatchOPA(t *testing.T) {
 		`null`, `true`, `false`, `0`, `1`, `1.0`, `-1`, `2`, `1e3`, `100000000000000000000`, `""`, `"a"`, `"ab"`,
 		`"é"`, `"É"`, `"AbC"`, `"b"`, `"abc"`, `[]`, `[1]`, `[1, "a"]`, `["a", 1]`, `{}`, `{"a": 1}`, `{"a": "a", "b": 1}`,
 		`set()`, `{1}`, `{"a", 1}`, `[[1], {"a": [1]}]`, `{"x": {1, 2}}`,
+		`["a", "b"]`, `["abc", "x"]`, `["--from=x", "-y"]`, `["--from=", "--spec="]`, `{"a", "b"}`, `["bc"]`,
 	} {
 		values = append(values, ast.MustParseTerm(src))
 	}
