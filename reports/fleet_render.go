@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -425,37 +427,38 @@ func encodeChunks(n, chunk, piece int, encode func(lo, hi int, b *bytes.Buffer) 
 		b   *bytes.Buffer
 		err error
 	}
-	// Each chunk has its own result channel, read in order by the writer;
-	// sem bounds the chunks encoded and not yet written.
+	// Each chunk has its own result channel, read in order by the writer.
 	results := make([]chan result, chunks)
 	for i := range results {
 		results[i] = make(chan result, 1)
 	}
-	sem := make(chan struct{}, 2*workers) // chunks encoded but not yet written
+	// A worker takes a place in sem, then the next chunk: sem bounds the
+	// chunks being encoded, or encoded and not yet written. The workers
+	// take the chunks themselves: a goroutine that handed them out had to
+	// be scheduled between any two, and a worker that asked while both
+	// cores were busy waited ~80 us for it, for every chunk (a fifth of
+	// the workers' time on an 11,000-server report).
+	sem := make(chan struct{}, 2*workers)
 	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait() // after done is closed: none outlives the call
 	defer close(done)
-	next := make(chan int)
-	go func() {
-		defer close(next)
-		for i := range chunks {
-			select {
-			case sem <- struct{}{}:
-			case <-done:
-				return
-			}
-			select {
-			case next <- i:
-			case <-done:
-				return
-			}
-		}
-	}()
+	var next atomic.Int64
 	// Buffers go back to a free list once written: a buffer grown once is
 	// not cleared and grown again for every chunk.
 	free := make(chan *bytes.Buffer, 2*workers+1)
 	for range workers {
-		go func() {
-			for i := range next {
+		wg.Go(func() {
+			for {
+				select {
+				case sem <- struct{}{}:
+				case <-done:
+					return
+				}
+				i := int(next.Add(1)) - 1
+				if i >= chunks {
+					return // its place in sem is not needed: no chunk is left
+				}
 				var b *bytes.Buffer
 				select {
 				case b = <-free:
@@ -466,7 +469,7 @@ func encodeChunks(n, chunk, piece int, encode func(lo, hi int, b *bytes.Buffer) 
 				err := encode(i*chunk, min((i+1)*chunk, n), b)
 				results[i] <- result{b, err}
 			}
-		}()
+		})
 	}
 	for i := range chunks {
 		r := <-results[i]
