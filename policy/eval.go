@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -177,12 +178,16 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 		// The verdict query and the hygiene rules in one evaluation: a
 		// second was its own setup, and the verdict's parts an object
 		// built to be taken apart (3% of a server).
-		v, err := plannedTerm(ctx, e.plan, entryServer, doc)
+		// The result is read as the evaluation ends: its collections
+		// are made in memory the next evaluation reuses.
+		err := e.plan.EvalTermWith(ctx, entryServer, doc, func(rs []*ast.Term) error {
+			if len(rs) != 1 {
+				return errUndefinedEntry
+			}
+			return decodePlanned(rs[0].Value, res)
+		})
 		if err != nil {
-			return nil, err
-		}
-		if err := decodePlanned(v, res); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("evaluate policy: %w", err)
 		}
 		return res, nil
 	}
@@ -239,10 +244,12 @@ func plannedTerm(ctx context.Context, plan *regoir.Evaluator, entrypoint string,
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
 	if len(rs) != 1 {
-		return nil, fmt.Errorf("evaluate policy: the entrypoint is undefined")
+		return nil, fmt.Errorf("evaluate policy: %w", errUndefinedEntry)
 	}
 	return rs[0].Value, nil
 }
+
+var errUndefinedEntry = errors.New("the entrypoint is undefined")
 
 // EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,
 // P006) once per context.

@@ -64,7 +64,13 @@ func makeArray(n int) *ast.Term {
 	if n > inlineArrayElems || !arrayFieldsMatch() {
 		return ast.NewTerm(ast.NewArrayWithCapacity(n))
 	}
-	b := &arrayBlock{}
+	return new(arrayBlock).init(n)
+}
+
+// init makes b an empty array with room for n <= inlineArrayElems
+// elements, and returns its term.
+func (b *arrayBlock) init(n int) *ast.Term {
+	*b = arrayBlock{}
 	b.arr.elems, b.arr.hashs, b.arr.ground = b.elems[:0:n], b.hashs[:0:n], true
 	b.term.Value = (*ast.Array)(unsafe.Pointer(&b.arr))
 	return &b.term
