@@ -51,6 +51,9 @@ func bindShippedPlan(bs []builtin) (*regoir.Evaluator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shipped plan: %w", err)
 	}
+	for pattern, match := range shippedMatchers {
+		ev.MatchPattern(pattern, match)
+	}
 	return ev, nil
 }
 

@@ -107,6 +107,9 @@ func regexMatch(patterns map[string]*lazyRegexp) func([]*ast.Term) *ast.Term {
 		if l == nil {
 			return nil
 		}
+		if l.match != nil {
+			return ast.InternedTerm(l.match(string(s)))
+		}
 		re := l.get(string(pat))
 		if re == nil {
 			return nil
@@ -120,6 +123,8 @@ func regexMatch(patterns map[string]*lazyRegexp) func([]*ast.Term) *ast.Term {
 type lazyRegexp struct {
 	once sync.Once
 	re   *regexp.Regexp
+	// match, when set (Evaluator.MatchPattern), answers for the pattern.
+	match func(string) bool
 }
 
 func (l *lazyRegexp) get(pat string) *regexp.Regexp {
@@ -193,4 +198,19 @@ func stringAt(v ast.Value, i int) string {
 		return string(s)
 	}
 	return string(v.(*ast.Array).Elem(i).Value.(ast.String))
+}
+
+// MatchPattern has regex.match answer with match for the plan's calls
+// whose pattern is the constant pattern: a function written by hand that
+// answers as the compiled pattern would, for a pattern a policy tries on
+// every input (Go's regexp took ~0.2 us a call, most of it setting up
+// the match). It reports whether a call of the plan has that pattern.
+// Call it before the first evaluation.
+func (e *Evaluator) MatchPattern(pattern string, match func(string) bool) bool {
+	l := e.patterns[pattern]
+	if l == nil {
+		return false
+	}
+	l.match = match
+	return true
 }

@@ -134,3 +134,32 @@ dyn := regex.match(input.p, input.s)`}
 		}
 	}
 }
+
+// TestMatchPattern: a matcher given for a constant pattern answers the
+// plan's regex.match calls with that pattern, and only those; a pattern
+// the plan does not call with takes none.
+func TestMatchPattern(t *testing.T) {
+	prog, _ := encodeModules(t, map[string]string{"p.rego": `package p
+
+r := [regex.match("^a+$", input.s), regex.match("^b+$", input.s)]
+`}, "p/r")
+	ev, err := prog.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	if !ev.MatchPattern("^a+$", func(s string) bool { asked = append(asked, s); return s == "given" }) {
+		t.Fatal("the plan's pattern was not found")
+	}
+	if ev.MatchPattern("^c+$", func(string) bool { return true }) {
+		t.Error("a pattern the plan does not use was taken")
+	}
+	in, _ := ast.InterfaceToValue(map[string]any{"s": "given"})
+	rs, err := ev.Eval(context.Background(), "p/r", in)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("%v, %d results", err, len(rs))
+	}
+	if got := rs[0].String(); got != "[true, false]" || len(asked) != 1 || asked[0] != "given" {
+		t.Errorf("result %s, matcher asked %q", got, asked)
+	}
+}

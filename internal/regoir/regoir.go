@@ -399,6 +399,8 @@ type Evaluator struct {
 	// evaluation has made it; nil for a function that is not fixed.
 	fixed  []*fixedValue
 	states sync.Pool
+	// patterns are regex.match's constant patterns (MatchPattern).
+	patterns map[string]*lazyRegexp
 	// acyclic refuses an insert that would make a value contain itself.
 	// Check bounds what a program reads and writes, not what it computes:
 	// a hostile one (FuzzDecode's) can insert an object into itself, and
@@ -439,7 +441,8 @@ func (im *Image) Bind(extra map[string]Builtin) (*Evaluator, error) {
 			b = Builtin{Decl: d.Decl, Fn: topdown.GetBuiltin(name)}
 			e.inline[i] = inlineBuiltins[name]
 			if name == "regex.match" {
-				e.inline[i] = regexMatch(constantPatterns(im, int32(i)))
+				e.patterns = constantPatterns(im, int32(i))
+				e.inline[i] = regexMatch(e.patterns)
 			}
 		}
 		if b.Fn == nil || b.Decl == nil {
