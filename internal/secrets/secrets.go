@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -663,26 +664,33 @@ func (d *Detector) ScanText(s string) (string, []Found) {
 // RedactText replaces every detected token in free text.
 func (d *Detector) RedactText(s string) string { out, _ := d.ScanText(s); return out }
 
-// ScanArgs returns a copy of argv with its secrets hidden, and what it hid:
+// ScanArgs returns argv with its secrets hidden, and what it hid:
 // the value after a credential flag ("--token X"), "--flag=value" and
 // "NAME=value" forms (docker's -e API_KEY=x, env's VAR=x), header
 // arguments ("Authorization: token x"), URLs, and tokens of known formats
-// anywhere. Each secret is one Secret decision.
+// anywhere. Each secret is one Secret decision. What it returns is a copy
+// when it hid something, argv itself otherwise: the caller must not write
+// into it.
 func (d *Detector) ScanArgs(args []string) ([]string, []Found) {
-	if len(args) == 0 {
-		return args, nil
-	}
-	out := make([]string, len(args))
+	// The arguments themselves until one is hidden: most commands have
+	// no secret, and a copy of each server's was two of a scan's
+	// allocations (the report's, and this).
+	out := args[:len(args):len(args)]
 	var found []Found
 	for i, a := range args {
-		var f []Found
-		out[i], f = d.scanArg(a)
+		v, f := d.scanArg(a)
 		if len(f) == 0 && i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && !strings.HasPrefix(a, "-") {
 			flag := strings.TrimLeft(args[i-1], "-")
 			if kind, ok := d.Secret(flag, a); ok {
-				out[i] = Redacted
+				v = Redacted
 				f = []Found{{Key: flag, Kind: kind}}
 			}
+		}
+		if v != a {
+			if &out[0] == &args[0] {
+				out = slices.Clone(args)
+			}
+			out[i] = v
 		}
 		for _, x := range f {
 			x.Index = i

@@ -225,9 +225,19 @@ func TestScanArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			before := slices.Clone(tc.args)
 			got, found := d.ScanArgs(tc.args)
 			if strings.Join(got, "\x00") != strings.Join(tc.want, "\x00") {
 				t.Errorf("ScanArgs = %q, want %q", got, tc.want)
+			}
+			// The arguments are left as they were; they come back
+			// themselves when nothing is hidden, without room to
+			// append into them.
+			if !slices.Equal(tc.args, before) {
+				t.Errorf("ScanArgs changed its operand to %q", tc.args)
+			}
+			if same := len(got) > 0 && &got[0] == &tc.args[0]; same != (len(found) == 0) || cap(got) != len(got) {
+				t.Errorf("ScanArgs returned its operand %v with %d found, capacity %d of %d", same, len(found), cap(got), len(got))
 			}
 			var idx []int
 			for _, f := range found {
