@@ -352,7 +352,7 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 
 	// 1. Collect and validate each scope (§6.1).
 	valid := func(list []*Server) []*Server {
-		var out []*Server
+		out := make([]*Server, 0, len(list))
 		for _, s := range list {
 			if s.Status == "" {
 				out = append(out, s)
@@ -393,9 +393,12 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 		}
 	}
 
+	// The maps below hold a project's hundreds of servers: made with room
+	// for them, not grown (and rehashed) as they fill.
+	//
 	// Closer .mcp.json files override farther ones by name (§1.4).
-	project := map[string]*Server{}
-	var projectOrder []string
+	project := make(map[string]*Server, len(projectDefs))
+	projectOrder := make([]string, 0, len(projectDefs))
 	for _, s := range valid(projectDefs) {
 		if prev, ok := project[s.Name]; ok {
 			shadow(prev, s, "a closer .mcp.json defines the same name")
@@ -406,7 +409,7 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 	}
 
 	// Approval of project servers (§5.2).
-	approvals := map[string]approval{}
+	approvals := make(map[string]approval, len(projectOrder))
 	projectApproval := w.approvals(p)
 	for _, n := range projectOrder {
 		a, why := projectApproval.of(n)
@@ -420,8 +423,9 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 
 	// 2. Merge (§6.2). merged maps a name to its winner; order records first
 	// appearance across the assigned objects.
-	merged := map[string]*Server{}
-	var order []string
+	all := len(user) + len(local) + len(projectOrder) + len(managedS) + len(enterprise)
+	merged := make(map[string]*Server, all)
+	order := make([]string, 0, all)
 	assign := func(list []*Server) {
 		for _, s := range list {
 			if prev, ok := merged[s.Name]; ok {
@@ -457,7 +461,7 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 			user, local, projectList = nil, nil, nil
 		}
 		names := func(list []*Server) map[string]bool {
-			m := map[string]bool{}
+			m := make(map[string]bool, len(list))
 			for _, s := range valid(list) {
 				m[s.Name] = true
 			}
