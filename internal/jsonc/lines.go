@@ -129,7 +129,10 @@ type Size struct {
 // either total exceeds maxValues or maxBytes (0: no limit).
 func Measure(v *Value, maxValues, maxBytes int) Size {
 	var s Size
-	stack := []*Value{v}
+	// On the stack for a server entry's dozen values: a list on the heap
+	// for each was two of every server's allocations.
+	var room [32]*Value
+	stack := append(room[:0], v)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
