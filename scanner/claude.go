@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
@@ -531,8 +532,7 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 				s.Status = reports.StatusBlocked
 			}
 			if len(s.Expanded.Missing) > 0 {
-				sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, which %s no value and no default; Claude Code keeps the literal text",
-					s.Name, strings.Join(quoteAll(s.Expanded.Missing, "${", "}"), ", "), plural(len(s.Expanded.Missing), "has", "have")),
+				sc.finding(s, "MCPG-C007", missingVarsMessage(s.Name, s.Expanded.Missing),
 					map[string]any{"variables": s.Expanded.Missing}, s.Expanded.Missing...)
 			}
 		}
@@ -706,6 +706,28 @@ func validPolicyName(s string) bool {
 		}
 	}
 	return true
+}
+
+// missingVarsMessage is C007's message for a Claude Code server: server
+// %q references ${A}, ${B}, which have no value and no default. Written
+// in one buffer: through fmt, the quoted names and their join, it was ten
+// allocations a finding, and on the 11,000-server machine 4,500 servers
+// have one.
+func missingVarsMessage(name string, missing []string) string {
+	b := make([]byte, 0, 128+len(name)+16*len(missing))
+	b = append(b, "server "...)
+	b = strconv.AppendQuote(b, name)
+	b = append(b, " references "...)
+	for i, v := range missing {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(append(append(b, "${"...), v...), '}')
+	}
+	b = append(b, ", which "...)
+	b = append(b, plural(len(missing), "has", "have")...)
+	b = append(b, " no value and no default; Claude Code keeps the literal text"...)
+	return string(b)
 }
 
 func quoteAll(list []string, pre, post string) []string {

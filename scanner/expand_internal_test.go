@@ -2,10 +2,12 @@ package scanner
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +63,24 @@ func TestExpandedShares(t *testing.T) {
 	noenv.Expanded.Env = given
 	if got := noenv.Expanded.ServerEnv(); !maps.Equal(got, given) {
 		t.Errorf("a given Env: ServerEnv %v", got)
+	}
+}
+
+// TestMissingVarsMessage: C007's message for Claude Code is the one fmt
+// wrote, names quoted as %q quotes them.
+func TestMissingVarsMessage(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		missing []string
+	}{
+		{"gh", []string{"TOKEN"}},
+		{"a \"quoted\" name\t\u2028\xff", []string{"A", "B_2", "C"}},
+		{"", []string{"X"}},
+	} {
+		want := fmt.Sprintf("server %q references %s, which %s no value and no default; Claude Code keeps the literal text",
+			c.name, strings.Join(quoteAll(c.missing, "${", "}"), ", "), plural(len(c.missing), "has", "have"))
+		if got := missingVarsMessage(c.name, c.missing); got != want {
+			t.Errorf("%q\nwant %q", got, want)
+		}
 	}
 }
