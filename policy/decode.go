@@ -55,16 +55,20 @@ func member(v ast.Value, key string) ast.Value {
 // other value. A set's are its own sorted list, which the caller only
 // reads: copying them out (with a closure to collect them) was five
 // allocations a server, for the findings and their evidence.
-func elements(v ast.Value) ([]*ast.Term, bool) {
+func elements(v ast.Value) ([]*ast.Term, bool) { return appendElements(nil, v) }
+
+// appendElements is elements appended to buf: a caller's buffer on its
+// stack spares the list for a result's few reasons or findings, one of
+// every server's allocations.
+func appendElements(buf []*ast.Term, v ast.Value) ([]*ast.Term, bool) {
 	switch x := v.(type) {
 	case *ast.Array:
-		out := make([]*ast.Term, x.Len())
-		for i := range out {
-			out[i] = x.Elem(i)
+		for i := range x.Len() {
+			buf = append(buf, x.Elem(i))
 		}
-		return out, true
+		return buf, true
 	case ast.Set:
-		return x.Slice(), true // sorted, as rego's JSON gives them
+		return append(buf, x.Slice()...), true // sorted, as rego's JSON gives them
 	}
 	return nil, false
 }
@@ -124,7 +128,8 @@ func decodeVerdict(v, verdict, admission, findings ast.Value, res *ServerResult)
 		return malformedResult(v)
 	}
 	res.Decision.Allowed = bool(allowed)
-	reasons, ok := elements(member(verdict, "reasons"))
+	var room [8]*ast.Term
+	reasons, ok := appendElements(room[:0], member(verdict, "reasons"))
 	if !ok {
 		return malformedResult(v)
 	}
@@ -146,7 +151,8 @@ func decodeVerdict(v, verdict, admission, findings ast.Value, res *ServerResult)
 
 // appendFindings reads a list of shipped findings.
 func appendFindings(out *[]RuleResult, v ast.Value) error {
-	list, ok := elements(v)
+	var room [8]*ast.Term
+	list, ok := appendElements(room[:0], v)
 	if !ok {
 		return malformedResult(v)
 	}
