@@ -153,6 +153,9 @@ type Detector struct {
 	// formats: most values never reach it (placeholderStarts), and
 	// compiling it was 0.1 ms of every scan, a one-file scan's included.
 	placeholder func() *regexp.Regexp
+	// placeholders are the placeholder pattern's parts by first byte
+	// (byFirstByte), split on first use.
+	placeholders func() *[256]func() *regexp.Regexp
 	// placeholderFirst holds placeholderStarts' bytes.
 	placeholderFirst [256]bool
 }
@@ -162,9 +165,10 @@ type Detector struct {
 func NewDetector() *Detector {
 	formats := tokenFormats()
 	d := &Detector{
-		formats:     formats,
-		needles:     indexNeedles(formats),
-		placeholder: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(placeholderPattern) }),
+		formats:      formats,
+		needles:      indexNeedles(formats),
+		placeholder:  sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(placeholderPattern) }),
+		placeholders: sync.OnceValue(func() *[256]func() *regexp.Regexp { return byFirstByte(placeholderPattern) }),
 	}
 	for i := range len(placeholderStarts) {
 		d.placeholderFirst[placeholderStarts[i]] = true
@@ -425,7 +429,11 @@ func (d *Detector) IsPlaceholder(v string) bool {
 	if d.isReferenceOnly(t) {
 		return true
 	}
-	return d.placeholderFirst[t[0]] && d.placeholder().MatchString(t)
+	if !d.placeholderFirst[t[0]] {
+		return false
+	}
+	re := (*d.placeholders())[t[0]]
+	return re != nil && re().MatchString(t)
 }
 
 // placeholderTail catches tokens whose body is filler ("ghp_xxxxxxxx...").

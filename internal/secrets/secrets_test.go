@@ -319,10 +319,51 @@ func FuzzPlaceholderFirstBytes(f *testing.F) {
 	}
 	d := NewDetector()
 	f.Fuzz(func(t *testing.T, s string) {
-		if s != "" && d.placeholder().MatchString(s) && !d.placeholderFirst[s[0]] {
+		if s == "" {
+			return
+		}
+		whole := d.placeholder().MatchString(s)
+		if whole && !d.placeholderFirst[s[0]] {
 			t.Fatalf("the placeholder pattern matches %q, whose first byte is outside the set", s)
 		}
+		// The part of the pattern for s's first byte answers as the whole.
+		part := (*d.placeholders())[s[0]]
+		if got := part != nil && part().MatchString(s); got != whole {
+			t.Fatalf("%q: the pattern's part for %q matches %v, the whole %v", s, s[0], got, whole)
+		}
 	})
+}
+
+// TestPlaceholderParts: byFirstByte's parts of the placeholder pattern
+// answer as the whole on the fuzz seeds in every case, each a small part
+// of it; and a pattern of another shape gets the whole for every byte.
+func TestPlaceholderParts(t *testing.T) {
+	d := NewDetector()
+	parts := d.placeholders()
+	for _, s := range []string{
+		"<token>", "[API_KEY]", "{token}", "Bearer ${TOKEN}", "basic xxx", "your-key-here", "MY_TOKEN", "example.com",
+		"sample", "dummy", "fake", "test", "xxxx", "****", "...", "changeme", "change_me", "placeholder", "REDACTED", "none",
+		"null", "todo", "tbd", "secret", "password", "token", "sk-...", "sk-xxxx", "sk-your-key", "ghp_xxxx", "ghp_...",
+		"ſecret", "ſk-xxx", "info", "insert-here", "INSERT_KEY", "Token xxx", "bearer <x>", "my-key", "replace me", "xx",
+		"tests", "nonE", "K", "\u212a",
+	} {
+		for _, v := range []string{s, strings.ToUpper(s), strings.ToLower(s)} {
+			whole := d.placeholder().MatchString(v)
+			part := parts[v[0]]
+			if got := part != nil && part().MatchString(v); got != whole {
+				t.Errorf("%q: part %v, whole %v", v, got, whole)
+			}
+		}
+	}
+	if i := parts['i']; i == nil || len(i().String()) > len(placeholderPattern)/4 {
+		t.Errorf("the part for 'i' is not a small part of the pattern (%v)", i != nil)
+	}
+	other := byFirstByte(`^a|b$`)
+	for b := range other {
+		if other[b] == nil || other[b]().String() != `^a|b$` {
+			t.Fatalf("byte %d of another shape of pattern: not the whole pattern", b)
+		}
+	}
 }
 
 // TestPlaceholderStarts: placeholderStarts is what firstBytes derives from
