@@ -524,3 +524,28 @@ func FuzzScanURLShortcut(f *testing.F) {
 		}
 	})
 }
+
+// TestTopAlternatives: the alternatives of ^(?:...)$ as written, a "|"
+// inside a group, a class or after a backslash not among the cuts; any
+// other shape is not cut.
+func TestTopAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		flags   string
+		alts    []string // nil: not cut
+	}{
+		{`(?i)^(?:a|b.*|c)$`, "(?i)", []string{"a", "b.*", "c"}},
+		{`^(?:x(?:y|z)|[|]|\||[]|]w|[^]|]v)$`, "", []string{"x(?:y|z)", "[|]", `\|`, "[]|]w", "[^]|]v"}},
+		{`^(?:only)$`, "", []string{"only"}},
+		{`^a|b$`, "", nil},
+		{`^(?:a)|(b)$`, "", nil},
+		{`x^(?:a|b)$`, "", nil},
+		{`(?is)^(?:a|b)$`, "(?is)", []string{"a", "b"}},
+		{`^(?:(a|b)$`, "", nil},
+	} {
+		flags, alts, ok := topAlternatives(c.pattern)
+		if ok != (c.alts != nil) || ok && (flags != c.flags || !slices.Equal(alts, c.alts)) {
+			t.Errorf("%s: %q %q %v, want %q %q", c.pattern, flags, alts, ok, c.flags, c.alts)
+		}
+	}
+}
