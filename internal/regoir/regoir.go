@@ -985,15 +985,19 @@ func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 	}
 	s.top += n
 	s.high = max(s.high, s.top)
+	// A fixed function's value outlives the evaluation: nothing of it is
+	// made in the slab.
+	fixing := 0
 	if fixed != nil {
-		s.fixing++
-		defer func() { s.fixing-- }()
+		fixing = 1
 	}
+	s.fixing += fixing
 	var out *ast.Term
 	for _, b := range s.im.Blocks[fn.Blocks.Start:fn.Blocks.end()] {
 		r := s.exec(b, frame)
 		if s.err != nil {
 			s.top -= n
+			s.fixing -= fixing
 			return nil, ctrlReturn
 		}
 		if r == ctrlReturn {
@@ -1001,6 +1005,7 @@ func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 			break
 		}
 	}
+	s.fixing -= fixing
 	if out == nil {
 		out = frame[fn.Ret]
 	}
