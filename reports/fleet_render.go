@@ -485,9 +485,8 @@ func encodeChunks(n, chunk, piece int, encode func(lo, hi int, b *bytes.Buffer) 
 			return err
 		}
 		// The buffer goes back before the chunk's place in sem: a worker
-		// that takes the place finds it. Given back after, every chunk of
-		// a long list was encoded into a buffer grown anew (27 MB of an
-		// 11,000-server scan's memory, doubling to each chunk's size).
+		// that takes the place finds it, where given back after, the
+		// worker could find the list empty and grow a buffer of its own.
 		select {
 		case free <- r.b:
 		default:
