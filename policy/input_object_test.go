@@ -345,21 +345,14 @@ func fieldRecords(v ast.Value) ast.Value {
 // AddSymbol's common values.
 func TestKeyIndex(t *testing.T) {
 	k := keyIndex()
-	if k.slots == nil {
-		t.Fatal("no seed separates the known keys: keyTerm fell back to the map")
-	}
+	others := []string{"", "x", "nzme", "nam", "names_", "contexts", "Name", "server\x00"}
+	checkSlots(t, "key", k, keyTerms(), others)
 	for name, term := range keyTerms() {
-		if got := k.find(name); got != term {
-			t.Errorf("find(%q) = %v, want the term made once", name, got)
-		}
 		if got := keyTerm(name); got != term {
 			t.Errorf("keyTerm(%q) made a new term", name)
 		}
 	}
-	for _, other := range []string{"", "x", "nzme", "nam", "names_", "contexts", "Name", "server\x00"} {
-		if got := k.find(other); got != nil {
-			t.Errorf("find(%q) = %v, want none", other, got)
-		}
+	for _, other := range others {
 		if got := keyTerm(other); got.Value.Compare(ast.String(other)) != 0 {
 			t.Errorf("keyTerm(%q) = %v", other, got)
 		}
@@ -368,18 +361,24 @@ func TestKeyIndex(t *testing.T) {
 		t.Error("the test's look-alike key does not share name's slot")
 	}
 	// The symbols, likewise.
-	sym := symbolIndex()
-	if sym.slots == nil {
-		t.Fatal("no seed separates the symbols: AddSymbol fell back to the map")
+	checkSlots(t, "symbol", symbolIndex(), symbolTerms(), []string{"", "n", "nqx", "npxx", "Npx", "python2", "sh\x00"})
+}
+
+// checkSlots: a seed gives each of known a slot of its own, each finds its
+// own term, and every one of others finds none.
+func checkSlots(t *testing.T, what string, k *keySlots, known map[string]*ast.Term, others []string) {
+	t.Helper()
+	if k.slots == nil {
+		t.Fatalf("no seed separates the %ss: lookups fell back to the map", what)
 	}
-	for v, term := range symbolTerms() {
-		if got := sym.find(v); got != term {
-			t.Errorf("symbol find(%q) = %v, want the term made once", v, got)
+	for name, term := range known {
+		if got := k.find(name); got != term {
+			t.Errorf("%s find(%q) = %v, want the term made once", what, name, got)
 		}
 	}
-	for _, other := range []string{"", "n", "nqx", "npxx", "Npx", "python2", "sh\x00"} {
-		if got := sym.find(other); got != nil {
-			t.Errorf("symbol find(%q) = %v, want none", other, got)
+	for _, other := range others {
+		if got := k.find(other); got != nil {
+			t.Errorf("%s find(%q) = %v, want none", what, other, got)
 		}
 	}
 }

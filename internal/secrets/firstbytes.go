@@ -134,7 +134,8 @@ func topAlternatives(pattern string) (flags string, alts []string, ok bool) {
 		return "", nil, false
 	}
 	alts = append(alts, body[from:])
-	// The pieces must make the pattern again, as one alternation.
+	// A pattern that does not parse is not cut: its parts would not
+	// compile where they are first used.
 	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
 		return "", nil, false
 	}

@@ -149,12 +149,11 @@ type Detector struct {
 	formats []tokenFormat
 	// needles indexes the formats' needles by first byte (candidates).
 	needles [256][]needle
-	// The placeholder pattern, compiled on first use like the token
-	// formats: most values never reach it (placeholderStarts), and
-	// compiling it was 0.1 ms of every scan, a one-file scan's included.
-	placeholder func() *regexp.Regexp
 	// placeholders are the placeholder pattern's parts by first byte
-	// (byFirstByte), split on first use.
+	// (byFirstByte), split on first use and each compiled on its first,
+	// like the token formats: most values never reach them
+	// (placeholderStarts), and compiling the pattern was 0.1 ms of every
+	// scan, a one-file scan's included.
 	placeholders func() *[256]func() *regexp.Regexp
 	// placeholderFirst holds placeholderStarts' bytes.
 	placeholderFirst [256]bool
@@ -167,7 +166,6 @@ func NewDetector() *Detector {
 	d := &Detector{
 		formats:      formats,
 		needles:      indexNeedles(formats),
-		placeholder:  sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(placeholderPattern) }),
 		placeholders: sync.OnceValue(func() *[256]func() *regexp.Regexp { return byFirstByte(placeholderPattern) }),
 	}
 	for i := range len(placeholderStarts) {
