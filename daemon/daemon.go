@@ -38,9 +38,6 @@ type Options struct {
 	ManagedDir      string
 	Project         string
 	ClaudeConfigDir string
-	// WorkDir anchors stable ids as a scan run there would ("" anchors them
-	// to the home and managed directory only).
-	WorkDir string
 	// Policies are --policy paths (.rego files or directories, JSON files
 	// shaped like managed-settings.json). A policy that becomes invalid is
 	// reported and the last good one stays in force.
@@ -562,7 +559,7 @@ func (d *daemon) scan(ctx context.Context) (inventory, map[string]bool, error) {
 	meta := runner.Meta{Version: d.opts.Version, GeneratedAt: d.now().UTC().Format(time.RFC3339), Host: d.opts.Host}
 	base := scanner.Options{
 		Home: d.opts.Home, ManagedDir: d.opts.ManagedDir, Project: d.opts.Project, ClaudeConfigDir: d.opts.ClaudeConfigDir,
-		WorkDir: d.opts.WorkDir, GOOS: d.opts.GOOS, LookupEnv: d.opts.LookupEnv, FS: d.fs,
+		GOOS: d.opts.GOOS, LookupEnv: d.opts.LookupEnv, FS: d.fs,
 	}
 	run := func(sopts scanner.Options) (*runner.Result, error) {
 		res, err := runner.Run(ctx, runner.Options{Scan: sopts, Policies: d.opts.Policies, Engine: d.engine, Print: d.opts.Print, Meta: meta, Secrets: d.det, Fleet: d.fleetPolicy})

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -107,8 +109,10 @@ type Engine struct {
 	context    rego.PreparedEvalQuery // weakness rules, once per context
 	// Custom lists the custom packages, e.g. "mcpguard.custom.acme".
 	Custom []string
-	// Sources are the custom policy files.
+	// Sources are the custom policy files; Digests their contents'
+	// digests by path (FileDigest), for the report's policy sources.
 	Sources []string
+	Digests map[string]string
 	memo    *serverMemo // nil unless EngineOptions.Memo
 	// plan evaluates the server and hygiene queries of an engine without
 	// custom rules or data, in place of topdown (nil: topdown does).
@@ -179,14 +183,14 @@ func (e *Engine) KeepsInputs() bool {
 var errTransientInput = errors.New("evaluate policy: a server input made in an arena, given to an engine that keeps inputs")
 
 func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
-	custom, sources, err := customModules(opts.Paths, false)
+	custom, sources, digests, err := customModules(opts.Paths, false)
 	if err != nil {
 		return err
 	}
 	if err := addModules(custom, opts.Modules); err != nil {
 		return err
 	}
-	e.Sources = sources
+	e.Sources, e.Digests = sources, digests
 	var diags []reports.FileError
 	e.Custom, diags = customPackages(custom)
 	if len(diags) > 0 {
@@ -439,13 +443,13 @@ func (e *Engine) compileCustom(custom map[string]*ast.Module, bs []builtin, prin
 
 // customModules loads .rego files from paths. tests selects *_test.rego files
 // only; otherwise they are skipped.
-func customModules(paths []string, tests bool) (map[string]*ast.Module, []string, error) {
+func customModules(paths []string, tests bool) (map[string]*ast.Module, []string, map[string]string, error) {
 	if len(paths) == 0 {
-		return map[string]*ast.Module{}, nil, nil
+		return map[string]*ast.Module{}, nil, nil, nil
 	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			return nil, nil, &CompileError{Diagnostics: []reports.FileError{{Path: p, Message: describeOSError(err)}}}
+			return nil, nil, nil, &CompileError{Diagnostics: []reports.FileError{{Path: p, Message: describeOSError(err)}}}
 		}
 	}
 	res, err := loader.NewFileLoader().
@@ -461,17 +465,37 @@ func customModules(paths []string, tests bool) (map[string]*ast.Module, []string
 			return strings.HasSuffix(abspath, "_test.rego") != tests
 		})
 	if err != nil {
-		return nil, nil, compileError(err)
+		return nil, nil, nil, compileError(err)
 	}
 	mods := map[string]*ast.Module{}
+	digests := map[string]string{}
 	var sources []string
-	for name, m := range res.ParsedModules() {
-		mods[name] = m
-		sources = append(sources, name)
+	for _, f := range res.Modules {
+		mods[f.Name] = f.Parsed
+		digests[f.Name] = FileDigest(f.Raw)
+		sources = append(sources, f.Name)
 	}
 	sort.Strings(sources)
-	return mods, sources, nil
+	return mods, sources, digests, nil
 }
+
+// FileDigest is how a report names a policy file's contents:
+// "sha256:" and the hex SHA-256 of its bytes.
+func FileDigest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// ShippedDigest is the digest of the shipped policies this build embeds
+// (their Rego sources and the OPA version that evaluates them), as a
+// report's policy sources name them.
+var ShippedDigest = sync.OnceValue(func() string {
+	sum, err := shippedDigest()
+	if err != nil {
+		return ""
+	}
+	return "sha256:" + hex.EncodeToString(sum[:])
+})
 
 // addModules parses Rego sources that come from no file into mods.
 func addModules(mods map[string]*ast.Module, sources map[string]string) error {

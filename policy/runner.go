@@ -41,7 +41,7 @@ func RunTests(ctx context.Context, paths []string) ([]TestResult, error) {
 		modules[k] = v
 	}
 	for _, tests := range []bool{false, true} {
-		custom, _, err := customModules(paths, tests)
+		custom, _, _, err := customModules(paths, tests)
 		if err != nil {
 			return nil, err
 		}

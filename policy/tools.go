@@ -88,7 +88,7 @@ func NewToolsPolicy(ctx context.Context, opts ToolsPolicyOptions) (*ToolsPolicy,
 // every compiler stage (custom code is not otherwise checked), and a
 // generated index that gathers tool_deny and tool_warn of every package.
 func (p *ToolsPolicy) compileCustom(ctx context.Context, opts ToolsPolicyOptions) error {
-	custom, sources, err := customModules(opts.Paths, false)
+	custom, sources, _, err := customModules(opts.Paths, false)
 	if err != nil {
 		return err
 	}

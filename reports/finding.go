@@ -35,6 +35,22 @@ func (s Severity) Rank() int {
 	return 0
 }
 
+// SeverityOrder is the order reports for people list n findings in: the
+// errors first, then the warnings, then the notes (and any other), each
+// in the list's own order (CompareFindings). severity(i) is the i-th
+// finding's severity.
+func SeverityOrder(n int, severity func(i int) Severity) []int {
+	order := make([]int, 0, n)
+	for rank := 3; rank >= 0; rank-- {
+		for i := range n {
+			if severity(i).Rank() == rank {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
+}
+
 // ParseSeverity reads a --fail-on value. "never" is rank 4 (nothing reaches it).
 func ParseSeverity(s string) (rank int, err error) {
 	switch s {
@@ -251,6 +267,11 @@ func CompareFindings(a, b *Finding) int {
 		return c
 	}
 	if c := strings.Compare(a.Rule, b.Rule); c != 0 {
+		return c
+	}
+	// The message before the id: two findings of one rule at one place
+	// keep their order wherever the scanned tree is (ids hash its anchors).
+	if c := strings.Compare(a.Message, b.Message); c != 0 {
 		return c
 	}
 	return strings.Compare(a.ID, b.ID)

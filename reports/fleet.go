@@ -13,7 +13,12 @@ import (
 )
 
 // FleetSchema is the schema of a merged fleet report (docs/report-schema.md).
-const FleetSchema = "mcpguard/fleet/v1"
+//
+// v2 (from v1): what_if judges as a scan with the proposal as --policy
+// would — a change's "after" keeps the client's status and says in
+// "change" what Claude Code would block or unblock were the proposal its
+// managed settings; effect "status" became "enforcement".
+const FleetSchema = "mcpguard/fleet/v2"
 
 // Fleet is many machines' reports merged: every host, every server with its
 // host and user, every finding with its host, and the aggregates a security

@@ -75,7 +75,7 @@ func writeFleetText(w io.Writer, f *Fleet, opts Options) error {
 	fmt.Fprintf(bw, "\nHOSTS\n")
 	tw := newColumns(bw, "HOST", "OS", "REPORTED", "SERVERS", "NOT ALLOWED", "ERR", "WARN", "NOTE", "STATE")
 	for _, h := range f.Hosts {
-		tw.row(oneLine(h.Key), oneLine(h.OS), oneLine(h.GeneratedAt), strconv.Itoa(h.Summary.Servers), strconv.Itoa(h.NotAllowed),
+		tw.row(oneLine(h.Key), oneLine(h.OS), HumanTime(h.GeneratedAt), strconv.Itoa(h.Summary.Servers), strconv.Itoa(h.NotAllowed),
 			strconv.Itoa(h.Summary.Findings.Error), strconv.Itoa(h.Summary.Findings.Warning), strconv.Itoa(h.Summary.Findings.Note), hostState(h))
 	}
 	tw.flush()
@@ -215,7 +215,7 @@ func writeFleetMarkdown(w io.Writer, f *Fleet, _ Options) error {
 				break
 			}
 			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", markdownCell(h.Key, mdMaxValue), markdownCell(h.OS, mdMaxValue),
-				markdownCell(h.GeneratedAt, mdMaxValue), markdownCell(strings.Join(h.Why, "; "), mdMaxMessage))
+				markdownCell(HumanTime(h.GeneratedAt), mdMaxValue), markdownCell(strings.Join(h.Why, "; "), mdMaxMessage))
 		}
 		fmt.Fprintln(bw)
 	}
@@ -236,7 +236,7 @@ func writeFleetMarkdown(w io.Writer, f *Fleet, _ Options) error {
 	fmt.Fprintf(bw, "\n<details><summary>Hosts (%d)</summary>\n\n| Host | OS | Reported | Servers | Not allowed | Errors | State |\n|---|---|---|---:|---:|---:|---|\n", len(f.Hosts))
 	for _, h := range f.Hosts {
 		fmt.Fprintf(bw, "| %s | %s | %s | %d | %d | %d | %s |\n", markdownCell(h.Key, mdMaxValue), markdownCell(h.OS, mdMaxValue),
-			markdownCell(h.GeneratedAt, mdMaxValue), h.Summary.Servers, h.NotAllowed, h.Summary.Findings.Error, hostState(h))
+			markdownCell(HumanTime(h.GeneratedAt), mdMaxValue), h.Summary.Servers, h.NotAllowed, h.Summary.Findings.Error, hostState(h))
 	}
 	fmt.Fprintf(bw, "\n</details>\n")
 	for _, e := range f.Errors {

@@ -172,6 +172,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		"lower":   strings.ToLower,
 		"join":    strings.Join,
 		"add":     func(a, b int) int { return a + b },
+		"when":    HumanTime,
 	}).Parse(htmlTemplate)
 	if err != nil {
 		return fmt.Errorf("html template: %w", err)
@@ -191,7 +192,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 			why[i] = visible(w)
 		}
 		r[0] = append(r[0], cellStr(h.Key), cellStr(h.User), htmlCell{}, htmlCell{}, htmlCell{})
-		r[1] = append(r[1], cellSameOrVisible(h.Key), cellStr(visible(h.OS)), cellStr(visible(h.GeneratedAt)), cellNum(h.Summary.Servers),
+		r[1] = append(r[1], cellSameOrVisible(h.Key), cellStr(visible(h.OS)), cellStr(visible(HumanTime(h.GeneratedAt))), cellNum(h.Summary.Servers),
 			cellNum(h.NotAllowed), cellNum(h.Summary.Findings.Error), cellNum(h.Summary.Findings.Warning), cellFlag(h.Compliant),
 			cellFlag(h.Stale), cellList(why), cellStr(visible(strings.Join(h.BundlesBehind, ", "))))
 	}, nil, 0, 1, 2, 10)
@@ -291,6 +292,11 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		if i == 0 || fd.Rule != f.Findings[i-1].Rule {
 			rules[fd.Rule] = true
 		}
+	}
+	// People read the errors first (the data rows of a long list too).
+	order := SeverityOrder(len(f.Findings), func(i int) Severity { return f.Findings[i].Severity })
+	for _, i := range order {
+		fd := f.Findings[i]
 		if len(v.Findings) == htmlMaxRows {
 			v.FindingsCut++
 			continue
@@ -304,7 +310,7 @@ func writeHTML(w io.Writer, f *Fleet, fleet bool) error {
 		}
 	}
 	v.pageable("findings", len(f.Findings), func(i int, r *htmlRow) {
-		hf := finding(f.Findings[i])
+		hf := finding(f.Findings[order[i]])
 		r[0] = append(r[0], cellStr(hf.Host), cellStr(hf.User), cellStr(hf.Client), cellStr(hf.Status), cellStr(hf.Rule))
 		r[1] = append(r[1], cellStr(string(hf.Severity)), cellFlag(hf.Suppressed != nil), cellSameOrVisible(hf.Host), cellStr(visible(hf.Server)),
 			cellStr(visible(hf.Message)), evidenceCell(hf.Evidence), cellStr(visible(hf.Location.String())))

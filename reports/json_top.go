@@ -56,6 +56,12 @@ func appendPolicyInfo(b []byte, p *PolicyInfo) []byte {
 		if s.Revision != "" {
 			b = appendJSONMember(b, 2, "revision", s.Revision)
 		}
+		if s.Digest != "" {
+			b = appendJSONMember(b, 2, "digest", s.Digest)
+		}
+		if s.Version != "" {
+			b = appendJSONMember(b, 2, "version", s.Version)
+		}
 		return append(appendJSONIndent(b, 1), '}')
 	})
 	b = appendJSONMember(b, 0, "revision", p.Revision)
@@ -87,6 +93,7 @@ func appendSummary(b []byte, s *Summary) []byte {
 	b = strconv.AppendInt(append(b, "{\n    \"servers\": "...), int64(s.Servers), 10)
 	b = appendJSONInt(b, 0, "allowed", s.Allowed)
 	b = appendJSONInt(b, 0, "blocked", s.Blocked)
+	b = appendJSONInt(b, 0, "not_allowed_running", s.NotAllowedRunning)
 	b = appendJSONKey(b, 0, "by_status")
 	switch {
 	case s.ByStatus == nil:

@@ -27,7 +27,8 @@ func WriteMarkdown(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
 	failOn := failOnRank(opts.FailOn)
 	var failing, other, suppressed []Finding
-	for _, f := range r.Findings {
+	for _, i := range SeverityOrder(len(r.Findings), func(i int) Severity { return r.Findings[i].Severity }) {
+		f := r.Findings[i]
 		switch {
 		case f.Suppressed != nil:
 			suppressed = append(suppressed, f)
@@ -58,10 +59,10 @@ func WriteMarkdown(w io.Writer, r *Report, opts Options) error {
 	if s.Suppressed != nil {
 		sup = *s.Suppressed
 	}
-	fmt.Fprintf(bw, "| Servers | Allowed | Blocked | Errors | Warnings | Notes | Suppressed | Input errors |\n")
-	fmt.Fprintf(bw, "|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
-		s.Servers, s.Allowed, s.Blocked, s.Findings.Error, s.Findings.Warning, s.Findings.Note,
+	fmt.Fprintf(bw, "| Servers | Allowed | Running, not allowed | Blocked | Errors | Warnings | Notes | Suppressed | Input errors |\n")
+	fmt.Fprintf(bw, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
+		s.Servers, s.Allowed, s.NotAllowedRunning, s.Blocked, s.Findings.Error, s.Findings.Warning, s.Findings.Note,
 		sup.Error+sup.Warning+sup.Note, s.Errors)
 
 	findingTable := func(list []Finding, withSuppression bool) {
@@ -118,7 +119,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts Options) error {
 		fmt.Fprintf(bw, "\n</details>\n\n")
 		writeIntrospectionMarkdown(bw, list)
 	}
-	fmt.Fprintf(bw, "<sub>mcpguard %s · %s</sub>\n", markdownText(r.Tool.Version), markdownText(r.GeneratedAt))
+	fmt.Fprintf(bw, "<sub>mcpguard %s · %s</sub>\n", markdownText(r.Tool.Version), markdownText(HumanTime(r.GeneratedAt)))
 	return bw.Flush()
 }
 

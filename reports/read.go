@@ -52,10 +52,10 @@ func (rr *ReportReader) Read(path string, data []byte) (*Report, *FileError) {
 		return -1
 	}
 	notReport := func(schema string) (*Report, *FileError) {
-		switch schema {
-		case FleetSchema:
-			return fail(-1, "a fleet report (%s): merge the machine reports it was made from", FleetSchema)
-		case "":
+		switch {
+		case strings.HasPrefix(schema, "mcpguard/fleet/"):
+			return fail(-1, "a fleet report (%s): merge the machine reports it was made from", schema)
+		case schema == "":
 			return fail(-1, "not an mcpguard report (no schema member; write reports with scan --format json)")
 		}
 		return fail(schemaAt(), "not an mcpguard report (schema %q, want %q)", schema, Schema)

@@ -47,7 +47,7 @@ func FuzzReadReport(f *testing.F) {
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
 	f.Add([]byte(`{"schema": "mcpguard/report/v1", "servers": [{"id": 1}]}`))
-	f.Add([]byte(`{"schema": "mcpguard/fleet/v1"}`))
+	f.Add([]byte(`{"schema": "mcpguard/fleet/v2"}`))
 	f.Add([]byte(`{"schema": 5}`))
 	f.Add([]byte(`{"name": "not a report"}`))
 	f.Add([]byte("\xef\xbb\xbf{\"schema\": \"mcpguard/report/v1\", \"generated_at\": \"not a time\"}"))

@@ -35,9 +35,24 @@ type PolicySource struct {
 	Active bool   `json:"active"`
 	Error  string `json:"error,omitempty"`
 	// Revision is an OPA bundle's revision (its manifest's), for sources
-	// of kind "opa-bundle".
+	// of kind "opa-bundle" and the settings documents they hold.
 	Revision string `json:"revision,omitempty"`
+	// Digest names the source's contents ("sha256:" and hex): a file's
+	// bytes, a bundle document's, the shipped rules' Rego sources.
+	Digest string `json:"digest,omitempty"`
+	// Version is the mcpguard version whose shipped rules judged, for the
+	// source of kind "shipped-rules".
+	Version string `json:"version,omitempty"`
 }
+
+// Kinds of policy sources that are rules rather than settings files.
+const (
+	// KindShippedRules is mcpguard's own Rego (Claude Code's verdict, the
+	// policy, weakness and hygiene rules), path "builtin:mcpguard".
+	KindShippedRules = "shipped-rules"
+	// KindRego is a custom Rego file (--policy FILE.rego or DIR).
+	KindRego = "rego"
+)
 
 // PolicyInfo is the report's policy block.
 type PolicyInfo struct {
@@ -87,10 +102,13 @@ type Server struct {
 
 // Summary counts servers and findings.
 type Summary struct {
-	Servers  int            `json:"servers"`
-	Allowed  int            `json:"allowed"`
-	Blocked  int            `json:"blocked"`
-	ByStatus map[string]int `json:"by_status"`
+	Servers int `json:"servers"`
+	Allowed int `json:"allowed"`
+	Blocked int `json:"blocked"`
+	// NotAllowedRunning counts the servers their client loads (Loaded)
+	// although the policy does not allow them: the violations to act on.
+	NotAllowedRunning int            `json:"not_allowed_running"`
+	ByStatus          map[string]int `json:"by_status"`
 	// Findings counts every finding, suppressed ones included.
 	Findings SeverityCount `json:"findings"`
 	// Suppressed counts the suppressed findings among them; nil when nothing
@@ -116,6 +134,8 @@ func Summarize(r *Report) Summary {
 		}
 		if s.Decision.Allowed {
 			sum.Allowed++
+		} else if s.Status.Loaded() {
+			sum.NotAllowedRunning++
 		}
 	}
 	for _, f := range r.Findings {

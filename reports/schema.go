@@ -9,8 +9,8 @@ import _ "embed"
 //go:embed report-v1.schema.json
 var SchemaJSON []byte
 
-// FleetSchemaJSON is the JSON Schema of mcpguard/fleet/v1, the merged
+// FleetSchemaJSON is the JSON Schema of mcpguard/fleet/v2, the merged
 // report of `mcpguard report` (docs/report-schema.md).
 //
-//go:embed fleet-v1.schema.json
+//go:embed fleet-v2.schema.json
 var FleetSchemaJSON []byte

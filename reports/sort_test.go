@@ -9,8 +9,8 @@ import (
 )
 
 // TestSortFindingsIsStable: SortFindings, SortErrors and SortServers order
-// as a stable sort by their keys does, ties (the same location, rule and id, told
-// apart by the message) kept in their order.
+// as a stable sort by their keys does (location, rule, message, id), ties
+// kept in their order.
 func TestSortFindingsIsStable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func(n int) int { return rng.IntN(n) }
@@ -35,6 +35,9 @@ func TestSortFindingsIsStable(t *testing.T) {
 		}
 		if a.Rule != b.Rule {
 			return a.Rule < b.Rule
+		}
+		if a.Message != b.Message {
+			return a.Message < b.Message
 		}
 		return a.ID < b.ID
 	})

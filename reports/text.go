@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -13,8 +14,8 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
 	c := colorizer(opts.Color)
 	s := r.Summary
-	fmt.Fprintf(bw, "%s %d servers (%d allowed, %d blocked); findings: %s, %s, %s; errors: %d\n",
-		c.bold("mcpguard:"), s.Servers, s.Allowed, s.Blocked,
+	fmt.Fprintf(bw, "%s %s (%d allowed, %s, %d blocked); findings: %s, %s, %s; errors: %d\n",
+		c.bold("mcpguard:"), plural(s.Servers, "server"), s.Allowed, notAllowedRunning(c, s.NotAllowedRunning), s.Blocked,
 		c.sev(SeverityError, plural(s.Findings.Error, "error")),
 		c.sev(SeverityWarning, plural(s.Findings.Warning, "warning")),
 		c.sev(SeverityNote, plural(s.Findings.Note, "note")), s.Errors)
@@ -51,12 +52,13 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 	writeIntrospectionText(bw, r.Servers, c)
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("FINDINGS"))
-		for _, f := range r.Findings {
+		for _, i := range SeverityOrder(len(r.Findings), func(i int) Severity { return r.Findings[i].Severity }) {
+			f := &r.Findings[i]
 			suffix := ""
 			if sp := f.Suppressed; sp != nil {
 				suffix = " " + c.wrap("2", oneLine("[suppressed by "+sp.Kind+": "+sp.Justification+"]"))
 			}
-			fmt.Fprintf(bw, "%s %s %s: %s%s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), oneLine(f.Rule), oneLine(f.Location.String()+introspectedAt(f)), oneLine(f.Message), suffix)
+			fmt.Fprintf(bw, "%s %s %s: %s%s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), oneLine(f.Rule), oneLine(f.Location.String()+introspectedAt(*f)), oneLine(f.Message), suffix)
 		}
 	}
 	if len(r.Errors) > 0 {
@@ -66,6 +68,16 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// notAllowedRunning names the running servers the policy does not allow,
+// in the colour of an error when there are any.
+func notAllowedRunning(c colorizer, n int) string {
+	s := fmt.Sprintf("%d running but not allowed", n)
+	if n > 0 {
+		return c.sev(SeverityError, s)
+	}
+	return s
 }
 
 // writeTable aligns columns; style may colour a cell after its width is known.
@@ -124,6 +136,26 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
+}
+
+// HumanTime shows an RFC 3339 time for people: to the second, in UTC
+// ("2026-11-21 08:10:00 UTC"). A value that is not such a time (a hostile
+// report's) is shown as it is, on one line.
+func HumanTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return oneLine(s)
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// agree is a verb in the present tense agreeing with a count of n:
+// "1 host loses", "2 hosts lose".
+func agree(n int, verb string) string {
+	if n == 1 {
+		return verb + "s"
+	}
+	return verb
 }
 
 func plural(n int, word string) string {

@@ -42,8 +42,9 @@ type WhatIfSummary struct {
 	// the reverse.
 	Lose int `json:"lose"`
 	Gain int `json:"gain"`
-	// Blocked counts servers a client would stop loading (Claude Code
-	// enforces its lists); Unblocked the reverse.
+	// Blocked counts the Claude Code servers it would stop loading were
+	// the proposal its managed settings (change "block"); Unblocked the
+	// servers its lists refuse today that it would load ("unblock").
 	Blocked   int `json:"blocked"`
 	Unblocked int `json:"unblocked"`
 	// HostsLosing and HostsGaining count the hosts with at least one
@@ -56,10 +57,14 @@ type WhatIfSummary struct {
 	HostsNotAllowedAfter  int `json:"hosts_not_allowed_after"`
 }
 
-// Verdict is a server's status and the policy's decision about it.
+// Verdict is a server's status and the policy's decision about it, and
+// for a Claude Code server under a proposal what the proposal would change
+// in Claude Code were it the managed settings: "block" a server it loads,
+// "unblock" one its lists refuse ("" for no change).
 type Verdict struct {
 	Status   Status   `json:"status"`
 	Decision Decision `json:"decision"`
+	Change   string   `json:"change,omitempty"`
 }
 
 // Judged is a server's verdict under a proposal; Judged false means no
@@ -71,9 +76,11 @@ type Judged struct {
 
 // Effects of a change.
 const (
-	EffectLose   = "lose"   // allowed today, not under the proposal
-	EffectGain   = "gain"   // not allowed today, allowed under the proposal
-	EffectStatus = "status" // the same decision, another status
+	EffectLose = "lose" // allowed today, not under the proposal
+	EffectGain = "gain" // not allowed today, allowed under the proposal
+	// EffectEnforcement: the same decision, and Claude Code would block or
+	// unblock the server were the proposal its managed settings.
+	EffectEnforcement = "enforcement"
 )
 
 // WhatIfChange is one server whose verdict would change.
@@ -138,6 +145,7 @@ func (f *Fleet) SetWhatIf(policy []PolicySource, after []Judged, findings []Find
 	for i := range f.Servers {
 		s := &f.Servers[i]
 		before := Verdict{Status: s.Status, Decision: s.Decision}
+		before.Change, _ = s.Details["intended_change"].(string)
 		a := Judged{Verdict: before}
 		if i < len(after) {
 			a = after[i]
@@ -166,20 +174,20 @@ func (f *Fleet) SetWhatIf(policy []PolicySource, after []Judged, findings []Find
 		case !before.Decision.Allowed && a.Decision.Allowed:
 			effect = EffectGain
 			w.Summary.Gain++
-		case before.Status != a.Status:
-			effect = EffectStatus
+		case a.Change != "" || before.Status != a.Status:
+			effect = EffectEnforcement
 		default:
 			continue
 		}
-		switch {
-		case before.Status != StatusBlocked && a.Status == StatusBlocked:
+		switch a.Change {
+		case "block":
 			w.Summary.Blocked++
-		case before.Status == StatusBlocked && a.Status != StatusBlocked:
+		case "unblock":
 			w.Summary.Unblocked++
 		}
 		w.Changes = append(w.Changes, WhatIfChange{Host: s.Host, User: s.User, ServerID: s.ID, Name: s.Name, Client: s.Client,
 			Scope: s.Scope, Launch: launchKey(s.Server), Effect: effect, Before: before, After: a.Verdict})
-		if effect == EffectStatus {
+		if effect == EffectEnforcement {
 			continue
 		}
 		h := hosts[s.Host]

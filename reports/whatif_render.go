@@ -12,15 +12,18 @@ import (
 // whatIfHeadline says in one sentence what the proposal changes.
 func whatIfHeadline(w *WhatIf) string {
 	s := w.Summary
-	return fmt.Sprintf("%s lose %s, %s gain %s; %s would stop loading, %s would start; hosts with a server the policy does not allow: %d now, %d after",
-		plural(s.HostsLosing, "host"), plural(s.Lose, "server"), plural(s.HostsGaining, "host"), plural(s.Gain, "server"),
+	return fmt.Sprintf("%s %s %s, %s %s %s; were it the managed settings, Claude Code would stop loading %s and start %s; hosts with a server the policy does not allow: %d now, %d after",
+		plural(s.HostsLosing, "host"), agree(s.HostsLosing, "lose"), plural(s.Lose, "server"),
+		plural(s.HostsGaining, "host"), agree(s.HostsGaining, "gain"), plural(s.Gain, "server"),
 		plural(s.Blocked, "server"), plural(s.Unblocked, "server"), s.HostsNotAllowedBefore, s.HostsNotAllowedAfter)
 }
 
 func policyPaths(w *WhatIf) string {
-	paths := make([]string, len(w.Policy))
-	for i, p := range w.Policy {
-		paths[i] = p.Path
+	var paths []string
+	for _, p := range w.Policy {
+		if p.Kind != KindShippedRules {
+			paths = append(paths, p.Path)
+		}
 	}
 	if len(paths) == 0 {
 		return "the shipped rules only"
@@ -109,7 +112,7 @@ func writeWhatIfMarkdown(bw *bufio.Writer, w *WhatIf) {
 // changesCSVHeader names the columns of the changes CSV.
 var changesCSVHeader = []string{
 	"host", "user", "id", "name", "client", "scope", "runs", "effect",
-	"status_before", "allowed_before", "reasons_before", "status_after", "allowed_after", "reasons_after",
+	"status_before", "allowed_before", "reasons_before", "status_after", "allowed_after", "reasons_after", "claude_code_change",
 }
 
 // writeChangesCSV writes one row per server a proposal would change.
@@ -125,7 +128,7 @@ func writeChangesCSV(w io.Writer, f *Fleet) error {
 	for _, c := range f.WhatIf.Changes {
 		row := []string{c.Host, c.User, c.ServerID, c.Name, c.Client, c.Scope, c.Launch, c.Effect,
 			string(c.Before.Status), strconv.FormatBool(c.Before.Decision.Allowed), strings.Join(c.Before.Decision.Reasons, "; "),
-			string(c.After.Status), strconv.FormatBool(c.After.Decision.Allowed), strings.Join(c.After.Decision.Reasons, "; ")}
+			string(c.After.Status), strconv.FormatBool(c.After.Decision.Allowed), strings.Join(c.After.Decision.Reasons, "; "), c.After.Change}
 		if err := writeSafeRow(cw, row); err != nil {
 			return err
 		}

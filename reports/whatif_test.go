@@ -32,8 +32,11 @@ func TestSetWhatIf(t *testing.T) {
 	j := func(st Status, d Decision) Judged {
 		return Judged{Verdict: Verdict{Status: st, Decision: d}, Judged: true}
 	}
+	// Claude Code would block "one" were the proposal its managed settings;
+	// its status is what it does today.
+	block := Judged{Verdict: Verdict{Status: StatusActive, Decision: denied, Change: "block"}, Judged: true}
 	f.SetWhatIf(nil, []Judged{
-		j(StatusBlocked, denied), j(StatusActive, allowed), j(StatusBlocked, denied), j(StatusActive, denied),
+		block, j(StatusActive, allowed), block, j(StatusActive, denied),
 		j(StatusBlocked, denied), j(StatusActive, custom), {},
 	}, nil, nil)
 	w := f.WhatIf

@@ -37,6 +37,11 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 	if r.Policy.Sources == nil {
 		r.Policy.Sources = []reports.PolicySource{}
 	}
+	for i := range r.Policy.Sources {
+		if src := &r.Policy.Sources[i]; src.Kind == reports.KindShippedRules {
+			src.Version = meta.Version // informative: the digest is the revision's part
+		}
+	}
 	if r.Findings == nil {
 		r.Findings = []reports.Finding{}
 	}

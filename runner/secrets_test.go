@@ -32,7 +32,7 @@ func TestSecretParity(t *testing.T) {
 	project := filepath.Join(home, "src", "app")
 	res, err := runner.Run(context.Background(), runner.Options{
 		Scan: scanner.Options{
-			Home: home, Project: project, WorkDir: project, GOOS: "linux",
+			Home: home, Project: project, GOOS: "linux",
 			ManagedDir: filepath.Join(home, "no-managed"),
 			LookupEnv:  func(string) (string, bool) { return "", false },
 		},

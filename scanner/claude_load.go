@@ -117,6 +117,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 		}
 	}
 	w.plugins = sc.installedPlugins(w)
+	sc.addPluginAnchors(w.plugins)
 	return w
 }
 

@@ -88,7 +88,6 @@ func runClientCase(t *testing.T, tc clientCase) []byte {
 	opts := scanner.Options{
 		Home:      filepath.Join(root, "home"),
 		Project:   filepath.Join(root, "project"),
-		WorkDir:   root,
 		GOOS:      tc.goos,
 		LookupEnv: envOf(env),
 	}
@@ -110,7 +109,7 @@ func TestClients(t *testing.T) {
 			if bytes.Contains(got, []byte(plantedSecret)) {
 				t.Errorf("report leaks a planted secret:\n%s", lineWith(got, plantedSecret))
 			}
-			checkGolden(t, "clients-"+tc.name+".json", got)
+			checkGolden(t, "clients-"+tc.name+".json", stableIDs(got)) // project ids hash the staging root
 		})
 	}
 }
@@ -191,14 +190,70 @@ func TestClientSyntaxErrors(t *testing.T) {
 
 var idRE = regexp.MustCompile(`"id": "s-[0-9a-f]+"`)
 
-// TestClientIDsStable checks that server ids do not depend on where the tree
-// is: two stagings give the same report.
+// TestClientIDsStable checks that server ids are a function of what each
+// server is, not of where its tree is: the same home staged twice gives the
+// same ids to every per-user server, a project at another root is another
+// project, and in path mode the files of a git repository keep their ids in
+// another clone (a committed baseline depends on it).
 func TestClientIDsStable(t *testing.T) {
-	tc := clientCase{dir: "codex"}
-	a, b := runClientCase(t, tc), runClientCase(t, tc)
-	if !bytes.Equal(a, b) || len(idRE.FindAll(a, -1)) == 0 {
-		t.Error("reports of two stagings differ or hold no server id")
+	idsOf := func(t *testing.T, opts scanner.Options) map[string]string {
+		t.Helper()
+		opts.LookupEnv, opts.GOOS = emptyEnv, "linux"
+		res, err := scanner.Scan(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, s := range res.Servers {
+			out[s.Client+"/"+s.Scope+"/"+s.Name] = s.ID
+		}
+		if len(out) == 0 {
+			t.Fatal("no servers")
+		}
+		return out
 	}
+	t.Run("machine", func(t *testing.T) {
+		a, b := stageClient(t, "codex"), stageClient(t, "codex")
+		ia := idsOf(t, scanner.Options{Home: filepath.Join(a, "home"), Project: filepath.Join(a, "project")})
+		ib := idsOf(t, scanner.Options{Home: filepath.Join(b, "home"), Project: filepath.Join(b, "project")})
+		users, projects := 0, 0
+		for k, id := range ia {
+			switch {
+			case strings.Contains(k, "/user/"):
+				users++
+				if ib[k] != id {
+					t.Errorf("%s: %s in one home, %s in the other", k, id, ib[k])
+				}
+			case strings.Contains(k, "/project/"):
+				projects++
+				if ib[k] == id {
+					t.Errorf("%s: two projects at different roots share the id %s", k, id)
+				}
+			}
+		}
+		if users == 0 || projects == 0 {
+			t.Fatalf("want user and project servers: %v", ia)
+		}
+	})
+	t.Run("path-mode-clone", func(t *testing.T) {
+		a, b := stageClient(t, "codex"), stageClient(t, "codex")
+		for _, root := range []string{a, b} {
+			if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ia := idsOf(t, scanner.Options{Paths: []string{filepath.Join(a, "project")}})
+		// The other clone, named by a file in it and by a relative path.
+		ib := idsOf(t, scanner.Options{Paths: []string{filepath.Join(b, "project", ".codex", "config.toml")}})
+		if len(ia) != len(ib) {
+			t.Fatalf("%v\n%v", ia, ib)
+		}
+		for k, id := range ia {
+			if ib[k] != id {
+				t.Errorf("%s: %s in one clone, %s in the other", k, id, ib[k])
+			}
+		}
+	})
 }
 
 // TestProjectIsHome checks that a project that is the home directory does not
@@ -208,7 +263,7 @@ func TestProjectIsHome(t *testing.T) {
 	root := stageClient(t, "codex")
 	home := filepath.Join(root, "home")
 	for _, paths := range [][]string{nil, {home}, {filepath.Join(home, ".codex", "config.toml")}} {
-		res, err := scanner.Scan(context.Background(), scanner.Options{Home: home, Project: home, WorkDir: root, Paths: paths, LookupEnv: emptyEnv, GOOS: "linux"})
+		res, err := scanner.Scan(context.Background(), scanner.Options{Home: home, Project: home, Paths: paths, LookupEnv: emptyEnv, GOOS: "linux"})
 		if err != nil {
 			t.Fatal(err)
 		}

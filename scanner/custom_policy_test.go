@@ -38,7 +38,7 @@ deny contains {"id": "ACME-001", "msg": sprintf("%s is not approved", [input.ser
 		t.Fatal(err)
 	}
 	res, err := scanner.Scan(context.Background(), scanner.Options{
-		Home: home, ManagedDir: managedDir, Project: project, WorkDir: project,
+		Home: home, ManagedDir: managedDir, Project: project,
 		LookupEnv: emptyEnv, GOOS: "linux", Policy: engine,
 	})
 	if err != nil {
@@ -94,7 +94,7 @@ func TestHygieneThroughWrappers(t *testing.T) {
 		"pinned": {"command": "cmd", "args": ["/c", "npx", "-y", "some-mcp@1.2.3"]},
 		"script": {"command": "cmd", "args": ["/d", "/s", "/c", "curl -fsSL https://get.example.dev/i.cmd | cmd"]}}}`})
 	res, err := scanner.Scan(context.Background(), scanner.Options{
-		Paths: []string{dir}, WorkDir: dir, Project: dir, LookupEnv: emptyEnv, GOOS: "windows", Policy: testEngine(t),
+		Paths: []string{dir}, Project: dir, LookupEnv: emptyEnv, GOOS: "windows", Policy: testEngine(t),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func TestEveryReadGoesThroughFS(t *testing.T) {
 	}}
 	res, err := scanner.Scan(context.Background(), scanner.Options{
 		Home: home, ManagedDir: filepath.Join(demo, "managed"), Project: filepath.Join(demo, "project"),
-		WorkDir: demo, GOOS: "linux", FS: rec, Policy: testEngine(t),
+		GOOS: "linux", FS: rec, Policy: testEngine(t),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func TestProjectProbeFindsEveryFile(t *testing.T) {
 	scan := func(fsys cfgfile.FS) *scanner.Result {
 		res, err := scanner.Scan(context.Background(), scanner.Options{
 			Home: home, ManagedDir: filepath.Join(root, "managed"), Project: project,
-			WorkDir: root, GOOS: "linux", FS: fsys, Policy: testEngine(t),
+			GOOS: "linux", FS: fsys, Policy: testEngine(t),
 			LookupEnv: func(k string) (string, bool) {
 				if k == "COPILOT_HOME" {
 					return filepath.Join(root, "copilot"), true

@@ -35,7 +35,7 @@ func fuzzScan(t *testing.T, rel string, data []byte, explicit bool) {
 		paths = []string{target}
 	}
 	res, err := scanner.Scan(context.Background(), scanner.Options{
-		Home: home, Project: project, WorkDir: root, Paths: paths, LookupEnv: emptyEnv,
+		Home: home, Project: project, Paths: paths, LookupEnv: emptyEnv,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -62,7 +62,7 @@ func policedMachine(t *testing.T, n int) (scanner.Options, string) {
 	if err := os.WriteFile(filepath.Join(managed, "managed-settings.json"), []byte(policy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root, Policy: testEngine(t)}, root
+	return scanner.Options{Home: home, ManagedDir: managed, Project: project, Policy: testEngine(t)}, root
 }
 
 // TestLargeMachineOnEveryProcessor: the steps that run on every processor
@@ -131,7 +131,7 @@ func TestScanCancelledBetweenProjects(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	fs := &cancelOnRead{path: filepath.Join(root, "src", "app2", ".mcp.json"), cancel: cancel}
-	_, err = scanner.Scan(ctx, scanner.Options{Home: home, ManagedDir: managed, Project: project, WorkDir: root,
+	_, err = scanner.Scan(ctx, scanner.Options{Home: home, ManagedDir: managed, Project: project,
 		Policy: engine, FS: fs, LookupEnv: emptyEnv, GOOS: "linux"})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Scan: %v, want context.Canceled", err)
@@ -182,7 +182,7 @@ deny contains "conflict" if conflict == 1
 		t.Fatal(err)
 	}
 	res, err := scanner.Scan(context.Background(), scanner.Options{Home: home, ManagedDir: managed, Project: project,
-		WorkDir: root, Policy: engine, LookupEnv: emptyEnv, GOOS: "linux"})
+		Policy: engine, LookupEnv: emptyEnv, GOOS: "linux"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -296,7 +296,7 @@ func writeAbs(tb testing.TB, p, content string) {
 func TestDuplicateKeys(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{".mcp.json": "{\"mcpServers\": {\n  \"a\": {\"command\": \"safe\"},\n  \"a\": {\"command\": \"evil\", \"env\": {\"K\": \"1\", \"K\": \"2\"}}\n}}"})
-	res, err := scanner.Scan(context.Background(), scanner.Options{Paths: []string{dir}, WorkDir: dir, LookupEnv: emptyEnv})
+	res, err := scanner.Scan(context.Background(), scanner.Options{Paths: []string{dir}, LookupEnv: emptyEnv})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,12 +145,30 @@ func nonNil(e []managed.Entry) []managed.Entry {
 	return e
 }
 
-// orgContext is the policy context for clients other than Claude Code: the
-// managed settings and the --policy files, which the organisation writes.
+// orgContext is the policy context of the organisation's verdict on the
+// servers of clients other than Claude Code: the intended policy when one
+// is given (--policy JSON files, an OPA bundle's settings), otherwise the
+// managed settings the machine has, which the organisation wrote. With an
+// intended policy it also judges Claude Code servers (applyPolicy) and is
+// sc.intended.
 func (sc *scan) orgContext(w *claudeWorld) *policyContext {
-	docs := append(append([]*managed.Document{}, w.managedDocs...), sc.policyFiles...)
-	lists := managed.BuildLists(docs, nil, nil, nil)
-	return sc.buildContext(w, lists, sc.opts.Project, docs)
+	if len(sc.policyFiles) > 0 {
+		sc.intended = sc.intendedContext()
+		return sc.intended
+	}
+	lists := managed.BuildLists(w.managedDocs, nil, nil, nil)
+	return sc.buildContext(w, lists, sc.opts.Project, w.managedDocs)
+}
+
+// intendedContext is the intended policy's context: its documents stand
+// for the organisation's whole managed configuration, on every machine and
+// for every client and project — no managed file, user or project list of
+// this machine takes part. What-if (Proposal) judges saved servers in the
+// same context, so that its prediction is what a scan reports.
+func (sc *scan) intendedContext() *policyContext {
+	w := &claudeWorld{managed: &managed.Dir{}}
+	lists := managed.BuildLists(sc.policyFiles, nil, nil, nil)
+	return sc.buildContext(w, lists, "", sc.policyFiles)
 }
 
 func (sc *scan) buildContext(w *claudeWorld, lists *managed.Lists, project string, managedDocs []*managed.Document) *policyContext {
@@ -602,10 +620,15 @@ func (sc *scan) detector() *secrets.Detector {
 // verdict is mcpguard's decision about a server and whether Claude Code
 // itself refuses it. The two differ when only an organisation's custom Rego
 // rule denies the server: mcpguard reports the violation, but Claude Code
-// still loads the server, so its status must not claim it is blocked.
+// still loads the server, so its status must not claim it is blocked. They
+// differ too when an intended policy judges (sc.intended): the decision is
+// its verdict, claudeDenies what Claude Code enforces from the files it
+// reads, and intendedDenies what it would enforce were the intended policy
+// its managed settings.
 type verdict struct {
 	reports.Decision
-	claudeDenies bool
+	claudeDenies   bool
+	intendedDenies bool
 }
 
 // applyPolicy evaluates the server policies for s in context pc and records
@@ -613,10 +636,52 @@ type verdict struct {
 // wrapped command line (mcpguard's verdict) and on the wrapper argv (what
 // Claude Code enforces); see reconcileWrapped. Each input is made in
 // arena, which may be nil (the heap).
+//
+// With an intended policy, a Claude Code server is judged in both
+// contexts: pc (Claude Code's own lists) decides only whether Claude Code
+// refuses it; the intended policy decides the verdict and the findings,
+// and the server's "intended_change" detail says what the intended policy
+// would change in Claude Code (IntendedChange).
 func (sc *scan) applyPolicy(s *Server, pc *policyContext, arena *policy.InputArena) verdict {
 	if sc.opts.Policy == nil || pc == nil {
 		return verdict{Decision: reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}}
 	}
+	in := sc.intended
+	if in == nil || pc == in || s.Client != ClientClaudeCode {
+		return sc.judgeIn(s, pc, arena)
+	}
+	view := s
+	if s.wrapper != nil {
+		view = s.wrapperView() // what Claude Code enforces: the wrapper argv
+	}
+	own, err := sc.evalServer(view, pc, arena)
+	if err != nil {
+		return sc.policyFailed(s, err)
+	}
+	ownDenies := !own.Decision.Allowed
+	v := sc.judgeIn(s, in, arena)
+	v.claudeDenies, v.intendedDenies = ownDenies, v.claudeDenies
+	if change := IntendedChange(v.claudeDenies, v.intendedDenies); change != "" {
+		s.detail("intended_change", change)
+	}
+	return v
+}
+
+// IntendedChange is what an intended policy would change in Claude Code
+// if it were the managed settings: "block" a server Claude Code loads
+// today, "unblock" one its lists refuse, or "" for no change.
+func IntendedChange(claudeDenies, intendedDenies bool) string {
+	switch {
+	case intendedDenies && !claudeDenies:
+		return "block"
+	case claudeDenies && !intendedDenies:
+		return "unblock"
+	}
+	return ""
+}
+
+// judgeIn is applyPolicy in one context.
+func (sc *scan) judgeIn(s *Server, pc *policyContext, arena *policy.InputArena) verdict {
 	res, err := sc.evalServer(s, pc, arena)
 	if err != nil {
 		return sc.policyFailed(s, err)
@@ -697,7 +762,7 @@ func (sc *scan) loadPolicyFiles() {
 	for _, pd := range sc.opts.PolicyDocs {
 		doc, broken, _, errs := managed.LoadSettings(memFile{path: pd.Path, data: pd.Data}, pd.Path, managed.KindPolicyFile)
 		sc.fileError(errs...)
-		src := reports.PolicySource{Path: pd.Path, Kind: KindBundleSettings, Active: broken == nil && doc != nil, Revision: pd.Revision}
+		src := reports.PolicySource{Path: pd.Path, Kind: KindBundleSettings, Active: broken == nil && doc != nil, Revision: pd.Revision, Digest: policy.FileDigest(pd.Data)}
 		if !src.Active {
 			src.Error = "unparseable"
 		} else {

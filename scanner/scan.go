@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -33,8 +32,6 @@ type Options struct {
 	ClaudeConfigDir string
 	// Project is the absolute directory whose Claude Code view is resolved.
 	Project string
-	// WorkDir is the directory mcpguard runs in; ids use paths relative to it.
-	WorkDir string
 	// Paths, when set, restricts the scan to these files and directories (the
 	// pre-commit mode of `mcpguard scan PATH...`).
 	Paths []string
@@ -106,8 +103,9 @@ type scan struct {
 	mu         sync.Mutex
 	seenErrors map[string]bool
 	// mainCtx is the main project's Claude Code policy context; orgCtx the
-	// organisation's (managed settings and --policy files) for other clients.
-	mainCtx, orgCtx *policyContext
+	// organisation's for other clients (orgContext); intended, when an
+	// intended policy is given, is orgCtx and judges Claude Code too.
+	mainCtx, orgCtx, intended *policyContext
 	// unevaluated are the contexts whose policy-level rules have not run
 	// yet (evalContexts).
 	unevaluated []*policyContext
@@ -117,9 +115,9 @@ type scan struct {
 	// stable remembers stablePath's answers (path -> string): every server
 	// id takes two paths that a whole file's, or a project's, servers share.
 	stable sync.Map
-	// anchors are textAnchors', made once.
-	anchorsOnce sync.Once
-	anchors     []textAnchor
+	// anchors are the directories ids name files relative to (identity.go),
+	// deepest first; set before any server is judged.
+	anchors []anchor
 	// configBytes counts what readConfigFile read, for Options.LargeScan.
 	configBytes int
 	largeScan   bool
@@ -149,6 +147,7 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		secrets:      opts.Secrets,
 		fs:           opts.FS,
 	}
+	sc.setAnchors()
 	sc.loadPolicyFiles()
 	if len(opts.Paths) > 0 {
 		sc.scanPaths()
@@ -400,76 +399,9 @@ func (sc *scan) finalize() {
 		all[i] = *f
 	}
 	sc.res.Findings = all
-	sc.res.Policy.Revision = sc.policyRevision()
+	sc.res.Policy.Sources = sc.completePolicySources(sc.res.Policy.Sources)
+	sc.res.Policy.Revision = PolicyRevision(sc.res.Policy.Sources)
 	reports.SortErrors(sc.res.Errors)
-}
-
-// serverID is the stable fingerprint of a server definition. Paths enter it
-// relative to the working directory, the home or the managed directory, so that
-// a project scanned in CI and on a laptop, or a home on two machines, gives the
-// same ids (baselines and fleet merges depend on it).
-func (sc *scan) serverID(s *Server) string {
-	return reports.PrefixedFingerprint("s-", s.Client, s.Scope, sc.stablePath(s.Project), sc.stablePath(s.Source.Path), s.Source.Pointer)
-}
-
-// stableText rewrites the absolute paths a message quotes as stablePath does,
-// so that ids built from messages survive a move of the scanned tree.
-func (sc *scan) stableText(s string) string {
-	for _, a := range sc.textAnchors() {
-		s = strings.ReplaceAll(s, a.dir, a.prefix)
-	}
-	return s
-}
-
-// textAnchor is a directory stableText rewrites, with its separator.
-type textAnchor struct{ dir, prefix string }
-
-// textAnchors are stableText's directories, deepest first, made once a
-// scan: they were sorted and joined to a separator again for every
-// finding's message, on the policy workers.
-func (sc *scan) textAnchors() []textAnchor {
-	sc.anchorsOnce.Do(func() {
-		anchors := []struct{ dir, prefix string }{{sc.opts.WorkDir, "./"}, {sc.opts.Home, "~/"}, {sc.opts.ManagedDir, "managed:/"}}
-		sort.Slice(anchors, func(i, j int) bool { return len(anchors[i].dir) > len(anchors[j].dir) }) // deepest first
-		for _, a := range anchors {
-			if a.dir != "" {
-				sc.anchors = append(sc.anchors, textAnchor{a.dir + string(filepath.Separator), a.prefix})
-			}
-		}
-	})
-	return sc.anchors
-}
-
-// stablePath rewrites an absolute path relative to the first anchor that holds
-// it: "./" for the working directory, "~/" for the home, "managed:/" for the
-// managed directory.
-func (sc *scan) stablePath(p string) string {
-	if p == "" {
-		return ""
-	}
-	// filepath.Rel against up to three anchors was 6% of discovering a
-	// 220-server machine.
-	if v, ok := sc.stable.Load(p); ok {
-		return v.(string)
-	}
-	v := sc.relativeToAnchor(p)
-	sc.stable.Store(p, v)
-	return v
-}
-
-// relativeToAnchor is stablePath without the memo.
-func (sc *scan) relativeToAnchor(p string) string {
-	for _, a := range []struct{ dir, prefix string }{
-		{sc.opts.WorkDir, "./"}, {sc.opts.Home, "~/"}, {sc.opts.ManagedDir, "managed:/"},
-	} {
-		if a.dir == "" {
-			continue
-		}
-		if rel, err := filepath.Rel(a.dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return a.prefix + filepath.ToSlash(rel)
-		}
-	}
-	return filepath.ToSlash(p)
 }
 
 // envLookup layers maps over a base lookup; later maps win.
@@ -509,17 +441,42 @@ func unknownFileError(path string) reports.FileError {
 	return reports.FileError{Path: path, Message: "not a recognised MCP configuration file (no mcpServers, servers or context_servers key)"}
 }
 
-// policyRevision fingerprints the policy inputs' contents, so that two reports
-// with the same revision were judged by the same policy.
-func (sc *scan) policyRevision() string {
-	sources := sc.res.Policy.Sources
+// completePolicySources gives every file source its digest and adds the
+// rules that judged: the shipped rules and each custom Rego file.
+func (sc *scan) completePolicySources(sources []reports.PolicySource) []reports.PolicySource {
+	for i := range sources {
+		src := &sources[i]
+		if src.Digest != "" || src.Kind == reports.KindOPABundle {
+			continue
+		}
+		if data, exists, _ := sc.fs.ReadFile(src.Path); exists {
+			src.Digest = policy.FileDigest(data)
+		}
+	}
+	return append(sources, RuleSources(sc.opts.Policy)...)
+}
+
+// RuleSources are the policy sources of an engine's rules: the shipped
+// rules, then each custom Rego file with its digest. A nil engine judged
+// nothing.
+func RuleSources(e *policy.Engine) []reports.PolicySource {
+	if e == nil || e.Err() != nil {
+		return nil
+	}
+	out := []reports.PolicySource{{Path: "builtin:mcpguard", Kind: reports.KindShippedRules, Active: true, Digest: policy.ShippedDigest()}}
+	for _, p := range e.Sources {
+		out = append(out, reports.PolicySource{Path: p, Kind: reports.KindRego, Active: true, Digest: e.Digests[p]})
+	}
+	return out
+}
+
+// PolicyRevision fingerprints policy sources, so that two reports with the
+// same revision were judged by the same policy wherever its files are:
+// each source's kind, its contents' digest and its bundle revision.
+func PolicyRevision(sources []reports.PolicySource) string {
 	parts := make([]string, 0, 3*len(sources))
 	for _, src := range sources {
-		data, _, _ := sc.fs.ReadFile(src.Path)
-		parts = append(parts, src.Kind, sc.stablePath(src.Path), reports.Fingerprint(string(data)))
-		if src.Revision != "" {
-			parts = append(parts, src.Revision)
-		}
+		parts = append(parts, src.Kind, src.Digest, src.Revision)
 	}
 	return reports.Fingerprint(parts...)
 }

@@ -23,9 +23,6 @@ type ProposalOptions struct {
 	PolicyFiles []string
 	// FS reads the policy files; nil reads the machine's.
 	FS cfgfile.FS
-	// WorkDir anchors the ids of findings about the proposal's files, as
-	// a scan's working directory does.
-	WorkDir string
 }
 
 // Proposal is a policy an organisation considers rolling out, ready to
@@ -73,19 +70,16 @@ func NewProposal(opts ProposalOptions) (*Proposal, error) {
 		return nil, fmt.Errorf("load policy: %w", errors.Join(joined...))
 	}
 	p.docs = loader.policyFiles
-	p.Sources = append([]reports.PolicySource{}, loader.res.Policy.Sources...)
-	for _, path := range opts.Policy.Sources {
-		p.Sources = append(p.Sources, reports.PolicySource{Path: path, Kind: "rego", Active: true})
-	}
+	p.Sources = loader.completePolicySources(append([]reports.PolicySource{}, loader.res.Policy.Sources...))
 	return p, nil
 }
 
 // newScan is a scan that reads nothing but the proposal's files, for
 // machines running goos.
 func (p *Proposal) newScan(ctx context.Context, goos string) *scan {
-	return &scan{
+	sc := &scan{
 		ctx:          ctx,
-		opts:         Options{GOOS: goos, WorkDir: p.opts.WorkDir, Policy: p.opts.Policy, LookupEnv: func(string) (string, bool) { return "", false }},
+		opts:         Options{GOOS: goos, Policy: p.opts.Policy, LookupEnv: func(string) (string, bool) { return "", false }},
 		res:          &Result{},
 		seenFindings: map[string]bool{},
 		seenErrors:   map[string]bool{},
@@ -94,6 +88,12 @@ func (p *Proposal) newScan(ctx context.Context, goos string) *scan {
 		fs:           p.opts.FS,
 		policyFiles:  p.docs,
 	}
+	// The proposal's files are named on the command line: findings about
+	// them are anchored as a path-mode scan's files are.
+	if root := sc.namedRepository(p.opts.PolicyFiles); root != "" {
+		sc.anchors = []anchor{{root, "repo:/"}}
+	}
+	return sc
 }
 
 // Findings are the proposal's own weaknesses (rules about the policy, such
@@ -138,12 +138,15 @@ func (p *Proposal) context(ctx context.Context, goos string) *proposalContext {
 }
 
 // Judge evaluates saved servers of one machine (its OS as the report says)
-// under the proposal: Claude Code refuses what its lists deny, other
-// clients keep their own status; an invalid entry, which its client skips,
-// is not judged. The servers are judged as their reports describe
-// them: arguments and URLs a report redacted match no entry that spells
-// the secret, and the Claude Code ${VAR} forms a scan saw are not in a
-// report. Judge is not safe for concurrent use.
+// under the proposal, as a scan of that machine with the proposal as its
+// --policy would report them: the same servers get a verdict (those whose
+// status a policy decides, PolicyJudges), the proposal's verdict is the
+// decision, every status stays what the client does, and a Claude Code
+// server's Change says what the proposal would change in Claude Code if it
+// were the managed settings (IntendedChange). The servers are judged as
+// their reports describe them: arguments and URLs a report redacted match
+// no entry that spells the secret, and the Claude Code ${VAR} forms a scan
+// saw are not in a report. Judge is not safe for concurrent use.
 func (p *Proposal) Judge(ctx context.Context, goos string, servers []reports.Server) ([]reports.Judged, error) {
 	c := p.context(ctx, goos)
 	out := make([]reports.Judged, len(servers))
@@ -152,7 +155,7 @@ func (p *Proposal) Judge(ctx context.Context, goos string, servers []reports.Ser
 	for i := range servers {
 		saved := &servers[i]
 		out[i] = reports.Judged{Verdict: reports.Verdict{Status: saved.Status, Decision: saved.Decision}}
-		if saved.Status == reports.StatusInvalid {
+		if !PolicyJudges(saved) {
 			continue
 		}
 		todo = append(todo, savedServer(saved))
@@ -166,12 +169,10 @@ func (p *Proposal) Judge(ctx context.Context, goos string, servers []reports.Ser
 		saved := &servers[index[j]]
 		r := reports.Judged{Verdict: reports.Verdict{Status: saved.Status, Decision: v.Decision}, Judged: true}
 		if saved.Client == ClientClaudeCode {
-			switch {
-			case v.claudeDenies:
-				r.Status = reports.StatusBlocked
-			case saved.Status == reports.StatusBlocked && blockedByPolicy(saved.Decision):
-				// The saved policy blocked it and the proposal lets it load.
-				r.Status = reports.StatusActive
+			r.Change = IntendedChange(blockedByLists(saved), v.claudeDenies)
+			if saved.Status == reports.StatusSuppressed && v.Allowed {
+				// A plugin server dropped as a duplicate (resolvePlugins).
+				r.Decision = reports.Decision{Allowed: true, Reasons: []string{reports.ReasonDuplicate}}
 			}
 		}
 		out[index[j]] = r
@@ -179,17 +180,38 @@ func (p *Proposal) Judge(ctx context.Context, goos string, servers []reports.Ser
 	return out, nil
 }
 
-// blockedByPolicy tells a Claude Code server its lists blocked from one a
-// client setting blocked.
-func blockedByPolicy(d reports.Decision) bool {
-	return !d.Allowed && !slices.Contains(d.Reasons, reports.ReasonClientBlocked) && !slices.Contains(d.Reasons, reports.ReasonClientDisabled)
+// PolicyJudges reports whether a scan gives a saved server a policy
+// verdict: a server its client loads, asks about or has switched off; for
+// Claude Code also one its lists block, a rejected project server and a
+// plugin server dropped as a duplicate of another. Shadowed, invalid and
+// otherwise suppressed definitions, and servers a client blocks by a
+// setting of its own, keep the decision they have.
+func PolicyJudges(s *reports.Server) bool {
+	switch s.Status {
+	case reports.StatusActive, reports.StatusPendingApproval, reports.StatusDisabled:
+		return true
+	case reports.StatusRejected:
+		return s.Client == ClientClaudeCode
+	case reports.StatusBlocked:
+		return blockedByLists(s)
+	case reports.StatusSuppressed:
+		return s.Client == ClientClaudeCode && s.Scope == ScopePlugin && !slices.Contains(s.Decision.Reasons, reports.ReasonExclusiveManaged)
+	}
+	return false
+}
+
+// blockedByLists tells a Claude Code server its lists block (or its
+// policy failed to evaluate for) from one a client setting blocked.
+func blockedByLists(s *reports.Server) bool {
+	return s.Client == ClientClaudeCode && s.Status == reports.StatusBlocked &&
+		!slices.Contains(s.Decision.Reasons, reports.ReasonClientBlocked) && !slices.Contains(s.Decision.Reasons, reports.ReasonClientDisabled)
 }
 
 // savedServer is the scanner's model of a server read back from a report:
 // what the policy rules see of it.
 func savedServer(s *reports.Server) *Server {
 	status := s.Status
-	if status == reports.StatusBlocked && s.Client == ClientClaudeCode && blockedByPolicy(s.Decision) {
+	if blockedByLists(s) {
 		// The rules judge the server as Claude Code would load it.
 		status = reports.StatusActive
 	}

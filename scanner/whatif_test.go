@@ -51,25 +51,31 @@ func TestProposalJudge(t *testing.T) {
 		wantAllowed bool
 		wantStatus  reports.Status
 		wantJudged  bool
+		wantChange  string
 	}{
-		// Claude Code enforces its lists: what they deny stops loading.
-		{stdio("node-tool", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "node", "tool.js"), false, reports.StatusBlocked, true},
-		{remote("api", ClientClaudeCode, ScopeUser, "https://mcp.example.com/mcp", reports.StatusBlocked, notAllowlisted), true, reports.StatusActive, true},
-		{stdio("evil", ClientClaudeCode, ScopeProject, reports.StatusActive, allowed, "node", "evil.js"), false, reports.StatusBlocked, true},
+		// Every status stays what the client does today; the decision is the
+		// proposal's, and for Claude Code the change says what it would
+		// stop or start loading were the proposal its managed settings.
+		{stdio("node-tool", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "node", "tool.js"), false, reports.StatusActive, true, "block"},
+		{remote("api", ClientClaudeCode, ScopeUser, "https://mcp.example.com/mcp", reports.StatusBlocked, notAllowlisted), true, reports.StatusBlocked, true, "unblock"},
+		{stdio("evil", ClientClaudeCode, ScopeProject, reports.StatusActive, allowed, "node", "evil.js"), false, reports.StatusActive, true, "block"},
 		// Managed servers are the organisation's own: exempt.
-		{remote("org", ClientClaudeCode, ScopeManaged, "https://org.internal/mcp", reports.StatusActive, allowed), true, reports.StatusActive, true},
+		{remote("org", ClientClaudeCode, ScopeManaged, "https://org.internal/mcp", reports.StatusActive, allowed), true, reports.StatusActive, true, ""},
 		// Other clients keep their status; mcpguard's verdict changes.
-		{stdio("docs", ClientCursor, ScopeUser, reports.StatusActive, notAllowlisted, "uvx", "docs-server==1.0"), true, reports.StatusActive, true},
-		{stdio("other", ClientCursor, ScopeUser, reports.StatusActive, allowed, "uvx", "other==1.0"), false, reports.StatusActive, true},
-		// A client that blocked a server itself still blocks it.
-		{stdio("docs", ClientClaudeCode, ScopeUser, reports.StatusBlocked, reports.Decision{Reasons: []string{reports.ReasonClientBlocked}}, "uvx", "docs-server==1.0"), true, reports.StatusBlocked, true},
+		{stdio("docs", ClientCursor, ScopeUser, reports.StatusActive, notAllowlisted, "uvx", "docs-server==1.0"), true, reports.StatusActive, true, ""},
+		{stdio("other", ClientCursor, ScopeUser, reports.StatusActive, allowed, "uvx", "other==1.0"), false, reports.StatusActive, true, ""},
+		// A client that blocked a server itself still blocks it, and no
+		// policy verdict applies (as in a scan).
+		{stdio("docs", ClientCursor, ScopeUser, reports.StatusBlocked, reports.Decision{Reasons: []string{reports.ReasonClientBlocked}}, "uvx", "docs-server==1.0"), false, reports.StatusBlocked, false, ""},
 		// Claude Code ignores name entries for stdio servers once the list
 		// has a serverCommand entry.
-		{stdio("docs", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "node", "docs.js"), false, reports.StatusBlocked, true},
+		{stdio("docs", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "node", "docs.js"), false, reports.StatusActive, true, "block"},
 		// A report redacts secrets: an entry that spells one matches nothing.
-		{stdio("tok", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "npx", "-y", "pkg@1.0.0", "--token", "REDACTED"), false, reports.StatusBlocked, true},
+		{stdio("tok", ClientClaudeCode, ScopeUser, reports.StatusActive, allowed, "npx", "-y", "pkg@1.0.0", "--token", "REDACTED"), false, reports.StatusActive, true, "block"},
 		// An invalid entry, which its client skips, is not judged.
-		{stdio("bad", ClientCursor, ScopeUser, reports.StatusInvalid, reports.Decision{Reasons: []string{reports.ReasonInvalid}}, ""), false, reports.StatusInvalid, false},
+		{stdio("bad", ClientCursor, ScopeUser, reports.StatusInvalid, reports.Decision{Reasons: []string{reports.ReasonInvalid}}, ""), false, reports.StatusInvalid, false, ""},
+		// Nor is a shadowed definition.
+		{stdio("old", ClientClaudeCode, ScopeUser, reports.StatusShadowed, reports.Decision{Reasons: []string{}}, "node", "old.js"), false, reports.StatusShadowed, false, ""},
 	}
 	saved := make([]reports.Server, len(tests))
 	for i, tc := range tests {
@@ -81,9 +87,9 @@ func TestProposalJudge(t *testing.T) {
 	}
 	for i, tc := range tests {
 		g := got[i]
-		if g.Decision.Allowed != tc.wantAllowed || g.Status != tc.wantStatus || g.Judged != tc.wantJudged {
-			t.Errorf("%s (%s, %s, was %s): got allowed %v, status %s, judged %v (%v); want %v, %s, %v", tc.saved.Name, tc.saved.Client, tc.saved.Scope,
-				tc.saved.Status, g.Decision.Allowed, g.Status, g.Judged, g.Decision.Reasons, tc.wantAllowed, tc.wantStatus, tc.wantJudged)
+		if g.Decision.Allowed != tc.wantAllowed || g.Status != tc.wantStatus || g.Judged != tc.wantJudged || g.Change != tc.wantChange {
+			t.Errorf("%s (%s, %s, was %s): got allowed %v, status %s, judged %v, change %q (%v); want %v, %s, %v, %q", tc.saved.Name, tc.saved.Client, tc.saved.Scope,
+				tc.saved.Status, g.Decision.Allowed, g.Status, g.Judged, g.Change, g.Decision.Reasons, tc.wantAllowed, tc.wantStatus, tc.wantJudged, tc.wantChange)
 		}
 	}
 	if len(saved[0].Details) != 1 {

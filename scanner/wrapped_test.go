@@ -102,7 +102,7 @@ func TestWrappedServers(t *testing.T) {
 				"project/.keep":                 "",
 			})
 			res, err := scanner.Scan(context.Background(), scanner.Options{
-				Home: home, ManagedDir: managedDir, Project: project, WorkDir: project,
+				Home: home, ManagedDir: managedDir, Project: project,
 				LookupEnv: emptyEnv, GOOS: "linux", Policy: testEngine(t),
 			})
 			if err != nil {
@@ -193,7 +193,7 @@ warn contains {"id": "ACME-W", "msg": sprintf("%s is not wrapped", [input.server
 		t.Fatal(err)
 	}
 	res, err := scanner.Scan(context.Background(), scanner.Options{
-		Home: home, Project: project, WorkDir: project, LookupEnv: emptyEnv, GOOS: "linux", Policy: engine,
+		Home: home, Project: project, LookupEnv: emptyEnv, GOOS: "linux", Policy: engine,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestWrapPreview(t *testing.T) {
 	})
 	var asked []string
 	res, err := scanner.Scan(context.Background(), scanner.Options{
-		Home: home, ManagedDir: managedDir, Project: project, WorkDir: project, LookupEnv: emptyEnv, GOOS: "linux", Policy: testEngine(t),
+		Home: home, ManagedDir: managedDir, Project: project, LookupEnv: emptyEnv, GOOS: "linux", Policy: testEngine(t),
 		WrapPreview: func(s *scanner.Server) []string {
 			asked = append(asked, s.Name)
 			return []string{"/opt/mcpguard", "proxy", "--name", "claude-code/user/" + s.Name, "--"}
@@ -265,7 +265,7 @@ func TestHasArgs(t *testing.T) {
 		"project/.keep":                  "",
 	})
 	res, err := scanner.Scan(context.Background(), scanner.Options{
-		Home: home, ManagedDir: filepath.Join(root, "managed"), Project: filepath.Join(root, "project"), WorkDir: filepath.Join(root, "project"),
+		Home: home, ManagedDir: filepath.Join(root, "managed"), Project: filepath.Join(root, "project"),
 		LookupEnv: emptyEnv, GOOS: "linux", Policy: testEngine(t),
 	})
 	if err != nil {

@@ -122,7 +122,7 @@ func (sel *selection) preview(s *scanner.Server) []string {
 func (sel *selection) scan(ctx context.Context) ([]*scanner.Server, []reports.FileError, error) {
 	o := sel.opts
 	base := scanner.Options{Home: o.Home, ManagedDir: o.ManagedDir, ClaudeConfigDir: o.ClaudeConfigDir, Project: o.Project,
-		WorkDir: o.WorkDir, LookupEnv: o.LookupEnv, GOOS: o.GOOS, Policy: o.Policy}
+		LookupEnv: o.LookupEnv, GOOS: o.GOOS, Policy: o.Policy}
 	if o.Mode == ModeWrap && o.Policy != nil {
 		base.WrapPreview = sel.preview
 	}

@@ -59,11 +59,11 @@ type Options struct {
 	// (.mcp.json, .cursor/mcp.json, .vscode/mcp.json) of these directories.
 	// Empty means every supported file on the machine.
 	Paths []string
-	// Home, ManagedDir, ClaudeConfigDir, Project, WorkDir, LookupEnv and GOOS
+	// Home, ManagedDir, ClaudeConfigDir, Project, LookupEnv and GOOS
 	// are passed to the scan that finds the servers (scanner.Options).
-	Home, ManagedDir, ClaudeConfigDir, Project, WorkDir string
-	LookupEnv                                           func(string) (string, bool)
-	GOOS                                                string
+	Home, ManagedDir, ClaudeConfigDir, Project string
+	LookupEnv                                  func(string) (string, bool)
+	GOOS                                       string
 	// Policy judges Claude Code servers, so that the plan can say when a
 	// wrapper changes what Claude Code admits (MCPG-P008). Nil skips that.
 	Policy *policy.Engine

@@ -46,7 +46,7 @@ func testMachine(t *testing.T) (home, project string, opts Options) {
 	write(t, filepath.Join(project, ".keep"), "", 0o644)
 	exe := filepath.Join(root, "bin", "mcpguard")
 	write(t, exe, "#!/bin/sh\n", 0o755)
-	return home, project, Options{Mode: ModeWrap, Home: home, Project: project, WorkDir: project, Executable: exe, GOOS: runtime.GOOS,
+	return home, project, Options{Mode: ModeWrap, Home: home, Project: project, Executable: exe, GOOS: runtime.GOOS,
 		LookupEnv: func(string) (string, bool) { return "", false }}
 }
 

@@ -64,7 +64,7 @@ weaknesses. Saved reports hold redacted arguments and no environment
 values, so an entry that spells a secret or a ${VAR} matches nothing. With
 --policy even one report is shown as a fleet.
 
-Fleet formats: json (mcpguard/fleet/v1, docs/report-schema.md), text,
+Fleet formats: json (mcpguard/fleet/v2, docs/report-schema.md), text,
 markdown, csv (--csv-kind servers: one row per server per host; findings:
 one row per finding; changes: one row per server a --policy would
 change), cyclonedx (a CycloneDX 1.6 BOM) and html (one
@@ -151,7 +151,7 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 		if err != nil {
 			return usage("load policy: %w", err)
 		}
-		if proposal, err = scanner.NewProposal(scanner.ProposalOptions{Policy: engine, PolicyFiles: jsonPaths, WorkDir: ropts.WorkDir}); err != nil {
+		if proposal, err = scanner.NewProposal(scanner.ProposalOptions{Policy: engine, PolicyFiles: jsonPaths}); err != nil {
 			return usage("%w", err)
 		}
 	}

@@ -128,7 +128,7 @@ func TestReportFleet(t *testing.T) {
 		golden(t, tc.golden, out)
 		switch tc.format {
 		case "json":
-			v, err := schematest.New("fleet-v1", reports.FleetSchemaJSON)
+			v, err := schematest.New("fleet-v2", reports.FleetSchemaJSON)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -265,9 +265,11 @@ deny contains msg if {
 			t.Fatalf("%s: exit %d: %s", tc.golden, code, stderr)
 		}
 		out = strings.ReplaceAll(out, root, "$ROOT")
-		golden(t, tc.golden, out)
+		// The proposal's findings name its file, in no repository: their
+		// ids hash the temporary directory's path.
+		golden(t, tc.golden, numberIDs(out))
 		if tc.format == "json" {
-			v, err := schematest.New("fleet-v1", reports.FleetSchemaJSON)
+			v, err := schematest.New("fleet-v2", reports.FleetSchemaJSON)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -319,12 +321,13 @@ func checkWhatIf(t *testing.T, out string) {
 	}
 	effects := map[string]string{}
 	for _, c := range w.Changes {
-		effects[c.Host+" "+c.Name] = c.Effect + " " + string(c.After.Status)
+		effects[c.Host+" "+c.Name] = strings.TrimSpace(c.Effect + " " + string(c.After.Status) + " " + c.After.Change)
 	}
 	want := map[string]string{
-		// Claude Code enforces its lists: linear loads again.
-		"alice-mbp/alice linear": "gain active",
-		"ci-runner/ci linear":    "gain active",
+		// Claude Code enforces its own lists today (linear stays blocked);
+		// were the proposal its managed settings, linear would load again.
+		"alice-mbp/alice linear": "gain blocked unblock",
+		"ci-runner/ci linear":    "gain blocked unblock",
 		// Cursor does not enforce them: same status, mcpguard's verdict changes.
 		"alice-mbp/alice github": "gain active",
 		"bob-xps/bob gh":         "gain active",

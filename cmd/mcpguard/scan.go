@@ -178,7 +178,7 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		return &exitCodeError{code: exitError, err: err}
 	}
 	ropts := runner.Options{
-		Scan:         scanOptions(env, cwd, opts),
+		Scan:         scanOptions(env, opts),
 		Policies:     opts.Policies,
 		Print:        cmd.ErrOrStderr(),
 		Suppressions: sup,
@@ -252,9 +252,8 @@ const largeScanHeap = shortCommandMemoryLimit * 3 / 4
 // scanOptions turns the scan flags into what the scanner reads: in path
 // mode the machine's home and managed directory only when asked for, and
 // CLAUDE_CONFIG_DIR only for the real home.
-func scanOptions(env environment, cwd string, opts *ScanOptions) scanner.Options {
+func scanOptions(env environment, opts *ScanOptions) scanner.Options {
 	sopts := scanner.Options{
-		WorkDir:    cwd,
 		Home:       absOrEmpty(opts.Home),
 		ManagedDir: absOrEmpty(opts.ManagedDir),
 		Project:    absOrEmpty(opts.Project),

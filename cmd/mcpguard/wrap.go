@@ -147,14 +147,12 @@ func runWrap(cmd *cobra.Command, env environment, opts *WrapOptions) error {
 	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: warning: the wrappers would run %s, a binary `go run` built in a temporary directory; pass --mcpguard PATH\n", reports.Printable(exe))
 	}
-	cwd, _ := env.getwd()
 	wopts := wrap.Options{
 		Mode:       opts.Mode,
 		Paths:      opts.Paths,
 		Home:       absOrEmpty(opts.Home),
 		ManagedDir: absOrEmpty(opts.ManagedDir),
 		Project:    absOrEmpty(opts.Project),
-		WorkDir:    cwd,
 		LookupEnv:  env.lookupEnv,
 		GOOS:       env.goos,
 		Clients:    opts.Clients,
