@@ -45,9 +45,10 @@ type Options struct {
 	// loaded server is allowed and no policy rule runs.
 	Policy *policy.Engine
 	// PolicyFiles are JSON files shaped like managed-settings.json (--policy):
-	// they join the managed documents that judge the clients other than
-	// Claude Code (which enforce nothing themselves). Claude Code servers
-	// keep Claude Code's own verdict, from the files Claude Code reads.
+	// the organisation's intended policy. With them (or PolicyDocs), their
+	// lists alone decide every server's verdict, Claude Code's included;
+	// Claude Code's status stays its own verdict on the files it reads
+	// (docs/policies.md#json-policy-files).
 	PolicyFiles []string
 	// PolicyDocs are documents of the same shape that come from no file: the
 	// managed-settings document of an OPA bundle.
