@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpguard" ./cmd/mcpguard
-go run ./bench/daemonbench "$work/mcpguard" 2> >(grep -v '^time=' >&2)
+go -C bench run ./daemonbench "$work/mcpguard" 2> >(grep -v '^time=' >&2)

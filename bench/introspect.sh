@@ -11,7 +11,7 @@ runs=${RUNS:-15}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpguard" ./cmd/mcpguard
-go build -o "$work/mcpserver" ./bench/mcpserver
+go -C bench build -o "$work/mcpserver" ./mcpserver
 mkdir -p "$work/managed" "$work/one/.cursor" "$work/ten/.cursor"
 server() { printf '"s%s": {"command": "%s", "args": ["-delay", "%sms"]}' "$1" "$work/mcpserver" "$2"; }
 {

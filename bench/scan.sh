@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process timing of `mcpguard scan` (SPEC §7, issue 18), as ratios
-# against the floor measured in the same run: bench/floor, a program built
-# from this go.mod that imports OPA, compiles a one-rule policy and
+# against the floor measured in the same run: bench/floor, a program of the
+# bench module (bench/go.mod, which takes the root module's OPA) that imports OPA, compiles a one-rule policy and
 # evaluates it once. The commands run interleaved (one of each, RUNS times,
 # in a new order each round) so that a machine getting busier or quieter
 # moves them all alike; the figures are medians.
@@ -20,9 +20,9 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpguard" ./cmd/mcpguard
-go build -o "$work/floor" ./bench/floor
-machine=$(go run ./bench/genmachine "$work/machine" 200)
-big=$(go run ./bench/genmachine "$work/big" 10000)
+go -C bench build -o "$work/floor" ./floor   # bench/ is a module of its own (bench/go.mod)
+machine=$(go -C bench run ./genmachine "$work/machine" 200)
+big=$(go -C bench run ./genmachine "$work/big" 10000)
 demo=testdata/demo
 mcp="$work/mcp/.mcp.json"
 mkdir -p "$work/mcp"

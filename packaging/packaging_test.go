@@ -11,22 +11,28 @@ import (
 	"testing"
 )
 
-// TestSystemdUnitsVerify runs systemd-analyze verify on each unit, with
-// the binary path pointed at an executable that exists; any warning fails.
+// TestSystemdUnitsVerify runs systemd-analyze verify on each unit, the
+// system unit also with its OPA drop-in, with the binary path pointed at an
+// executable that exists; any warning fails. .ci/run installs systemd
+// where it is missing, so that CI never skips it.
 func TestSystemdUnitsVerify(t *testing.T) {
 	analyze, err := exec.LookPath("systemd-analyze")
 	if err != nil {
+		if os.Getenv("MCPGUARD_REQUIRE_SYSTEMD") != "" {
+			t.Fatal("systemd-analyze is not installed (MCPGUARD_REQUIRE_SYSTEMD is set)")
+		}
 		t.Skip("systemd-analyze is not installed")
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ file, bin string }{
-		{"systemd/mcpguard.service", "/usr/local/bin/mcpguard"},
-		{"systemd/mcpguard-user.service", "%h/.local/bin/mcpguard"},
+	for _, tc := range []struct{ file, bin, dropIn string }{
+		{"systemd/mcpguard.service", "/usr/local/bin/mcpguard", ""},
+		{"systemd/mcpguard.service", "/usr/local/bin/mcpguard", opaDropIn},
+		{"systemd/mcpguard-user.service", "%h/.local/bin/mcpguard", ""},
 	} {
-		t.Run(tc.file, func(t *testing.T) {
+		t.Run(tc.file+"+"+filepath.Base(tc.dropIn), func(t *testing.T) {
 			data, err := os.ReadFile(tc.file)
 			if err != nil {
 				t.Fatal(err)
@@ -38,6 +44,20 @@ func TestSystemdUnitsVerify(t *testing.T) {
 			unit := filepath.Join(dir, filepath.Base(tc.file))
 			if err := os.WriteFile(unit, bytes.ReplaceAll(data, []byte(tc.bin), []byte(exe)), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if tc.dropIn != "" {
+				// systemd-analyze reads the drop-ins beside the unit it verifies.
+				drop, err := os.ReadFile(tc.dropIn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := filepath.Join(dir, filepath.Base(tc.file)+".d")
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(d, filepath.Base(tc.dropIn)), bytes.ReplaceAll(drop, []byte(tc.bin), []byte(exe)), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			args := []string{"verify", unit}
 			cmd := exec.Command(analyze, args...)
@@ -55,6 +75,132 @@ func TestSystemdUnitsVerify(t *testing.T) {
 			}
 		})
 	}
+}
+
+const opaDropIn = "systemd/mcpguard.service.d/opa-bundles.conf"
+
+// unitSettings reads the Key=value lines of a unit file's [Service]
+// section, in order.
+func unitSettings(t *testing.T, path string) [][2]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][2]string
+	section := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "["):
+			section = line
+		case section == "[Service]":
+			k, v, _ := strings.Cut(line, "=")
+			out = append(out, [2]string{k, v})
+		}
+	}
+	return out
+}
+
+// TestOPADropIn: the --opa-config drop-in runs the unit's own command line
+// plus --opa-config, opens outbound IPv4 and IPv6, and sets nothing else,
+// so that every other protection of the unit stays in force.
+func TestOPADropIn(t *testing.T) {
+	base := map[string]string{}
+	for _, kv := range unitSettings(t, "systemd/mcpguard.service") {
+		base[kv[0]] = kv[1]
+	}
+	drop := unitSettings(t, opaDropIn)
+	var execs []string
+	families := ""
+	for _, kv := range drop {
+		switch kv[0] {
+		case "ExecStart":
+			execs = append(execs, kv[1])
+		case "PrivateNetwork":
+			if kv[1] != "no" {
+				t.Errorf("PrivateNetwork=%s, want no", kv[1])
+			}
+		case "RestrictAddressFamilies":
+			families = kv[1]
+		default:
+			t.Errorf("the drop-in sets %s=%s: it may change the network and the command line only", kv[0], kv[1])
+		}
+	}
+	// An empty ExecStart= resets the unit's; then the one command line.
+	if len(execs) != 2 || execs[0] != "" || execs[1] != base["ExecStart"]+" --opa-config /etc/mcpguard/opa.yaml" {
+		t.Errorf("ExecStart lines %q, want a reset and %q", execs, base["ExecStart"]+" --opa-config /etc/mcpguard/opa.yaml")
+	}
+	// RestrictAddressFamilies= lists are combined: AF_UNIX stays from the unit.
+	if families != "AF_INET AF_INET6" || base["RestrictAddressFamilies"] != "AF_UNIX" {
+		t.Errorf("address families: unit %q + drop-in %q, want AF_UNIX + AF_INET AF_INET6", base["RestrictAddressFamilies"], families)
+	}
+	for _, k := range []string{"ProtectSystem", "ProtectHome", "NoNewPrivileges", "CapabilityBoundingSet", "SystemCallFilter", "MemoryDenyWriteExecute"} {
+		if base[k] == "" {
+			t.Errorf("the unit lost %s", k)
+		}
+	}
+}
+
+// TestUserUnitStepsOnAFreshAccount runs the install commands of the
+// user-unit steps in packaging/README.md, as written, for a home that has
+// neither ~/.local/bin nor ~/.config/systemd/user.
+func TestUserUnitStepsOnAFreshAccount(t *testing.T) {
+	if _, err := exec.LookPath("install"); err != nil {
+		t.Skip("no install(1)")
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	start := strings.Index(section, "## Linux, for one user")
+	if start < 0 {
+		t.Fatal("README.md has no user-unit section")
+	}
+	section = section[start:]
+	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(section)
+	if block == nil {
+		t.Fatal("the user-unit section has no sh block")
+	}
+	home, work := t.TempDir(), t.TempDir()
+	// What the steps take: a built mcpguard, and the repository's packaging/.
+	if err := os.WriteFile(filepath.Join(work, "mcpguard"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(mustAbs(t, "."), filepath.Join(work, "packaging")); err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, line := range strings.Split(block[1], "\n") {
+		if !strings.HasPrefix(line, "install ") {
+			continue // systemctl needs a user manager, which a test has not
+		}
+		cmd := exec.Command("sh", "-c", line)
+		cmd.Dir, cmd.Env = work, append(os.Environ(), "HOME="+home)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+		ran++
+	}
+	for _, want := range []string{".local/bin/mcpguard", ".config/systemd/user/mcpguard-user.service"} {
+		if fi, err := os.Stat(filepath.Join(home, want)); err != nil || fi.IsDir() {
+			t.Errorf("after the steps, ~/%s: %v", want, err)
+		}
+	}
+	if ran != 2 {
+		t.Errorf("ran %d install commands, want 2", ran)
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // TestSystemUnitHardening keeps the sandbox the daemon was designed for.
@@ -88,7 +234,7 @@ func TestServiceFlagsExist(t *testing.T) {
 	cmdline := regexp.MustCompile(`(?m)^ExecStart=.*$|<string>--[a-z-]+</string>`)
 	flag := regexp.MustCompile(`--[a-z-]+`)
 	var defs []byte
-	for _, f := range []string{"systemd/mcpguard.service", "systemd/mcpguard-user.service", "launchd/com.mcpguard.daemon.plist"} {
+	for _, f := range []string{"systemd/mcpguard.service", "systemd/mcpguard-user.service", opaDropIn, "launchd/com.mcpguard.daemon.plist"} {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

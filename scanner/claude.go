@@ -532,8 +532,8 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 				s.Status = reports.StatusBlocked
 			}
 			if len(s.Expanded.Missing) > 0 {
-				sc.finding(s, "MCPG-C007", missingVarsMessage(s.Name, s.Expanded.Missing),
-					map[string]any{"variables": s.Expanded.Missing}, s.Expanded.Missing...)
+				sc.unsetVars(s, s.Expanded.Missing, missingVarsMessage(s.Name, s.Expanded.Missing),
+					map[string]any{"variables": s.Expanded.Missing})
 			}
 		}
 		if !ownOnly {

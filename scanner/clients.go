@@ -239,8 +239,26 @@ func (sc *scan) checkVars(s *Server) {
 	for _, k := range s.HeaderKeys {
 		check(s.Headers[k])
 	}
-	if len(missing) > 0 && sc.opts.Home != "" {
-		sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q references %s, unset in mcpguard's environment and without a default",
-			s.Name, strings.Join(missing, ", ")), map[string]any{"variables": missing, "dialect": string(s.Dialect)}, missing...)
+	if len(missing) > 0 && (sc.opts.Home != "" || !sc.machine) {
+		sc.unsetVars(s, missing, fmt.Sprintf("server %q references %s, unset in mcpguard's environment and without a default",
+			s.Name, strings.Join(missing, ", ")), map[string]any{"variables": missing, "dialect": string(s.Dialect)})
 	}
+}
+
+// unsetVars records the variables a server references without a default.
+// A machine scan knows the environment the client starts with: an unset
+// one is MCPG-C007, a warning (machineMsg). Path mode judges the committed
+// text as a fresh clone anywhere would be judged: it reads no environment
+// (Scan), and each such reference is a note that the server needs the
+// variable at run time, the same on a laptop that has it and on a CI runner
+// that does not.
+func (sc *scan) unsetVars(s *Server, names []string, machineMsg string, evidence map[string]any) {
+	if sc.machine {
+		sc.finding(s, "MCPG-C007", machineMsg, evidence, names...)
+		return
+	}
+	evidence["at_run_time"] = true
+	msg := fmt.Sprintf("server %q needs %s at run time: the file gives no default", s.Name, strings.Join(names, ", "))
+	sc.finding(s, "MCPG-C007", msg, evidence, names...)
+	s.pendingFindings[len(s.pendingFindings)-1].severity = reports.SeverityNote
 }

@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -284,5 +286,79 @@ func TestProjectIsHome(t *testing.T) {
 		if n != 2 {
 			t.Errorf("paths %v: %d Codex servers, want the 2 of the user config", paths, n)
 		}
+	}
+}
+
+// TestPathModeJudgesCommittedText: in path mode a ${VAR} without a default
+// is a note that the server needs the variable at run time, and the whole
+// report is the same whether mcpguard's environment has the variable (a
+// laptop) or not (a CI runner); a machine scan keeps MCPG-C007, a warning,
+// for what is unset where the client starts.
+func TestPathModeJudgesCommittedText(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "project")
+	write := func(rel, data string) {
+		p := filepath.Join(project, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".mcp.json", `{"mcpServers": {"a": {"command": "node", "args": ["${TOOLS}/a.js"]}, "b": {"type": "http", "url": "${HOST:-https://b.example}/mcp"}}}`)
+	write(".cursor/mcp.json", `{"mcpServers": {"c": {"command": "node", "args": ["c.js"], "env": {"KEY": "${env:API_KEY}"}}}}`)
+	laptop := envOf(map[string]string{"TOOLS": "/opt/tools", "API_KEY": "set", "HOST": "https://elsewhere.example"})
+	scan := func(opts scanner.Options) []byte {
+		opts.GOOS = "linux"
+		return scanReport(t, opts, map[string]string{root: "$ROOT"})
+	}
+	ci, dev := scan(scanner.Options{Paths: []string{project}}), scan(scanner.Options{Paths: []string{project}, LookupEnv: laptop})
+	if !bytes.Equal(ci, dev) {
+		t.Errorf("path mode depends on the environment:\n%s", diffLines(string(ci), string(dev)))
+	}
+	var rep reports.Report
+	if err := json.Unmarshal(ci, &rep); err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, f := range rep.Findings {
+		if f.Rule == "MCPG-C007" {
+			notes[f.Message] = string(f.Severity)
+		}
+	}
+	want := map[string]string{
+		`server "a" needs TOOLS at run time: the file gives no default`:   "note",
+		`server "c" needs API_KEY at run time: the file gives no default`: "note",
+	}
+	if !reflect.DeepEqual(notes, want) {
+		t.Errorf("path mode C007 %v, want %v", notes, want)
+	}
+
+	home := filepath.Join(root, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	count := func(opts scanner.Options) map[reports.Severity]int {
+		t.Helper()
+		res, err := scanner.Scan(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[reports.Severity]int{}
+		for _, f := range res.Findings {
+			if f.Rule == "MCPG-C007" {
+				n[f.Severity]++
+			}
+		}
+		return n
+	}
+	machine := scanner.Options{Home: home, Project: project, GOOS: "linux", LookupEnv: emptyEnv}
+	if n := count(machine); n[reports.SeverityWarning] != 2 || n[reports.SeverityNote] != 0 {
+		t.Errorf("machine scan without the variables: C007 %v, want 2 warnings", n)
+	}
+	machine.LookupEnv = laptop
+	if n := count(machine); len(n) != 0 {
+		t.Errorf("machine scan with the variables set: C007 %v, want none", n)
 	}
 }

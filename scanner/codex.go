@@ -146,10 +146,10 @@ func codexExtras(sc *scan, s *Server, f *fieldReader) {
 	if v, ok := f.str("bearer_token_env_var"); ok {
 		s.detail("bearer_token_env_var", v)
 		addHeader("Authorization")
-		if v != "" && sc.opts.Home != "" {
+		if v != "" && (sc.opts.Home != "" || !sc.machine) {
 			if _, set := sc.opts.LookupEnv(v); !set {
-				sc.finding(s, "MCPG-C007", fmt.Sprintf("server %q takes its bearer token from %s, unset in mcpguard's environment; Codex fails to start the server without it", s.Name, v),
-					map[string]any{"variables": []string{v}, "dialect": "env-var-fields"}, v)
+				sc.unsetVars(s, []string{v}, fmt.Sprintf("server %q takes its bearer token from %s, unset in mcpguard's environment; Codex fails to start the server without it", s.Name, v),
+					map[string]any{"variables": []string{v}, "dialect": "env-var-fields"})
 			}
 		}
 	}

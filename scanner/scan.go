@@ -36,7 +36,8 @@ type Options struct {
 	// pre-commit mode of `mcpguard scan PATH...`).
 	Paths []string
 	// LookupEnv reads the environment Claude Code would start with
-	// (CLAUDE_CONFIG_DIR, ${VAR} values). Nil means an empty environment.
+	// (CLAUDE_CONFIG_DIR, ${VAR} values). Nil means an empty environment;
+	// path mode (Paths) reads none.
 	LookupEnv func(string) (string, bool)
 	// GOOS selects OS-specific locations (managed directory, system files);
 	// empty means runtime.GOOS.
@@ -131,7 +132,10 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 	if opts.GOOS == "" {
 		opts.GOOS = runtime.GOOS
 	}
-	if opts.LookupEnv == nil {
+	if opts.LookupEnv == nil || len(opts.Paths) > 0 {
+		// Path mode judges the files as committed: a ${VAR} expands to its
+		// default or stays as written, whatever this process's environment
+		// holds (unsetVars).
 		opts.LookupEnv = func(string) (string, bool) { return "", false }
 	}
 	if opts.FS == nil {

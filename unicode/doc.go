@@ -55,4 +55,4 @@
 // nesting [ErrTooDeep].
 package unicode
 
-//go:generate go run ./internal/gen -data ../../shared/data/unicode -o tables.go
+//go:generate go run ./internal/gen/main.go -data ../../shared/data/unicode -o tables.go

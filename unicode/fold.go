@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-//go:generate go run ./internal/genfold -o fold_tables.go
+//go:generate go run ./internal/genfold/main.go -o fold_tables.go
 
 // foldTo returns what full case folding makes of r, and whether it
 // changes it.

@@ -40,7 +40,7 @@ func TestTablesUpToDate(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command in PATH")
 	}
-	cmd := exec.Command(gobin, "run", "./internal/gen", "-data", dir, "-o", out)
+	cmd := exec.Command(gobin, "run", "./internal/gen/main.go", "-data", dir, "-o", out)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("generator: %v\n%s", err, msg)
 	}

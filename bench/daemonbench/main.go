@@ -5,7 +5,7 @@
 // events and final state after a burst of rapid writes.
 //
 //	go build -o /tmp/mcpguard ./cmd/mcpguard
-//	go run ./bench/daemonbench /tmp/mcpguard
+//	go -C bench run ./daemonbench /tmp/mcpguard
 //
 // bench/daemon.sh does both.
 package main

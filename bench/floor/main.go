@@ -7,7 +7,7 @@
 // the median nanoseconds of one evaluation: the "one naive prepared eval"
 // that the marginal cost of a server is compared with.
 //
-//	go build -o floor ./bench/floor && ./floor
+//	go -C bench build -o "$PWD/floor" ./floor && ./floor
 //	./floor -evals 20000
 package main
 

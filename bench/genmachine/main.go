@@ -1,7 +1,7 @@
 // Command genmachine writes a synthetic machine for bench/scan.sh: a home with
 // about N MCP servers in 30 files, a managed directory and a project.
 //
-//	go run ./bench/genmachine DIR [N]
+//	go -C bench run ./genmachine DIR [N]
 package main
 
 import (

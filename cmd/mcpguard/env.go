@@ -5,6 +5,7 @@ import (
 	"os/user"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/mcpguard/mcpguard/fleetpolicy"
@@ -21,8 +22,10 @@ type environment struct {
 	username  func() string
 	now       func() time.Time
 	goos      string
-	version   string
-	isTTY     func(any) bool
+	// version is what reports name (buildVersion); about is the line
+	// `mcpguard version` and `--version` print (versionLine).
+	version, about string
+	isTTY          func(any) bool
 	// euid is the effective user id (0: a system daemon's defaults).
 	euid func() int
 	// executable returns the running mcpguard binary (wrap writes it into
@@ -51,6 +54,7 @@ func defaultEnv() environment {
 		now:       time.Now,
 		goos:      runtime.GOOS,
 		version:   buildVersion(),
+		about:     versionLine(debug.ReadBuildInfo()),
 		isTTY: func(w any) bool {
 			f, ok := w.(*os.File)
 			if !ok {
@@ -65,8 +69,9 @@ func defaultEnv() environment {
 	}
 }
 
-// buildVersion returns the module version, or "dev+<revision>" for a build
-// from a checkout.
+// buildVersion returns the module version (a release tag, or the
+// pseudo-version Go stamps on a build from a checkout), or
+// "dev+<revision>" for a build with VCS information and no version.
 func buildVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -75,10 +80,46 @@ func buildVersion() string {
 	if v := info.Main.Version; v != "" && v != "(devel)" {
 		return v
 	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "dev+" + s.Value[:12]
-		}
+	if rev := buildSetting(info, "vcs.revision"); len(rev) >= 12 {
+		return "dev+" + rev[:12]
 	}
 	return "dev"
+}
+
+// versionLine is what `mcpguard version` and `mcpguard --version` print:
+// the module version, the VCS revision the binary was built from (and
+// whether the tree had changes), the Go release and the platform, and
+// whether it links C (a release is CGO_ENABLED=0: one static binary).
+func versionLine(info *debug.BuildInfo, ok bool) string {
+	version, details := "dev", []string{}
+	if ok {
+		if v := info.Main.Version; v != "" && v != "(devel)" {
+			version = v
+		}
+		if rev := buildSetting(info, "vcs.revision"); rev != "" {
+			r := "revision " + rev
+			if t := buildSetting(info, "vcs.time"); t != "" {
+				r += " " + t
+			}
+			if buildSetting(info, "vcs.modified") == "true" {
+				r += ", modified"
+			}
+			details = append(details, r)
+		}
+	}
+	platform := runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	if ok && buildSetting(info, "CGO_ENABLED") == "1" {
+		platform += ", cgo"
+	}
+	details = append(details, platform)
+	return "mcpguard " + version + " (" + strings.Join(details, "; ") + ")"
+}
+
+func buildSetting(info *debug.BuildInfo, key string) string {
+	for _, s := range info.Settings {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -46,6 +47,7 @@ func testEnv(cwd, home string, vars map[string]string) environment {
 		now:       func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) },
 		goos:      "linux",
 		version:   "test",
+		about:     "mcpguard test (go test)",
 		isTTY:     func(any) bool { return false },
 		euid:      func() int { return 1000 },
 		// The tests link OPA's plugins and run --opa-config in process;
@@ -642,6 +644,22 @@ func TestJUnitAndCSVParse(t *testing.T) {
 // hook's entry is a real command, and the scan hook's files pattern (a
 // Python regex, here compiled as RE2, which accepts the same syntax for it)
 // selects SPEC §4's pre-commit set and nothing else.
+// TestInstallAllIsMcpguardAlone: `go install ./...` at the repository root,
+// which the pre-commit hook runs (language: golang), builds one command,
+// mcpguard: the benchmark programs are a module of their own (bench/go.mod)
+// and the table generators are go:build ignore files.
+func TestInstallAllIsMcpguardAlone(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", "{{if eq .Name \"main\"}}{{.ImportPath}}{{end}}", "./...")
+	cmd.Dir = repoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != "github.com/mcpguard/mcpguard/cmd/mcpguard" {
+		t.Errorf("go install ./... would install %v, want mcpguard alone", got)
+	}
+}
+
 func TestPreCommitHooks(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot(t), ".pre-commit-hooks.yaml"))
 	if err != nil {

@@ -210,7 +210,9 @@ func newRootCmd(s streams, env environment, name string) *cobra.Command {
 		Long:          rootLong,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       env.about, // --version
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 
 	"github.com/spf13/cobra"
 )
@@ -11,11 +10,15 @@ func newVersionCmd(env environment) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the mcpguard version",
-		Args:  cobra.NoArgs,
+		Long: `Print the mcpguard version: the module version (a release tag such as
+v0.1.0, or the pseudo-version of a build from a checkout), the VCS revision
+it was built from, the Go release and the platform. mcpguard --version
+prints the same line.`,
+		Args: cobra.NoArgs,
 		// Nothing to finish or undo when interrupted (interrupts.go).
 		Annotations: onDemand(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "mcpguard %s (%s, %s/%s)\n", env.version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			fmt.Fprintln(cmd.OutOrStdout(), env.about)
 			return nil
 		},
 	}

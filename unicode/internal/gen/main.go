@@ -1,3 +1,5 @@
+//go:build ignore
+
 // Command gen reads the Unicode Character Database, UTS #39 and UTS #51 data
 // files (Unicode 17.0.0) and writes the compact Go tables of package unicode
 // (tables.go).
@@ -8,7 +10,11 @@
 //
 // Usage:
 //
-//	go run ./internal/gen -data DIR -o tables.go
+//	go run ./internal/gen/main.go -data DIR -o tables.go
+//
+// The ignore constraint keeps it out of the module's ./... (the pre-commit
+// hook runs go install ./..., which must install mcpguard alone); go run
+// of the file builds it all the same.
 package main
 
 import (

@@ -1,3 +1,5 @@
+//go:build ignore
+
 // Command genfold writes fold.go of package unicode: full Unicode case
 // folding (CaseFolding.txt, statuses C and F), exactly as
 // golang.org/x/text/cases.Fold applies it, as static tables. Folding maps
@@ -11,7 +13,7 @@
 //
 // Usage:
 //
-//	go run ./internal/genfold -o fold_tables.go
+//	go run ./internal/genfold/main.go -o fold_tables.go
 package main
 
 import (
