@@ -22,8 +22,9 @@ var (
 	builtErr  error
 )
 
-// testBinary builds mcpguard once for the tests that run it as a process
-// (another working directory, a daemon).
+// testBinary builds mcpguard once, as README's Install section does
+// (CGO_ENABLED=0, -trimpath), for the tests that run it as a process
+// (another working directory, a daemon) or read the binary.
 func testBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -36,7 +37,9 @@ func testBinary(t *testing.T) string {
 			return
 		}
 		builtPath = filepath.Join(dir, "mcpguard")
-		if out, err := exec.Command("go", "build", "-o", builtPath, ".").CombinedOutput(); err != nil {
+		cmd := exec.Command("go", "build", "-trimpath", "-o", builtPath, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
 			builtErr = err
 			builtPath = string(out)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/elf"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -40,5 +41,27 @@ func TestVersionFlag(t *testing.T) {
 	flag, _, code2 := runCLI(t, env, "--version")
 	if code1 != exitOK || code2 != exitOK || cmd != flag || strings.TrimSpace(cmd) != env.about {
 		t.Errorf("version %q (exit %d), --version %q (exit %d), want %q", cmd, code1, flag, code2, env.about)
+	}
+}
+
+// TestStaticBinary: the build README's Install section gives is one static
+// binary, as the README says: no program interpreter (dynamic loader), no
+// shared libraries.
+func TestStaticBinary(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checks an ELF binary")
+	}
+	f, err := elf.Open(testBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP || p.Type == elf.PT_DYNAMIC {
+			t.Errorf("the binary has a %v program header: it is linked dynamically", p.Type)
+		}
+	}
+	if libs, _ := f.ImportedLibraries(); len(libs) > 0 {
+		t.Errorf("the binary needs %v", libs)
 	}
 }
