@@ -1,6 +1,9 @@
 package runner
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/prefault"
 	"github.com/mcpguard/mcpguard/internal/secrets"
@@ -64,6 +67,10 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 			r.Servers[i] = reportServer(det, res.Servers[i])
 		}
 	})
+	RedactFindings(det, r.Findings)
+	for i := range r.Errors {
+		r.Errors[i].Message = det.RedactText(r.Errors[i].Message)
+	}
 	r.Summary = reports.Summarize(r)
 	return r
 }
@@ -72,7 +79,7 @@ func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
 	command, args, url := s.Redacted(det)
 	out := reports.Server{
 		ID:         s.ID,
-		Name:       s.Name,
+		Name:       det.RedactText(s.Name), // a token used as a name
 		Client:     s.Client,
 		Scope:      s.Scope,
 		Project:    s.Project,
@@ -86,8 +93,9 @@ func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
 		Status:     s.Status,
 		Decision:   s.Decision,
 		FindingIDs: s.FindingIDs,
-		Details:    s.Details,
+		Details:    redacted(det, s.Details),
 	}
+	out.Source.Pointer = det.RedactText(out.Source.Pointer) // it spells the name
 	if out.Args == nil {
 		out.Args = []string{}
 	}
@@ -104,4 +112,79 @@ func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
 		out.Decision.Reasons = []string{}
 	}
 	return out
+}
+
+// RedactFindings hides, in place, what the secret definition calls a
+// secret in the free text of findings: messages, pointers and evidence
+// quote server names and entries, and a name may be a token (the same
+// definition redacts command lines, arguments and URLs: one definition on
+// every surface).
+func RedactFindings(det *secrets.Detector, list []reports.Finding) {
+	chunks.Each(len(list), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f := &list[i]
+			f.Message = det.RedactText(f.Message)
+			f.Location.Pointer = det.RedactText(f.Location.Pointer)
+			f.Evidence = redacted(det, f.Evidence)
+		}
+	})
+}
+
+// redacted is m with every string in it (in nested maps and lists too)
+// redacted: m itself when nothing changes, a copy otherwise (evidence and
+// details maps may be shared).
+func redacted(det *secrets.Detector, m map[string]any) map[string]any {
+	out, _ := redactMap(det, m)
+	return out
+}
+
+func redactMap(det *secrets.Detector, m map[string]any) (map[string]any, bool) {
+	var out map[string]any
+	for k, v := range m {
+		r, changed := redactValue(det, v)
+		if !changed {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(m)
+		}
+		out[k] = r
+	}
+	if out == nil {
+		return m, false
+	}
+	return out, true
+}
+
+func redactValue(det *secrets.Detector, v any) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		r := det.RedactText(x)
+		return r, r != x
+	case []string:
+		var out []string
+		for i, s := range x {
+			if r := det.RedactText(s); r != s {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = r
+			}
+		}
+		return out, out != nil
+	case []any:
+		var out []any
+		for i, e := range x {
+			if r, changed := redactValue(det, e); changed {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = r
+			}
+		}
+		return out, out != nil
+	case map[string]any:
+		return redactMap(det, x)
+	}
+	return v, false
 }

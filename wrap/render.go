@@ -25,13 +25,17 @@ func verbs(mode Mode, dryRun bool) (done, summary string) {
 }
 
 // WriteText prints, per file, what happened to each selected server and
-// where the backup is; then a summary line and, for a dry run, the diff.
+// where its backup is; then a summary line and, for a dry run, the diff.
+// Secrets are hidden as in every report (names and the diff included).
 func (plan *Plan) WriteText(w io.Writer, dryRun bool) error {
 	bw := bufio.NewWriter(w)
 	done, summary := verbs(plan.Mode, dryRun)
 	changed, skipped, files := 0, 0, 0
 	for _, f := range plan.Files {
 		fmt.Fprintf(bw, "%s (%s)\n", reports.Printable(f.Path), f.Client)
+		if f.Tracked != "" && f.Changed() {
+			fmt.Fprintf(bw, "  %-12s %s: the wrappers run %q from PATH and name project servers relative to the repository\n", "committed", reports.Printable(f.Tracked), bareCommand)
+		}
 		for _, e := range f.Entries {
 			where := e.Scope
 			if e.Project != "" {
@@ -40,10 +44,10 @@ func (plan *Plan) WriteText(w io.Writer, dryRun bool) error {
 			switch e.Action {
 			case ActionSkipped:
 				skipped++
-				fmt.Fprintf(bw, "  %-12s %s (%s): %s\n", "skipped", reports.Printable(e.Name), reports.Printable(where), e.Reason)
+				fmt.Fprintf(bw, "  %-12s %s (%s): %s\n", "skipped", reports.Printable(plan.det.RedactText(e.Name)), reports.Printable(where), reports.Printable(e.Reason))
 			default:
 				changed++
-				fmt.Fprintf(bw, "  %-12s %s (%s)\n", done, reports.Printable(e.Name), reports.Printable(where))
+				fmt.Fprintf(bw, "  %-12s %s (%s)\n", done, reports.Printable(plan.det.RedactText(e.Name)), reports.Printable(where))
 			}
 		}
 		switch {
@@ -51,11 +55,14 @@ func (plan *Plan) WriteText(w io.Writer, dryRun bool) error {
 			fmt.Fprintf(bw, "  %-12s %s\n", "error", reports.Printable(f.Err.Error()))
 		case f.Written:
 			files++
-			fmt.Fprintf(bw, "  %-12s %s\n", "backup", reports.Printable(f.Backup))
+			fmt.Fprintf(bw, "  %-12s %s (secrets redacted)\n", "backup", reports.Printable(f.Backup))
 		case f.Changed():
 			files++
 		default:
 			fmt.Fprintln(bw, "  unchanged")
+		}
+		if b := f.Previous; b != nil && !f.Written {
+			fmt.Fprintf(bw, "  %-12s %s (taken %s, secrets redacted)\n", "backup", reports.Printable(b.Path), b.Time.Format("2006-01-02 15:04:05 UTC"))
 		}
 	}
 	fmt.Fprintf(bw, "mcpguard %s: %s %s, %d skipped, %s", plan.Mode, plural(changed, "server"), summary, skipped, plural(files, "file"))
@@ -106,14 +113,17 @@ type wrapSummaryJSON struct {
 }
 
 type wrapFileJSON struct {
-	Path    string             `json:"path"`
-	Client  string             `json:"client"`
-	Changed bool               `json:"changed"`
-	Written bool               `json:"written"`
-	Backup  string             `json:"backup,omitempty"`
-	Error   *reports.FileError `json:"error,omitempty"`
-	Servers []wrapServerJSON   `json:"servers"`
-	Diff    string             `json:"diff,omitempty"`
+	Path    string `json:"path"`
+	Client  string `json:"client"`
+	Changed bool   `json:"changed"`
+	Written bool   `json:"written"`
+	Backup  string `json:"backup,omitempty"`
+	// Previous is the backup the file had before the run (unwrap lists it).
+	Previous *Backup            `json:"previous_backup,omitempty"`
+	Tracked  string             `json:"tracked,omitempty"`
+	Error    *reports.FileError `json:"error,omitempty"`
+	Servers  []wrapServerJSON   `json:"servers"`
+	Diff     string             `json:"diff,omitempty"`
 }
 
 type wrapServerJSON struct {
@@ -141,18 +151,19 @@ func (plan *Plan) WriteJSON(w io.Writer, dryRun bool) error {
 		doc.Errors = []reports.FileError{}
 	}
 	for _, f := range plan.Files {
-		fj := wrapFileJSON{Path: f.Path, Client: f.Client, Changed: f.Changed(), Written: f.Written, Backup: f.Backup, Error: f.Err, Servers: []wrapServerJSON{}}
+		fj := wrapFileJSON{Path: f.Path, Client: f.Client, Changed: f.Changed(), Written: f.Written, Backup: f.Backup,
+			Previous: f.Previous, Tracked: f.Tracked, Error: f.Err, Servers: []wrapServerJSON{}}
 		if dryRun && fj.Changed {
-			fj.Diff = UnifiedDiff(f.Path, f.Path, f.Before, f.After)
+			fj.Diff = plan.fileDiff(f)
 		}
 		if fj.Changed {
 			doc.Summary.FilesChanged++
 		}
 		for _, e := range f.Entries {
-			sj := wrapServerJSON{Name: e.Name, Client: e.Client, Scope: e.Scope, Project: e.Project, Pointer: e.Pointer,
+			sj := wrapServerJSON{Name: plan.det.RedactText(e.Name), Client: e.Client, Scope: e.Scope, Project: e.Project, Pointer: plan.det.RedactText(e.Pointer),
 				Line: e.Line, Column: e.Column, Action: e.Action, Reason: e.Reason}
 			if plan.Mode == ModeWrap && e.Action == ActionWrapped {
-				sj.ProxyName = e.ProxyName
+				sj.ProxyName = plan.det.RedactText(e.ProxyName)
 			}
 			switch e.Action {
 			case ActionWrapped:

@@ -26,6 +26,9 @@ type selection struct {
 	// refuse holds servers that must not be wrapped, with the reason.
 	refuse   map[*scanner.Server]string
 	warnings []reports.Finding
+	// repos remembers tracked's answers for the files previewed: the
+	// repository of a committed file, "" for one that is not.
+	repos map[string]string
 }
 
 func newSelection(opts Options, p *Plan) (*selection, error) {
@@ -111,7 +114,28 @@ func (sel *selection) preview(s *scanner.Server) []string {
 	if !sel.wants(s) {
 		return nil
 	}
-	out := append([]string{sel.opts.Executable}, wrapargv.ProxyArgs(s.ProxyName(), !s.HasArgs)...)
+	exe, name := sel.opts.Executable, s.ProxyName()
+	// A committed file is left alone, or gets the machine-independent
+	// wrapper (planFile): the verdict is judged on what it will hold.
+	if sel.repos == nil {
+		sel.repos = map[string]string{}
+	}
+	repo, ok := sel.repos[s.Source.Path]
+	if !ok {
+		if real, err := filepath.EvalSymlinks(s.Source.Path); err == nil {
+			if r, yes, _ := tracked(real); yes {
+				repo = r
+			}
+		}
+		sel.repos[s.Source.Path] = repo
+	}
+	switch {
+	case repo != "" && !sel.opts.IncludeTracked:
+		return nil
+	case repo != "":
+		exe, name = bareCommand, committedProxyName(s, repo)
+	}
+	out := append([]string{exe}, wrapargv.ProxyArgs(name, !s.HasArgs)...)
 	return append(out, wrapargv.Separator)
 }
 

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/internal/wrapargv"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
@@ -40,6 +40,10 @@ func Clients() []string {
 	}
 	return out
 }
+
+// bareCommand is the wrapper's command in a committed file: mcpguard as
+// PATH finds it on every clone, not this machine's path to it.
+const bareCommand = "mcpguard"
 
 // fileDialect says whether wrap rewrites a client's file and how it parses it.
 func fileDialect(client, path string) (jsoncMode, ok bool) {
@@ -73,6 +77,17 @@ type Options struct {
 	// Executable is the absolute path of the mcpguard binary the wrappers run
 	// (wrap only).
 	Executable string
+	// BackupDir is where Commit keeps each file's backup (backup.go): the
+	// state directory's "backups". Commit refuses to write without one.
+	BackupDir string
+	// IncludeTracked lets wrap rewrite files git tracks; their wrappers run
+	// the bare command "mcpguard" (found on PATH) and name project servers
+	// relative to the repository, so that nothing of this machine is
+	// committed. Without it such files are left alone.
+	IncludeTracked bool
+	// Secrets hides secrets in the diff, the backups and the output; nil
+	// builds a detector.
+	Secrets *secrets.Detector
 }
 
 // Plan is what a run changes, file by file, computed before anything is
@@ -80,6 +95,7 @@ type Options struct {
 type Plan struct {
 	Mode       Mode
 	Executable string
+	BackupDir  string
 	Files      []*File
 	// Warnings are MCPG-P008 findings about the selected servers as they will
 	// be after the run: Claude Code refusing a wrapper its allowlist does not
@@ -88,6 +104,8 @@ type Plan struct {
 	// Errors are inputs that cannot be rewritten: unreadable or malformed
 	// files, paths that name nothing wrap supports.
 	Errors []reports.FileError
+
+	det *secrets.Detector
 }
 
 // File is the plan for one configuration file.
@@ -98,15 +116,22 @@ type File struct {
 	Entries []FileEntry
 	// Before and After are the file's content now and after the run.
 	Before, After []byte
-	// Backup is the copy of Before written next to the file (after Commit).
-	Backup string
+	// Backup is the redacted copy of Before that Commit wrote to the
+	// backup directory; Previous the backup the file had before the run.
+	Backup   string
+	Previous *Backup
+	// Tracked says why the file counts as committed to git ("" when it
+	// does not): wrap leaves it alone without IncludeTracked, and writes a
+	// machine-independent wrapper with it.
+	Tracked string
 	// Written is true once the new content replaced the file.
 	Written bool
 	// Err is why the file was not (or cannot be) rewritten.
 	Err *reports.FileError
 
-	real string // the file the path resolves to (a symlink is followed)
-	info fs.FileInfo
+	real  string // the file the path resolves to (a symlink is followed)
+	info  fs.FileInfo
+	jsonc bool
 }
 
 // FileEntry is the outcome for one server of a file.
@@ -136,7 +161,10 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 			return nil, fmt.Errorf("the executable %s is not named mcpguard: scanners and unwrap recognise a wrapper by that name", opts.Executable)
 		}
 	}
-	p := &Plan{Mode: opts.Mode, Executable: opts.Executable}
+	p := &Plan{Mode: opts.Mode, Executable: opts.Executable, BackupDir: opts.BackupDir, det: opts.Secrets}
+	if p.det == nil {
+		p.det = secrets.NewDetector()
+	}
 	sel, err := newSelection(opts, p)
 	if err != nil {
 		return nil, err
@@ -161,6 +189,10 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 	}
 	if p.Mode == ModeWrap {
 		p.Warnings = sel.warnings
+		for i := range p.Warnings {
+			w := &p.Warnings[i]
+			w.Message, w.Location.Pointer = p.det.RedactText(w.Message), p.det.RedactText(w.Location.Pointer)
+		}
 	}
 	return p, nil
 }
@@ -168,6 +200,7 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 // planFile reads one file and computes its new content.
 func (p *Plan) planFile(f *File, servers []*scanner.Server, sel *selection) {
 	jsoncMode, _ := fileDialect(f.Client, f.Path)
+	f.jsonc = jsoncMode
 	fail := func(e reports.FileError) {
 		e.Path = f.Path
 		f.Err = &e
@@ -186,20 +219,38 @@ func (p *Plan) planFile(f *File, servers []*scanner.Server, sel *selection) {
 		fail(reports.FileError{Message: describe(err)})
 		return
 	}
+	f.Previous = existingBackup(p.BackupDir, real)
+	executable := p.Executable
+	repo := ""
+	if p.Mode == ModeWrap {
+		var isTracked bool
+		if repo, isTracked, f.Tracked = tracked(real); !isTracked {
+			f.Tracked = ""
+		} else {
+			executable = bareCommand
+		}
+	}
 	var entries []Entry
 	var pre []FileEntry
 	meta := map[string]*scanner.Server{}
 	for _, s := range servers {
 		e := Entry{Pointer: s.Source.Pointer, Name: s.Name, ProxyName: s.ProxyName()}
+		if f.Tracked != "" {
+			e.ProxyName = committedProxyName(s, repo)
+		}
 		meta[e.Pointer] = s
-		if why := sel.refuse[s]; why != "" {
+		why := sel.refuse[s]
+		if f.Tracked != "" && !sel.opts.IncludeTracked {
+			why = "committed to git (" + f.Tracked + "): a wrapper would commit this machine's mcpguard path; pass --include-tracked to write one that runs mcpguard from PATH"
+		}
+		if why != "" {
 			pre = append(pre, FileEntry{EntryResult: EntryResult{Entry: e, Action: ActionSkipped, Reason: why, Line: s.Source.Line, Column: s.Source.Column},
 				Client: s.Client, Scope: s.Scope, Project: s.Project})
 			continue
 		}
 		entries = append(entries, e)
 	}
-	after, results, _, err := Rewrite(f.Before, p.Mode, entries, RewriteOptions{JSONC: jsoncMode, Executable: p.Executable})
+	after, results, _, err := Rewrite(f.Before, p.Mode, entries, RewriteOptions{JSONC: jsoncMode, Executable: executable})
 	if err != nil {
 		var fe *reports.FileError
 		if errors.As(err, &fe) {
@@ -233,15 +284,41 @@ func describe(err error) string {
 	return err.Error()
 }
 
-// Diff renders the plan's changes as one unified diff.
+// Diff renders the plan's changes as one unified diff, secrets hidden as in
+// every report.
 func (p *Plan) Diff() string {
 	var b strings.Builder
 	for _, f := range p.Files {
-		if f.Changed() {
-			b.WriteString(UnifiedDiff(f.Path, f.Path, f.Before, f.After))
-		}
+		b.WriteString(p.fileDiff(f))
 	}
 	return b.String()
+}
+
+// fileDiff is one file's part of Diff ("" when it does not change).
+func (p *Plan) fileDiff(f *File) string {
+	if !f.Changed() {
+		return ""
+	}
+	return UnifiedDiff(f.Path, f.Path, redactDocument(p.det, f.Before, f.jsonc), redactDocument(p.det, f.After, f.jsonc))
+}
+
+// committedProxyName is the proxy name of a server in a committed file:
+// ProxyName without this machine's project path — a project server is
+// named by its folder relative to the repository ("@." for the root).
+func committedProxyName(s *scanner.Server, repo string) string {
+	name := s.ProxyName()
+	if s.Scope != scanner.ScopeProject {
+		return name
+	}
+	base, dir, ok := strings.Cut(name, "@")
+	if !ok {
+		return name
+	}
+	rel, err := filepath.Rel(repo, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return base
+	}
+	return base + "@" + filepath.ToSlash(rel)
 }
 
 // Failed reports whether any input could not be read or rewritten.
@@ -257,22 +334,22 @@ func (p *Plan) Failed() bool {
 	return false
 }
 
-// Commit writes every changed file: first a backup of its current content
-// (BackupSuffix), then the new content, atomically. A file that changed on
+// Commit writes every changed file: first the backup of its current content
+// (backup.go), then the new content, atomically. A file that changed on
 // disk since the plan read it is left alone (ErrChanged). Errors are recorded
 // per file; Commit goes on with the other files.
-func (p *Plan) Commit(now time.Time) {
+func (p *Plan) Commit() {
 	for _, f := range p.Files {
 		if !f.Changed() {
 			continue
 		}
-		if err := f.commit(now); err != nil {
+		if err := f.commit(p.BackupDir, p.det); err != nil {
 			f.Err = &reports.FileError{Path: f.Path, Message: err.Error()}
 		}
 	}
 }
 
-func (f *File) commit(now time.Time) error {
+func (f *File) commit(dir string, det *secrets.Detector) error {
 	cur, err := readFile(f.real)
 	if err != nil {
 		return errors.New(describe(err))
@@ -280,7 +357,7 @@ func (f *File) commit(now time.Time) error {
 	if !bytes.Equal(cur, f.Before) {
 		return ErrChanged
 	}
-	if f.Backup, err = backup(f.real, f.Before, f.info.Mode(), now); err != nil {
+	if f.Backup, err = writeBackup(dir, f.real, redactDocument(det, f.Before, f.jsonc)); err != nil {
 		return err
 	}
 	if err := replaceFile(f.real, f.Before, f.After, f.info); err != nil {

@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpguard/mcpguard/policy"
 )
@@ -47,7 +47,7 @@ func testMachine(t *testing.T) (home, project string, opts Options) {
 	exe := filepath.Join(root, "bin", "mcpguard")
 	write(t, exe, "#!/bin/sh\n", 0o755)
 	return home, project, Options{Mode: ModeWrap, Home: home, Project: project, Executable: exe, GOOS: runtime.GOOS,
-		LookupEnv: func(string) (string, bool) { return "", false }}
+		LookupEnv: func(string) (string, bool) { return "", false }, BackupDir: filepath.Join(root, "state", "backups")}
 }
 
 func TestPlanCommit(t *testing.T) {
@@ -64,59 +64,59 @@ func TestPlanCommit(t *testing.T) {
 	if read(t, claude) != orig {
 		t.Fatal("NewPlan wrote")
 	}
-	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-	plan.Commit(now)
+	plan.Commit()
 	for _, f := range plan.Files {
-		if f.Err != nil || !f.Written || f.Backup != f.Path+BackupSuffix {
+		if f.Err != nil || !f.Written || filepath.Dir(f.Backup) != opts.BackupDir {
 			t.Errorf("%s: %+v backup %s", f.Path, f.Err, f.Backup)
 		}
 	}
-	if got := read(t, claude+BackupSuffix); got != orig {
+	backup := plan.Files[0].Backup
+	if got := read(t, backup); got != orig {
 		t.Errorf("backup %q", got)
 	}
 	fi, err := os.Stat(claude)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bi, _ := os.Stat(claude + BackupSuffix)
-	if runtime.GOOS != "windows" && (fi.Mode().Perm() != 0o600 || bi.Mode().Perm() != 0o600) {
-		t.Errorf("permissions %v, backup %v: ~/.claude.json holds credentials", fi.Mode().Perm(), bi.Mode().Perm())
+	bi, _ := os.Stat(backup)
+	di, _ := os.Stat(opts.BackupDir)
+	if runtime.GOOS != "windows" && (fi.Mode().Perm() != 0o600 || bi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700) {
+		t.Errorf("permissions %v, backup %v, its directory %v", fi.Mode().Perm(), bi.Mode().Perm(), di.Mode().Perm())
 	}
 	wrapped := read(t, claude)
 	if !strings.Contains(wrapped, `"oauthAccount": {"emailAddress": "dev@example.com"}`) || !strings.Contains(wrapped, `"--name", "claude-code/user/gh"`) {
 		t.Errorf("wrapped: %s", wrapped)
 	}
-	if entries, _ := os.ReadDir(home); len(entries) != 3 { // .claude.json, its backup, .cursor, no temporary file
+	if entries, _ := os.ReadDir(home); len(entries) != 2 { // .claude.json, .cursor: no backup, no temporary file
 		t.Errorf("home holds %d entries", len(entries))
 	}
 
-	// Unwrap: the backup of the wrapped file gets a time-stamped name, the
-	// original comes back byte for byte.
-	opts.Mode = ModeUnwrap
-	plan, err = NewPlan(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
+	// Unwrap lists the backup and replaces it with the wrapped content;
+	// the original comes back byte for byte. Wrap, unwrap, wrap, unwrap
+	// leaves one backup per file.
+	for i, mode := range []Mode{ModeUnwrap, ModeWrap, ModeUnwrap} {
+		opts.Mode = mode
+		plan, err = NewPlan(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := plan.Files[0].Previous; b == nil || b.Path != backup {
+			t.Errorf("run %d: the file's backup is not listed: %+v", i, b)
+		}
+		plan.Commit()
+		want := orig
+		if mode == ModeWrap {
+			want = wrapped
+		}
+		if read(t, claude) != want {
+			t.Errorf("run %d (%s): %s", i, mode, read(t, claude))
+		}
 	}
-	plan.Commit(now)
-	if read(t, claude) != orig {
-		t.Errorf("unwrap: %s", read(t, claude))
+	if read(t, backup) != wrapped {
+		t.Error("the backup does not hold the content before the last change")
 	}
-	stamped := claude + ".mcpguard.20260304T050607Z.bak"
-	if read(t, stamped) != wrapped {
-		t.Error("the wrapped content was not backed up under a time-stamped name")
-	}
-	// Wrap again: the existing backups already hold the content.
-	opts.Mode = ModeWrap
-	plan, _ = NewPlan(context.Background(), opts)
-	plan.Commit(now.Add(time.Hour))
-	if plan.Files[0].Backup != claude+BackupSuffix {
-		t.Errorf("backup %s, want the existing one", plan.Files[0].Backup)
-	}
-	opts.Mode = ModeUnwrap
-	plan, _ = NewPlan(context.Background(), opts)
-	plan.Commit(now.Add(2 * time.Hour))
-	if plan.Files[0].Backup != stamped {
-		t.Errorf("backup %s, want %s", plan.Files[0].Backup, stamped)
+	if entries, _ := os.ReadDir(opts.BackupDir); len(entries) != 2 {
+		t.Errorf("%d backups for 2 files", len(entries))
 	}
 }
 
@@ -131,7 +131,7 @@ func TestCommitFileChanged(t *testing.T) {
 	}
 	changed := `{"numStartups": 2, "mcpServers": {"gh": {"command": "npx", "args": ["-y", "pkg@1.0.0"]}}}`
 	write(t, claude, changed, 0o600)
-	plan.Commit(time.Now())
+	plan.Commit()
 	f := plan.Files[0]
 	if f.Err == nil || !strings.Contains(f.Err.Message, "changed while mcpguard was rewriting it") || f.Written {
 		t.Errorf("err %v written %v", f.Err, f.Written)
@@ -139,7 +139,7 @@ func TestCommitFileChanged(t *testing.T) {
 	if read(t, claude) != changed {
 		t.Error("the changed file was overwritten")
 	}
-	if _, err := os.Stat(claude + BackupSuffix); !errors.Is(err, os.ErrNotExist) {
+	if f.Backup != "" || existingBackup(opts.BackupDir, f.real) != nil {
 		t.Error("a backup was written for a file that was not")
 	}
 	if !plan.Failed() || !plan.Files[1].Written {
@@ -158,22 +158,148 @@ func TestCommitFileChanged(t *testing.T) {
 	}
 }
 
-func TestBackupNames(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "mcp.json")
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	got := []string{}
-	for _, content := range []string{"a", "a", "b", "c", "b", "c"} {
-		b, err := backup(p, []byte(content), 0o600, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, filepath.Base(b))
+// TestBackupDirRefused: the backup directory must be a directory of the
+// user's own: a symlink or one others may write is refused, and nothing
+// is written then.
+func TestBackupDirRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("unix modes and symlinks")
 	}
-	want := []string{"mcp.json.mcpguard.bak", "mcp.json.mcpguard.bak", "mcp.json.mcpguard.20260102T030405Z.bak",
-		"mcp.json.mcpguard.20260102T030405Z-2.bak", "mcp.json.mcpguard.20260102T030405Z.bak", "mcp.json.mcpguard.20260102T030405Z-2.bak"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("backups %v, want %v", got, want)
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+	}{
+		{"symlink", func(t *testing.T, dir string) {
+			if err := os.Symlink(t.TempDir(), dir); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"world-writable", func(t *testing.T, dir string) {
+			if err := os.Mkdir(dir, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dir, 0o777); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, _, opts := testMachine(t)
+			claude := filepath.Join(home, ".claude.json")
+			orig := read(t, claude)
+			opts.BackupDir = filepath.Join(t.TempDir(), "backups")
+			tc.setup(t, opts.BackupDir)
+			plan, err := NewPlan(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan.Commit()
+			if f := plan.Files[0]; f.Err == nil || f.Written || read(t, claude) != orig {
+				t.Errorf("err %v, written %v", f.Err, f.Written)
+			}
+		})
+	}
+}
+
+// TestDiffAndBackupRedacted: the --dry-run diff and the backup hide every
+// secret of the file as the reports do, a server named by a token too,
+// and keep every other byte.
+func TestDiffAndBackupRedacted(t *testing.T) {
+	home, _, opts := testMachine(t)
+	tok, pw := "ghp_"+strings.Repeat("Ab3", 12), "hunter2hunter2"
+	claude := filepath.Join(home, ".claude.json")
+	write(t, claude, `{"mcpServers": {
+  "`+tok+`": {"command": "npx", "args": ["-y", "pkg@1.0.0"]},
+  "db": {"command": "docker", "args": ["run", "-e", "DB_PASSWORD=`+pw+`", "img@sha256:`+strings.Repeat("a", 64)+`", "postgresql://app:`+pw+`@db/x"],
+         "env": {"API_KEY": "`+pw+`"}}
+}}`, 0o600)
+	plan, err := NewPlan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff := plan.Diff()
+	for _, s := range []string{tok, pw} {
+		if strings.Contains(diff, s) {
+			t.Errorf("the diff shows %s:\n%s", s, diff)
+		}
+	}
+	if !strings.Contains(diff, `"proxy", "--name", "claude-code/user/REDACTED"`) || !strings.Contains(diff, `"API_KEY": "REDACTED"`) {
+		t.Errorf("the diff does not show the change:\n%s", diff)
+	}
+	plan.Commit()
+	data := read(t, plan.Files[0].Backup)
+	for _, s := range []string{tok, pw} {
+		if strings.Contains(data, s) {
+			t.Errorf("the backup holds %s:\n%s", s, data)
+		}
+	}
+	if !strings.Contains(data, `"DB_PASSWORD=REDACTED"`) || !strings.Contains(data, `"img@sha256:`) {
+		t.Errorf("backup:\n%s", data)
+	}
+}
+
+// TestTrackedFiles: a file git tracks is not wrapped unless asked; then
+// its wrappers run the bare command and name project servers relative to
+// the repository, so no path of this machine is committed.
+func TestTrackedFiles(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	_, _, opts := testMachine(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	mcp := filepath.Join(repo, "sub", ".mcp.json")
+	write(t, mcp, `{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "fs@1.0.0"]}}}`, 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "sub/.mcp.json"}} {
+		if out, err := exec.Command(git, append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	untracked := filepath.Join(repo, "other", ".mcp.json")
+	write(t, untracked, `{"mcpServers": {"u": {"command": "npx", "args": ["-y", "u@1.0.0"]}}}`, 0o644)
+	orig := read(t, mcp)
+	opts.Paths = []string{mcp, untracked}
+	plan, err := NewPlan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Commit()
+	if read(t, mcp) != orig {
+		t.Error("a tracked file was wrapped without --include-tracked")
+	}
+	for _, f := range plan.Files {
+		switch f.Path {
+		case mcp:
+			if f.Tracked == "" || len(f.Entries) != 1 || f.Entries[0].Action != ActionSkipped || !strings.Contains(f.Entries[0].Reason, "--include-tracked") {
+				t.Errorf("tracked file: %+v", f)
+			}
+		case untracked:
+			if f.Tracked != "" || !f.Written || !strings.Contains(read(t, untracked), opts.Executable) {
+				t.Errorf("untracked file: %+v\n%s", f, read(t, untracked))
+			}
+		}
+	}
+	opts.IncludeTracked = true
+	opts.Paths = []string{mcp}
+	plan, err = NewPlan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Commit()
+	got := read(t, mcp)
+	if !strings.Contains(got, `"command": "mcpguard"`) || !strings.Contains(got, `"claude-code/project/fs@sub"`) || strings.Contains(got, repo) {
+		t.Errorf("wrapped tracked file:\n%s", got)
+	}
+	var out strings.Builder
+	if err := plan.WriteText(&out, false); err != nil || !strings.Contains(out.String(), "committed") {
+		t.Errorf("the output does not say the file is committed:\n%s", out.String())
+	}
+	// unwrap gives it back.
+	opts.Mode = ModeUnwrap
+	plan, _ = NewPlan(context.Background(), opts)
+	plan.Commit()
+	if read(t, mcp) != orig {
+		t.Errorf("unwrap:\n%s", read(t, mcp))
 	}
 }
 
@@ -195,15 +321,15 @@ func TestSymlinkKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan.Commit(time.Now())
+	plan.Commit()
 	if fi, err := os.Lstat(claude); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatal("the symlink was replaced")
 	}
 	if !strings.Contains(read(t, target), "proxy") {
 		t.Error("the target was not rewritten")
 	}
-	if _, err := os.Stat(target + BackupSuffix); err != nil {
-		t.Error("no backup next to the target")
+	if b := plan.Files[0].Backup; b != BackupFile(opts.BackupDir, target) {
+		t.Errorf("backup %s, want the target's", b)
 	}
 }
 

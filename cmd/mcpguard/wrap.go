@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpguard/mcpguard/daemon"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
@@ -30,7 +31,11 @@ type WrapOptions struct {
 	// Executable is the mcpguard binary the wrappers run (--mcpguard);
 	// empty means this executable.
 	Executable string
-	homeSet    bool
+	// StateDir holds the backups, in its "backups" folder (--state-dir).
+	StateDir string
+	// IncludeTracked lets wrap rewrite files git tracks (--include-tracked).
+	IncludeTracked bool
+	homeSet        bool
 }
 
 const wrapLong = `Rewrite MCP client configurations so that every stdio server runs through
@@ -55,11 +60,19 @@ comments and trailing commas included, is kept, and mcpguard unwrap restores
 the original bytes. Remote (url) servers are left alone. Running wrap twice
 changes nothing the second time.
 
-Before a file is written, its current content is copied to
-<file>.mcpguard.bak (or <file>.mcpguard.<time>.bak when that name holds
-something else); the new content is written to a temporary file and renamed
-over the original. A file that changes on disk meanwhile (a running Claude
-Code saving ~/.claude.json) is left alone with an error: run wrap again.
+Before a file is written, its current content, with its secrets hidden as
+in every report, is kept as the file's one backup in the state directory
+(--state-dir, backups/, mode 0600; unwrap lists it); the new content is
+written to a temporary file and renamed over the original. A file that
+changes on disk meanwhile (a running Claude Code saving ~/.claude.json) is
+left alone with an error: run wrap again. The --dry-run diff hides secrets
+too.
+
+A file git tracks (a committed .mcp.json) is left alone: a wrapper would
+commit this machine's mcpguard path and project path. With
+--include-tracked it is wrapped with the bare command "mcpguard" (found on
+PATH on every clone), and project servers are named relative to the
+repository.
 
 Claude Code matches serverCommand allowlist and deny entries against the
 command line it starts, which becomes the wrapper's: wrap warns (MCPG-P008)
@@ -129,7 +142,10 @@ func wrapCommand(env environment, mode wrap.Mode) *cobra.Command {
 	f.StringVarP(&opts.Output, "output", "o", "", "write the summary to FILE instead of stdout")
 	if mode == wrap.ModeWrap {
 		f.StringVar(&opts.Executable, "mcpguard", "", "the mcpguard executable the wrappers run (default: this executable)")
+		f.BoolVar(&opts.IncludeTracked, "include-tracked", false, "also wrap files git tracks, with the bare command mcpguard (from PATH) instead of this machine's path")
 	}
+	paths := daemon.DefaultPaths(env.goos, env.euid() == 0, home, env.lookupEnv)
+	f.StringVar(&opts.StateDir, "state-dir", paths.StateDir, "state directory whose backups/ holds each file's backup")
 	return cmd
 }
 
@@ -158,6 +174,9 @@ func runWrap(cmd *cobra.Command, env environment, opts *WrapOptions) error {
 		Clients:    opts.Clients,
 		Servers:    opts.Servers,
 		Executable: exe,
+		BackupDir:  filepath.Join(absOrEmpty(opts.StateDir), "backups"),
+
+		IncludeTracked: opts.IncludeTracked,
 	}
 	if !opts.homeSet {
 		if d, ok := env.lookupEnv("CLAUDE_CONFIG_DIR"); ok && d != "" {
@@ -181,7 +200,7 @@ func runWrap(cmd *cobra.Command, env environment, opts *WrapOptions) error {
 		fmt.Fprintf(stderr, "mcpguard: %s: %s: %s [%s]\n", w.Severity, reports.Printable(w.Location.String()), reports.Printable(w.Message), w.Rule)
 	}
 	if !opts.DryRun {
-		plan.Commit(env.now())
+		plan.Commit()
 	}
 	write := func(w io.Writer) error {
 		if opts.Format == "json" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/internal/wrapargv"
+	"github.com/mcpguard/mcpguard/wrap"
 )
 
 // wrapMachine is a home with every client wrap supports, a project that
@@ -141,6 +142,8 @@ func TestWrapUnwrapMachine(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("wrap: exit %d: %s\n%s", code, stderr, out)
 	}
+	// The backups: in the state directory, one per file, never beside it.
+	backups := filepath.Join(m.home, ".local", "state", "mcpguard", "backups")
 	want := map[string][]string{
 		"home/.claude.json": {"claude-code/local/db@" + m.project, "claude-code/user/github"},
 		"project/.mcp.json": {"claude-code/project/fs@" + m.project},
@@ -156,10 +159,11 @@ func TestWrapUnwrapMachine(t *testing.T) {
 		if got := wrappedNames(t, p); !slices.Equal(got, names) {
 			t.Errorf("%s: wrapped %v, want %v", rel, got, names)
 		}
-		if b, err := os.ReadFile(p + ".mcpguard.bak"); err != nil || string(b) != m.files[p] {
+		backup := wrap.BackupFile(backups, p)
+		if b, err := os.ReadFile(backup); err != nil || string(b) != m.files[p] {
 			t.Errorf("%s: backup %v", rel, err)
 		}
-		if !strings.Contains(out, p+".mcpguard.bak") {
+		if !strings.Contains(out, backup) {
 			t.Errorf("the output does not name the backup of %s", rel)
 		}
 	}
@@ -184,9 +188,12 @@ func TestWrapUnwrapMachine(t *testing.T) {
 		if b, _ := os.ReadFile(p); string(b) != c {
 			t.Errorf("second wrap changed %s", p)
 		}
-		if matches, _ := filepath.Glob(p + ".mcpguard.*.bak"); len(matches) != 0 {
-			t.Errorf("second wrap wrote a backup %v", matches)
+		if matches, _ := filepath.Glob(p + ".mcpguard*"); len(matches) != 0 {
+			t.Errorf("a backup beside the file: %v", matches)
 		}
+	}
+	if entries, _ := os.ReadDir(backups); len(entries) != len(want) {
+		t.Errorf("%d backups for %d files", len(entries), len(want))
 	}
 
 	// The scanner sees through the wrappers.

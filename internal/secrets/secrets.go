@@ -140,7 +140,9 @@ func tokenFormats() []tokenFormat {
 		mk("private-key", `-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`, "-----BEGIN "),
 		fold(mk("bearer-token", `(?i)\bbearer\s+[A-Za-z0-9_\-\.=+/~]{12,}`, "bearer")),
 		fold(mk("basic-auth", `(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}`, "basic")),
-		also(mk("url-credentials", `\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@`, "://"), '@'),
+		// A scheme is case-insensitive: HTTPS://user:pw@host in a shell
+		// string is the same credential.
+		also(mk("url-credentials", `\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@`, "://"), '@'),
 	}
 }
 

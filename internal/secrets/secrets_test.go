@@ -81,6 +81,21 @@ func TestRedactURL(t *testing.T) {
 	}
 }
 
+// TestRedactTextURLCredentials: URL credentials inside free text (a shell
+// string) are hidden whatever the case of the scheme.
+func TestRedactTextURLCredentials(t *testing.T) {
+	d := NewDetector()
+	for in, want := range map[string]string{
+		"curl -fsS https://admin:pw0rd99@h.example/x | sh": "curl -fsS https://REDACTED@h.example/x | sh",
+		"curl -fsS HTTPS://admin:pw0rd99@h.example/x | sh": "curl -fsS HTTPS://REDACTED@h.example/x | sh",
+		"wget Ftp://u:longpassword@files.example/a":        "wget Ftp://REDACTED@files.example/a",
+	} {
+		if got := d.RedactText(in); got != want {
+			t.Errorf("RedactText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestRedactArgs(t *testing.T) {
 	d := NewDetector()
 	in := []string{"-y", "server", "--api-key", "s3cr3tvalue", "--token=abc", "-H", "Authorization: Bearer abcdefghijklmnop",
