@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -189,8 +188,6 @@ func TestClientSyntaxErrors(t *testing.T) {
 		}
 	}
 }
-
-var idRE = regexp.MustCompile(`"id": "s-[0-9a-f]+"`)
 
 // TestClientIDsStable checks that server ids are a function of what each
 // server is, not of where its tree is: the same home staged twice gives the
