@@ -1,3 +1,5 @@
+//go:build linux
+
 package daemon_test
 
 import (
@@ -44,14 +46,20 @@ func allUsersHarness(t *testing.T, names ...string) (*harness, []account) {
 }
 
 // statusAs runs `mcpguard status` as a and returns its stdout, stderr and
-// exit code.
+// exit code; it is stopped after 20s.
 func statusAs(t *testing.T, a account, socket string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := a.as(append([]string{binary, "status", "--socket", socket}, args...)...)
+	cmd.WaitDelay = time.Second
 	cmd.Env = []string{"HOME=" + a.home, "PATH=" + os.Getenv("PATH")}
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	_ = cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(20*time.Second, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	_ = cmd.Wait()
 	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
 }
 
@@ -341,7 +349,9 @@ func TestStatusRefusesAnotherUsersDaemon(t *testing.T) {
 	_ = os.Chmod(filepath.Dir(socket), 0o755)
 	_ = os.Chmod(socket, 0o666)
 	for _, args := range [][]string{{}, {"--info"}, {"--follow"}, {"--follow", "--since", "0"}} {
-		cmd := exec.Command(binary, append([]string{"status", "--socket", socket}, args...)...)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, binary, append([]string{"status", "--socket", socket}, args...)...)
 		cmd.Env = h.env()
 		out, _ := cmd.CombinedOutput()
 		if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "neither root nor you") {

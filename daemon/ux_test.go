@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"net"
 	"os/exec"
 	"path/filepath"
@@ -52,7 +53,9 @@ func TestStatusWithoutDaemon(t *testing.T) {
 	ln.Close()
 	for _, socket := range []string{filepath.Join(h.root, "missing.sock"), stale} {
 		for _, args := range [][]string{{}, {"--info"}, {"--follow"}} {
-			cmd := exec.Command(binary, append([]string{"status", "--socket", socket}, args...)...)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, binary, append([]string{"status", "--socket", socket}, args...)...)
 			cmd.Env = h.env()
 			out, _ := cmd.CombinedOutput()
 			want := "no mcpguard daemon at " + socket + " (start it with "

@@ -39,13 +39,17 @@ Without flags, print the daemon's current report — the report 'mcpguard scan'
 would print now — in any report format, with the same exit codes as scan.
 --follow streams the daemon's events as they happen (text, or JSON lines with
 --format json); --since N replays the events after number N first, so a
-consumer resumes where it stopped. --info prints the daemon itself: uptime,
-watched paths, policy revision and anything degraded.
+consumer resumes where it stopped; when the daemon goes away it says so once
+and reconnects, less and less often, resuming after the last event printed.
+--info prints the daemon itself: socket, uptime, watched paths, policy
+revision, the API's connections and anything degraded.
 
 Exit codes:
   0  nothing at or above --fail-on (--info: the daemon is healthy)
   1  findings at or above --fail-on (--info: something is degraded)
-  2  the daemon cannot be reached, usage error, unreadable inputs in the report`
+  2  no daemon at the socket, or one that runs as neither root nor you (the
+     socket's peer credentials are checked first), usage error, unreadable
+     inputs in the report`
 
 func newStatusCmd(env environment) *cobra.Command {
 	opts := &StatusOptions{}
@@ -142,14 +146,19 @@ func runStatus(cmd *cobra.Command, env environment, opts *StatusOptions) error {
 func daemonError(env environment, err error) error {
 	var nd *daemon.NoDaemonError
 	if errors.As(err, &nd) {
-		hint := "mcpguard daemon"
+		home, _ := env.home()
+		system := daemon.DefaultPaths(env.goos, true, home, env.lookupEnv).Socket
+		own := daemon.DefaultPaths(env.goos, false, home, env.lookupEnv).Socket
+		hint := "mcpguard daemon --socket " + nd.Socket
 		switch {
-		case env.goos == "linux" && nd.Socket == daemon.DefaultPaths(env.goos, true, "", nil).Socket:
-			hint = "sudo systemctl start mcpguard"
-		case env.goos == "darwin" && nd.Socket == daemon.DefaultPaths(env.goos, true, "", nil).Socket:
+		case nd.Socket == system && env.goos == "darwin":
 			hint = "sudo launchctl bootstrap system /Library/LaunchDaemons/com.mcpguard.daemon.plist"
-		case env.goos == "linux":
-			hint = "systemctl --user start mcpguard-user, or mcpguard daemon"
+		case nd.Socket == system:
+			hint = "sudo systemctl start mcpguard"
+		case nd.Socket == own && env.goos == "linux":
+			hint = "systemctl --user start mcpguard-user"
+		case nd.Socket == own:
+			hint = "mcpguard daemon"
 		}
 		err = fmt.Errorf("%s (start it with %s; docs/daemon.md)", reports.Printable(nd.Error()), hint)
 	}
