@@ -249,6 +249,34 @@ func daemonFDs(t *testing.T, pid int) int {
 	return len(entries)
 }
 
+// startFlood runs the flood helper as a: follows event streams and idle
+// silent connections, held for hold at most, or until the test ends. It
+// returns the helper's account of what the daemon answered.
+func startFlood(t *testing.T, a account, socket string, follows, idle int, hold time.Duration) string {
+	t.Helper()
+	flood := helperCmd(t, a, "flood", "MCPGUARD_TEST_SOCKET="+socket, fmt.Sprintf("MCPGUARD_TEST_FOLLOWS=%d", follows),
+		fmt.Sprintf("MCPGUARD_TEST_IDLE=%d", idle), "MCPGUARD_TEST_HOLD="+hold.String())
+	stdin, err := flood.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := flood.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flood.Stderr = os.Stderr
+	if err := flood.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = flood.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("flood: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	return line
+}
+
 // TestDaemonFollowFloodFromAnotherUser: one user holding thousands of
 // event streams and silent connections made the landed daemon hold
 // hundreds of MB and run out of descriptors, report another user's new
@@ -263,25 +291,7 @@ func TestDaemonFollowFloodFromAnotherUser(t *testing.T) {
 	h.waitFor(0, "server-added:ana-1")
 	before := daemonFDs(t, h.cmd.Process.Pid)
 
-	flood := helperCmd(t, eve, "flood", "MCPGUARD_TEST_SOCKET="+h.socket, "MCPGUARD_TEST_FOLLOWS=400", "MCPGUARD_TEST_IDLE=400", "MCPGUARD_TEST_HOLD=60s")
-	stdin, err := flood.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := flood.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	flood.Stderr = os.Stderr
-	if err := flood.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { stdin.Close(); _ = flood.Wait() }()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("flood: %v", err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	line := startFlood(t, eve, h.socket, 400, 400, time.Minute)
 	var streams, refused, failed, idle int
 	if _, err := fmt.Sscanf(line, "streams=%d refused=%d failed=%d idle=%d", &streams, &refused, &failed, &idle); err != nil {
 		t.Fatalf("flood said %q", line)

@@ -74,27 +74,29 @@ func TestNotifyWakesFollowers(t *testing.T) {
 	}
 }
 
-// mountTmpfs mounts a tmpfs of size at a new directory (root only).
-func mountTmpfs(t *testing.T, size string) string {
+// mountTmpfs mounts a tmpfs of size at dir (made when missing) for the
+// test; root only.
+func mountTmpfs(t *testing.T, dir, size string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("mounting a small file system needs root")
 	}
-	dir := t.TempDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
-	return dir
 }
 
-// fillUp writes a file in dir until its file system is full.
-func fillUp(t *testing.T, dir string) string {
-	t.Helper()
+// fillUp writes a file in dir until its file system is full, to its last
+// byte, and returns the file.
+func fillUp(dir string) (string, error) {
 	p := filepath.Join(dir, "filler")
 	f, err := os.Create(p)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	defer f.Close()
 	for _, n := range []int{4096, 1} {
@@ -105,7 +107,7 @@ func fillUp(t *testing.T, dir string) string {
 			}
 		}
 	}
-	return p
+	return p, nil
 }
 
 // checkLines reads the event file: whole lines of events, numbered without
@@ -150,7 +152,8 @@ func checkLines(t *testing.T, path string) []events.Event {
 // without a further event, once there is room; beyond the bound the newest
 // are counted, and an events-dropped event names them, once.
 func TestEventLogFullDisk(t *testing.T) {
-	dir := mountTmpfs(t, "64k")
+	dir := t.TempDir()
+	mountTmpfs(t, dir, "64k")
 	path := filepath.Join(dir, "events.jsonl")
 	l, err := newEventLog(path, 0, secrets.NewDetector(), time.Now, nil)
 	if err != nil {
@@ -159,7 +162,10 @@ func TestEventLogFullDisk(t *testing.T) {
 	defer l.close()
 	l.maxPending = 16 << 10
 	l.emit(events.Event{Kind: "first", Message: "before the disk fills"})
-	filler := fillUp(t, dir)
+	filler, err := fillUp(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	long := strings.Repeat("m", 1500)
 	for i := range 30 {
 		l.emit(events.Event{Kind: "full", Message: fmt.Sprintf("%d %s", i, long)})

@@ -313,42 +313,6 @@ func checkComplete(t *testing.T, evs []events.Event, first int64) {
 	}
 }
 
-// tmpfs mounts a small tmpfs at dir for the test.
-func tmpfs(t *testing.T, dir, size string) {
-	t.Helper()
-	needRoot(t, "mount", "umount")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
-}
-
-// fill writes to a file in dir until the file system is full.
-func fill(t *testing.T, dir string) string {
-	t.Helper()
-	p := filepath.Join(dir, "filler")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	chunk := bytes.Repeat([]byte("x"), 512)
-	for i := 0; i < 1<<20; i++ {
-		if _, err := f.Write(chunk); err != nil {
-			break
-		}
-	}
-	for i := 0; i < 4096; i++ { // the last partial blocks
-		if _, err := f.Write([]byte("x")); err != nil {
-			break
-		}
-	}
-	return p
-}
-
 // TestDaemonFullDisk: on a full disk the landed daemon tore a line (an
 // event cut mid-string joined to a later one), lost events for good, and
 // said healthy after the first write that worked. Now the events wait in
@@ -358,11 +322,14 @@ func fill(t *testing.T, dir string) string {
 func TestDaemonFullDisk(t *testing.T) {
 	h := newHarness(t)
 	evDir := filepath.Join(h.root, "evfs")
-	tmpfs(t, evDir, "256k")
+	daemon.MountTmpfs(t, evDir, "256k")
 	h.evs = filepath.Join(evDir, "events.jsonl")
 	h.start()
 	h.waitFor(0, "server-added:gh")
-	filler := fill(t, evDir)
+	filler, err := daemon.FillUp(evDir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := h.seq()
 	// Each edit adds a server with long arguments: its event does not fit
 	// in what is left of the file's last block.

@@ -75,6 +75,20 @@ func notRegular(path string, m fs.FileMode) error {
 		Fix: "the daemon opens only regular files of its own there, never following links; remove it"}
 }
 
+// refuseSpecial refuses, from Lstat and before any open, a path that is
+// not a regular file (a symlink, a FIFO, a device, a socket); a missing
+// one is an error unless flag creates it.
+func refuseSpecial(path string, flag int) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return notRegular(path, fi.Mode())
+	case err != nil && (!errors.Is(err, fs.ErrNotExist) || flag&os.O_CREATE == 0):
+		return err
+	}
+	return nil
+}
+
 // readOwned reads a regular file of the daemon's (openOwned) whole; a
 // missing file is fs.ErrNotExist.
 func readOwned(path string, limit int64) ([]byte, error) {

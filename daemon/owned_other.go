@@ -24,11 +24,7 @@ func ownedDir(dir string, mode fs.FileMode) error {
 // openOwned opens a regular file, refusing anything else (a symlink
 // included) before opening it.
 func openOwned(path string, flag int, perm fs.FileMode) (*os.File, error) {
-	lfi, err := os.Lstat(path)
-	switch {
-	case err == nil && !lfi.Mode().IsRegular():
-		return nil, notRegular(path, lfi.Mode())
-	case err != nil && (!errors.Is(err, fs.ErrNotExist) || flag&os.O_CREATE == 0):
+	if err := refuseSpecial(path, flag); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(path, flag, perm)

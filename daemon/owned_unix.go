@@ -171,11 +171,7 @@ func checkDir(dir string, fi fs.FileInfo, euid int, above bool) error {
 // covers a swap in between), and only the daemon's own. flag may include
 // O_CREATE.
 func openOwned(path string, flag int, perm fs.FileMode) (*os.File, error) {
-	lfi, err := os.Lstat(path)
-	switch {
-	case err == nil && !lfi.Mode().IsRegular():
-		return nil, notRegular(path, lfi.Mode())
-	case err != nil && (!errors.Is(err, fs.ErrNotExist) || flag&os.O_CREATE == 0):
+	if err := refuseSpecial(path, flag); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, perm)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -39,22 +38,13 @@ func TestDaemonSoak(t *testing.T) {
 	h, accts := allUsersHarness(t, "ana", "eve")
 	ana, eve := accts[0], accts[1]
 	evDir := filepath.Join(h.root, "evfs")
-	tmpfs(t, evDir, "4m")
+	daemon.MountTmpfs(t, evDir, "4m")
 	h.evs = filepath.Join(evDir, "events.jsonl")
 	ana.write(t, ".cursor/mcp.json", `{"mcpServers": {"a0": {"command": "node", "args": ["0.js"]}}}`)
 	h.start()
 	h.waitFor(0, "server-added:a0")
 
-	flood := helperCmd(t, eve, "flood", "MCPGUARD_TEST_SOCKET="+h.socket, "MCPGUARD_TEST_FOLLOWS=100", "MCPGUARD_TEST_IDLE=100", "MCPGUARD_TEST_HOLD="+(length+time.Minute).String())
-	stdin, err := flood.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	flood.Stdout = io.Discard
-	if err := flood.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { stdin.Close(); _ = flood.Wait() }()
+	startFlood(t, eve, h.socket, 100, 100, length+time.Minute)
 
 	start := time.Now()
 	stop := start.Add(length)
@@ -104,7 +94,8 @@ func TestDaemonSoak(t *testing.T) {
 		defer wg.Done()
 		at := func(frac float64) { time.Sleep(time.Until(start.Add(time.Duration(frac * float64(length))))) }
 		at(0.2)
-		filler := fill(t, evDir)
+		filler, err := daemon.FillUp(evDir)
+		errs(err)
 		for until := start.Add(time.Duration(0.45 * float64(length))); time.Now().Before(until); time.Sleep(50 * time.Millisecond) {
 			if st, err := h.client.Status(context.Background()); err == nil && degraded(st, "events-unwritable") {
 				mu.Lock()
