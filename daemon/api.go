@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -54,6 +57,11 @@ type Status struct {
 	Degraded []Degraded `json:"degraded"`
 	// Memory is what the daemon holds.
 	Memory MemoryStatus `json:"memory"`
+	// API is what the API holds and refused.
+	API APIStatus `json:"api"`
+	// User is the user this status was made for, when it is not root or
+	// the daemon's own user: the counts are that user's.
+	User string `json:"user,omitempty"`
 }
 
 // MemoryStatus is the daemon's own memory. Once quiet after a scan
@@ -148,8 +156,8 @@ type peer struct {
 }
 
 // serveAPI listens on the unix socket at path: created 0600 in a 0700
-// directory (0666 in a 0755 one with AllUsers, where the peer's
-// credentials decide what it sees).
+// directory of the daemon's own (0666 in a 0755 one with AllUsers, where the
+// peer's credentials decide what it sees), with per-user limits.
 func (d *daemon) serveAPI(path string) (*apiServer, error) {
 	if d.opts.AllUsers && !peerCredentialsSupported {
 		return nil, errors.New("--all-users needs peer credentials on the API socket, which this OS does not provide")
@@ -159,18 +167,15 @@ func (d *daemon) serveAPI(path string) (*apiServer, error) {
 	if d.opts.AllUsers {
 		dirMode, sockMode = 0o755, 0o666
 	}
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, dirMode); err != nil {
-			return nil, fmt.Errorf("socket directory: %w", err)
-		}
-	}
-	if fi, err := os.Stat(dir); err != nil {
+	// Another user who could write to the directory could put a socket of
+	// their own in the daemon's place.
+	if err := ownedDir(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("socket directory: %w", err)
-	} else if fi.Mode().Perm()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 {
-		// Another user could replace the socket with their own.
-		return nil, fmt.Errorf("socket directory %s is writable by other users (mode %04o)", dir, fi.Mode().Perm())
 	}
-	if _, err := os.Lstat(path); err == nil {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSocket == 0 {
+			return nil, &UnsafePathError{Path: path, Problem: "is " + fileKind(fi.Mode()) + ", not a socket", Fix: "remove it, or give another --socket"}
+		}
 		if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
 			c.Close()
 			return nil, fmt.Errorf("socket %s: another daemon is serving it", path)
@@ -187,21 +192,27 @@ func (d *daemon) serveAPI(path string) (*apiServer, error) {
 		ln.Close()
 		return nil, fmt.Errorf("socket mode: %w", err)
 	}
+	lim := d.limiter
 	base, cancel := context.WithCancel(context.Background())
 	a := &apiServer{path: path, cancel: cancel, served: make(chan struct{})}
 	a.srv = &http.Server{
 		Handler:           d.handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: lim.lim.HeaderTimeout,
+		IdleTimeout:       lim.lim.IdleTimeout,
+		MaxHeaderBytes:    lim.lim.MaxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			p, ok := peerOf(c)
-			p.known = ok
+			var p peer
+			if lc, ok := c.(*limitedConn); ok {
+				p = lc.peer
+			}
 			return context.WithValue(ctx, ctxKey{}, p)
 		},
+		ErrorLog: log.New(io.Discard, "", 0), // a peer's TLS-less garbage is not the daemon's problem
 	}
 	go func() {
 		defer close(a.served)
-		if err := a.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := a.srv.Serve(&limitListener{Listener: ln, lim: lim}); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.log.Error("API", "err", err)
 		}
 	}()
@@ -222,7 +233,8 @@ func (a *apiServer) close() {
 }
 
 // view is what one peer may see: everything, or with AllUsers a non-root
-// user's own servers and the machine-wide ones.
+// user's own servers and the machine-wide ones (user "" for a peer that is
+// none of the watched users: the machine-wide ones only).
 type view struct {
 	all  bool
 	user string
@@ -242,11 +254,21 @@ func (d *daemon) viewFor(r *http.Request) (view, bool) {
 	if !d.opts.AllUsers {
 		return view{}, false
 	}
-	u, err := user.LookupId(strconv.Itoa(p.uid))
-	if err != nil {
-		return view{}, false
+	d.mu.RLock()
+	name, ok := d.uids[p.uid]
+	d.mu.RUnlock()
+	if !ok {
+		if u, err := user.LookupId(strconv.Itoa(p.uid)); err == nil {
+			name = u.Username
+		}
 	}
-	return view{user: u.Username}, true
+	return view{user: name}, true
+}
+
+// peerOfRequest returns the peer of the request's connection.
+func peerOfRequest(r *http.Request) peer {
+	p, _ := r.Context().Value(ctxKey{}).(peer)
+	return p
 }
 
 func (d *daemon) handler() http.Handler {
@@ -257,27 +279,44 @@ func (d *daemon) handler() http.Handler {
 	mux.HandleFunc("GET /v1/report", func(w http.ResponseWriter, r *http.Request) {
 		v, ok := d.viewFor(r)
 		if !ok {
-			http.Error(w, "forbidden", http.StatusForbidden)
+			http.Error(w, "forbidden: only root and the daemon's own user may use this daemon's API", http.StatusForbidden)
 			return
 		}
-		d.mu.RLock()
-		rep, homes := d.inv.report, d.homes
-		d.mu.RUnlock()
-		if !v.all {
-			rep = filterReport(rep, v.user, homes)
-		}
+		rep := d.reportFor(v)
 		w.Header().Set("Content-Type", "application/json")
 		_ = reports.WriteJSON(w, rep)
 	})
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := d.viewFor(r); !ok {
-			http.Error(w, "forbidden", http.StatusForbidden)
+		v, ok := d.viewFor(r)
+		if !ok {
+			http.Error(w, "forbidden: only root and the daemon's own user may use this daemon's API", http.StatusForbidden)
 			return
 		}
-		writeJSON(w, d.status())
+		writeJSON(w, d.status(v))
 	})
 	mux.HandleFunc("GET /v1/events", d.serveEvents)
-	return mux
+	write := d.limiter.lim.WriteTimeout
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength != 0 || len(r.TransferEncoding) > 0 {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "the API takes no request body", http.StatusRequestEntityTooLarge)
+			return
+		}
+		// A peer that does not read its answer gives the connection up.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(write))
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// reportFor is the current report as v may see it.
+func (d *daemon) reportFor(v view) *reports.Report {
+	d.mu.RLock()
+	rep, homes, own := d.inv.report, d.homes, d.inv.owners
+	d.mu.RUnlock()
+	if v.all {
+		return rep
+	}
+	return filterReport(rep, v.user, homes, own)
 }
 
 // serveEvents streams the events after ?since=N as JSON lines; with
@@ -285,7 +324,7 @@ func (d *daemon) handler() http.Handler {
 func (d *daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 	v, ok := d.viewFor(r)
 	if !ok {
-		http.Error(w, "forbidden", http.StatusForbidden)
+		http.Error(w, "forbidden: only root and the daemon's own user may use this daemon's API", http.StatusForbidden)
 		return
 	}
 	q := r.URL.Query()
@@ -293,58 +332,136 @@ func (d *daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if q.Get("since") == "" {
 		since, err = 0, nil
 	}
-	if err != nil || since < 0 {
+	if err != nil || since < 0 || since > maxSeq {
 		http.Error(w, "since: want a non-negative event number", http.StatusBadRequest)
 		return
 	}
 	follow := q.Get("follow") == "1" || q.Get("follow") == "true"
+	if follow {
+		p := peerOfRequest(r)
+		if ok, why := d.limiter.acquireStream(p); !ok {
+			http.Error(w, "mcpguard daemon: "+why, http.StatusTooManyRequests)
+			return
+		}
+		defer d.limiter.releaseStream(p)
+	}
+	d.mu.RLock()
+	homes := d.homes
+	d.mu.RUnlock()
+	visible := func(e *events.Event) bool { return v.all || eventVisible(e, v.user, homes) }
+	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	bw := bufio.NewWriter(w)
-	flusher, _ := w.(http.Flusher)
 	for {
-		evs, notify := d.evlog.since(since)
-		for _, e := range evs {
+		evs, oldest, notify := d.evlog.since(since)
+		if since+1 < oldest && d.opts.Events != "" {
+			// Older than memory: from the file, a line at a time.
+			_ = streamFile(d.opts.Events, since, oldest, func(e *events.Event, line []byte) error {
+				switch {
+				case !visible(e):
+				case !v.all && e.Kind == "scan-failed":
+					bw.Write(events.Marshal(*viewEvent(e)))
+					bw.WriteByte('\n')
+				default:
+					bw.Write(line)
+					bw.WriteByte('\n')
+				}
+				return nil
+			})
+		}
+		for i := range evs {
+			e := &evs[i]
 			since = e.Seq
-			if !v.all && e.User != "" && e.User != v.user {
+			if !visible(e) {
 				continue
 			}
-			bw.Write(events.Marshal(e))
+			if !v.all {
+				e = viewEvent(e)
+			}
+			bw.Write(events.Marshal(*e))
 			bw.WriteByte('\n')
 		}
 		if err := bw.Flush(); err != nil {
 			return
 		}
-		if flusher != nil {
-			flusher.Flush()
-		}
+		_ = rc.Flush()
 		if !follow {
 			return
 		}
+		// A follower that stops reading is cut off at its next event.
+		_ = rc.SetWriteDeadline(time.Time{})
 		select {
 		case <-notify:
 		case <-r.Context().Done():
 			return
 		}
+		_ = rc.SetWriteDeadline(time.Now().Add(d.limiter.lim.WriteTimeout))
 	}
 }
 
-// status assembles GET /v1/status.
-func (d *daemon) status() Status {
+// eventVisible reports whether user may see e: their own events and the
+// machine's, never one about a path in another user's home.
+func eventVisible(e *events.Event, user string, homes map[string]string) bool {
+	if e.User != "" {
+		return e.User == user && !underOtherHome(e.Path, user, homes) && !underOtherHome(e.Project, user, homes)
+	}
+	return !underOtherHome(e.Path, user, homes) && !underOtherHome(e.Project, user, homes)
+}
+
+// viewEvent is e as a user who is not root sees it: a failed scan's error
+// may name any user's files.
+func viewEvent(e *events.Event) *events.Event {
+	if e.Kind != "scan-failed" {
+		return e
+	}
+	c := *e
+	c.Message, c.Details = "the daemon's scan failed; the inventory is kept and the scan retried", nil
+	return &c
+}
+
+// underOtherHome reports a path inside the home of a user other than user.
+func underOtherHome(path, user string, homes map[string]string) bool {
+	if path == "" {
+		return false
+	}
+	for u, h := range homes {
+		if u != user && under(path, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// status assembles GET /v1/status for v: a user who is not root sees the
+// counts of their own inventory, and nothing about other users' files.
+func (d *daemon) status(v view) Status {
 	seq, werr := d.evlog.state()
+	queued, dropped := d.evlog.backlog()
+	api, apiDegraded := d.limiter.status()
+	var rep *reports.Report
+	if !v.all {
+		rep = d.reportFor(v)
+	}
 	d.mu.RLock()
 	defer d.mu.RUnlock()
+	if v.all {
+		rep = d.inv.report
+	}
 	now := d.now()
 	st := Status{
 		Schema: StatusSchema, Version: d.opts.Version, PID: os.Getpid(),
 		StartedAt: d.started.UTC().Format(time.RFC3339Nano), UptimeSeconds: int64(now.Sub(d.started).Seconds()),
 		LastScanAt: d.lastScan.UTC().Format(time.RFC3339Nano), Scans: d.scans, LastScan: d.lastStats,
 		StateDir: d.opts.StateDir, Socket: d.opts.Socket, Events: d.opts.Events, EventSeq: seq,
-		Degraded: []Degraded{}, Users: len(d.homes), Memory: memoryStatus(d.released),
+		Degraded: []Degraded{}, Users: len(d.homes), Memory: memoryStatus(d.released), API: api,
+	}
+	if !v.all {
+		st.User = orDefault(v.user, "(none)")
 	}
 	if !d.lastChg.IsZero() {
 		st.LastChangeAt = d.lastChg.UTC().Format(time.RFC3339Nano)
 	}
-	if rep := d.inv.report; rep != nil {
+	if rep != nil {
 		st.Servers, st.Findings, st.Errors = len(rep.Servers), rep.Summary.Findings, len(rep.Errors)
 		st.Policy.Sources, st.Policy.Revision = rep.Policy.Sources, rep.Policy.Revision
 	}
@@ -352,8 +469,17 @@ func (d *daemon) status() Status {
 	p := d.pub
 	st.Policy.RegoRevision = p.regoRev
 	st.Watch = WatchStatus{Mode: "fsnotify", Directories: p.watchDirs, Paths: p.watchPaths, ResyncSeconds: int(p.resync.Seconds())}
-	if len(p.failed) > 0 {
-		st.Watch.Failed = p.failed
+	failed := p.failed
+	if !v.all {
+		failed = map[string]string{}
+		for dir, why := range p.failed {
+			if !underOtherHome(dir, v.user, d.homes) {
+				failed[dir] = why
+			}
+		}
+	}
+	if len(failed) > 0 {
+		st.Watch.Failed = failed
 	}
 	switch {
 	case p.noWatcher:
@@ -365,6 +491,13 @@ func (d *daemon) status() Status {
 			Message: "the OS watch limit is reached (raise fs.inotify.max_user_watches); changes are found by polling every " + d.opts.Poll.String()})
 	case len(p.failed) > 0:
 		st.Degraded = append(st.Degraded, Degraded{Kind: "unwatched", Message: fmt.Sprintf("%d directories cannot be watched; the resync covers them", len(p.failed))})
+	}
+	if d.scanErr != nil {
+		msg := fmt.Sprintf("the last scan failed at %s (%v); the inventory is from the scan of %s; retrying", d.scanFailedAt.UTC().Format(time.RFC3339), d.scanErr, d.lastScan.UTC().Format(time.RFC3339))
+		if !v.all {
+			msg = "the last scan failed; the inventory is from the scan of " + d.lastScan.UTC().Format(time.RFC3339) + "; retrying"
+		}
+		st.Degraded = append(st.Degraded, Degraded{Kind: "scan-failed", Message: msg})
 	}
 	if len(p.invalid) > 0 {
 		st.Policy.Invalid = p.invalid
@@ -382,47 +515,59 @@ func (d *daemon) status() Status {
 				Message: "the last bundle download or activation failed; bundles " + fleetpolicy.Revisions(bs.Active) + " stay in force: " + bs.ErrorText()})
 		}
 	}
-	if werr != nil {
-		st.Degraded = append(st.Degraded, Degraded{Kind: "events-unwritable", Message: werr.Error() + "; events are kept in memory and the file is retried"})
+	if werr != nil || queued > 0 || dropped > 0 {
+		msg := "the event file takes writes again; the backlog is being written"
+		if werr != nil {
+			msg = werr.Error()
+		}
+		msg += fmt.Sprintf("; %d events are queued in memory and written in order once the file takes them", queued)
+		if dropped > 0 {
+			msg += fmt.Sprintf(", %d more beyond the queue's bound will be missing from it (an events-dropped event will say which)", dropped)
+		}
+		st.Degraded = append(st.Degraded, Degraded{Kind: "events-unwritable", Message: msg})
 	}
 	if d.saveErr != nil {
 		st.Degraded = append(st.Degraded, Degraded{Kind: "state-unwritable", Message: d.saveErr.Error()})
 	}
+	if apiDegraded != nil {
+		if !v.all {
+			apiDegraded.Message = "the API refused connections or event streams over its per-user limits"
+		}
+		st.Degraded = append(st.Degraded, *apiDegraded)
+	}
+	if !v.all {
+		st.API.RefusedUIDs, st.API.LastRefused = nil, ""
+	}
 	return st
 }
 
-// filterReport keeps what user may see: their own servers and findings
-// and the machine-wide ones, and no path under another user's home.
-func filterReport(rep *reports.Report, user string, homes map[string]string) *reports.Report {
-	others := func(path string) bool {
-		for u, h := range homes {
-			if u != user && under(path, h) {
-				return true
-			}
-		}
-		return false
-	}
+// filterReport keeps what user may see: their own servers, findings,
+// errors and sources (as their own scan found them, owners says which) and
+// the machine-wide ones, and nothing in another user's home.
+func filterReport(rep *reports.Report, user string, homes map[string]string, own *owners) *reports.Report {
+	hidden := func(path string) bool { return underOtherHome(path, user, homes) }
+	mine := func(users []string, ok bool) bool { return !ok || slices.Contains(users, user) }
 	out := *rep
 	out.Servers, out.Findings, out.Errors, out.Sources = []reports.Server{}, []reports.Finding{}, []reports.FileError{}, []reports.Source{}
 	visible := map[string]bool{}
 	for _, s := range rep.Servers {
-		if s.User == user || (s.User == "" && !others(s.Source.Path)) {
+		if (s.User == user || s.User == "") && !hidden(s.Source.Path) && !hidden(s.Project) {
 			out.Servers = append(out.Servers, s)
 			visible[s.ID] = true
 		}
 	}
 	for _, f := range rep.Findings {
-		if visible[f.ServerID] || (f.ServerID == "" && !others(f.Location.Path)) {
+		if f.ServerID != "" && visible[f.ServerID] || f.ServerID == "" && mine(own.finding(f.ID)) && !hidden(f.Location.Path) {
 			out.Findings = append(out.Findings, f)
 		}
 	}
 	for _, e := range rep.Errors {
-		if !others(e.Path) {
+		if mine(own.errorUsers(e.Path)) && !hidden(e.Path) {
 			out.Errors = append(out.Errors, e)
 		}
 	}
 	for _, s := range rep.Sources {
-		if !others(s.Path) {
+		if mine(own.source(s)) && !hidden(s.Path) {
 			out.Sources = append(out.Sources, s)
 		}
 	}

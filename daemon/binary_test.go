@@ -28,7 +28,16 @@ var binary string
 func TestMain(m *testing.M) {
 	code := func() int {
 		flag.Parse()
+		if helper := os.Getenv("MCPGUARD_TEST_HELPER"); helper != "" {
+			return runHelper(helper)
+		}
 		if testing.Short() {
+			return m.Run()
+		}
+		if b := os.Getenv("MCPGUARD_TEST_BINARY"); b != "" {
+			// Another build under test (an older commit's, to see a test
+			// fail before its fix).
+			binary = b
 			return m.Run()
 		}
 		dir, err := os.MkdirTemp("", "mcpguard-bin-")
@@ -63,6 +72,8 @@ type harness struct {
 	client                                       *daemon.Client
 	asUser                                       bool
 	watchLimit                                   int
+	// ns runs the daemon in a mount namespace of its own (namespace).
+	ns *namespace
 }
 
 func newHarness(t *testing.T) *harness {
@@ -120,6 +131,10 @@ func (h *harness) start() {
 	argv := append([]string{binary}, args...)
 	if h.asUser {
 		argv = append([]string{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"}, argv...)
+		h.client.Trust(65534)
+	}
+	if h.ns != nil {
+		argv = h.ns.wrap(argv)
 	}
 	if h.watchLimit > 0 {
 		// A user namespace of its own, whose inotify watch limit is ours to
@@ -599,7 +614,13 @@ func TestDaemonPolicyInvalidThenFixed(t *testing.T) {
 			if err := os.WriteFile(file, []byte(fixed), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			h.waitFor(n, "policy-changed", "server-changed:b")
+			// b's verdict changed: status-changed, its reasons as details.
+			evs = h.waitFor(n, "policy-changed", "status-changed:b")
+			for _, e := range evs {
+				if e.Kind == "server-changed" && e.Server == "b" && strings.Contains(fmt.Sprint(e.Details["fields"]), "decision") {
+					t.Errorf("b's new verdict is a server-changed event: %s", e.Message)
+				}
+			}
 			if st, _ := h.client.Status(context.Background()); len(st.Degraded) != 0 {
 				t.Errorf("still degraded after the fix: %+v", st.Degraded)
 			}
@@ -641,38 +662,6 @@ func TestDaemonSecondInstanceRefused(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "another mcpguard daemon") {
 		t.Errorf("second daemon: %v, %s", err, out)
-	}
-	h.stop()
-}
-
-// TestDaemonEventFileUnwritable: events stay available and the status says
-// so; once the file can be written again, it is.
-func TestDaemonEventFileUnwritable(t *testing.T) {
-	h := newHarness(t)
-	blocker := filepath.Dir(h.evs)
-	if err := os.WriteFile(blocker, []byte("not a directory"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h.start()
-	h.waitFor(0, "server-added:a")
-	st, err := h.client.Status(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Degraded) == 0 || st.Degraded[0].Kind != "events-unwritable" {
-		t.Fatalf("degraded %+v, want events-unwritable", st.Degraded)
-	}
-	if err := os.Remove(blocker); err != nil {
-		t.Fatal(err)
-	}
-	n := h.seq()
-	h.write(".cursor/mcp.json", `{"mcpServers": {"a": {"command": "npx", "args": ["-y", "pkg-a@1.0.0"]}}}`)
-	h.waitFor(n, "server-removed:b")
-	if st, _ := h.client.Status(context.Background()); len(st.Degraded) != 0 {
-		t.Errorf("still degraded: %+v", st.Degraded)
-	}
-	if data, _ := os.ReadFile(h.evs); !strings.Contains(string(data), `"server-removed"`) {
-		t.Error("the event was not written once the file could be")
 	}
 	h.stop()
 }

@@ -51,7 +51,12 @@ type Options struct {
 	// AllUsers scans every user's home (Users) and attributes each server
 	// to its user.
 	AllUsers bool
-	// Users lists the users for AllUsers; nil means Users.
+	// UserNames, with AllUsers, are the only users watched (--users);
+	// nil means every user UserSource finds.
+	UserNames []string
+	// Users lists the users for AllUsers; nil means UserSource's list
+	// (UserNames), asked again when the password file or a home root
+	// changes, and at each resync.
 	Users func() ([]User, error)
 	// GOOS selects OS-specific locations; "" means runtime.GOOS.
 	GOOS string
@@ -91,18 +96,27 @@ type Options struct {
 	// StartFleet starts OPA's plugins for OPAConfig (opaplugins.StartControl
 	// in a build that links them); required with OPAConfig.
 	StartFleet fleetpolicy.Starter
+	// APILimits bound what each local user can make the API hold.
+	APILimits APILimits
+	// ScanRetry is the delay before a failed scan is tried again (default
+	// 1s), doubling up to a minute while it keeps failing.
+	ScanRetry time.Duration
 }
 
 // daemon is one running daemon. The loop goroutine owns scanning and the
 // fields below mu; API handlers read the snapshot under mu.
 type daemon struct {
-	opts  Options
-	log   *slog.Logger
-	now   func() time.Time
-	det   *secrets.Detector
-	state *stateDir
-	fs    *cachingFS
-	evlog *eventLog
+	opts Options
+	log  *slog.Logger
+	now  func() time.Time
+	det  *secrets.Detector
+	// users is the cache of the default user list, whose files the daemon
+	// watches; nil when Options.Users was given.
+	users   *userCache
+	state   *stateDir
+	fs      *cachingFS
+	evlog   *eventLog
+	limiter *apiLimiter
 
 	regoPaths, jsonPaths []string
 	engine               *policy.Engine
@@ -130,6 +144,7 @@ type daemon struct {
 	pub      published
 	inv      inventory
 	homes    map[string]string // user -> home, with AllUsers
+	uids     map[int]string    // uid -> user, with AllUsers
 	started  time.Time
 	lastScan time.Time
 	lastChg  time.Time
@@ -138,6 +153,10 @@ type daemon struct {
 	// lastStats describe the last scan (Status.LastScan).
 	lastStats ScanStats
 	saveErr   error
+	// scanErr is why the last scan failed (nil when it did not): the
+	// inventory is the last good scan's, and the loop retries.
+	scanErr      error
+	scanFailedAt time.Time
 }
 
 // published is the loop's state as the API shows it, copied under mu.
@@ -189,7 +208,7 @@ func Run(ctx context.Context, opts Options) error {
 	return d.run(ctx)
 }
 
-func start(ctx context.Context, opts Options) (d *daemon, err error) {
+func start(ctx context.Context, opts Options) (_ *daemon, err error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -211,14 +230,19 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 	if opts.ReleaseAfter <= 0 {
 		opts.ReleaseAfter = 500 * time.Millisecond
 	}
+	var uc *userCache
 	if opts.Users == nil {
-		opts.Users = Users
+		uc = newUserCache(UserSource{Names: opts.UserNames}, opts.Resync)
+		opts.Users = uc.list
+	}
+	if opts.ScanRetry <= 0 {
+		opts.ScanRetry = time.Second
 	}
 	if opts.StateDir == "" {
 		return nil, errors.New("no state directory")
 	}
-	d = &daemon{opts: opts, log: opts.Logger, now: opts.Now, det: secrets.NewDetector(), fs: newCachingFS(),
-		lastGood: map[string][]byte{}, policyErrs: map[string]string{}, logged: map[string]string{}}
+	d := &daemon{opts: opts, log: opts.Logger, now: opts.Now, det: secrets.NewDetector(), fs: newCachingFS(), limiter: newAPILimiter(opts.APILimits, opts.Now),
+		lastGood: map[string][]byte{}, policyErrs: map[string]string{}, logged: map[string]string{}, users: uc}
 	d.regoPaths, d.jsonPaths = runner.SplitPolicies(opts.Policies)
 
 	sd, err := openStateDir(opts.StateDir)
@@ -275,9 +299,16 @@ func start(ctx context.Context, opts Options) (d *daemon, err error) {
 	var seq int64
 	var prev inventory
 	if st != nil {
-		seq, prev = st.Seq, inventory{report: st.Report, secrets: st.Secrets}
+		seq, prev = st.Seq, inventory{report: st.Report, secrets: st.Secrets, owners: st.Owners}
 	}
-	d.evlog = newEventLog(opts.Events, seq, d.det, d.now)
+	if d.evlog, err = newEventLog(opts.Events, seq, d.det, d.now, d.log); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			d.evlog.close()
+		}
+	}()
 	d.started = d.now()
 
 	if d.watcher, err = fsnotify.NewWatcher(); err != nil {
@@ -316,6 +347,7 @@ func (d *daemon) run(ctx context.Context) error {
 			return err
 		}
 	}
+	d.logStart()
 	if d.opts.Ready != nil {
 		d.opts.Ready()
 	}
@@ -325,6 +357,19 @@ func (d *daemon) run(ctx context.Context) error {
 		api.close()
 	}
 	return nil
+}
+
+// logStart writes the one info line of a start: what runs, where, on what.
+func (d *daemon) logStart() {
+	d.mu.RLock()
+	rep, users := d.inv.report, len(d.homes)
+	d.mu.RUnlock()
+	attrs := []any{"version", orDefault(d.opts.Version, "(devel)"), "socket", orDefault(d.opts.Socket, "(none)"), "state_dir", d.opts.StateDir,
+		"events", orDefault(d.opts.Events, "(memory only)"), "servers", len(rep.Servers), "policy_revision", rep.Policy.Revision}
+	if d.opts.AllUsers {
+		attrs = append(attrs, "users", users)
+	}
+	d.log.Info("mcpguard daemon started", attrs...)
 }
 
 // stop records the end: a daemon-stop event and the state saved.
@@ -365,8 +410,19 @@ func (d *daemon) loop(ctx context.Context) {
 	// scans only through rescan below.
 	release := time.NewTimer(d.opts.ReleaseAfter)
 	defer release.Stop()
+	// A failed scan is tried again, ever later while it keeps failing.
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	defer retry.Stop()
+	var retryDelay time.Duration
 	rescan := func() {
-		d.rescan(ctx)
+		if err := d.rescan(ctx); err != nil && ctx.Err() == nil {
+			retryDelay = min(max(2*retryDelay, d.opts.ScanRetry), time.Minute)
+			retry.Reset(retryDelay)
+		} else {
+			retryDelay = 0
+			retry.Stop()
+		}
 		release.Reset(d.opts.ReleaseAfter)
 	}
 	schedule := func(now time.Time) {
@@ -453,6 +509,8 @@ func (d *daemon) loop(ctx context.Context) {
 			d.log.Info("reloading the policy (SIGHUP)")
 			d.reloadPolicy(ctx)
 			rescan()
+		case <-retry.C:
+			rescan()
 		case <-release.C:
 			debug.FreeOSMemory()
 			d.mu.Lock()
@@ -475,29 +533,60 @@ func (d *daemon) resyncInterval() time.Duration {
 // starts watching new directories (a client folder was created) checks
 // them once more: a file written between the scan and the new watch would
 // otherwise wait for the resync.
-func (d *daemon) rescan(ctx context.Context) {
+func (d *daemon) rescan(ctx context.Context) error {
 	for range 3 {
 		inv, asked, err := d.scan(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
-				d.log.Error("scan", "err", err)
+				d.scanFailed(err)
 			}
-			return
+			return err
 		}
+		d.scanWorks()
 		d.mu.RLock()
 		prev := d.inv
 		d.mu.RUnlock()
 		d.commit(prev, inv)
 		if d.updateWatches(asked) == 0 {
-			return
+			return nil
 		}
 		changed := d.fs.changedOnDisk()
 		if len(changed) == 0 {
-			return
+			return nil
 		}
 		for _, p := range changed {
 			d.fs.invalidateUnder(p)
 		}
+	}
+	return nil
+}
+
+// scanFailed records a failed scan: the inventory stays the last good
+// scan's, and the status and a scan-failed event (one per run of failures)
+// say so while the loop retries.
+func (d *daemon) scanFailed(err error) {
+	d.mu.Lock()
+	first := d.scanErr == nil
+	d.scanErr, d.scanFailedAt = err, d.now()
+	d.mu.Unlock()
+	if !first {
+		d.log.Debug("the scan still fails", "err", err)
+		return
+	}
+	d.log.Error("the scan failed; the inventory is kept and the scan retried", "err", err)
+	d.evlog.emit(events.Event{Kind: "scan-failed", Severity: "error",
+		Message: "the scan failed; the inventory is the last good scan's until a scan works again: " + err.Error(),
+		Details: map[string]any{"error": err.Error()}})
+}
+
+// scanWorks clears a failure once a scan worked.
+func (d *daemon) scanWorks() {
+	d.mu.Lock()
+	failed := d.scanErr != nil
+	d.scanErr = nil
+	d.mu.Unlock()
+	if failed {
+		d.log.Info("the scan works again")
 	}
 }
 
@@ -506,7 +595,7 @@ func (d *daemon) rescan(ctx context.Context) {
 func (d *daemon) commit(prev, inv inventory) {
 	inv = keepLastGood(prev, inv)
 	d.logDecisions(context.Background(), inv.report)
-	evs := diff(prev, inv)
+	evs := diff(prev, inv, d.det)
 	d.evlog.emit(evs...)
 	now := d.now()
 	d.mu.Lock()
@@ -524,7 +613,7 @@ func (d *daemon) commit(prev, inv inventory) {
 
 func (d *daemon) save(inv inventory) {
 	seq, _ := d.evlog.state()
-	err := d.state.save(&state{Seq: seq, Report: inv.report, Secrets: inv.secrets})
+	err := d.state.save(&state{Seq: seq, Report: inv.report, Secrets: inv.secrets, Owners: inv.owners})
 	d.mu.Lock()
 	d.saveErr = err
 	d.mu.Unlock()
@@ -584,8 +673,17 @@ func (d *daemon) scan(ctx context.Context) (inventory, map[string]bool, error) {
 	if err != nil {
 		return inventory{}, nil, err
 	}
+	if d.users != nil {
+		// A new account or home directory is a reason to scan again.
+		for _, p := range d.users.files() {
+			_, _ = d.fs.Stat(p)
+		}
+		for _, p := range d.users.dirs() {
+			_, _ = d.fs.ReadDir(p)
+		}
+	}
 	var parts []userScan
-	homes := map[string]string{}
+	homes, uids := map[string]string{}, map[int]string{}
 	for _, u := range users {
 		sopts := base
 		sopts.Home, sopts.ClaudeConfigDir, sopts.Project = u.Home, "", ""
@@ -594,11 +692,11 @@ func (d *daemon) scan(ctx context.Context) (inventory, map[string]bool, error) {
 			return inventory{}, nil, err
 		}
 		parts = append(parts, userScan{user: u, res: res})
-		homes[u.Name] = u.Home
+		homes[u.Name], uids[u.UID] = u.Home, u.Name
 	}
 	inv := mergeUsers(parts, d.state.key, meta, d.opts.ManagedDir)
 	d.mu.Lock()
-	d.homes = homes
+	d.homes, d.uids = homes, uids
 	d.mu.Unlock()
 	return inv, d.fs.endScan(), nil
 }

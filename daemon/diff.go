@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -18,13 +19,18 @@ import (
 type inventory struct {
 	report  *reports.Report
 	secrets map[string]map[string]string
+	// owners attributes file errors, sources and findings of no server to
+	// users with --all-users; nil otherwise.
+	owners *owners
 }
 
 // diff turns the difference between two inventories into events, in a
 // stable order: files that broke or recovered, the policy, servers removed,
 // added and changed, status changes, findings resolved and opened. old may
-// be nil (a first start): every server is then added.
-func diff(old, cur inventory) []events.Event {
+// be nil (a first start): every server is then added. det redacts the values
+// that change messages quote before they are cut to length (nil: they are
+// not redacted here).
+func diff(old, cur inventory, det0 *secrets.Detector) []events.Event {
 	var out []events.Event
 	var oldRep reports.Report
 	if old.report != nil {
@@ -32,19 +38,21 @@ func diff(old, cur inventory) []events.Event {
 	}
 	rep := cur.report
 
-	// Files.
-	oldErrs, curErrs := errorsByPath(oldRep.Errors), errorsByPath(rep.Errors)
-	for _, p := range sortedKeys(curErrs) {
-		e := curErrs[p]
-		if prev, ok := oldErrs[p]; ok && prev == e {
+	// Files: one event per user whose scan found the file (with
+	// --all-users), or one for a machine-wide file.
+	oldErrs, curErrs := errorsByOwner(oldRep.Errors, old.owners), errorsByOwner(rep.Errors, cur.owners)
+	for _, k := range sortedKeys(curErrs) {
+		e := curErrs[k]
+		if prev, ok := oldErrs[k]; ok && prev.FileError == e.FileError {
 			continue
 		}
-		out = append(out, events.Event{Kind: "file-error", Severity: "error", Path: p, Message: e.Error(),
+		out = append(out, events.Event{Kind: "file-error", Severity: "error", Path: e.Path, User: e.user, Message: e.Error(),
 			Details: map[string]any{"line": e.Line, "column": e.Column, "error": e.Message}})
 	}
-	for _, p := range sortedKeys(oldErrs) {
-		if _, ok := curErrs[p]; !ok {
-			out = append(out, events.Event{Kind: "file-recovered", Path: p, Message: p + ": readable and valid again"})
+	for _, k := range sortedKeys(oldErrs) {
+		if _, ok := curErrs[k]; !ok {
+			e := oldErrs[k]
+			out = append(out, events.Event{Kind: "file-recovered", Path: e.Path, User: e.user, Message: e.Path + ": readable and valid again"})
 		}
 	}
 
@@ -72,32 +80,179 @@ func diff(old, cur inventory) []events.Event {
 			continue
 		}
 		if fields, det := changedFields(prev, s, old.secrets[id], cur.secrets[id]); len(fields) > 0 {
+			redactor := det0
 			det["fields"] = fields
-			out = append(out, serverEvent("server-changed", s, fmt.Sprintf("server %q changed: %s", s.Name, strings.Join(fields, ", ")), det))
+			out = append(out, serverEvent("server-changed", s, fmt.Sprintf("server %q changed: %s", s.Name, describeChanges(fields, det, redactor)), det))
 		}
-		if prev.Status != s.Status {
-			ev := serverEvent("status-changed", s, fmt.Sprintf("server %q: %s -> %s", s.Name, prev.Status, s.Status),
-				map[string]any{"old": string(prev.Status), "new": string(s.Status), "reasons": s.Decision.Reasons})
-			if s.Status == reports.StatusBlocked {
-				ev.Severity = "warning"
-			}
-			out = append(out, ev)
+		if prev.Status != s.Status || prev.Decision.Allowed != s.Decision.Allowed {
+			out = append(out, statusEvent(prev, s))
 		}
 	}
 
-	// Findings.
-	oldF, curF := findingsByID(oldRep.Findings), findingsByID(rep.Findings)
-	for _, id := range sortedKeys(oldF) {
-		if _, ok := curF[id]; !ok {
-			out = append(out, findingEvent("finding-resolved", oldF[id], oldSrv, "resolved: "))
+	// Findings: one event per owner of a finding of no server.
+	oldF, curF := findingsByOwner(oldRep.Findings, old.owners), findingsByOwner(rep.Findings, cur.owners)
+	for _, k := range sortedKeys(oldF) {
+		if _, ok := curF[k]; !ok {
+			out = append(out, findingEvent("finding-resolved", oldF[k], oldSrv, "resolved: "))
 		}
 	}
-	for _, id := range sortedKeys(curF) {
-		if _, ok := oldF[id]; !ok {
-			out = append(out, findingEvent("finding-opened", curF[id], curSrv, ""))
+	for _, k := range sortedKeys(curF) {
+		if _, ok := oldF[k]; !ok {
+			out = append(out, findingEvent("finding-opened", curF[k], curSrv, ""))
 		}
 	}
 	return out
+}
+
+// ownedError is a file error as one user's scan (or every user's) met it.
+type ownedError struct {
+	reports.FileError
+	user string
+}
+
+// errorsByOwner keys errors by path and user: each owner's, or the
+// machine's (no owners entry).
+func errorsByOwner(list []reports.FileError, own *owners) map[string]ownedError {
+	m := map[string]ownedError{}
+	for _, e := range list {
+		users, ok := own.errorUsers(e.Path)
+		if !ok {
+			users = []string{""}
+		}
+		for _, u := range users {
+			if k := e.Path + "\x00" + u; m[k].Path == "" {
+				m[k] = ownedError{FileError: e, user: u}
+			}
+		}
+	}
+	return m
+}
+
+// ownedFinding is a finding with the user an event about it names.
+type ownedFinding struct {
+	*reports.Finding
+	user string
+}
+
+// findingsByOwner keys findings by id, and a finding of no server that
+// users own by id and user.
+func findingsByOwner(list []reports.Finding, own *owners) map[string]ownedFinding {
+	m := make(map[string]ownedFinding, len(list))
+	for i := range list {
+		f := &list[i]
+		if users, ok := own.finding(f.ID); ok && f.ServerID == "" {
+			for _, u := range users {
+				m[f.ID+"\x00"+u] = ownedFinding{Finding: f, user: u}
+			}
+			continue
+		}
+		m[f.ID] = ownedFinding{Finding: f}
+	}
+	return m
+}
+
+// statusEvent is the status-changed event of a server whose status or
+// verdict (decision.allowed) changed; a warning when it becomes blocked or
+// not allowed.
+func statusEvent(prev, s *reports.Server) events.Event {
+	msg := fmt.Sprintf("server %q (%s, %s scope): %s -> %s", s.Name, s.Client, s.Scope, prev.Status, s.Status)
+	if prev.Status == s.Status {
+		msg = fmt.Sprintf("server %q (%s, %s scope), %s", s.Name, s.Client, s.Scope, s.Status)
+	}
+	if prev.Decision.Allowed != s.Decision.Allowed {
+		msg += fmt.Sprintf("; allowed: %v -> %v", prev.Decision.Allowed, s.Decision.Allowed)
+	}
+	if len(s.Decision.Reasons) > 0 {
+		msg += " (" + strings.Join(s.Decision.Reasons, ", ") + ")"
+	}
+	ev := serverEvent("status-changed", s, msg, map[string]any{"old": string(prev.Status), "new": string(s.Status),
+		"old_allowed": prev.Decision.Allowed, "new_allowed": s.Decision.Allowed, "old_reasons": prev.Decision.Reasons, "reasons": s.Decision.Reasons})
+	if s.Status == reports.StatusBlocked || (prev.Decision.Allowed && !s.Decision.Allowed) {
+		ev.Severity = "warning"
+	}
+	return ev
+}
+
+// describeChanges names each changed field with its old and new value, as
+// reports show them (redacted; the event's redaction runs over the message
+// again), each value cut to a readable length; secret-bearing values only
+// by name.
+func describeChanges(fields []string, det map[string]any, redactor *secrets.Detector) string {
+	parts := make([]string, 0, len(fields))
+	for _, f := range fields {
+		switch c := det[f].(type) {
+		case map[string]any:
+			if f == "details" {
+				parts = append(parts, describeDetails(c["old"], c["new"], redactor))
+				continue
+			}
+			parts = append(parts, f+" "+showValue(c["old"], redactor)+" -> "+showValue(c["new"], redactor))
+		case []string:
+			parts = append(parts, "values of "+strings.Join(c, ", ")+" (not shown)")
+		default:
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// describeDetails names the detail keys that changed.
+func describeDetails(a, b any, redactor *secrets.Detector) string {
+	x, _ := a.(map[string]any)
+	y, _ := b.(map[string]any)
+	var parts []string
+	for _, k := range sortedKeys(mergeKeys(x, y)) {
+		xv, inX := x[k]
+		yv, inY := y[k]
+		switch {
+		case !inX:
+			parts = append(parts, "details."+k+" (none) -> "+showValue(yv, redactor))
+		case !inY:
+			parts = append(parts, "details."+k+" "+showValue(xv, redactor)+" -> (none)")
+		case !sameJSON(xv, yv):
+			parts = append(parts, "details."+k+" "+showValue(xv, redactor)+" -> "+showValue(yv, redactor))
+		}
+	}
+	if len(parts) == 0 {
+		return "details"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func mergeKeys(a, b map[string]any) map[string]bool {
+	m := map[string]bool{}
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return m
+}
+
+// showValue renders a field's value on one line: JSON, redacted, then cut
+// to at most 120 characters (a cut token would escape the redactor).
+func showValue(v any, redactor *secrets.Detector) string {
+	if d, ok := v.(reports.Decision); ok {
+		s := fmt.Sprintf("allowed=%v", d.Allowed)
+		if len(d.Reasons) > 0 {
+			s += " (" + strings.Join(d.Reasons, ", ") + ")"
+		}
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	text := string(b)
+	if redactor != nil {
+		text = redactor.RedactText(text)
+	}
+	const limit = 120
+	if r := []rune(text); len(r) > limit {
+		return string(r[:limit-1]) + "…"
+	}
+	return text
 }
 
 // serverEvent describes a server event.
@@ -106,9 +261,10 @@ func serverEvent(kind string, s *reports.Server, msg string, details map[string]
 		Project: s.Project, Path: s.Source.Path, User: s.User, Message: msg, Details: details}
 }
 
-func findingEvent(kind string, f *reports.Finding, servers map[string]*reports.Server, prefix string) events.Event {
+func findingEvent(kind string, of ownedFinding, servers map[string]*reports.Server, prefix string) events.Event {
+	f := of.Finding
 	e := events.Event{Kind: kind, FindingID: f.ID, Rule: f.Rule, Severity: string(f.Severity), Path: f.Location.Path,
-		ServerID: f.ServerID, Message: prefix + f.Message,
+		ServerID: f.ServerID, User: of.user, Message: prefix + f.Message,
 		Details: map[string]any{"line": f.Location.Line, "column": f.Location.Column, "pointer": f.Location.Pointer}}
 	if kind == "finding-resolved" {
 		e.Severity = ""
@@ -157,7 +313,9 @@ func changedFields(a, b *reports.Server, aSec, bSec map[string]string) ([]string
 	cmpString("url", a.URL, b.URL)
 	cmpList("env_keys", a.EnvKeys, b.EnvKeys)
 	cmpList("header_keys", a.HeaderKeys, b.HeaderKeys)
-	if a.Decision.Allowed != b.Decision.Allowed || !sameList(a.Decision.Reasons, b.Decision.Reasons) {
+	// A change of the verdict itself is a status-changed event; reasons
+	// that changed under the same verdict are a change of the server.
+	if a.Decision.Allowed == b.Decision.Allowed && !sameList(a.Decision.Reasons, b.Decision.Reasons) {
 		cmp("decision", false, a.Decision, b.Decision)
 	}
 	ad, bd := withoutLastGood(a.Details), withoutLastGood(b.Details)
@@ -196,16 +354,6 @@ func sameJSON(x, y any) bool {
 		return b
 	}
 	return bytes.Equal(norm(x), norm(y))
-}
-
-func errorsByPath(list []reports.FileError) map[string]reports.FileError {
-	m := map[string]reports.FileError{}
-	for _, e := range list {
-		if _, ok := m[e.Path]; !ok {
-			m[e.Path] = e
-		}
-	}
-	return m
 }
 
 func serversByID(list []reports.Server) map[string]*reports.Server {

@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -78,7 +80,7 @@ func TestDiff(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := kinds(diff(tc.old, tc.cur)); !reflect.DeepEqual(got, tc.want) {
+			if got := kinds(diff(tc.old, tc.cur, nil)); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("events %v, want %v", got, tc.want)
 			}
 		})
@@ -91,7 +93,7 @@ func TestDiffNamesChangedSecretsWithoutValues(t *testing.T) {
 	a := server("s-a", "a", reports.StatusActive)
 	old := inventory{report: report([]reports.Server{a}, nil, nil), secrets: map[string]map[string]string{"s-a": {"env:TOKEN": "hash1", "args": "x"}}}
 	cur := inventory{report: report([]reports.Server{a}, nil, nil), secrets: map[string]map[string]string{"s-a": {"env:TOKEN": "hash2", "args": "x"}}}
-	evs := diff(old, cur)
+	evs := diff(old, cur, secrets.NewDetector())
 	if len(evs) != 1 {
 		t.Fatalf("events %v", kinds(evs))
 	}
@@ -119,7 +121,7 @@ func TestDiffSurvivesTheStateFile(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if evs := diff(inventory{report: &back}, cur); len(evs) != 0 {
+	if evs := diff(inventory{report: &back}, cur, nil); len(evs) != 0 {
 		t.Errorf("a round trip through JSON differs: %v", kinds(evs))
 	}
 }
@@ -141,7 +143,7 @@ func TestKeepLastGood(t *testing.T) {
 		t.Errorf("findings %v, secrets %v", got.report.Findings, got.secrets)
 	}
 	want := []string{"file-error:" + a.Source.Path, "server-removed:s-o"}
-	if evs := kinds(diff(old, got)); !reflect.DeepEqual(evs, want) {
+	if evs := kinds(diff(old, got, nil)); !reflect.DeepEqual(evs, want) {
 		t.Errorf("events %v, want %v", evs, want)
 	}
 }
@@ -150,17 +152,24 @@ func TestKeepLastGood(t *testing.T) {
 // comparing their JSON alone finds (the rule for an inventory read back
 // from the state file): a string whose bad bytes became U+FFFD, a number
 // that became a float, an empty map that became nil are no change; a nil
-// list against an empty one, or any other difference, is.
+// list against an empty one, or any other difference, is. A changed verdict
+// (decision.allowed) is a status-changed event, not a changed field.
 func TestChangedFieldsAsJSON(t *testing.T) {
 	reference := func(a, b *reports.Server) []string {
 		var fields []string
+		decision := func(d reports.Decision) any {
+			if a.Decision.Allowed != b.Decision.Allowed {
+				return nil
+			}
+			return d
+		}
 		for _, f := range []struct {
 			name string
 			x, y any
 		}{
 			{"name", a.Name, b.Name}, {"transport", a.Transport, b.Transport}, {"command", a.Command, b.Command},
 			{"args", a.Args, b.Args}, {"url", a.URL, b.URL}, {"env_keys", a.EnvKeys, b.EnvKeys},
-			{"header_keys", a.HeaderKeys, b.HeaderKeys}, {"decision", a.Decision, b.Decision},
+			{"header_keys", a.HeaderKeys, b.HeaderKeys}, {"decision", decision(a.Decision), decision(b.Decision)},
 			{"details", withoutLastGood(a.Details), withoutLastGood(b.Details)},
 		} {
 			if !sameJSON(f.x, f.y) {
@@ -188,5 +197,68 @@ func TestChangedFieldsAsJSON(t *testing.T) {
 		if want := reference(a, b); !slices.Equal(got, want) {
 			t.Fatalf("%+v against %+v: %q, want %q", a, b, got, want)
 		}
+	}
+}
+
+// TestDiffVerdictIsStatusChanged: a server whose verdict changes
+// (decision.allowed) with its status unchanged was a server-changed event
+// ("changed: decision, details"); it is status-changed, a warning when it
+// becomes not allowed, with the old and new verdict.
+func TestDiffVerdictIsStatusChanged(t *testing.T) {
+	a := server("s-a", "a", reports.StatusActive)
+	denied := server("s-a", "a", reports.StatusActive, func(s *reports.Server) {
+		s.Decision = reports.Decision{Allowed: false, Reasons: []string{"DENIED_COMMAND"}}
+	})
+	evs := diff(inventory{report: report([]reports.Server{a}, nil, nil)}, inventory{report: report([]reports.Server{denied}, nil, nil)}, nil)
+	if got := kinds(evs); !reflect.DeepEqual(got, []string{"status-changed:s-a"}) {
+		t.Fatalf("events %v, want one status-changed", got)
+	}
+	e := evs[0]
+	if e.Severity != "warning" || e.Details["old_allowed"] != true || e.Details["new_allowed"] != false ||
+		!strings.Contains(e.Message, "allowed: true -> false") || !strings.Contains(e.Message, "DENIED_COMMAND") {
+		t.Errorf("status-changed %q %v %s", e.Message, e.Details, e.Severity)
+	}
+	// Back: allowed again, no warning.
+	evs = diff(inventory{report: report([]reports.Server{denied}, nil, nil)}, inventory{report: report([]reports.Server{a}, nil, nil)}, nil)
+	if got := kinds(evs); !reflect.DeepEqual(got, []string{"status-changed:s-a"}) || evs[0].Severity != "" {
+		t.Errorf("events %v (%s), want one status-changed without severity", got, evs[0].Severity)
+	}
+	// New reasons for the same verdict: a change of the server.
+	other := server("s-a", "a", reports.StatusActive, func(s *reports.Server) { s.Decision.Reasons = []string{"ALLOWED_BY_LIST"} })
+	evs = diff(inventory{report: report([]reports.Server{a}, nil, nil)}, inventory{report: report([]reports.Server{other}, nil, nil)}, nil)
+	if got := kinds(evs); !reflect.DeepEqual(got, []string{"server-changed:s-a"}) {
+		t.Errorf("events %v, want server-changed", got)
+	}
+}
+
+// TestDiffMessagesNameOldAndNew: a change message says which field went
+// from what to what, as reports show it (redacted), and a hidden value
+// only by its name; the event as written is redacted again.
+func TestDiffMessagesNameOldAndNew(t *testing.T) {
+	a := server("s-a", "a", reports.StatusActive)
+	b := server("s-a", "a", reports.StatusActive, func(s *reports.Server) {
+		// The token straddles where the message cuts the value.
+		s.Args = []string{"-y", "pkg@2.0.0", "--" + strings.Repeat("p", 70), "--api-key=ghp_0123456789abcdefghijklmnopqrstuvwxyz"}
+		s.EnvKeys = []string{"TOKEN"}
+		s.Details = map[string]any{"trust": true}
+	})
+	old := inventory{report: report([]reports.Server{a}, nil, nil), secrets: map[string]map[string]string{"s-a": {"url": "1"}}}
+	cur := inventory{report: report([]reports.Server{b}, nil, nil), secrets: map[string]map[string]string{"s-a": {"url": "2"}}}
+	evs := diff(old, cur, secrets.NewDetector())
+	if len(evs) != 1 {
+		t.Fatalf("events %v", kinds(evs))
+	}
+	l, err := newEventLog("", 0, secrets.NewDetector(), time.Now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := l.emit(evs...)[0].Message
+	for _, want := range []string{`args ["-y","pkg@1.0.0"] -> ["-y","pkg@2.0.0",`, `env_keys [] -> ["TOKEN"]`, `details.trust (none) -> true`, "values of url (not shown)"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "ghp_0123") {
+		t.Errorf("a secret in the message: %q", msg)
 	}
 }

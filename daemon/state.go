@@ -47,6 +47,8 @@ type state struct {
 	// token or LD_PRELOAD path is a server-changed event without any value
 	// being stored.
 	Secrets map[string]map[string]string `json:"secrets,omitempty"`
+	// Owners attributes what is not a server to users (--all-users).
+	Owners *owners `json:"owners,omitempty"`
 }
 
 // ErrLocked reports a second daemon on one state directory.
@@ -59,13 +61,15 @@ type stateDir struct {
 	key  []byte
 }
 
-// openStateDir creates the directory (0700), takes its lock without waiting
-// and loads or creates the key of the secret hashes.
+// openStateDir makes sure dir is the daemon's own (ownedDir: created 0700
+// when missing; refused when another user owns it or may write to it),
+// takes its lock without waiting and loads or creates the key of the
+// secret hashes.
 func openStateDir(dir string) (*stateDir, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := ownedDir(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
-	lf, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	lf, err := openOwned(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
@@ -75,12 +79,8 @@ func openStateDir(dir string) (*stateDir, error) {
 		return nil, fmt.Errorf("state directory: lock %s: %w", lf.Name(), err)
 	}
 	if held {
-		pid, _ := os.ReadFile(lf.Name())
+		who := lockHolder(lf)
 		lf.Close()
-		who := ""
-		if p := strings.TrimSpace(string(pid)); p != "" {
-			who = " (pid " + p + ")"
-		}
 		return nil, fmt.Errorf("%s: %w%s", dir, ErrLocked, who)
 	}
 	_ = lf.Truncate(0)
@@ -93,13 +93,25 @@ func openStateDir(dir string) (*stateDir, error) {
 	return sd, nil
 }
 
+// lockHolder names the process that holds a lock file, " (pid N)", from
+// the number it wrote there; nothing when the file holds anything else.
+func lockHolder(f *os.File) string {
+	buf := make([]byte, 24)
+	n, _ := f.ReadAt(buf, 0)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(buf[:n])))
+	if err != nil || pid <= 0 {
+		return ""
+	}
+	return " (pid " + strconv.Itoa(pid) + ")"
+}
+
 func (sd *stateDir) close() {
 	filelock.Unlock(sd.lock)
 	sd.lock.Close()
 }
 
 func loadOrCreateKey(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := readOwned(path, 4096)
 	if err == nil {
 		key, derr := hex.DecodeString(strings.TrimSpace(string(data)))
 		if derr == nil && len(key) == 32 {
@@ -118,12 +130,23 @@ func loadOrCreateKey(path string) ([]byte, error) {
 	return key, nil
 }
 
+// maxSeq bounds event numbers: 2^53-1, the largest integer every JSON
+// consumer reads exactly. At a thousand events a second the daemon would
+// take 285,000 years to reach it: a larger number was not written by it.
+const maxSeq = 1<<53 - 1
+
+// maxStateBytes bounds the state file the daemon reads (a 10,000-server
+// inventory is about 10 MB).
+const maxStateBytes = 512 << 20
+
 // load reads the persisted state. A missing file is a first start; a file
 // that does not parse is moved aside (state.json.corrupt-<time>) and the
-// daemon starts as if for the first time, saying so.
+// daemon starts as if for the first time, saying so without quoting it. A
+// state file that is not a regular file of the daemon's (a symlink, a
+// FIFO), or whose event number is implausible, is refused: it was planted.
 func (sd *stateDir) load(now time.Time) (st *state, note string, err error) {
 	path := filepath.Join(sd.path, stateFile)
-	data, err := os.ReadFile(path)
+	data, err := readOwned(path, maxStateBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", nil
 	}
@@ -136,13 +159,29 @@ func (sd *stateDir) load(now time.Time) (st *state, note string, err error) {
 		if rerr := os.Rename(path, aside); rerr != nil {
 			return nil, "", fmt.Errorf("state %s is unreadable and cannot be moved aside: %w", path, rerr)
 		}
-		why := "not a " + StateSchema + " document"
-		if jerr != nil {
-			why = jerr.Error()
-		}
-		return nil, fmt.Sprintf("the state file was unreadable (%s) and was moved to %s; the inventory starts afresh", why, aside), nil
+		return nil, fmt.Sprintf("the state file was unreadable (%s) and was moved to %s; the inventory starts afresh", stateProblem(jerr), aside), nil
+	}
+	if st.Seq < 0 || st.Seq > maxSeq {
+		return nil, "", &UnsafePathError{Path: path, Problem: fmt.Sprintf("holds the event number %d, which this daemon cannot have written (0 to %d)", st.Seq, int64(maxSeq)),
+			Fix: "move it aside to start a fresh inventory"}
 	}
 	return st, "", nil
+}
+
+// stateProblem says why a state file is unusable without quoting it: a
+// JSON error's own text names the character it met.
+func stateProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return "not a " + StateSchema + " document"
+	case errors.As(err, &syn):
+		return fmt.Sprintf("not valid JSON at byte %d", syn.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("a member of the wrong type at byte %d", typ.Offset)
+	}
+	return "not valid JSON"
 }
 
 // save writes the state atomically.
@@ -185,6 +224,14 @@ func (st *state) marshal() ([]byte, error) {
 			return nil, err
 		}
 		b.Write(sec)
+	}
+	if st.Owners != nil {
+		b.WriteString(`,"owners":`)
+		own, err := json.Marshal(st.Owners)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(own)
 	}
 	b.WriteString("}")
 	return b.Bytes(), nil

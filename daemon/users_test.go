@@ -70,7 +70,7 @@ func TestMergeUsers(t *testing.T) {
 	if owners["s-2222222222222222"] != "" || len(owners) != 3 {
 		t.Errorf("owners %v", owners)
 	}
-	ana := filterReport(rep, "ana", map[string]string{"ana": "/home/ana", "bob": "/home/bob"})
+	ana := filterReport(rep, "ana", map[string]string{"ana": "/home/ana", "bob": "/home/bob"}, inv.owners)
 	for _, s := range ana.Servers {
 		if s.User != "ana" && s.User != "" {
 			t.Errorf("ana sees %s's server", s.User)

@@ -27,6 +27,15 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 		servers := append([]Server(nil), r.Servers...)
 		SortServers(servers)
 		rows := [][]string{{"CLIENT", "SCOPE", "NAME", "STATUS", "TRANSPORT", "TARGET", "SOURCE"}}
+		// An inventory of several users (the daemon's --all-users) says
+		// whose each server is; machine-wide ones have "-".
+		users := false
+		for _, sv := range servers {
+			users = users || sv.User != ""
+		}
+		if users {
+			rows[0] = append([]string{"USER"}, rows[0]...)
+		}
 		for _, sv := range servers {
 			target := sv.URL
 			if sv.Transport == "stdio" {
@@ -38,12 +47,20 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 			// Every cell comes from a configuration file: control characters
 			// (terminal escape sequences) and bidi controls are shown, not
 			// obeyed.
-			rows = append(rows, []string{oneLine(sv.Client), oneLine(sv.Scope), clip(oneLine(sv.Name), 40), oneLine(string(sv.Status)), oneLine(sv.Transport),
-				clip(oneLine(target), 60), oneLine(sv.Source.String())})
+			row := []string{oneLine(sv.Client), oneLine(sv.Scope), clip(oneLine(sv.Name), 40), oneLine(string(sv.Status)), oneLine(sv.Transport),
+				clip(oneLine(target), 60), oneLine(sv.Source.String())}
+			if users {
+				row = append([]string{orDash(oneLine(sv.User))}, row...)
+			}
+			rows = append(rows, row)
+		}
+		statusCol := 3
+		if users {
+			statusCol++
 		}
 		fmt.Fprintln(bw)
 		writeTable(bw, rows, func(col int, cell string) string {
-			if col == 3 {
+			if col == statusCol {
 				return c.status(cell)
 			}
 			return cell

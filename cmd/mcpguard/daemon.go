@@ -26,6 +26,7 @@ type DaemonOptions struct {
 	Socket     string
 	Events     string
 	AllUsers   bool
+	Users      []string
 	Resync     time.Duration
 	Poll       time.Duration
 	LogLevel   string
@@ -42,7 +43,8 @@ read — files that do not exist yet included — and re-scans after each change
 Every difference becomes an mcpguard/event/v1 line in --events
 (server-added, server-removed, server-changed, status-changed,
 finding-opened, finding-resolved, file-error, file-recovered,
-policy-changed, policy-invalid, daemon-start, daemon-stop; docs/events.md).
+policy-changed, policy-invalid, daemon-start, daemon-stop, scan-failed,
+events-dropped; docs/events.md).
 At start it compares the new scan with the persisted one, so changes made
 while it was down are reported too.
 
@@ -50,7 +52,13 @@ An HTTP API on the unix socket --socket serves the current report
 (GET /v1/report), the daemon's status (GET /v1/status) and its events
 (GET /v1/events?since=N); 'mcpguard status' is its client. The socket is
 created 0600 and only root and the daemon's own user may use it; with
---all-users every user may, and sees only their own servers.
+--all-users every user may, and sees only their own servers, with limits
+per user on connections and event streams.
+
+The state directory, the socket's directory and the event file's directory
+must be the daemon's own: owned by its user and writable by nobody else (a
+path that does not exist yet is created 0700). Files there are opened
+without following symlinks, and anything but a regular file is refused.
 
 With --opa-config, the organisation's policy comes from OPA bundles, as OPA's
 own plugins download, verify, persist (in --state-dir) and activate them;
@@ -65,11 +73,13 @@ and MDM, and for shipping events to a SIEM.
 
 Exit codes:
   0  stopped by SIGTERM or SIGINT
-  2  cannot start: invalid flags or policy, state directory in use, socket`
+  2  cannot start: invalid flags or policy, state directory or event file in
+     use, a directory or file the daemon does not own, socket`
 
 const daemonExample = `  mcpguard daemon
   sudo mcpguard daemon --all-users --policy /etc/mcpguard/policy
-  mcpguard daemon --home testdata/demo/home --managed-dir testdata/demo/managed --state-dir /tmp/mg --socket /tmp/mg/mg.sock`
+  mcpguard daemon --home testdata/demo/home --managed-dir testdata/demo/managed --state-dir /tmp/mg --socket /tmp/mg/mg.sock
+  sudo mcpguard daemon --all-users --users alice,bob`
 
 func newDaemonCmd(env environment) *cobra.Command {
 	opts := &DaemonOptions{}
@@ -95,7 +105,8 @@ func newDaemonCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.StateDir, "state-dir", paths.StateDir, "directory of the persisted inventory, event sequence and lock")
 	f.StringVar(&opts.Socket, "socket", paths.Socket, "unix socket of the API (\"\" for none)")
 	f.StringVar(&opts.Events, "events", "", "event file, JSON lines (default: events.jsonl in --state-dir)")
-	f.BoolVar(&opts.AllUsers, "all-users", false, "watch every user's home (from the password database) and attribute each server to its user")
+	f.BoolVar(&opts.AllUsers, "all-users", false, "watch every user's home (from the OS's user database and the owners of /home and /Users) and attribute each server to its user")
+	f.StringSliceVar(&opts.Users, "users", nil, "with --all-users: watch only these users (names, comma-separated or repeated), each looked up in the OS's user database")
 	f.DurationVar(&opts.Resync, "resync", 5*time.Minute, "interval of the safety-net resync (stat and hash every file read)")
 	f.DurationVar(&opts.Poll, "poll", 10*time.Second, "resync interval when the OS refuses file watches (watch limit, network file systems)")
 	f.StringVar(&opts.LogLevel, "log-level", "info", "diagnostics on stderr: debug, info, warn, error")
@@ -113,6 +124,9 @@ func runDaemon(cmd *cobra.Command, env environment, opts *DaemonOptions) error {
 	if opts.StateDir == "" {
 		return usage("--state-dir: no default (HOME is not set); give a directory")
 	}
+	if len(opts.Users) > 0 && !opts.AllUsers {
+		return usage("--users: give --all-users too (the users whose homes the daemon watches)")
+	}
 	if opts.AllUsers && env.euid() != 0 {
 		return usage("--all-users reads every user's home: run the daemon as root")
 	}
@@ -129,6 +143,7 @@ func runDaemon(cmd *cobra.Command, env environment, opts *DaemonOptions) error {
 		Socket:     absOrEmpty(opts.Socket),
 		Events:     absOrEmpty(events),
 		AllUsers:   opts.AllUsers,
+		UserNames:  opts.Users,
 		GOOS:       env.goos,
 		LookupEnv:  env.lookupEnv,
 		Version:    env.version,
@@ -173,8 +188,11 @@ func runDaemon(cmd *cobra.Command, env environment, opts *DaemonOptions) error {
 	}()
 	dopts.Reload = relay
 	if err := daemon.Run(cmd.Context(), dopts); err != nil {
-		if errors.Is(err, daemon.ErrLocked) {
+		switch {
+		case errors.Is(err, daemon.ErrLocked):
 			return usage("%v: stop it first, or give another --state-dir", err)
+		case errors.Is(err, daemon.ErrEventsLocked):
+			return usage("%v: give each daemon an --events file of its own", err)
 		}
 		return &exitCodeError{code: exitError, err: err}
 	}

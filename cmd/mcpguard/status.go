@@ -39,13 +39,17 @@ Without flags, print the daemon's current report — the report 'mcpguard scan'
 would print now — in any report format, with the same exit codes as scan.
 --follow streams the daemon's events as they happen (text, or JSON lines with
 --format json); --since N replays the events after number N first, so a
-consumer resumes where it stopped. --info prints the daemon itself: uptime,
-watched paths, policy revision and anything degraded.
+consumer resumes where it stopped; when the daemon goes away it says so once
+and reconnects, less and less often, resuming after the last event printed.
+--info prints the daemon itself: socket, uptime, watched paths, policy
+revision, the API's connections and anything degraded.
 
 Exit codes:
   0  nothing at or above --fail-on (--info: the daemon is healthy)
   1  findings at or above --fail-on (--info: something is degraded)
-  2  the daemon cannot be reached, usage error, unreadable inputs in the report`
+  2  no daemon at the socket, or one that runs as neither root nor you (the
+     socket's peer credentials are checked first), usage error, unreadable
+     inputs in the report`
 
 func newStatusCmd(env environment) *cobra.Command {
 	opts := &StatusOptions{}
@@ -108,11 +112,11 @@ func runStatus(cmd *cobra.Command, env environment, opts *StatusOptions) error {
 		if opts.Format != "text" && opts.Format != "json" {
 			return usage("--follow: --format text or json")
 		}
-		return followEvents(cmd, env, client, opts)
+		return followEvents(cmd, env, client, socket, opts)
 	case opts.Info:
 		st, err := client.Status(ctx)
 		if err != nil {
-			return &exitCodeError{code: exitError, err: err}
+			return daemonError(env, err)
 		}
 		if err := writeOutput(cmd.OutOrStdout(), opts.Output, func(w io.Writer) error { return writeDaemonStatus(w, st, opts.Format) }); err != nil {
 			return &exitCodeError{code: exitError, err: err}
@@ -132,20 +136,45 @@ func runStatus(cmd *cobra.Command, env environment, opts *StatusOptions) error {
 	}
 	rep, err := client.Report(ctx)
 	if err != nil {
-		return &exitCodeError{code: exitError, err: err}
+		return daemonError(env, err)
 	}
 	return finishReport(cmd, env, rep, nil, format, failRank, opts.FailOn, opts.Output, reports.CSVFindings)
 }
 
+// daemonError is the exit-2 error for a daemon that cannot be reached or
+// believed, saying what to do.
+func daemonError(env environment, err error) error {
+	var nd *daemon.NoDaemonError
+	if errors.As(err, &nd) {
+		home, _ := env.home()
+		system := daemon.DefaultPaths(env.goos, true, home, env.lookupEnv).Socket
+		own := daemon.DefaultPaths(env.goos, false, home, env.lookupEnv).Socket
+		hint := "mcpguard daemon --socket " + nd.Socket
+		switch {
+		case nd.Socket == system && env.goos == "darwin":
+			hint = "sudo launchctl bootstrap system /Library/LaunchDaemons/com.mcpguard.daemon.plist"
+		case nd.Socket == system:
+			hint = "sudo systemctl start mcpguard"
+		case nd.Socket == own && env.goos == "linux":
+			hint = "systemctl --user start mcpguard-user"
+		case nd.Socket == own:
+			hint = "mcpguard daemon"
+		}
+		err = fmt.Errorf("%s (start it with %s; docs/daemon.md)", reports.Printable(nd.Error()), hint)
+	}
+	return &exitCodeError{code: exitError, err: err}
+}
+
 // followEvents prints events until interrupted, reconnecting after a
-// daemon restart and resuming after the last event seen.
-func followEvents(cmd *cobra.Command, env environment, client *daemon.Client, opts *StatusOptions) error {
+// daemon restart and resuming after the last event seen: one message when
+// the daemon goes, one when it is back, retries ever less often between.
+func followEvents(cmd *cobra.Command, env environment, client *daemon.Client, socket string, opts *StatusOptions) error {
 	ctx := cmd.Context()
 	since := opts.Since
 	if since < 0 {
 		st, err := client.Status(ctx)
 		if err != nil {
-			return &exitCodeError{code: exitError, err: err}
+			return daemonError(env, err)
 		}
 		since = st.EventSeq
 	}
@@ -159,19 +188,38 @@ func followEvents(cmd *cobra.Command, env environment, client *daemon.Client, op
 		}
 		return out.Flush()
 	}
+	const firstDelay, maxDelay = time.Second, 30 * time.Second
+	delay, lost, ever := time.Duration(0), false, false
+	connected := func() {
+		ever, delay = true, 0
+		if lost {
+			lost = false
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: the daemon at %s is back; resuming after event %d\n", reports.Printable(socket), since)
+		}
+	}
 	for {
-		next, err := client.Events(ctx, since, true, print)
+		next, err := client.Stream(ctx, since, true, connected, print)
 		since = next
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: %s; retrying\n", reports.Printable(err.Error()))
+		var ud *daemon.UntrustedDaemonError
+		if errors.As(err, &ud) || (!ever && err != nil) {
+			return daemonError(env, err)
 		}
+		if !lost {
+			lost = true
+			why := "it stopped"
+			if err != nil {
+				why = err.Error()
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcpguard: lost the daemon at %s (%s); reconnecting\n", reports.Printable(socket), reports.Printable(why))
+		}
+		delay = min(max(2*delay, firstDelay), maxDelay)
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(time.Second):
+		case <-time.After(delay):
 		}
 	}
 }
@@ -217,8 +265,16 @@ func writeDaemonStatus(w io.Writer, st *daemon.Status, format string) error {
 		health = "degraded"
 	}
 	fmt.Fprintf(bw, "mcpguard daemon %s (pid %d): %s, up %s\n", st.Version, st.PID, health, time.Duration(st.UptimeSeconds)*time.Second)
-	fmt.Fprintf(bw, "  inventory: %d servers; findings: %d errors, %d warnings, %d notes; %d unreadable inputs\n",
-		st.Servers, st.Findings.Error, st.Findings.Warning, st.Findings.Note, st.Errors)
+	fmt.Fprintf(bw, "  socket: %s\n", reports.TerminalSafe(orNone(st.Socket)))
+	whose := "inventory"
+	if st.User != "" {
+		whose = "inventory of " + reports.TerminalSafe(st.User) + " (their servers and the machine's)"
+	}
+	fmt.Fprintf(bw, "  %s: %d servers; findings: %d errors, %d warnings, %d notes; %d unreadable inputs\n",
+		whose, st.Servers, st.Findings.Error, st.Findings.Warning, st.Findings.Note, st.Errors)
+	if st.Users > 0 {
+		fmt.Fprintf(bw, "  users watched: %d\n", st.Users)
+	}
 	fmt.Fprintf(bw, "  last scan: %s (%d scans); last change: %s\n", st.LastScanAt, st.Scans, orNone(st.LastChangeAt))
 	fmt.Fprintf(bw, "  watching: %s, %d directories for %d paths; resync every %ds\n", st.Watch.Mode, st.Watch.Directories, st.Watch.Paths, st.Watch.ResyncSeconds)
 	fmt.Fprintf(bw, "  policy: revision %s; --policy %s\n", orNone(st.Policy.Revision), orNone(strings.Join(st.Policy.Paths, ", ")))
@@ -230,6 +286,8 @@ func writeDaemonStatus(w io.Writer, st *daemon.Status, format string) error {
 		fmt.Fprintf(bw, "  bundles: %s in force (configured: %s); %s\n", reports.TerminalSafe(orNone(fleetpolicy.Revisions(b.Active))), reports.TerminalSafe(strings.Join(b.Configured, ", ")), state)
 	}
 	fmt.Fprintf(bw, "  events: %s (last %d); state: %s\n", orNone(st.Events), st.EventSeq, st.StateDir)
+	fmt.Fprintf(bw, "  api: %d connections, %d event streams; %d refused over the limits (%d connections, %d streams per user)\n",
+		st.API.Connections, st.API.Streams, st.API.Refused, st.API.Limits.Conns, st.API.Limits.Streams)
 	fmt.Fprintf(bw, "  memory: %.1f MiB held (%.1f MiB in heap objects); unused memory last returned: %s\n",
 		float64(st.Memory.HeldBytes)/(1<<20), float64(st.Memory.HeapBytes)/(1<<20), orNone(st.Memory.ReleasedAt))
 	for _, d := range st.Degraded {
