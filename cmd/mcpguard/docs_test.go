@@ -117,7 +117,7 @@ func TestDocLinksResolve(t *testing.T) {
 // othersDocs are documents another change of this round rewrites (the
 // daemon's operation, the proxy, the rule reference); the text checks
 // below leave them to it.
-var othersDocs = []string{"daemon.md", "proxy.md", "rules.md"}
+var othersDocs = []string{"proxy.md", "rules.md"}
 
 // TestDocsNameOnlyWhatExists: no document sends a reader to a file that is
 // not in the repository (the research notes the project was built from)
