@@ -112,10 +112,10 @@ func TestAnnotations(t *testing.T) {
 		name, tool string
 		want       map[string]string // rule → level; unlisted A rules must be absent
 	}{
-		{"read-only writer", `{"name": "write_file", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
-		{"read-only by third-person verb", `{"name": "tokensave_x", "description": "Deletes the cache.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
-		{"read-only sender", `{"name": "slack_post_message", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
-		{"read-only shell by noun", `{"name": "bash", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"read-only writer", `{"name": "write_file", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		{"read-only by third-person verb", `{"name": "tokensave_x", "description": "Deletes the cache.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		{"read-only sender", `{"name": "slack_post_message", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
+		{"read-only shell by noun", `{"name": "bash", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"read-only reader", `{"name": "read_file", "title": "Read File", "annotations": {"readOnlyHint": true, "openWorldHint": false}}`, nil},
 		{"read-only fetch is fine", `{"name": "fetch", "description": "Fetches a URL.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only query", `{"name": "query", "description": "Run a read-only SQL query", "annotations": {"readOnlyHint": true}}`, nil},
@@ -123,14 +123,14 @@ func TestAnnotations(t *testing.T) {
 		{"long running operation", `{"name": "trigger-long-running-operation", "title": "Trigger Long Running Operation Tool", "annotations": {"readOnlyHint": true}}`, nil},
 		{"missing annotations are not deceptive", `{"name": "delete_everything"}`, nil},
 		{"over-cautious is not deceptive", `{"name": "list_files", "annotations": {"readOnlyHint": false, "destructiveHint": true}}`, nil},
-		{"non-destructive delete", `{"name": "delete_entities", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"non-destructive delete", `{"name": "delete_entities", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "warning"}},
 		{"non-destructive overwrite", `{"name": "save", "description": "Create a file or overwrite an existing one.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
-		{"destructiveHint ignored when read-only", `{"name": "delete_x", "annotations": {"readOnlyHint": true, "destructiveHint": false}}`, map[string]string{ruleA001: "error"}},
+		{"destructiveHint ignored when read-only", `{"name": "delete_x", "annotations": {"readOnlyHint": true, "destructiveHint": false}}`, map[string]string{ruleA001: "warning"}},
 		{"closed-world fetcher", `{"name": "fetch_url", "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
-		{"closed-world URL parameter", `{"name": "preview", "annotations": {"openWorldHint": false}, "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}}`, map[string]string{ruleA003: "warning"}},
+		{"closed-world URL parameter", `{"name": "preview", "annotations": {"openWorldHint": false}, "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}}`, map[string]string{ruleA003: "note"}},
 		{"closed-world local tool", `{"name": "list_directory", "annotations": {"openWorldHint": false}, "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}`, nil},
 		{"closed-world trigger of a request", `{"name": "trigger-elicitation-request", "description": "Trigger a Request from the Server for User Elicitation", "annotations": {"openWorldHint": false}}`, nil},
-		{"closed-world request after a noun", `{"name": "send_request", "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
+		{"closed-world request after a noun", `{"name": "send_request", "annotations": {"openWorldHint": false}}`, nil},
 		// What the verb acts on (issue 16, parts 2 and 3).
 		{"read-only aggregation", `{"name": "aggregate", "description": "Runs an aggregation against a MongoDB collection", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only find query", `{"name": "find", "description": "Run a find query against a MongoDB collection", "annotations": {"readOnlyHint": true}}`, nil},
@@ -159,6 +159,23 @@ func TestAnnotations(t *testing.T) {
 		{"matching title", `{"name": "delete_entities", "title": "Delete Entities"}`, nil},
 		{"contradictory", `{"name": "x", "annotations": {"readOnlyHint": true, "destructiveHint": true}}`, map[string]string{ruleA005: "warning"}},
 		{"string hint", `{"name": "x", "annotations": {"readOnlyHint": "false"}}`, map[string]string{ruleA005: "warning"}},
+		// Issue 44: the action word by position and grammar, membership,
+		// languages not read, closed vendor worlds.
+		{"name and description agree", `{"name": "delete_file", "description": "Delete a file.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"resource-verb name", `{"name": "alert-policy-get", "description": "Get an alert policy.", "annotations": {"readOnlyHint": true, "openWorldHint": false}}`, nil},
+		{"camel resource-verb name", `{"name": "userDelete", "description": "Deletes a user.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"add two numbers", `{"name": "add", "description": "Add two numbers", "annotations": {"readOnlyHint": true}}`, nil},
+		{"add an item", `{"name": "add", "description": "Add an item to the cart.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"noun phrase with an ambiguous word", `{"name": "store_info", "description": "Store details: name and opening hours.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a set of", `{"name": "list_docs", "description": "Get a set of documents.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"ambiguous verb by grammar", `{"name": "share_file", "description": "Share the file with a colleague.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"membership removal", `{"name": "firewall-remove-droplets", "description": "Remove droplets from a firewall.", "annotations": {"destructiveHint": false}}`, nil},
+		{"content removal", `{"name": "remove_file", "description": "Remove a file from the workspace.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"membership addition is idempotent", `{"name": "add_labels", "description": "Add labels to an issue.", "annotations": {"idempotentHint": true}}`, nil},
+		{"comment addition is not", `{"name": "add_comment", "description": "Add a comment to an issue.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		{"description in an unread language", `{"name": "fetch_alerts", "description": "アラートを取得します。", "annotations": {"readOnlyHint": true}}`, nil},
+		{"vendor upload in a closed world", `{"name": "upload_asset", "description": "Upload an asset to the account's media library.", "annotations": {"openWorldHint": false}}`, nil},
+		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
 	for _, tc := range tests {
