@@ -243,19 +243,10 @@ func TestAttacks(t *testing.T) {
 	if c.Expectations < 20 {
 		t.Fatalf("want the development attack cases, got %d expectations", c.Expectations)
 	}
+	for _, f := range c.Failures {
+		t.Error(f)
+	}
 	t.Log(c.String())
-	floor := readFloor(t)
-	if c.Met < floor.DevMinMet || c.BenignFalse > floor.DevMaxBenignFalse {
-		for _, f := range c.Failures {
-			t.Error(f)
-		}
-		t.Errorf("development attack figures fell below the recorded floor %+v", floor)
-	}
-	if floor.DevMinMet < c.Expectations || floor.DevMaxBenignFalse > 0 {
-		for _, f := range c.Failures {
-			t.Log(f)
-		}
-	}
 }
 
 // readFloor reads testdata/tools/eval-floor.json.
@@ -273,13 +264,10 @@ func readFloor(t *testing.T) evalFloor {
 }
 
 // evalFloor is testdata/tools/eval-floor.json: the figures the rules
-// reached when they were last measured, asserted as a floor so that a
-// change cannot make them worse unseen. The development figures reach
-// the strict target (every expectation, no false alarm) once the rules
-// do; the held-out ones stay whatever was honestly measured.
+// reached on the held-out sets when they were last measured, asserted as
+// a floor so that a change cannot make them worse unseen (the development
+// sets are held to the strict target instead).
 type evalFloor struct {
-	DevMinMet         int `json:"dev_min_met"`
-	DevMaxBenignFalse int `json:"dev_max_benign_false"`
 	MinMet            int `json:"heldout_min_met"`
 	MaxRealFalse      int `json:"heldout_max_real_false"`
 	MaxBenignFalse    int `json:"heldout_max_benign_false"`

@@ -27,6 +27,7 @@ import (
 type intentPatterns struct {
 	ident, server *regexp.Regexp
 	universal, directive, order, obligation, instead, endorse,
+	sinkVerb, sinkDest, private,
 	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credSource, verbatim *litRegexp
 }
 
@@ -52,6 +53,9 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|read|get|take|record|log|report|append|embed)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+_(?:api_key|key|token|secret|password|pat))\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|bcc|cc|exfiltrate|transmit|leak|report|submit|email|mail)\b`),
+		sinkDest:   newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
+		private:    newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
 		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
 	}
 })
@@ -116,6 +120,10 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		case universal != "" && p.fullOutput.MatchString(s):
 			// Every other tool's full output (Log-To-Leak).
 			add(famDirective, 2, s, false)
+		}
+		if p.sinkVerb.MatchString(s) && p.private.MatchString(s) && p.sinkDest.MatchString(s) && !negated(s) {
+			// Private data to an address or URL.
+			add(famSink, 4, s, false)
 		}
 		if p.credNoun.MatchString(s) && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
 			add(famSensitive, 4, s, false)
@@ -201,4 +209,15 @@ func tlNextClause(s string) (string, string) {
 		}
 	}
 	return s, ""
+}
+
+// negated reports whether a clause forbids rather than asks ("never send
+// your API key to ...", "do not include passwords").
+func negated(s string) bool {
+	for _, w := range []string{"never ", "do not ", "don't ", "must not ", "should not ", "shouldn't ", "not be "} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -432,6 +432,25 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			a.cur.descAux, a.cur.haveDescAux = a.phraseScratch.aux, true
 			a.cur.descSigs, a.cur.haveDescSigs = ws, true
 		}
+		// What a terminal would erase, overwrite or conceal, and the
+		// string with its tag characters read in place, are hidden text.
+		var covert []string
+		if !tx.key && tx.role != roleName {
+			covert = terminalHidden(tx.text)
+			if sp, ok := spliceTags(tx.text); ok {
+				covert = append(covert, sp)
+			}
+		}
+		for _, h := range covert {
+			v := matchView(h)
+			ds := a.matchPhrases(v, "", tx.pos, true)
+			ds = append(ds, a.intentSignals(h, "", tx.pos, true, false)...)
+			if fieldsAtLeast(v, 2) {
+				ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), pos: tx.pos, hidden: true})
+			}
+			a.pointAt(ds, tx)
+			sigs = append(sigs, ds...)
+		}
 		for _, dec := range decodedBlobs(tx.text) {
 			ds := a.matchPhrases(matchView(dec), "", tx.pos, true)
 			if len(ds) > 0 {
@@ -582,4 +601,27 @@ func tlAppendUnique(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// spliceTags returns s with each run of Unicode tag characters replaced by
+// the ASCII it encodes, where it stands: the text as a model that reads
+// tags sees it ("<tags>Ignore</tags> previous instructions ...").
+func spliceTags(s string) (string, bool) {
+	if !strings.Contains(s, "\U000E0000"[:2]) {
+		return "", false
+	}
+	var b strings.Builder
+	found := false
+	for _, r := range s {
+		if r >= 0xE0020 && r <= 0xE007E {
+			b.WriteRune(r - 0xE0000)
+			found = true
+			continue
+		}
+		if r >= 0xE0000 && r <= 0xE007F {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), found
 }
