@@ -268,9 +268,9 @@ func readFloor(t *testing.T) evalFloor {
 // a floor so that a change cannot make them worse unseen (the development
 // sets are held to the strict target instead).
 type evalFloor struct {
-	MinMet            int `json:"heldout_min_met"`
-	MaxRealFalse      int `json:"heldout_max_real_false"`
-	MaxBenignFalse    int `json:"heldout_max_benign_false"`
+	MinMet         int `json:"heldout_min_met"`
+	MaxRealFalse   int `json:"heldout_max_real_false"`
+	MaxBenignFalse int `json:"heldout_max_benign_false"`
 }
 
 // TestHeldOut reads the held-out sets and prints counts only: no file
