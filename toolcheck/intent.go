@@ -81,15 +81,32 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	add := func(fam string, w float64, m string, cross bool) {
 		out = append(out, toolSignal{family: fam, weight: w, match: Clip(m, 80), ptr: ptr, pos: pos, hidden: hidden, cross: cross})
 	}
+	// What every rule needs first, on the whole view: most texts have
+	// none of it, and their clauses are not read.
+	dir, uni, ins := p.directive.MatchString(view), p.universal.MatchString(view), p.instead.MatchString(view)
+	end, conv := p.endorse.MatchString(view), p.convNoun.MatchString(view) || p.convUser.MatchString(view)
+	priv, cred := p.private.MatchString(view), p.credNoun.MatchString(view)
+	if !dir && !uni && !ins && !end && !conv && !priv && !cred {
+		return out
+	}
 	for rest := view; rest != ""; {
 		var s string
 		s, rest = tlNextClause(rest)
 		if len(s) < 8 {
 			continue
 		}
-		other := a.otherTool(p, s)
-		universal := p.universal.FindString(s)
-		if other != "" && p.directive.MatchString(s) {
+		universal := ""
+		if uni {
+			universal = p.universal.FindString(s)
+		}
+		otherDone, other := false, ""
+		otherOf := func() string {
+			if !otherDone {
+				other, otherDone = a.otherTool(p, s), true
+			}
+			return other
+		}
+		if dir && p.directive.MatchString(s) && otherOf() != "" {
 			add(famCrossTool, 4, s, true)
 		}
 		if universal != "" && p.order.MatchString(s) {
@@ -99,33 +116,37 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 				add(famHook, 2, s, false)
 			}
 		}
-		if (universal != "" || other != "") && p.instead.MatchString(s) && preferenceVerb(s) {
+		if ins && p.instead.MatchString(s) && preferenceVerb(s) && (universal != "" || otherOf() != "") {
 			// Over every other tool, or over another one with an
 			// obligation ("always", "never"): a preference the model is
 			// told to hold. Steering between tools is ordinary.
 			if universal != "" || p.obligation.MatchString(s) || strings.Contains(s, "never") {
-				add(famPreference, 4, s, other != "")
+				add(famPreference, 4, s, otherOf() != "")
 			} else {
 				add(famPreference, 1, s, false)
 			}
 		}
-		if m := p.endorse.FindString(s); m != "" {
-			add(famPreference, 2, m, false)
+		if end {
+			if m := p.endorse.FindString(s); m != "" {
+				add(famPreference, 2, m, false)
+			}
 		}
-		verbatim := p.verbatim.MatchString(s)
-		switch {
-		case (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim && (p.convNoun.MatchString(s) || p.convUser.MatchString(s))) && (param || p.transfer.MatchString(s)):
-			// The conversation, or what the user wrote word for word.
-			add(famDirective, 4, s, false)
-		case universal != "" && p.fullOutput.MatchString(s):
-			// Every other tool's full output (Log-To-Leak).
-			add(famDirective, 2, s, false)
+		if conv || universal != "" {
+			verbatim := p.verbatim.MatchString(s)
+			switch {
+			case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim && (p.convNoun.MatchString(s) || p.convUser.MatchString(s))) && (param || p.transfer.MatchString(s)):
+				// The conversation, or what the user wrote word for word.
+				add(famDirective, 4, s, false)
+			case universal != "" && p.fullOutput.MatchString(s):
+				// Every other tool's full output (Log-To-Leak).
+				add(famDirective, 2, s, false)
+			}
 		}
-		if p.sinkVerb.MatchString(s) && p.private.MatchString(s) && p.sinkDest.MatchString(s) && !negated(s) {
+		if priv && p.private.MatchString(s) && p.sinkDest.MatchString(s) && p.sinkVerb.MatchString(s) && !negated(s) {
 			// Private data to an address or URL.
 			add(famSink, 4, s, false)
 		}
-		if p.credNoun.MatchString(s) && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
+		if cred && p.credNoun.MatchString(s) && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
 			add(famSensitive, 4, s, false)
 		}
 	}
