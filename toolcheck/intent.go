@@ -60,6 +60,16 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 	}
 })
 
+// numIntentGates is the length of gates.
+const numIntentGates = 8
+
+// gates are what the intent rules need first, in the order of the aux
+// bits from auxIntentFirst: the phrase automaton tells which a text's view
+// admits in the pass it makes anyway.
+func (p *intentPatterns) gates() []*litRegexp {
+	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convNoun, p.convUser, p.private, p.credNoun}
+}
+
 // intentSignals returns the signals of what one text asks for, read line
 // by line (a list item is no sentence of the next) and clause by clause.
 func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
@@ -71,21 +81,29 @@ func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, pa
 		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
 			continue
 		}
-		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param)
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, auxIntent)
 	}
 	return out
 }
 
-func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
+// lineIntent reads the clauses of one line's view; admitted are the aux
+// bits of the gates the text's view admits (auxIntent: unknown).
+func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
 	p := intentRE()
 	add := func(fam string, w float64, m string, cross bool) {
 		out = append(out, toolSignal{family: fam, weight: w, match: Clip(m, 80), ptr: ptr, pos: pos, hidden: hidden, cross: cross})
 	}
 	// What every rule needs first, on the whole view: most texts have
 	// none of it, and their clauses are not read.
-	dir, uni, ins := p.directive.MatchString(view), p.universal.MatchString(view), p.instead.MatchString(view)
-	end, conv := p.endorse.MatchString(view), p.convNoun.MatchString(view) || p.convUser.MatchString(view)
-	priv, cred := p.private.MatchString(view), p.credNoun.MatchString(view)
+	if admitted&auxIntent == 0 {
+		return out
+	}
+	gate := func(k int, re *litRegexp) bool {
+		return admitted&(auxIntentFirst<<k) != 0 && re.MatchString(view)
+	}
+	dir, uni, ins := gate(0, p.directive), gate(1, p.universal), gate(2, p.instead)
+	end, conv := gate(3, p.endorse), gate(4, p.convNoun) || gate(5, p.convUser)
+	priv, cred := gate(6, p.private), gate(7, p.credNoun)
 	if !dir && !uni && !ins && !end && !conv && !priv && !cred {
 		return out
 	}

@@ -417,21 +417,21 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			}
 		}
 		sigs = append(sigs, ws...)
-		// Intent is read in prose: texts with a view, and the schema's
-		// and _meta's sentences (three spaces at least) that have none.
-		if tx.view != "" || (tx.role == roleMeta || tx.role == roleSchemaText || tx.role == roleSchemaValue || tx.role == roleOther) && strings.Count(tx.text, " ") >= 3 {
-			param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
-			var is []toolSignal
-			if strings.IndexByte(tx.text, '\n') < 0 {
-				if tx.view == "" {
-					tx.view = matchView(tx.text)
+		// Intent is read in texts with a view (the phrase automaton made
+		// one for every text holding a literal of the intent rules'
+		// gates), one line at a time when the text has several.
+		if tx.view != "" {
+			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
+				param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
+				var is []toolSignal
+				if strings.IndexByte(tx.text, '\n') < 0 {
+					is = a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted)
+				} else {
+					is = a.intentSignals(tx.text, "", tx.pos, false, param)
 				}
-				is = a.lineIntent(nil, tx.view, "", tx.pos, false, param)
-			} else {
-				is = a.intentSignals(tx.text, "", tx.pos, false, param)
+				a.pointAt(is, tx)
+				sigs = append(sigs, is...)
 			}
-			a.pointAt(is, tx)
-			sigs = append(sigs, is...)
 		}
 		if tx.role == roleDescription && d != nil && tx.text == d.Str && a.collector.pointerIs(tx, descPtr) {
 			// The description's view, which the annotation rules read:
