@@ -36,7 +36,9 @@ func fakeServer(t testing.TB, mode string) []string {
 // the first request and dies), "ignore-eof" (keeps running after stdin
 // closes), "ignore-term" (also ignores SIGTERM), "big" (answers echo with a
 // 32 MiB string), "announce" (sends list_changed and a server-to-client
-// request first), "junk" (writes lines that are not JSON first).
+// request first), "junk" (writes lines that are not JSON first),
+// "hostile-ids" (answers initialize, then sends responses to ids never
+// requested, and answers every later request twice).
 func serve(mode string) int {
 	if mode == "ignore-term" {
 		signal.Ignore(syscall.SIGTERM)
@@ -69,6 +71,19 @@ func serve(mode string) int {
 		if json.Unmarshal([]byte(line), &req) != nil || req.ID == nil {
 			continue // notifications and junk get no answer
 		}
+		if mode == "hostile-ids" && req.Method == "initialize" {
+			// Listings for requests the client has not sent yet, and an id
+			// it never will: a client that drops what arrived before its
+			// request would take one for its tools/list.
+			fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{}}\n", req.ID)
+			for i := 0; i < 3; i++ {
+				fmt.Fprintln(out, `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`)
+			}
+			fmt.Fprintln(out, `{"jsonrpc":"2.0","id":999,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`)
+			fmt.Fprintln(out, `[{"jsonrpc":"2.0","id":998,"result":{}},{"jsonrpc":"2.0","method":"notifications/message","params":{}}]`)
+			out.Flush()
+			continue
+		}
 		if mode == "crash-mid" {
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"half`, req.ID)
 			out.Flush()
@@ -95,6 +110,10 @@ func serve(mode string) int {
 			result = `{}`
 		}
 		fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n", req.ID, result)
+		if mode == "hostile-ids" {
+			// Every answer twice: the second is for a request already answered.
+			fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[{\"name\":\"evil\",\"description\":\"again\"}]}}\n", req.ID)
+		}
 		out.Flush()
 	}
 	switch mode {

@@ -74,12 +74,6 @@ type Options struct {
 	MaxMessage int
 }
 
-// pendingRequest is a request whose response the proxy inspects.
-type pendingRequest struct {
-	method string
-	paged  bool // tools/list with a cursor
-}
-
 // relay moves messages between a client and a server.
 type relay struct {
 	opts Options
@@ -87,8 +81,10 @@ type relay struct {
 	wmu    sync.Mutex // serializes writes to the client
 	client io.Writer
 
-	mu      sync.Mutex
-	pending map[string]*pendingRequest // session and id key -> request, for responses to inspect
+	mu sync.Mutex
+	// calls are the client's requests forwarded to the server, back the
+	// server's requests forwarded to the client (correlate.go).
+	calls, back *idTable
 }
 
 func newRelay(client io.Writer, opts Options) *relay {
@@ -98,7 +94,7 @@ func newRelay(client io.Writer, opts Options) *relay {
 	if opts.Grace <= 0 {
 		opts.Grace = 5 * time.Second
 	}
-	return &relay{opts: opts, client: client, pending: map[string]*pendingRequest{}}
+	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable()}
 }
 
 // toClient writes one frame to the client.
@@ -113,15 +109,15 @@ func (r *relay) toClient(frame []byte) error {
 // send to the server (nil: not forwarded), and reply what to answer the
 // client directly.
 //
-// session separates request ids of different clients (HTTP sessions); stdio
-// has one, "".
+// rt says where the frame's ids are recorded (correlate.go); stdio has
+// one route, the zero one.
 //
 // In enforce mode a frame the proxy cannot parse is not forwarded: a server
 // might read it (a tools/call to a withheld tool followed by garbage, a
 // depth the proxy gave up on), and the proxy must see every call it lets
 // through. So is a request whose envelope a case-insensitive decoder (Go's
 // encoding/json) reads differently ("METHOD", "Params").
-func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte) {
+func (r *relay) fromClient(rt route, frame []byte) (forward, reply []byte) {
 	msg := mcpio.TrimFrame(frame)
 	if blank(msg) {
 		return frame, nil
@@ -131,15 +127,69 @@ func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte)
 		return r.refuseClient(frame, parseErrorID(err), "request could not be parsed: "+err.Error())
 	}
 	if m.Batch != nil {
-		return r.fromClientBatch(session, frame, m.Batch)
+		return r.fromClientBatch(rt, frame, m.Batch)
 	}
 	if m.Ambiguous != "" {
 		return r.refuseClient(frame, m.ID, fmt.Sprintf("ambiguous request: the member %q is read as an envelope member by some servers", m.Ambiguous))
 	}
-	if denied := r.request(session, &m.Envelope); denied != nil {
+	if isResponse(&m.Envelope) {
+		if _, ok := r.correlate(r.back, rt.back, &m.Envelope, "client"); !ok {
+			return nil, nil
+		}
+		return frame, nil
+	}
+	if denied := r.request(rt, &m.Envelope); denied != nil {
 		return nil, append(denied, '\n')
 	}
 	return frame, nil
+}
+
+// isResponse reports a message that answers a request: no method, and an
+// id, a result or an error.
+func isResponse(env *mcpio.Envelope) bool {
+	return env.Method == "" && (env.ID != nil || env.Result != nil || env.HasError)
+}
+
+// correlate matches a response from one side with the request of the other
+// side that it answers, and settles that request. ok is false when the
+// response must not be forwarded (enforce mode): it answers no request the
+// proxy forwarded, or one already answered. req is nil when the response
+// answers nothing (monitor mode forwards it all the same, unanalysed).
+//
+// A response without an id carries an error about a message its sender
+// could not read (JSON-RPC's parse error): it answers nothing and a client
+// cannot take it for an answer, so it passes; a result without an id does
+// not.
+func (r *relay) correlate(t *idTable, prefix string, env *mcpio.Envelope, from string) (req *pendingRequest, ok bool) {
+	var reason, why string
+	if env.ID == nil {
+		if env.Result == nil {
+			return nil, true
+		}
+		reason, why = reasonUnsolicited, "a result without an id"
+	} else {
+		r.mu.Lock()
+		req, dup := t.settle(prefix, env.ID)
+		r.mu.Unlock()
+		if req != nil {
+			return req, true
+		}
+		requester := "server"
+		if from == "server" {
+			requester = "client"
+		}
+		reason, why = uncorrelated(env.ID, dup, requester)
+	}
+	details := map[string]any{"direction": from, "reason": reason}
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning", Details: details,
+			Message: "monitor mode: forwarded a " + from + " message that enforce mode refuses: " + why})
+		return nil, true
+	}
+	details["answered"] = false
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Details: details,
+		Message: "refused a " + from + " message: " + why + "; dropped"})
+	return nil, false
 }
 
 // refuseClient handles a client frame the proxy does not trust: answered
@@ -159,24 +209,41 @@ func (r *relay) refuseClient(frame, id []byte, why string) (forward, reply []byt
 	return nil, append(errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), '\n')
 }
 
-// request records a request the proxy will inspect the response to and
-// returns an error response when the request must not reach the server.
-func (r *relay) request(session string, env *mcpio.Envelope) []byte {
+// request returns an error response when a client request must not reach
+// the server, and otherwise records it: only its response may come back.
+func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	if !env.IsRequest() {
 		return nil
 	}
-	switch env.Method {
-	case "tools/list", "initialize":
+	if denied := r.deny(env); denied != nil {
+		return denied
+	}
+	req := &pendingRequest{method: env.Method}
+	if env.Method == "tools/list" {
 		var p struct {
 			Cursor *string `json:"cursor"`
 		}
 		_ = json.Unmarshal(env.Params, &p) // absent or malformed params: the first page
-		req := &pendingRequest{method: env.Method, paged: p.Cursor != nil}
-		r.mu.Lock()
-		for _, k := range mcpio.IDKeys(env.ID) {
-			r.pending[session+"\x00"+k] = req
-		}
-		r.mu.Unlock()
+		req.paged = p.Cursor != nil
+	}
+	prefixes := []string{rt.calls}
+	if rt.also != "" {
+		prefixes = append(prefixes, rt.also)
+	}
+	r.mu.Lock()
+	r.calls.add(prefixes, env.ID, req)
+	if rt.recorded != nil {
+		*rt.recorded = append(*rt.recorded, req)
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// deny returns the error response to a request that must not reach the
+// server: a call to a withheld tool, or one whose tool name some server
+// reads otherwise.
+func (r *relay) deny(env *mcpio.Envelope) []byte {
+	switch env.Method {
 	case "tools/call":
 		name, variant := callName(env.Params)
 		if variant != "" {
@@ -232,7 +299,7 @@ func callName(params []byte) (name, variant string) {
 // fromClientBatch handles a JSON-RPC batch: it is forwarded as one frame
 // unless an element must be refused, in which case the refused elements are
 // answered and the rest forwarded as a batch.
-func (r *relay) fromClientBatch(session string, frame []byte, elems [][]byte) (forward, reply []byte) {
+func (r *relay) fromClientBatch(rt route, frame []byte, elems [][]byte) (forward, reply []byte) {
 	var keep, replies []json.RawMessage
 	for _, e := range elems {
 		m, err := mcpio.ParseMessage(e)
@@ -249,7 +316,13 @@ func (r *relay) fromClientBatch(session string, frame []byte, elems [][]byte) (f
 			}
 			continue
 		}
-		if denied := r.request(session, &m.Envelope); denied != nil {
+		if isResponse(&m.Envelope) {
+			if _, ok := r.correlate(r.back, rt.back, &m.Envelope, "client"); ok {
+				keep = append(keep, e)
+			}
+			continue
+		}
+		if denied := r.request(rt, &m.Envelope); denied != nil {
 			replies = append(replies, denied)
 			continue
 		}
@@ -291,14 +364,14 @@ func parseErrorID(err error) []byte {
 // becomes an error response for its id when the id can be read, and is
 // dropped otherwise; a tools/list result that cannot be analysed becomes an
 // error response.
-func (r *relay) fromServer(session string, frame []byte) []byte {
+func (r *relay) fromServer(rt route, frame []byte) []byte {
 	msg := mcpio.TrimFrame(frame)
 	if blank(msg) {
 		return frame
 	}
 	m, err := mcpio.ParseMessage(msg)
 	if err != nil {
-		return r.refuseServer(session, frame, parseErrorID(err), "response could not be parsed: "+err.Error())
+		return r.refuseServer(rt, frame, parseErrorID(err), "response could not be parsed: "+err.Error())
 	}
 	if m.Batch != nil {
 		elems := make([]json.RawMessage, len(m.Batch))
@@ -309,7 +382,7 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 			if err != nil || em.Batch != nil {
 				continue // a client rejects it as it is
 			}
-			if out, ok := r.serverMessage(session, e, em); ok {
+			if out, ok := r.serverMessage(rt, e, em); ok {
 				if out == nil {
 					elems[i], changed = nil, true
 					continue
@@ -331,7 +404,7 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 		}
 		return batch(kept)
 	}
-	if out, ok := r.serverMessage(session, msg, m); ok {
+	if out, ok := r.serverMessage(rt, msg, m); ok {
 		if out == nil {
 			return nil
 		}
@@ -340,63 +413,57 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 	return frame
 }
 
-// refuseServer handles a server frame the proxy could not parse.
-func (r *relay) refuseServer(session string, frame, id []byte, why string) []byte {
+// refuseServer handles a server frame the proxy could not parse: in
+// enforce mode the client gets an error for the id it carries, when that id
+// is a request the client is waiting for, and nothing otherwise.
+func (r *relay) refuseServer(rt route, frame, id []byte, why string) []byte {
 	if !r.opts.Enforce {
 		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
 			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
 		return frame
 	}
+	var req *pendingRequest
+	if id != nil {
+		r.mu.Lock()
+		req, _ = r.calls.settle(rt.calls, id)
+		r.mu.Unlock()
+	}
 	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
-		Details: map[string]any{"direction": "server", "answered": id != nil}})
-	if id == nil {
+		Details: map[string]any{"direction": "server", "answered": req != nil}})
+	if req == nil {
 		return nil
 	}
-	r.settle(session, id)
 	return append(errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), '\n')
-}
-
-// settle removes the pending request a response answers and returns it.
-func (r *relay) settle(session string, id []byte) *pendingRequest {
-	keys := mcpio.IDKeys(id)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var req *pendingRequest
-	for _, k := range keys {
-		if p := r.pending[session+"\x00"+k]; p != nil && req == nil {
-			req = p
-		}
-	}
-	if req != nil {
-		for k, p := range r.pending {
-			if p == req {
-				delete(r.pending, k)
-			}
-		}
-	}
-	return req
 }
 
 // serverMessage inspects one parsed server message; ok is true when the
 // message is replaced by out (nil: dropped).
-func (r *relay) serverMessage(session string, msg []byte, m mcpio.Message) (out []byte, ok bool) {
+func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte, ok bool) {
 	if m.IsNotification() && m.Method == "notifications/tools/list_changed" {
 		r.opts.Inspector.ListChanged()
 		r.opts.Events.Emit(events.Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
 		return nil, false
 	}
-	if m.Method != "" || m.ID == nil {
-		return nil, false // a server request (sampling, roots, ...) or a notification
-	}
-	// A response: it settles its request whether it carries a result or an
-	// error, so the table does not grow with failed requests.
-	req := r.settle(session, m.ID)
-	if m.Result == nil {
+	if m.Method != "" {
+		if m.ID != nil {
+			// A server request (sampling, elicitation, roots): only the
+			// client's response to it may go back.
+			r.mu.Lock()
+			r.back.add([]string{rt.back}, m.ID, &pendingRequest{method: m.Method})
+			r.mu.Unlock()
+		}
 		return nil, false
 	}
-	if req == nil {
-		// Matched as loosely as any client matches (mcpio.IDKeys): no
-		// client takes this for the answer to a listing.
+	if !isResponse(&m.Envelope) {
+		return nil, false // not a message: a client rejects it as it is
+	}
+	// A response settles its request whether it carries a result or an
+	// error. It is matched as loosely as any client matches (mcpio.IDKeys).
+	req, forward := r.correlate(r.calls, rt.calls, &m.Envelope, "server")
+	if !forward {
+		return nil, true
+	}
+	if req == nil || m.Result == nil {
 		return nil, false
 	}
 	method, paged := req.method, req.paged
@@ -531,7 +598,7 @@ func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
 			}
 			return err
 		}
-		forward, reply := r.fromClient("", frame)
+		forward, reply := r.fromClient(route{}, frame)
 		if reply != nil {
 			if err := r.toClient(reply); err != nil {
 				return err
@@ -556,7 +623,7 @@ func (r *relay) pumpServer(server io.Reader) error {
 			}
 			return err
 		}
-		if err := r.toClient(r.fromServer("", frame)); err != nil {
+		if err := r.toClient(r.fromServer(route{}, frame)); err != nil {
 			return err
 		}
 	}

@@ -405,23 +405,23 @@ func TestPeersViewOfMessages(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil"}} trailing`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil","x":` + deep + `}}`,
 	} {
-		forward, reply := r.fromClient("", []byte(call))
+		forward, reply := r.fromClient(route{}, []byte(call))
 		if forward != nil || !bytes.Contains(reply, []byte(`"code":-3200`)) {
 			t.Errorf("%.120s: forwarded", call)
 		}
 	}
-	if forward, _ := r.fromClient("", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","x":`+deep+`}}`)); forward == nil {
+	if forward, _ := r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","x":`+deep+`}}`)); forward == nil {
 		t.Error("a deep call to an allowed tool was refused")
 	}
 	// A tools/list response whose result member is spelled with an escape.
-	r.fromClient("", []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
-	out := r.fromServer("", []byte(`{"jsonrpc":"2.0","id":9,"res\u0075lt":`+twoTools+`}`+"\n"))
+	r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+	out := r.fromServer(route{}, []byte(`{"jsonrpc":"2.0","id":9,"res\u0075lt":`+twoTools+`}`+"\n"))
 	if bytes.Contains(out, []byte("evil")) {
 		t.Errorf("escaped result member not inspected: %s", out)
 	}
 	// The rewritten response keeps the server's other bytes.
-	r.fromClient("", []byte(`{"jsonrpc":"2.0","id":10,"method":"tools/list"}`))
-	out = r.fromServer("", []byte(`{"id":10, "jsonrpc":"2.0", "result":`+twoTools+`, "x-trace":"abc"}`+"\n"))
+	r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":10,"method":"tools/list"}`))
+	out = r.fromServer(route{}, []byte(`{"id":10, "jsonrpc":"2.0", "result":`+twoTools+`, "x-trace":"abc"}`+"\n"))
 	want := `{"id":10, "jsonrpc":"2.0", "result":{"tools":[{"description":"Reads a file.","name":"read_file"}]}, "x-trace":"abc"}` + "\n"
 	if string(out) != want {
 		t.Errorf("rewritten response:\n%s\nwant\n%s", out, want)
