@@ -184,10 +184,7 @@ func TestHTTPResponsesOnlyForTheirPOST(t *testing.T) {
 			t.Errorf("POST %d: %q", i, body)
 		}
 	}
-	resp, err := http.Get(px.URL + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := get(t, px.URL+"/mcp")
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if string(b) != "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n" {

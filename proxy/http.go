@@ -34,11 +34,25 @@ func NewHTTP(upstream string, opts Options) (http.Handler, error) {
 	if max <= 0 {
 		max = defaultMaxBody
 	}
-	h := &httpProxy{relay: r, max: max}
+	h := &httpProxy{relay: r, max: max, listener: opts.Listener}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
+			// The upstream sees its own name, as a direct client sends it;
+			// the caller's Host was checked by admit. (Rewrite drops any
+			// X-Forwarded-* the caller sent.)
 			pr.Out.Host = u.Host
+			if !h.listener.ForwardCredentials || h.listener.Token != "" {
+				for _, k := range credentialHeaders {
+					if k == "Authorization" && h.listener.ForwardCredentials {
+						continue // the listen token is deleted below
+					}
+					pr.Out.Header.Del(k)
+				}
+			}
+			if h.listener.Token != "" {
+				pr.Out.Header.Del("Authorization") // the proxy's own token
+			}
 			// Ask for an identity or gzip body (which Go's transport
 			// decodes): a body compressed otherwise cannot be inspected.
 			pr.Out.Header.Del("Accept-Encoding")
@@ -64,6 +78,8 @@ type httpProxy struct {
 	rp    *httputil.ReverseProxy
 	max   int
 	posts atomic.Uint64 // numbers the POSTs: each has its own route
+	// listener says who may use the listener (http_admit.go).
+	listener ListenerOptions
 }
 
 // routeFor is where the ids of one HTTP request are recorded: the client's
@@ -109,6 +125,10 @@ func (h *httpProxy) release(ctx context.Context) {
 }
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if rf := h.admit(req); rf != nil {
+		h.refuse(w, req, rf)
+		return
+	}
 	session := req.Header.Get("Mcp-Session-Id")
 	rt := h.routeFor(req)
 	call := &httpCall{route: rt}
@@ -152,6 +172,11 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // modifyResponse inspects what the server sends back: a JSON body whole, an
 // event stream event by event.
 func (h *httpProxy) modifyResponse(resp *http.Response) error {
+	if !h.listener.ForwardCredentials {
+		// A cookie of the upstream's would be stored for the proxy's
+		// address, and sent back by every page of it.
+		resp.Header.Del("Set-Cookie")
+	}
 	// Requests were recorded under the route of the request they were sent
 	// in; a session id the response assigns (initialize) is for the
 	// requests that follow.

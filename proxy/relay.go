@@ -72,6 +72,8 @@ type Options struct {
 	Grace time.Duration
 	// MaxMessage caps one message in bytes; 0 means no cap.
 	MaxMessage int
+	// Listener says who may use the Streamable HTTP listener (NewHTTP).
+	Listener ListenerOptions
 }
 
 // relay moves messages between a client and a server.

@@ -35,9 +35,14 @@ type ProxyOptions struct {
 	Policies []string
 	Upstream string
 	Listen   string
-	Grace    time.Duration
-	MaxBytes int
-	LogLevel string
+	// AllowOrigins, ListenToken (a file) and ForwardCredentials say who
+	// may use the HTTP listener and what reaches the upstream.
+	AllowOrigins       []string
+	ListenToken        string
+	ForwardCredentials bool
+	Grace              time.Duration
+	MaxBytes           int
+	LogLevel           string
 	// Argv is the server command line (stdio mode).
 	Argv []string
 	// Fleet takes the organisation's tool rules from OPA bundles and logs
@@ -99,6 +104,9 @@ func newProxyCmd(env environment) *cobra.Command {
 	bindFleetFlags(f, &opts.Fleet, true, false)
 	f.StringVar(&opts.Upstream, "upstream", "", "Streamable HTTP: the server's MCP endpoint URL")
 	f.StringVar(&opts.Listen, "listen", "127.0.0.1:0", "Streamable HTTP: address to listen on (loopback)")
+	f.StringArrayVar(&opts.AllowOrigins, "allow-origin", nil, "Streamable HTTP: accept requests with this Origin (scheme://host[:port]; repeatable); none by default, so no web page can use the proxy")
+	f.StringVar(&opts.ListenToken, "listen-token", "", "Streamable HTTP: FILE holding a bearer token the client must send (Authorization: Bearer TOKEN); never forwarded")
+	f.BoolVar(&opts.ForwardCredentials, "forward-credentials", false, "Streamable HTTP: pass the client's Authorization and Cookie headers to the upstream, and its Set-Cookie back")
 	f.DurationVar(&opts.Grace, "grace", 5*time.Second, "shutdown: how long to wait for the server after closing its stdin, and after SIGTERM")
 	f.IntVar(&opts.MaxBytes, "max-message", 256<<20, "largest message accepted from either side, in bytes")
 	f.StringVar(&opts.LogLevel, "log-level", "info", "stderr log level: debug, info, warn, error")
@@ -126,6 +134,23 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		return usage("--mode %q: want enforce or monitor", opts.Mode)
 	case opts.MaxBytes <= 0:
 		return usage("--max-message must be positive")
+	case !httpMode && (len(opts.AllowOrigins) > 0 || opts.ListenToken != "" || opts.ForwardCredentials):
+		return usage("--allow-origin, --listen-token and --forward-credentials are for --upstream")
+	}
+	listener := proxy.ListenerOptions{AllowOrigins: opts.AllowOrigins, ForwardCredentials: opts.ForwardCredentials}
+	for _, o := range opts.AllowOrigins {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return usage("--allow-origin %q: want scheme://host[:port]", o)
+		}
+	}
+	if opts.ListenToken != "" {
+		b, err := os.ReadFile(opts.ListenToken)
+		if err != nil {
+			return usage("--listen-token: %w", err)
+		}
+		if listener.Token = strings.TrimSpace(string(b)); listener.Token == "" || strings.ContainsAny(listener.Token, " \t\r\n") {
+			return usage("--listen-token %s: want one token on one line", opts.ListenToken)
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
@@ -211,7 +236,7 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 			return err
 		})
 	}
-	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes}
+	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes, Listener: listener}
 
 	start := map[string]any{"mode": opts.Mode, "ide": opts.IDE || name == "ide"}
 	if store != nil {
@@ -249,17 +274,19 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 
 // serveHTTP listens and proxies until ctx ends (SIGINT, SIGTERM).
 func serveHTTP(ctx context.Context, stderr io.Writer, opts *ProxyOptions, popts proxy.Options) error {
-	h, err := proxy.NewHTTP(opts.Upstream, popts)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	// The Host a client sends must name the address bound.
+	popts.Listener.Listen = ln.Addr().String()
+	h, err := proxy.NewHTTP(opts.Upstream, popts)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	if ap, ok := ln.Addr().(*net.TCPAddr); ok && !ap.IP.IsLoopback() {
-		// The client's credentials for the upstream pass through the proxy.
-		fmt.Fprintf(stderr, "mcpguard proxy: warning: listening on %s, which is not a loopback address: anyone who reaches it can use the upstream server\n", ln.Addr())
+		fmt.Fprintf(stderr, "mcpguard proxy: warning: listening on %s, which is not a loopback address: anyone who reaches it can use the upstream server (--listen-token)\n", ln.Addr())
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
 	fmt.Fprintf(stderr, "mcpguard proxy: listening on http://%s\n", ln.Addr())

@@ -211,12 +211,25 @@ func TestProxyCommandUsage(t *testing.T) {
 		{"proxy", "--upstream", "ftp://x/mcp"},
 		{"proxy", "--policy", "/nonexistent/policy", "--", "node"},
 		{"proxy", "--no-pins", "--", "/nonexistent/mcp-server"},
+		{"proxy", "--allow-origin", "http://localhost:3000", "--", "node"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--allow-origin", "localhost:3000"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--allow-origin", "http://localhost:3000/app"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", "/nonexistent/token"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", emptyFile(t)},
 	} {
 		_, stderr, code := runCLI(t, env, args...)
 		if code != exitError || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
+}
+
+func emptyFile(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(p, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestDefaultServerName(t *testing.T) {
