@@ -37,11 +37,30 @@ func fakeServer(t testing.TB, mode string) []string {
 // closes), "ignore-term" (also ignores SIGTERM), "big" (answers echo with a
 // 32 MiB string), "announce" (sends list_changed and a server-to-client
 // request first), "junk" (writes lines that are not JSON first),
-// "hostile-ids" (answers initialize, then sends responses to ids never
+// "fork-term-proof" and "fork-setsid" (ignore SIGTERM and start a
+// grandchild that ignores it too and holds stdout, in the server's process
+// group or in a session of its own), "hostile-ids" (answers initialize, then sends responses to ids never
 // requested, and answers every later request twice).
 func serve(mode string) int {
-	if mode == "ignore-term" {
+	switch mode {
+	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
+	case "sleeper":
+		signal.Ignore(syscall.SIGTERM)
+		time.Sleep(time.Hour)
+		return 0
+	case "fork-term-proof", "fork-setsid":
+		// A grandchild that ignores SIGTERM and holds the server's stdout;
+		// its pid goes to MCPGUARD_FAKE_PIDFILE.
+		signal.Ignore(syscall.SIGTERM)
+		pid, err := forkSleeper(mode == "fork-setsid")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if err := os.WriteFile(os.Getenv("MCPGUARD_FAKE_PIDFILE"), []byte(strconv.Itoa(pid)), 0o600); err != nil {
+			return 1
+		}
 	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
@@ -110,6 +129,10 @@ func serve(mode string) int {
 			result = `{}`
 		}
 		fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n", req.ID, result)
+		if os.Getenv("MCPGUARD_FAKE_EXIT_AFTER_FIRST") != "" {
+			out.Flush()
+			return 0
+		}
 		if mode == "hostile-ids" {
 			// Every answer twice: the second is for a request already answered.
 			fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[{\"name\":\"evil\",\"description\":\"again\"}]}}\n", req.ID)

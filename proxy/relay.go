@@ -572,18 +572,30 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 		case <-t.C:
 		}
 	}
+	// Whatever ends the session, the server's process group goes with it
+	// (EndGroup): a process the server started must not outlive the proxy.
+	// Its last words still reach the client: the pipe holds them after the
+	// writers are gone.
 	select {
 	case <-clientDone:
 		// Client EOF: the spec's shutdown, then the server's last words.
 		c.Shutdown(ctx, r.opts.Grace)
+		c.EndGroup(r.opts.Grace)
 		drain()
 	case <-serverDone:
 		// The server closed its output: it is exiting.
 		if !c.WaitFor(r.opts.Grace) {
 			c.Shutdown(ctx, r.opts.Grace)
 		}
+		c.EndGroup(r.opts.Grace)
+	case <-c.Done():
+		// The server exited, and something it started holds its output
+		// open (or is about to close it).
+		c.EndGroup(r.opts.Grace)
+		drain()
 	case <-ctx.Done():
 		c.Shutdown(ctx, r.opts.Grace)
+		c.EndGroup(r.opts.Grace)
 		drain()
 	}
 	return c.ExitCode(), nil
