@@ -141,7 +141,16 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		if len(body) > h.max {
-			http.Error(w, "mcpguard: request larger than the limit", http.StatusRequestEntityTooLarge)
+			// Each POST is a session of its own in this respect: the
+			// listener goes on.
+			reply, _ := h.relay.tooLarge(rt, "client", body[:min(len(body), 64<<10)], h.max, false)
+			if reply == nil {
+				http.Error(w, fmt.Sprintf("mcpguard: the request is larger than the proxy's limit of %d bytes (--max-message)", h.max), http.StatusRequestEntityTooLarge)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			w.Write(reply)
 			return
 		}
 		forward, reply := h.relay.fromClient(rt, body)
@@ -202,7 +211,17 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 			return fmt.Errorf("read upstream response: %w", err)
 		}
 		if len(body) > h.max {
-			return errors.New("upstream response larger than the limit")
+			reply, _ := h.relay.tooLarge(rt, "server", body[:min(len(body), 64<<10)], h.max, false)
+			h.release(ctx)
+			if reply == nil {
+				return fmt.Errorf("the upstream's response is larger than the proxy's limit of %d bytes (--max-message)", h.max)
+			}
+			// The client's request is answered: with the error.
+			body = reply
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			resp.ContentLength = int64(len(body))
+			resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			return nil
 		}
 		out := h.relay.fromServer(rt, body)
 		h.release(ctx)
@@ -289,6 +308,15 @@ func (h *httpProxy) rewriteEvents(rt route, src io.Reader, dst io.Writer) error 
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return flush()
+			}
+			if errors.Is(err, mcpio.ErrFrameTooLarge) {
+				// The stream ends: the client sees it cut, as on a network error.
+				prefix := fr.Prefix()
+				if _, data, ok := bytes.Cut(prefix, []byte("data:")); ok {
+					prefix = bytes.TrimLeft(data, " ")
+				}
+				_, end := h.relay.tooLarge(rt, "server", prefix, h.max, false)
+				return end
 			}
 			return err
 		}

@@ -92,6 +92,7 @@ func (h *httpProxy) refuse(w http.ResponseWriter, req *http.Request, rf *refusal
 	}
 	h.relay.opts.Events.Emit(events.Event{Kind: "http-refused", Severity: "error", Details: details,
 		Message: "refused an HTTP request: " + rf.msg})
+	h.relay.opts.Logger.Warn("HTTP request refused", "status", rf.status, "reason", rf.reason, "host", clip(req.Host), "origin", clip(req.Header.Get("Origin")))
 	http.Error(w, "mcpguard: "+rf.msg, rf.status)
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -57,6 +58,9 @@ const (
 	// not be parsed or analysed, and a request that could not be, or that a
 	// server could read otherwise than the proxy (enforce mode).
 	CodeNotAnalysed = -32002
+	// CodeTooLarge answers a request larger than Options.MaxMessage, or
+	// one whose response is.
+	CodeTooLarge = -32003
 )
 
 // Options configure a proxy.
@@ -74,6 +78,9 @@ type Options struct {
 	MaxMessage int
 	// Listener says who may use the Streamable HTTP listener (NewHTTP).
 	Listener ListenerOptions
+	// Logger reports refusals and the end of a session to people
+	// (stderr); nil discards.
+	Logger *slog.Logger
 }
 
 // relay moves messages between a client and a server.
@@ -95,6 +102,9 @@ func newRelay(client io.Writer, opts Options) *relay {
 	}
 	if opts.Grace <= 0 {
 		opts.Grace = 5 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable()}
 }
@@ -191,6 +201,7 @@ func (r *relay) correlate(t *idTable, prefix string, env *mcpio.Envelope, from s
 	details["answered"] = false
 	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Details: details,
 		Message: "refused a " + from + " message: " + why + "; dropped"})
+	r.opts.Logger.Warn("response refused", "from", from, "reason", reason, "why", why)
 	return nil, false
 }
 
@@ -205,6 +216,7 @@ func (r *relay) refuseClient(frame, id []byte, why string) (forward, reply []byt
 	}
 	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a client message: " + why,
 		Details: map[string]any{"direction": "client", "answered": id != nil}})
+	r.opts.Logger.Warn("client message refused", "why", why, "answered", id != nil)
 	if id == nil {
 		return nil, nil
 	}
@@ -432,6 +444,7 @@ func (r *relay) refuseServer(rt route, frame, id []byte, why string) []byte {
 	}
 	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
 		Details: map[string]any{"direction": "server", "answered": req != nil}})
+	r.opts.Logger.Warn("server message refused", "why", why, "answered", req != nil)
 	if req == nil {
 		return nil
 	}
@@ -543,13 +556,41 @@ func errorResponse(id []byte, code int, msg string, data any) []byte {
 	return b
 }
 
+// Exit is how a stdio session ended.
+type Exit struct {
+	// Code is the server's exit status, as a shell reports it (128 plus
+	// the signal that ended it).
+	Code int
+	// Reason is why the session ended: ReasonClientClosed,
+	// ReasonServerExited, ReasonTerminated, ReasonTooLarge or ReasonIO.
+	Reason string
+	// Message says it for people.
+	Message string
+}
+
+// Reasons a session ends (Exit.Reason, proxy-exit's reason detail).
+const (
+	ReasonClientClosed = "client-closed"
+	ReasonServerExited = "server-exited"
+	ReasonTerminated   = "terminated"
+	ReasonTooLarge     = "message-too-large"
+	ReasonIO           = "io-error"
+)
+
+// sessionEnd is a pump's reason to end the session.
+type sessionEnd struct{ reason, msg string }
+
+func (e *sessionEnd) Error() string { return e.msg }
+
 // RunStdio starts the server argv and relays newline-delimited JSON-RPC
-// between the client (in, out) and it until the client closes its input or
-// the server exits. It returns the server's exit status.
-func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (int, error) {
+// between the client (in, out) and it until the client closes its input,
+// the server exits, ctx ends or a message is larger than
+// Options.MaxMessage. It returns the server's exit status and why the
+// session ended; the error is for a server that could not be started.
+func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (Exit, error) {
 	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr})
 	if err != nil {
-		return 0, err
+		return Exit{}, err
 	}
 	r := newRelay(out, opts)
 	// A process the server started may keep the pipe open after the server
@@ -572,33 +613,88 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 		case <-t.C:
 		}
 	}
+	var exit Exit
+	ended := func(err error, reason, msg string) {
+		var end *sessionEnd
+		switch {
+		case errors.As(err, &end):
+			exit.Reason, exit.Message = end.reason, end.msg
+		case err != nil:
+			exit.Reason, exit.Message = ReasonIO, err.Error()
+		default:
+			exit.Reason, exit.Message = reason, msg
+		}
+	}
 	// Whatever ends the session, the server's process group goes with it
 	// (EndGroup): a process the server started must not outlive the proxy.
 	// Its last words still reach the client: the pipe holds them after the
 	// writers are gone.
 	select {
-	case <-clientDone:
+	case err := <-clientDone:
 		// Client EOF: the spec's shutdown, then the server's last words.
+		ended(err, ReasonClientClosed, "the client closed its input")
 		c.Shutdown(ctx, r.opts.Grace)
 		c.EndGroup(r.opts.Grace)
 		drain()
-	case <-serverDone:
-		// The server closed its output: it is exiting.
-		if !c.WaitFor(r.opts.Grace) {
+	case err := <-serverDone:
+		ended(err, ReasonServerExited, "the server closed its output")
+		if exit.Reason == ReasonTooLarge {
+			// Nobody reads the server any more: it must not block writing.
+			c.Stdout().Close()
+			c.Shutdown(ctx, r.opts.Grace)
+		} else if !c.WaitFor(r.opts.Grace) {
+			// The server closed its output: it is exiting.
 			c.Shutdown(ctx, r.opts.Grace)
 		}
 		c.EndGroup(r.opts.Grace)
 	case <-c.Done():
 		// The server exited, and something it started holds its output
 		// open (or is about to close it).
+		ended(nil, ReasonServerExited, "the server exited")
 		c.EndGroup(r.opts.Grace)
 		drain()
 	case <-ctx.Done():
+		ended(nil, ReasonTerminated, "the proxy was told to stop")
 		c.Shutdown(ctx, r.opts.Grace)
 		c.EndGroup(r.opts.Grace)
 		drain()
 	}
-	return c.ExitCode(), nil
+	exit.Code = c.ExitCode()
+	return exit, nil
+}
+
+// tooLarge handles a message over Options.MaxMessage from one side: the
+// proxy cannot read it, forward it or find where the next one starts, so
+// the session ends. A request is answered with an error naming the limit,
+// and so is the client's request a server's response answers, when their
+// id precedes the part that made them too large.
+//
+// Over HTTP (stream false) only the POST or its response is lost.
+func (r *relay) tooLarge(rt route, from string, prefix []byte, limit int, stream bool) (reply []byte, end *sessionEnd) {
+	m, _ := mcpio.ParseMessage(mcpio.TrimFrame(prefix)) // cut short: the members before the cut
+	then := ""
+	if stream {
+		then = "; the session ends"
+	}
+	switch {
+	case from == "client" && m.Method != "" && m.ID != nil:
+		reply = errorResponse(m.ID, CodeTooLarge, fmt.Sprintf("mcpguard: the request is larger than the proxy's limit of %d bytes (--max-message)%s", limit, then), map[string]any{"limit": limit})
+	case from == "server" && m.Method == "" && m.ID != nil:
+		r.mu.Lock()
+		req, _ := r.calls.settle(rt.calls, m.ID)
+		r.mu.Unlock()
+		if req != nil {
+			reply = errorResponse(m.ID, CodeTooLarge, fmt.Sprintf("mcpguard: the server's response is larger than the proxy's limit of %d bytes (--max-message)%s", limit, then), map[string]any{"limit": limit})
+		}
+	}
+	msg := fmt.Sprintf("the %s sent a message larger than %d bytes (--max-message)", from, limit)
+	r.opts.Events.Emit(events.Event{Kind: "message-too-large", Severity: "error", Message: msg + then,
+		Details: map[string]any{"direction": from, "limit": limit, "answered": reply != nil}})
+	r.opts.Logger.Error("message larger than --max-message"+then, "from", from, "limit", limit, "answered", reply != nil)
+	if reply != nil {
+		reply = append(reply, '\n')
+	}
+	return reply, &sessionEnd{reason: ReasonTooLarge, msg: msg}
 }
 
 // pumpClient forwards client frames to the server until the client's EOF.
@@ -609,6 +705,13 @@ func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
+			}
+			if errors.Is(err, mcpio.ErrFrameTooLarge) {
+				reply, end := r.tooLarge(route{}, "client", fr.Prefix(), r.opts.MaxMessage, true)
+				if reply != nil {
+					_ = r.toClient(reply)
+				}
+				return end
 			}
 			return err
 		}
@@ -634,6 +737,13 @@ func (r *relay) pumpServer(server io.Reader) error {
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
+			}
+			if errors.Is(err, mcpio.ErrFrameTooLarge) {
+				reply, end := r.tooLarge(route{}, "server", fr.Prefix(), r.opts.MaxMessage, true)
+				if reply != nil {
+					_ = r.toClient(reply)
+				}
+				return end
 			}
 			return err
 		}

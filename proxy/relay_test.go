@@ -23,6 +23,7 @@ type session struct {
 	fromProx *bufio.Reader
 	outR     *io.PipeReader
 	done     chan int
+	exit     Exit // set before done is sent
 	log      syncBuffer
 }
 
@@ -68,12 +69,13 @@ func start(t *testing.T, mode string, opts Options) *session {
 	}
 	var stderr bytes.Buffer
 	go func() {
-		code, err := RunStdio(context.Background(), argv, inR, outW, &stderr, opts)
+		exit, err := RunStdio(context.Background(), argv, inR, outW, &stderr, opts)
 		if err != nil {
 			t.Errorf("RunStdio: %v", err)
 		}
 		outW.Close()
-		s.done <- code
+		s.exit = exit
+		s.done <- exit.Code
 	}()
 	return s
 }
@@ -374,9 +376,9 @@ func TestServerLastWordsAfterClientEOF(t *testing.T) {
 		inW.Close()
 	}()
 	var out, stderr bytes.Buffer
-	code, err := RunStdio(context.Background(), argv, inR, &out, &stderr, Options{Grace: 10 * time.Second, Inspector: insp})
-	if err != nil || code != 0 {
-		t.Fatalf("RunStdio: %d %v %s", code, err, stderr.String())
+	exit, err := RunStdio(context.Background(), argv, inR, &out, &stderr, Options{Grace: 10 * time.Second, Inspector: insp})
+	if code := exit.Code; err != nil || code != 0 {
+		t.Fatalf("RunStdio: %d %v %s", exit.Code, err, stderr.String())
 	}
 	if got := strings.Count(out.String(), "\n"); got != n+1 {
 		t.Fatalf("%d responses, want %d", got, n+1)
@@ -465,7 +467,8 @@ func TestTerminatedWhileShuttingDown(t *testing.T) {
 		cancel() // SIGTERM to the proxy
 	}()
 	start := time.Now()
-	code, err := RunStdio(ctx, argv, inR, io.Discard, io.Discard, Options{Grace: grace})
+	exit, err := RunStdio(ctx, argv, inR, io.Discard, io.Discard, Options{Grace: grace})
+	code := exit.Code
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -236,7 +236,7 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 			return err
 		})
 	}
-	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes, Listener: listener}
+	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes, Listener: listener, Logger: logger}
 
 	start := map[string]any{"mode": opts.Mode, "ide": opts.IDE || name == "ide"}
 	if store != nil {
@@ -257,12 +257,19 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		}
 		return nil
 	}
-	code, err := proxy.RunStdio(cmd.Context(), opts.Argv, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), popts)
+	exit, err := proxy.RunStdio(cmd.Context(), opts.Argv, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), popts)
+	code := exit.Code
 	if err != nil {
 		log.Emit(events.Event{Kind: "proxy-exit", Severity: "error", Message: "the server could not be started: " + err.Error(), Details: map[string]any{"exit_code": exitError}})
 		return &exitCodeError{code: exitError, err: err}
 	}
-	log.Emit(events.Event{Kind: "proxy-exit", Message: fmt.Sprintf("the server exited with status %d", code), Details: map[string]any{"exit_code": code}})
+	ev := events.Event{Kind: "proxy-exit", Message: fmt.Sprintf("%s; the server exited with status %d", exit.Message, code),
+		Details: map[string]any{"exit_code": code, "reason": exit.Reason}}
+	if exit.Reason == proxy.ReasonTooLarge || exit.Reason == proxy.ReasonIO {
+		ev.Severity = "error"
+		logger.Error("session ended", "reason", exit.Reason, "why", exit.Message, "exit_code", code)
+	}
+	log.Emit(ev)
 	if werr := log.Err(); werr != nil {
 		logger.Error("events were lost", "err", werr)
 	}
