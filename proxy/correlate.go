@@ -34,6 +34,10 @@ type pendingRequest struct {
 	paged  bool // tools/list with a cursor
 	// keys are the table keys the request is recorded under.
 	keys []string
+	// call is set for tools/call: what the audit records (audit.go).
+	call *callRecord
+	// settled is set once the response has come.
+	settled bool
 }
 
 // Limits of an id table: a peer that never answers, or a client that
@@ -88,6 +92,7 @@ func (t *idTable) settle(prefix string, id []byte) (req *pendingRequest, duplica
 		key := prefix + "\x00" + k
 		if p := t.open[key]; p != nil {
 			t.remove(p)
+			p.settled = true
 			for _, k := range p.keys {
 				t.remember(k)
 			}

@@ -138,6 +138,17 @@ func (g *Guard) Withheld(tool string) (Withheld, bool) {
 	return w, true
 }
 
+// Revision implements Revisioner: the SHA-256 of the tool's definition as
+// pinned (approved), "" without pins or before the tool was pinned.
+func (g *Guard) Revision(tool string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pinSet == nil {
+		return ""
+	}
+	return approvedSHA(g.pinSet.Pins[g.opts.Name], tool)
+}
+
 // ListChanged implements Inspector: the next listing is analysed afresh.
 func (g *Guard) ListChanged() {
 	g.mu.Lock()

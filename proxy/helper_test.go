@@ -119,6 +119,25 @@ func serve(mode string) int {
 			if result == "" {
 				result = `{"tools":[]}`
 			}
+		case "tools/call":
+			// Tools named for what they do: "fails" (isError), "rpc-error"
+			// (a JSON-RPC error), "hang" (no answer); others succeed.
+			var p struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(req.Params, &p)
+			switch p.Name {
+			case "hang":
+				continue
+			case "rpc-error":
+				fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32602,\"message\":\"bad arguments\"}}\n", req.ID)
+				out.Flush()
+				continue
+			case "fails":
+				result = `{"content":[{"type":"text","text":"secret output ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}],"isError":true}`
+			default:
+				result = `{}`
+			}
 		case "echo":
 			if mode == "big" {
 				result = `{"s":"` + strings.Repeat("b", 32<<20) + `"}`

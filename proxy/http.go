@@ -116,12 +116,19 @@ func (h *httpProxy) release(ctx context.Context) {
 		return
 	}
 	r := h.relay
+	var lost []*callRecord
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	for _, p := range *c.route.recorded {
 		r.calls.release(p, c.route.calls)
+		if len(p.keys) == 0 && p.call != nil && !p.settled {
+			lost = append(lost, p.call)
+		}
 	}
 	*c.route.recorded = nil
+	r.mu.Unlock()
+	for _, call := range lost {
+		r.called(call, outcomeUnanswered, nil, 0, "", "")
+	}
 }
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {

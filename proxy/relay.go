@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 )
 
 // Inspector applies mcpguard's checks to the messages the proxy decodes. It
@@ -81,6 +82,12 @@ type Options struct {
 	// Logger reports refusals and the end of a session to people
 	// (stderr); nil discards.
 	Logger *slog.Logger
+	// Audit receives a tool-called event per tools/call (audit.go); nil
+	// sends them to Events.
+	Audit *events.Log
+	// Secrets redacts the arguments the audit records; nil uses the
+	// default detector.
+	Secrets *secrets.Detector
 }
 
 // relay moves messages between a client and a server.
@@ -94,6 +101,9 @@ type relay struct {
 	// calls are the client's requests forwarded to the server, back the
 	// server's requests forwarded to the client (correlate.go).
 	calls, back *idTable
+
+	audit *events.Log
+	det   *secrets.Detector
 }
 
 func newRelay(client io.Writer, opts Options) *relay {
@@ -106,7 +116,14 @@ func newRelay(client io.Writer, opts Options) *relay {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable()}
+	if opts.Secrets == nil {
+		opts.Secrets = secrets.NewDetector()
+	}
+	audit := opts.Audit
+	if audit == nil {
+		audit = opts.Events
+	}
+	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable(), audit: audit, det: opts.Secrets}
 }
 
 // toClient writes one frame to the client.
@@ -229,10 +246,16 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	if !env.IsRequest() {
 		return nil
 	}
-	if denied := r.deny(env); denied != nil {
+	var call *callRecord
+	if env.Method == "tools/call" {
+		name, _ := callName(env.Params)
+		call = r.newCall(name, env.Params)
+	}
+	if denied, code, rule, why := r.deny(env); denied != nil {
+		r.called(call, outcomeRefused, nil, code, rule, why)
 		return denied
 	}
-	req := &pendingRequest{method: env.Method}
+	req := &pendingRequest{method: env.Method, call: call}
 	if env.Method == "tools/list" {
 		var p struct {
 			Cursor *string `json:"cursor"`
@@ -255,8 +278,8 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 
 // deny returns the error response to a request that must not reach the
 // server: a call to a withheld tool, or one whose tool name some server
-// reads otherwise.
-func (r *relay) deny(env *mcpio.Envelope) []byte {
+// reads otherwise; with its code, and the rule and reason behind it.
+func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why string) {
 	switch env.Method {
 	case "tools/call":
 		name, variant := callName(env.Params)
@@ -264,25 +287,26 @@ func (r *relay) deny(env *mcpio.Envelope) []byte {
 			if !r.opts.Enforce {
 				r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Severity: "warning",
 					Message: fmt.Sprintf("monitor mode: forwarded a tools/call whose params also hold %q, which some servers read as the tool name", variant)})
-				return nil
+				return nil, 0, "", ""
 			}
-			r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Message: fmt.Sprintf("ambiguous tool name: the params also hold %q", variant)})
-			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q beside \"name\"", variant), nil)
+			why := fmt.Sprintf("ambiguous tool name: the params also hold %q", variant)
+			r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Message: why})
+			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q beside \"name\"", variant), nil), CodeNotAnalysed, "", why
 		}
 		w, withheld := r.opts.Inspector.Withheld(name)
 		if !withheld {
-			return nil
+			return nil, 0, "", ""
 		}
 		if !r.opts.Enforce {
 			r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Rule: w.Rule,
 				Message: "monitor mode: forwarded a call to a tool that enforce mode withholds: " + w.Message})
-			return nil
+			return nil, 0, "", ""
 		}
 		r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Rule: w.Rule, Message: w.Message})
 		return errorResponse(env.ID, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", name, w.Message),
-			map[string]any{"tool": name, "rule": w.Rule})
+			map[string]any{"tool": name, "rule": w.Rule}), CodeWithheld, w.Rule, w.Message
 	}
-	return nil
+	return nil, 0, "", ""
 }
 
 // callName returns params.name of a tools/call as JSON.parse reads it (the
@@ -448,6 +472,7 @@ func (r *relay) refuseServer(rt route, frame, id []byte, why string) []byte {
 	if req == nil {
 		return nil
 	}
+	r.called(req.call, outcomeRefused, frame, CodeNotAnalysed, "", why)
 	return append(errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), '\n')
 }
 
@@ -477,6 +502,9 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	req, forward := r.correlate(r.calls, rt.calls, &m.Envelope, "server")
 	if !forward {
 		return nil, true
+	}
+	if req != nil && req.call != nil {
+		r.answered(req.call, msg, &m)
 	}
 	if req == nil || m.Result == nil {
 		return nil, false
@@ -660,6 +688,7 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 		drain()
 	}
 	exit.Code = c.ExitCode()
+	r.unanswered()
 	return exit, nil
 }
 
@@ -684,6 +713,7 @@ func (r *relay) tooLarge(rt route, from string, prefix []byte, limit int, stream
 		req, _ := r.calls.settle(rt.calls, m.ID)
 		r.mu.Unlock()
 		if req != nil {
+			r.called(req.call, outcomeRefused, prefix, CodeTooLarge, "", fmt.Sprintf("the response is larger than %d bytes (--max-message)", limit))
 			reply = errorResponse(m.ID, CodeTooLarge, fmt.Sprintf("mcpguard: the server's response is larger than the proxy's limit of %d bytes (--max-message)%s", limit, then), map[string]any{"limit": limit})
 		}
 	}

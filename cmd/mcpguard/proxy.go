@@ -32,6 +32,7 @@ type ProxyOptions struct {
 	Pins     string
 	NoPins   bool
 	Events   string
+	Audit    string
 	Policies []string
 	Upstream string
 	Listen   string
@@ -100,6 +101,7 @@ func newProxyCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.Pins, "pins", "", "pin file (default: mcpguard's state directory, docs/pins.md)")
 	f.BoolVar(&opts.NoPins, "no-pins", false, "do not pin tool definitions (MCPG-T003 off)")
 	f.StringVar(&opts.Events, "events", "", "append events as JSON lines to FILE (docs/events.md)")
+	f.StringVar(&opts.Audit, "audit", "", "append the call audit (a tool-called event per tools/call) to FILE instead of the events file")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "custom Rego policy with tool_deny / tool_warn rules (repeatable)")
 	bindFleetFlags(f, &opts.Fleet, true, false)
 	f.StringVar(&opts.Upstream, "upstream", "", "Streamable HTTP: the server's MCP endpoint URL")
@@ -219,6 +221,15 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		defer log.Close()
 	}
 	log = log.For(name)
+	var audit *events.Log
+	if opts.Audit != "" {
+		var err error
+		if audit, err = events.Open(opts.Audit, "proxy", det); err != nil {
+			return usage("--audit: %w", err)
+		}
+		defer audit.Close()
+		audit = audit.For(name)
+	}
 	enforce := opts.Mode == "enforce"
 	gopts := proxy.GuardOptions{Name: name, IDE: opts.IDE, Enforce: enforce, Launch: launch, Pins: store,
 		Tools: tools, Events: log, Logger: logger, Secrets: det}
@@ -236,7 +247,8 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 			return err
 		})
 	}
-	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes, Listener: listener, Logger: logger}
+	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes, Listener: listener, Logger: logger,
+		Audit: audit, Secrets: det}
 
 	start := map[string]any{"mode": opts.Mode, "ide": opts.IDE || name == "ide"}
 	if store != nil {
