@@ -63,7 +63,8 @@ In enforce mode (the default) the client receives:
     escape sequences removed (MCPG-U001..U007), initialize instructions too;
   - no tool with hidden instructions (error-level MCPG-T001), outside the IDE
     allowlist (MCPG-I001, with --ide or --name ide), denied by a tool_deny
-    rule of a --policy, or changed since it was pinned (MCPG-T003): a call to
+    rule of a --policy, changed since it was pinned (MCPG-T003), or whose
+    name reads as another tool's (case, look-alikes; MCPG-T005): a call to
     one is answered with JSON-RPC error -32001 saying why;
   - no safety hint the analysis contradicts (readOnlyHint: true on a delete
     tool, MCPG-A001..A005), so clients do not auto-approve the tool.
