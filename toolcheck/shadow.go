@@ -372,13 +372,15 @@ func (a *toolAnalysis) overLong(t *Tool, desc string, n int) {
 		whole = a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false)
 	}
 	var phr []any
-	if slices.ContainsFunc(whole, func(s toolSignal) bool { return s.weight >= 1 }) {
+	// A weak phrase ("after calling this tool") is no finding anywhere,
+	// and none beyond the cut either.
+	if slices.ContainsFunc(whole, func(s toolSignal) bool { return s.weight >= 2 }) {
 		before := map[string]bool{}
 		for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
 			before[s.family+"\x00"+s.match] = true
 		}
 		for _, s := range whole {
-			if s.weight >= 1 && !before[s.family+"\x00"+s.match] {
+			if s.weight >= 2 && !before[s.family+"\x00"+s.match] {
 				phr = append(phr, map[string]any{"rule": ruleT001, "family": s.family, "match": s.match})
 			}
 		}

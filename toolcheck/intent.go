@@ -1,0 +1,223 @@
+package toolcheck
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+)
+
+// Instructions as intent (MCPG-T001, issue 44 part 3). The phrase
+// families of poison.go count matches; intentSignals reads each sentence
+// of a text for what it asks the model to do, and one of these is enough
+// for an error:
+//
+//   - an instruction aimed at another tool or server: a tool name this
+//     server does not offer, or a server named as another, in a sentence
+//     that directs ("always", "also", "whenever ... is called", "bcc");
+//   - a demand to run before, after or instead of every other tool;
+//   - a preference over every other tool, or over another server's;
+//   - a request for the conversation (every earlier message, word for
+//     word) or for the user's credentials (a key from their environment).
+//
+// Concealment from the user is the strong concealment phrases of poison.go.
+
+// intentPatterns are compiled once (compiledToolMatchers' siblings).
+type intentPatterns struct {
+	ident, server *regexp.Regexp
+	universal, directive, order, obligation, instead, endorse,
+	sinkVerb, sinkDest, private,
+	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credSource, verbatim *litRegexp
+}
+
+var intentRE = sync.OnceValue(func() *intentPatterns {
+	return &intentPatterns{
+		// A tool name: words joined by "_", or by "-" when quoted or
+		// called a tool.
+		ident: regexp.MustCompile("\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b|['\"`][a-z][a-z0-9]*(?:-[a-z0-9]+)+['\"`]|\\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+ tool\\b"),
+		// A server named as such: "the gmail server", "github server's".
+		server: regexp.MustCompile(`\b(?:from|of|on|in|via|through|by|to) the ([a-z0-9][\w.-]*) (?:mcp )?server\b|\b([a-z0-9][\w.-]*) (?:mcp )?server'?s\b`),
+		// Every other tool.
+		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other \w+|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
+		// Words that direct the model.
+		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\bwhen\b[^.!?;]{0,80}\b(?:is|are) (?:used|called|invoked|executed|run)\b`),
+		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|at the start of|at the beginning of)\b`),
+		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
+		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
+		endorse:    newLitRegexp(`\b(?:officially |highly )?(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:the )?(?:most|only) (?:trusted|accurate|reliable|official|secure) \w+(?: \w+)? for (?:ai |llm )?(?:agents|assistants|models)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|messages?|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|exchanges?|turns?|prompts?|requests?)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b`),
+		convUser:   newLitRegexp(`\buser'?s? (?:messages?|requests?|prompts?|questions?|input)\b`),
+		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
+		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|read|get|take|record|log|report|append|embed)\b`),
+		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+_(?:api_key|key|token|secret|password|pat))\b`),
+		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|bcc|cc|exfiltrate|transmit|leak|report|submit|email|mail)\b`),
+		sinkDest:   newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
+		private:    newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
+		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
+	}
+})
+
+// intentSignals returns the signals of what one text asks for, read line
+// by line (a list item is no sentence of the next) and clause by clause.
+func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
+	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 {
+		return nil
+	}
+	var out []toolSignal
+	for line := range strings.SplitSeq(text, "\n") {
+		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
+			continue
+		}
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param)
+	}
+	return out
+}
+
+func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
+	p := intentRE()
+	add := func(fam string, w float64, m string, cross bool) {
+		out = append(out, toolSignal{family: fam, weight: w, match: Clip(m, 80), ptr: ptr, pos: pos, hidden: hidden, cross: cross})
+	}
+	for rest := view; rest != ""; {
+		var s string
+		s, rest = tlNextClause(rest)
+		if len(s) < 8 {
+			continue
+		}
+		other := a.otherTool(p, s)
+		universal := p.universal.FindString(s)
+		if other != "" && p.directive.MatchString(s) {
+			add(famCrossTool, 4, s, true)
+		}
+		if universal != "" && p.order.MatchString(s) {
+			if p.obligation.MatchString(s) {
+				add(famHook, 4, s, false)
+			} else {
+				add(famHook, 2, s, false)
+			}
+		}
+		if (universal != "" || other != "") && p.instead.MatchString(s) && preferenceVerb(s) {
+			// Over every other tool, or over another one with an
+			// obligation ("always", "never"): a preference the model is
+			// told to hold. Steering between tools is ordinary.
+			if universal != "" || p.obligation.MatchString(s) || strings.Contains(s, "never") {
+				add(famPreference, 4, s, other != "")
+			} else {
+				add(famPreference, 1, s, false)
+			}
+		}
+		if m := p.endorse.FindString(s); m != "" {
+			add(famPreference, 2, m, false)
+		}
+		verbatim := p.verbatim.MatchString(s)
+		switch {
+		case (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim && (p.convNoun.MatchString(s) || p.convUser.MatchString(s))) && (param || p.transfer.MatchString(s)):
+			// The conversation, or what the user wrote word for word.
+			add(famDirective, 4, s, false)
+		case universal != "" && p.fullOutput.MatchString(s):
+			// Every other tool's full output (Log-To-Leak).
+			add(famDirective, 2, s, false)
+		}
+		if p.sinkVerb.MatchString(s) && p.private.MatchString(s) && p.sinkDest.MatchString(s) && !negated(s) {
+			// Private data to an address or URL.
+			add(famSink, 4, s, false)
+		}
+		if p.credNoun.MatchString(s) && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
+			add(famSensitive, 4, s, false)
+		}
+	}
+	return out
+}
+
+// preferenceVerb reports whether a clause tells the model what to choose.
+func preferenceVerb(s string) bool {
+	for _, w := range []string{"use ", "call ", "choose ", "pick ", "prefer", "select ", "should ", "always ", "never "} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherTool returns a tool or server a clause names that is not this
+// server's own, "" when none.
+func (a *toolAnalysis) otherTool(p *intentPatterns, s string) string {
+	if !strings.Contains(s, "server") {
+		goto idents
+	}
+	for _, m := range p.server.FindAllStringSubmatch(s, 4) {
+		name := m[1]
+		if name == "" {
+			name = m[2]
+		}
+		switch name {
+		case "this", "the", "mcp", "current", "same", "local", "remote", "other", "your", "our", "a", "any", "every", "each", "that":
+			continue
+		}
+		if a.rep.Server == "" || identKey(name) != identKey(a.rep.Server) {
+			return name
+		}
+	}
+idents:
+	if !strings.ContainsAny(s, "_-") {
+		return ""
+	}
+	for _, m := range p.ident.FindAllString(s, 8) {
+		m = strings.Trim(strings.TrimSuffix(m, " tool"), "'\"`")
+		if !a.rep.ownName(identKey(m)) && !strings.ContainsAny(m, "0123456789.") {
+			return m
+		}
+	}
+	return ""
+}
+
+// ownName reports whether key is the identKey of a tool of the report.
+func (r *Report) ownName(key string) bool {
+	r.ownOnce.Do(func() {
+		// The server's tool names and their parameters' names: what its
+		// texts name of its own.
+		r.ownKeys = make(map[string]bool, len(r.Tools))
+		for i := range r.Tools {
+			r.ownKeys[identKey(r.Tools[i].Name)] = true
+			for _, p := range toolParams(&r.Tools[i]) {
+				r.ownKeys[identKey(p.name)] = true
+				if e := r.Tools[i].Value.Get("inputSchema").Get("properties").Get(p.name).Get("enum"); e != nil {
+					for _, v := range e.Elems {
+						if v.IsString() {
+							r.ownKeys[identKey(v.Str)] = true
+						}
+					}
+				}
+			}
+		}
+	})
+	return r.ownKeys[key]
+}
+
+// tlNextClause splits off the first sentence or clause of a match view:
+// up to ". ", "! ", "? " or "; ".
+func tlNextClause(s string) (string, string) {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case '.', '!', '?', ';':
+			if s[i+1] == ' ' {
+				return s[:i], s[i+2:]
+			}
+		}
+	}
+	return s, ""
+}
+
+// negated reports whether a clause forbids rather than asks ("never send
+// your API key to ...", "do not include passwords").
+func negated(s string) bool {
+	for _, w := range []string{"never ", "do not ", "don't ", "must not ", "should not ", "shouldn't ", "not be "} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
