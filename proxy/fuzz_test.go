@@ -32,8 +32,8 @@ func FuzzServerFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		r := newRelay(io.Discard, Options{Enforce: true, Inspector: &fakeInspector{
 			withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "x"}}}})
-		r.fromClient("", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"))
-		out := r.fromServer("", frame)
+		r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"))
+		out := r.fromServer(route{}, frame)
 		if out == nil || blank(mcpio.TrimFrame(out)) {
 			return // dropped, or a blank line (forwarded: there is nothing in it)
 		}

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpguard/mcpguard/internal/mcpio"
 )
@@ -32,11 +34,25 @@ func NewHTTP(upstream string, opts Options) (http.Handler, error) {
 	if max <= 0 {
 		max = defaultMaxBody
 	}
-	h := &httpProxy{relay: r, max: max}
+	h := &httpProxy{relay: r, max: max, listener: opts.Listener}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
+			// The upstream sees its own name, as a direct client sends it;
+			// the caller's Host was checked by admit. (Rewrite drops any
+			// X-Forwarded-* the caller sent.)
 			pr.Out.Host = u.Host
+			if !h.listener.ForwardCredentials || h.listener.Token != "" {
+				for _, k := range credentialHeaders {
+					if k == "Authorization" && h.listener.ForwardCredentials {
+						continue // the listen token is deleted below
+					}
+					pr.Out.Header.Del(k)
+				}
+			}
+			if h.listener.Token != "" {
+				pr.Out.Header.Del("Authorization") // the proxy's own token
+			}
 			// Ask for an identity or gzip body (which Go's transport
 			// decodes): a body compressed otherwise cannot be inspected.
 			pr.Out.Header.Del("Accept-Encoding")
@@ -49,7 +65,8 @@ func NewHTTP(upstream string, opts Options) (http.Handler, error) {
 		},
 		FlushInterval:  -1, // SSE events must reach the client at once
 		ModifyResponse: h.modifyResponse,
-		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
+		ErrorHandler: func(w http.ResponseWriter, req *http.Request, err error) {
+			h.release(req.Context())
 			http.Error(w, "mcpguard: upstream: "+err.Error(), http.StatusBadGateway)
 		},
 	}
@@ -60,10 +77,69 @@ type httpProxy struct {
 	relay *relay
 	rp    *httputil.ReverseProxy
 	max   int
+	posts atomic.Uint64 // numbers the POSTs: each has its own route
+	// listener says who may use the listener (http_admit.go).
+	listener ListenerOptions
+}
+
+// routeFor is where the ids of one HTTP request are recorded: the client's
+// requests in a POST are answered on that POST's body, so they are matched
+// there, and under the session too (a GET stream resumed after a broken
+// POST stream delivers them, and servers that answer on the GET stream
+// exist). Without a session id (stateless servers, the 2026-07-28 revision)
+// only the POST's body can answer. The server's requests are answered by
+// later POSTs of the session.
+func (h *httpProxy) routeFor(req *http.Request) route {
+	session := req.Header.Get("Mcp-Session-Id")
+	rt := route{back: "s" + session}
+	if req.Method == http.MethodPost {
+		rt.calls = "p" + strconv.FormatUint(h.posts.Add(1), 10)
+		if session != "" {
+			rt.also = "s" + session
+		}
+		rt.recorded = new([]*pendingRequest)
+		return rt
+	}
+	rt.calls = "-" // a GET stream without a session answers nothing
+	if session != "" {
+		rt.calls = "s" + session
+	}
+	return rt
+}
+
+// release forgets, when a POST's response has ended, the requests it
+// carried that its body did not answer: they stay open under the session
+// only.
+func (h *httpProxy) release(ctx context.Context) {
+	c := callFrom(ctx)
+	if c == nil || c.route.recorded == nil {
+		return
+	}
+	r := h.relay
+	var lost []*callRecord
+	r.mu.Lock()
+	for _, p := range *c.route.recorded {
+		r.calls.release(p, c.route.calls)
+		if len(p.keys) == 0 && p.call != nil && !p.settled {
+			lost = append(lost, p.call)
+		}
+	}
+	*c.route.recorded = nil
+	r.mu.Unlock()
+	for _, call := range lost {
+		r.called(call, outcomeUnanswered, nil, 0, "", "")
+	}
 }
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if rf := h.admit(req); rf != nil {
+		h.refuse(w, req, rf)
+		return
+	}
 	session := req.Header.Get("Mcp-Session-Id")
+	rt := h.routeFor(req)
+	call := &httpCall{route: rt}
+	req = req.WithContext(withCall(req.Context(), call))
 	if req.Method == http.MethodPost && req.Body != nil {
 		body, err := io.ReadAll(io.LimitReader(req.Body, int64(h.max)+1))
 		req.Body.Close()
@@ -72,10 +148,19 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		if len(body) > h.max {
-			http.Error(w, "mcpguard: request larger than the limit", http.StatusRequestEntityTooLarge)
+			// Each POST is a session of its own in this respect: the
+			// listener goes on.
+			reply, _ := h.relay.tooLarge(rt, "client", body[:min(len(body), 64<<10)], h.max, false)
+			if reply == nil {
+				http.Error(w, fmt.Sprintf("mcpguard: the request is larger than the proxy's limit of %d bytes (--max-message)", h.max), http.StatusRequestEntityTooLarge)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			w.Write(reply)
 			return
 		}
-		forward, reply := h.relay.fromClient(session, body)
+		forward, reply := h.relay.fromClient(rt, body)
 		if forward == nil {
 			if reply == nil {
 				// Refused without an id to answer to.
@@ -90,11 +175,9 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			w.Write(reply)
 			return
 		}
-		if reply != nil {
-			// Part of a batch was refused; the rest goes on and the refusals
-			// join the response.
-			req = req.WithContext(withReply(req.Context(), reply))
-		}
+		// Part of a batch may have been refused; the rest goes on and the
+		// refusals join the response.
+		call.reply = reply
 		req.Body = io.NopCloser(bytes.NewReader(forward))
 		req.ContentLength = int64(len(forward))
 		req.Header.Set("Content-Length", strconv.Itoa(len(forward)))
@@ -105,10 +188,21 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // modifyResponse inspects what the server sends back: a JSON body whole, an
 // event stream event by event.
 func (h *httpProxy) modifyResponse(resp *http.Response) error {
-	// Requests were recorded under the session they were sent in; a session id
-	// the response assigns (initialize) is for the requests that follow.
-	session := resp.Request.Header.Get("Mcp-Session-Id")
-	reply := replyFrom(resp.Request.Context())
+	if !h.listener.ForwardCredentials {
+		// A cookie of the upstream's would be stored for the proxy's
+		// address, and sent back by every page of it.
+		resp.Header.Del("Set-Cookie")
+	}
+	// Requests were recorded under the route of the request they were sent
+	// in; a session id the response assigns (initialize) is for the
+	// requests that follow.
+	ctx := resp.Request.Context()
+	call := callFrom(ctx)
+	var rt route
+	var reply []byte
+	if call != nil {
+		rt, reply = call.route, call.reply
+	}
 	kind := bodyKind(resp.Header.Get("Content-Type"))
 	if kind != "" {
 		if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
@@ -124,9 +218,20 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 			return fmt.Errorf("read upstream response: %w", err)
 		}
 		if len(body) > h.max {
-			return errors.New("upstream response larger than the limit")
+			reply, _ := h.relay.tooLarge(rt, "server", body[:min(len(body), 64<<10)], h.max, false)
+			h.release(ctx)
+			if reply == nil {
+				return fmt.Errorf("the upstream's response is larger than the proxy's limit of %d bytes (--max-message)", h.max)
+			}
+			// The client's request is answered: with the error.
+			body = reply
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			resp.ContentLength = int64(len(body))
+			resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			return nil
 		}
-		out := h.relay.fromServer(session, body)
+		out := h.relay.fromServer(rt, body)
+		h.release(ctx)
 		if out == nil && reply == nil {
 			return errors.New("upstream response could not be analysed")
 		}
@@ -140,7 +245,8 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		pr, pw := io.Pipe()
 		src := resp.Body
 		go func() {
-			err := h.rewriteEvents(session, src, pw)
+			err := h.rewriteEvents(rt, src, pw)
+			h.release(ctx)
 			if err == nil && reply != nil {
 				_, err = fmt.Fprintf(pw, "data: %s\n\n", bytes.TrimSuffix(reply, []byte("\n")))
 			}
@@ -150,6 +256,8 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		resp.Body = pr
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
+	default:
+		h.release(ctx)
 	}
 	return nil
 }
@@ -175,7 +283,7 @@ func bodyKind(contentType string) string {
 // specification has them (CRLF, LF or a lone CR), a leading BOM is
 // skipped, and a field line without a colon is a field with an empty
 // value, as every event-stream parser reads them.
-func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) error {
+func (h *httpProxy) rewriteEvents(rt route, src io.Reader, dst io.Writer) error {
 	var event bytes.Buffer // the raw event text
 	var data bytes.Buffer  // its data lines joined
 	hasData := false
@@ -186,7 +294,7 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 		out := event.Bytes()
 		if hasData {
 			msg := bytes.TrimSuffix(data.Bytes(), []byte("\n"))
-			rewritten := h.relay.fromServer(session, msg)
+			rewritten := h.relay.fromServer(rt, msg)
 			switch {
 			case rewritten == nil:
 				out = nil
@@ -207,6 +315,15 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return flush()
+			}
+			if errors.Is(err, mcpio.ErrFrameTooLarge) {
+				// The stream ends: the client sees it cut, as on a network error.
+				prefix := fr.Prefix()
+				if _, data, ok := bytes.Cut(prefix, []byte("data:")); ok {
+					prefix = bytes.TrimLeft(data, " ")
+				}
+				_, end := h.relay.tooLarge(rt, "server", prefix, h.max, false)
+				return end
 			}
 			return err
 		}

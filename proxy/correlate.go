@@ -1,0 +1,161 @@
+package proxy
+
+import "github.com/mcpguard/mcpguard/internal/mcpio"
+
+// A response can only answer a request the proxy forwarded and has not seen
+// answered, in the direction it belongs: the client's requests are answered
+// by the server, the server's requests (sampling, elicitation, roots) by
+// the client. Anything else is hostile: a client that drops what arrives
+// before its request (as the SDKs do) would take a listing sent ahead of
+// its tools/list for the answer, and no analysis would have seen it.
+
+// route says under which keys a message's ids are recorded and matched.
+// stdio has one route, the zero one; each Streamable HTTP POST has its own
+// for the requests it carries, since their responses come back on that
+// POST's own body.
+type route struct {
+	// calls prefixes the client's requests, and the server's responses
+	// are matched under it.
+	calls string
+	// also prefixes the client's requests a second time: the HTTP
+	// session's, under which a resumed GET stream may deliver them.
+	also string
+	// back prefixes the server's requests, and the client's responses are
+	// matched under it.
+	back string
+	// recorded collects the client requests recorded through this route
+	// (HTTP), so they can be released when the POST ends.
+	recorded *[]*pendingRequest
+}
+
+// pendingRequest is a request that was forwarded and awaits its response.
+type pendingRequest struct {
+	method string
+	paged  bool // tools/list with a cursor
+	// keys are the table keys the request is recorded under.
+	keys []string
+	// call is set for tools/call: what the audit records (audit.go).
+	call *callRecord
+	// settled is set once the response has come.
+	settled bool
+}
+
+// Limits of an id table: a peer that never answers, or a client that
+// cancels every request, must not grow the proxy without bound.
+const (
+	maxOpen     = 1 << 16
+	maxAnswered = 1 << 12
+)
+
+// idTable holds the requests forwarded in one direction.
+type idTable struct {
+	open map[string]*pendingRequest
+	// answered remembers the keys of recent responses, to tell a
+	// duplicate from an id never requested (both are refused).
+	answered map[string]struct{}
+	ring     []string
+	next     int
+}
+
+func newIDTable() *idTable {
+	return &idTable{open: map[string]*pendingRequest{}, answered: map[string]struct{}{}}
+}
+
+// add records a request under every prefix, with each key a client matches
+// its id by (mcpio.IDKeys).
+func (t *idTable) add(prefixes []string, id []byte, req *pendingRequest) {
+	if len(t.open) >= maxOpen {
+		for _, p := range t.open { // the table is full of requests nobody answers
+			t.remove(p)
+			break
+		}
+	}
+	for _, k := range mcpio.IDKeys(id) {
+		for _, p := range prefixes {
+			key := p + "\x00" + k
+			if old := t.open[key]; old != nil {
+				// A reused id: the older request can no longer be told apart.
+				t.remove(old)
+			}
+			delete(t.answered, key)
+			t.open[key] = req
+			req.keys = append(req.keys, key)
+		}
+	}
+}
+
+// settle removes the request a response with this id answers. When there
+// is none, duplicate says whether a response with the id was seen before.
+func (t *idTable) settle(prefix string, id []byte) (req *pendingRequest, duplicate bool) {
+	keys := mcpio.IDKeys(id)
+	for _, k := range keys {
+		key := prefix + "\x00" + k
+		if p := t.open[key]; p != nil {
+			t.remove(p)
+			p.settled = true
+			for _, k := range p.keys {
+				t.remember(k)
+			}
+			return p, false
+		}
+	}
+	for _, k := range keys {
+		if _, ok := t.answered[prefix+"\x00"+k]; ok {
+			return nil, true
+		}
+	}
+	return nil, false
+}
+
+func (t *idTable) remove(p *pendingRequest) {
+	for _, k := range p.keys {
+		if t.open[k] == p {
+			delete(t.open, k)
+		}
+	}
+}
+
+func (t *idTable) remember(key string) {
+	if len(t.ring) < maxAnswered {
+		t.ring = append(t.ring, key)
+	} else {
+		delete(t.answered, t.ring[t.next])
+		t.ring[t.next] = key
+		t.next = (t.next + 1) % maxAnswered
+	}
+	t.answered[key] = struct{}{}
+}
+
+// release forgets the keys of a request under one prefix (an HTTP POST
+// that ended); the request stays open under its other keys.
+func (t *idTable) release(p *pendingRequest, prefix string) {
+	kept := p.keys[:0]
+	for _, k := range p.keys {
+		if len(k) > len(prefix) && k[:len(prefix)] == prefix && k[len(prefix)] == 0 {
+			if t.open[k] == p {
+				delete(t.open, k)
+			}
+			continue
+		}
+		kept = append(kept, k)
+	}
+	p.keys = kept
+}
+
+// Reasons a response is refused (the reason detail of message-refused).
+const (
+	reasonUnsolicited = "unsolicited"
+	reasonDuplicate   = "duplicate"
+)
+
+// uncorrelated explains a response that answers no open request.
+func uncorrelated(id []byte, duplicate bool, requester string) (reason, why string) {
+	shown := string(id)
+	if len(shown) > 64 {
+		shown = shown[:64] + "..."
+	}
+	if duplicate {
+		return reasonDuplicate, "a second response to id " + shown + ", which was already answered"
+	}
+	return reasonUnsolicited, "a response to id " + shown + ", which the " + requester + " has not requested (an id never used, or a response before its request)"
+}
