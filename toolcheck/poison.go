@@ -423,12 +423,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		if tx.view != "" {
 			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
 				param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
-				var is []toolSignal
-				if strings.IndexByte(tx.text, '\n') < 0 {
-					is = a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted)
-				} else {
-					is = a.intentSignals(tx.text, "", tx.pos, false, param)
-				}
+				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted)
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}
