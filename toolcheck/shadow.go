@@ -147,6 +147,12 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		if r.list.exactIsNote && kind != "confusable" && (kind == "exact" || r.list.historical) {
 			sev = reports.SeverityNote
 		}
+		// Claude Code namespaces every MCP tool and names its own in
+		// PascalCase: "cron_create" is a naming convention, not an
+		// imitation of CronCreate.
+		if r.list.client == "claude-code" && kind == "separator-insensitive" && strings.ContainsAny(t.Name, "_-") {
+			sev = reports.SeverityNote
+		}
 		hits = append(hits, hit{r, kind, sev})
 	}
 	byKey, bySkeleton := builtinIndex()
