@@ -29,13 +29,13 @@ type intentPatterns struct {
 	server *regexp.Regexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkFlow, paramFlow, sinkDest, private,
-	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credSource, verbatim *litRegexp
+	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
 }
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	return &intentPatterns{
 		// A server named as such: "the gmail server", "github server's".
-		server: regexp.MustCompile(`\b(?:from|of|on|in|via|through|by|to) the ([a-z0-9][\w.-]*) (?:mcp )?server\b|\b([a-z0-9][\w.-]*) (?:mcp )?server'?s\b`),
+		server: regexp.MustCompile("\\b([a-z0-9][\\w.-]*) (?:mcp )?server'?s ['\"`]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\\b"),
 		// Every other tool.
 		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
 		// Words that direct the model.
@@ -45,15 +45,19 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:    newLitRegexp(`\b(?:officially |highly )?(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:the )?(?:most|only) (?:trusted|accurate|reliable|official|secure) \w+(?: \w+)? for (?:ai |llm )?(?:agents|assistants|models)\b`),
-		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|messages?|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|exchanges?|turns?|prompts?|requests?)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
-		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|read|get|take|record|log|report|append|embed)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+_(?:api_key|key|token|secret|password|pat))\b`),
+		// The user's secret, or one the model is to read and pass on
+		// ("read the GITHUB_TOKEN variable and add it"), not the one a
+		// developer configures ("provide your API key via FOO_KEY").
+		credTaken:  newLitRegexp(`\b(?:the user'?s|their|users'|read|reads|reading|fetch|extract|look up|grab|copy|take)\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
 		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|bcc|cc|exfiltrate|transmit|leak|report|submit|email|mail)\b`),
-		sinkFlow:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:to|into|at)\b(?:[^.;!?]|[.!?]\S){0,30}?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.|\b(?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b)`),
+		sinkFlow:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|(?:the user'?s|their|all|every|any) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:to|into|at)\b(?:[^.;!?]|[.!?]\S){0,30}?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.|\b(?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b)`),
 		paramFlow:  newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\\.env|\\.aws|\\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?(?:\b(?:in|into|as|to|inside) (?:the |its |a )?['"\x60]?[\w-]+['"\x60]? (?:argument|parameter|param|field|property|input)\b|\bas ['"\x60][\w-]+['"\x60])`),
 		sinkDest:   newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		private:    newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
@@ -204,7 +208,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// Private data to an address or URL.
 		add(famSink, 4, s, false)
 	}
-	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
+	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
 		add(famSensitive, 4, s, false)
 	}
 }
@@ -225,11 +229,9 @@ func (a *toolAnalysis) otherTool(p *intentPatterns, s string) string {
 	if !strings.Contains(s, "server") {
 		goto idents
 	}
+	// "the github server's create_pull_request": a tool on a named server.
 	for _, m := range p.server.FindAllStringSubmatch(s, 4) {
 		name := m[1]
-		if name == "" {
-			name = m[2]
-		}
 		switch name {
 		case "this", "the", "mcp", "current", "same", "local", "remote", "other", "your", "our", "a", "any", "every", "each", "that":
 			continue
