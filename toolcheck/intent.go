@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 )
@@ -25,7 +26,7 @@ import (
 
 // intentPatterns are compiled once (compiledToolMatchers' siblings).
 type intentPatterns struct {
-	ident, server *regexp.Regexp
+	server *regexp.Regexp
 	universal, directive, order, obligation, instead, endorse,
 	sinkVerb, sinkDest, private,
 	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credSource, verbatim *litRegexp
@@ -33,9 +34,6 @@ type intentPatterns struct {
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	return &intentPatterns{
-		// A tool name: words joined by "_", or by "-" when quoted or
-		// called a tool.
-		ident: regexp.MustCompile("\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b|['\"`][a-z][a-z0-9]*(?:-[a-z0-9]+)+['\"`]|\\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+ tool\\b"),
 		// A server named as such: "the gmail server", "github server's".
 		server: regexp.MustCompile(`\b(?:from|of|on|in|via|through|by|to) the ([a-z0-9][\w.-]*) (?:mcp )?server\b|\b([a-z0-9][\w.-]*) (?:mcp )?server'?s\b`),
 		// Every other tool.
@@ -60,6 +58,16 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 	}
 })
 
+// numIntentGates is the length of gates.
+const numIntentGates = 8
+
+// gates are what the intent rules need first, in the order of the aux
+// bits from auxIntentFirst: the phrase automaton tells which a text's view
+// admits in the pass it makes anyway.
+func (p *intentPatterns) gates() []*litRegexp {
+	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convNoun, p.convUser, p.private, p.credNoun}
+}
+
 // intentSignals returns the signals of what one text asks for, read line
 // by line (a list item is no sentence of the next) and clause by clause.
 func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
@@ -71,65 +79,127 @@ func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, pa
 		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
 			continue
 		}
-		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param)
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, auxIntent)
 	}
 	return out
 }
 
-func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
+// lineIntent reads the clauses of a view; admitted are the aux bits of
+// the gates the view admits (auxIntent: unknown). Each admitted gate is
+// searched once in the whole view; only the clauses a gate matched in are
+// read further.
+func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
+	if admitted&auxIntent == 0 {
+		return out
+	}
 	p := intentRE()
 	add := func(fam string, w float64, m string, cross bool) {
 		out = append(out, toolSignal{family: fam, weight: w, match: Clip(m, 80), ptr: ptr, pos: pos, hidden: hidden, cross: cross})
 	}
-	for rest := view; rest != ""; {
-		var s string
-		s, rest = tlNextClause(rest)
-		if len(s) < 8 {
+	gates := p.gates()
+	valid := utf8.ValidString(view)
+	var starts [numIntentGates][]int // match starts of each gate
+	anyGate := false
+	for k, re := range gates {
+		if admitted&(auxIntentFirst<<k) == 0 || !re.admits(view) {
 			continue
 		}
-		other := a.otherTool(p, s)
-		universal := p.universal.FindString(s)
-		if other != "" && p.directive.MatchString(s) {
-			add(famCrossTool, 4, s, true)
+		// The first matches of each gate, as matchPhrases reads the
+		// first four of each phrase: a bound on what one text costs.
+		for _, m := range re.search(view, 16, nil, valid, nil) {
+			starts[k] = append(starts[k], m[0])
+			anyGate = true
 		}
-		if universal != "" && p.order.MatchString(s) {
-			if p.obligation.MatchString(s) {
-				add(famHook, 4, s, false)
-			} else {
-				add(famHook, 2, s, false)
+	}
+	if !anyGate {
+		return out
+	}
+	// in reports whether gate k matched in view[lo:hi].
+	in := func(k, lo, hi int) bool {
+		for _, st := range starts[k] {
+			if lo <= st && st < hi {
+				return true
 			}
 		}
-		if (universal != "" || other != "") && p.instead.MatchString(s) && preferenceVerb(s) {
-			// Over every other tool, or over another one with an
-			// obligation ("always", "never"): a preference the model is
-			// told to hold. Steering between tools is ordinary.
-			if universal != "" || p.obligation.MatchString(s) || strings.Contains(s, "never") {
-				add(famPreference, 4, s, other != "")
-			} else {
-				add(famPreference, 1, s, false)
-			}
+		return false
+	}
+	for off, rest := 0, view; rest != ""; {
+		var c string
+		c, rest = tlNextClause(rest)
+		lo, hi := off, off+len(c)
+		off = len(view) - len(rest)
+		if len(c) < 8 {
+			continue
 		}
+		dir, uni, ins := in(0, lo, hi), in(1, lo, hi), in(2, lo, hi)
+		end, conv := in(3, lo, hi), in(4, lo, hi) || in(5, lo, hi)
+		priv, cred := in(6, lo, hi), in(7, lo, hi)
+		if !dir && !uni && !ins && !end && !conv && !priv && !cred {
+			continue
+		}
+		a.clauseIntent(add, c, param, dir, uni, ins, end, conv, priv, cred)
+	}
+	return out
+}
+
+// clauseIntent applies the intent rules to one clause, given which gates
+// matched in it.
+func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s string, param, dir, uni, ins, end, conv, priv, cred bool) {
+	p := intentRE()
+	universal := ""
+	if uni {
+		universal = p.universal.FindString(s)
+	}
+	otherDone, other := false, ""
+	otherOf := func() string {
+		if !otherDone {
+			other, otherDone = a.otherTool(p, s), true
+		}
+		return other
+	}
+	if dir && otherOf() != "" {
+		add(famCrossTool, 4, s, true)
+	}
+	if universal != "" && p.order.MatchString(s) {
+		if p.obligation.MatchString(s) {
+			add(famHook, 4, s, false)
+		} else {
+			add(famHook, 2, s, false)
+		}
+	}
+	if ins && preferenceVerb(s) && (universal != "" || otherOf() != "") {
+		// Over every other tool, or over another one with an obligation
+		// ("always", "never"): a preference the model is told to hold.
+		// Steering between tools is ordinary.
+		if universal != "" || p.obligation.MatchString(s) || strings.Contains(s, "never") {
+			add(famPreference, 4, s, otherOf() != "")
+		} else {
+			add(famPreference, 1, s, false)
+		}
+	}
+	if end {
 		if m := p.endorse.FindString(s); m != "" {
 			add(famPreference, 2, m, false)
 		}
+	}
+	if conv || universal != "" {
 		verbatim := p.verbatim.MatchString(s)
 		switch {
-		case (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim && (p.convNoun.MatchString(s) || p.convUser.MatchString(s))) && (param || p.transfer.MatchString(s)):
+		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim) && (param || p.transfer.MatchString(s)):
 			// The conversation, or what the user wrote word for word.
 			add(famDirective, 4, s, false)
 		case universal != "" && p.fullOutput.MatchString(s):
 			// Every other tool's full output (Log-To-Leak).
 			add(famDirective, 2, s, false)
 		}
-		if p.sinkVerb.MatchString(s) && p.private.MatchString(s) && p.sinkDest.MatchString(s) && !negated(s) {
-			// Private data to an address or URL.
-			add(famSink, 4, s, false)
-		}
-		if p.credNoun.MatchString(s) && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
-			add(famSensitive, 4, s, false)
-		}
 	}
-	return out
+	if priv && p.sinkDest.MatchString(s) && p.sinkVerb.MatchString(s) && !negated(s) {
+		// Private data to an address or URL.
+		add(famSink, 4, s, false)
+	}
+	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
+		add(famSensitive, 4, s, false)
+	}
 }
 
 // preferenceVerb reports whether a clause tells the model what to choose.
@@ -165,13 +235,42 @@ idents:
 	if !strings.ContainsAny(s, "_-") {
 		return ""
 	}
-	for _, m := range p.ident.FindAllString(s, 8) {
-		m = strings.Trim(strings.TrimSuffix(m, " tool"), "'\"`")
+	for _, m := range toolIdents(s, 8) {
 		if !a.rep.ownName(identKey(m)) && !strings.ContainsAny(m, "0123456789.") {
 			return m
 		}
 	}
 	return ""
+}
+
+// toolIdents returns up to n words of s that look like tool names: words
+// joined by "_" ("send_email"), or by "-" when quoted or followed by
+// "tool" ("'query-docs'", "the query-docs tool").
+func toolIdents(s string, n int) []string {
+	var out []string
+	isWord := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' }
+	for i := 0; i < len(s) && len(out) < n; {
+		if !isWord(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWord(s[j]) {
+			j++
+		}
+		w := strings.Trim(s[i:j], "_-")
+		lead := i > 0 && strings.IndexByte("'\"`", s[i-1]) >= 0
+		trail := j < len(s) && strings.IndexByte("'\"`", s[j]) >= 0
+		switch {
+		case w == "" || w[0] < 'a' || w[0] > 'z':
+		case strings.Contains(w, "_"):
+			out = append(out, w)
+		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[j:], " tool")):
+			out = append(out, w)
+		}
+		i = j
+	}
+	return out
 }
 
 // ownName reports whether key is the identKey of a tool of the report.
@@ -198,13 +297,21 @@ func (r *Report) ownName(key string) bool {
 }
 
 // tlNextClause splits off the first sentence or clause of a match view:
-// up to ". ", "! ", "? " or "; ".
+// up to ". ", "! ", "? " or "; ", or a list item's bullet (" - ", " • ",
+// " * "), which the view keeps where the text broke lines.
 func tlNextClause(s string) (string, string) {
 	for i := 0; i+1 < len(s); i++ {
 		switch s[i] {
 		case '.', '!', '?', ';':
 			if s[i+1] == ' ' {
 				return s[:i], s[i+2:]
+			}
+		case ' ':
+			if i+2 < len(s) && (s[i+1] == '-' || s[i+1] == '*') && s[i+2] == ' ' {
+				return s[:i], s[i+3:]
+			}
+			if strings.HasPrefix(s[i+1:], "• ") {
+				return s[:i], s[i+1+len("• "):]
 			}
 		}
 	}

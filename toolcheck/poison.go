@@ -417,10 +417,13 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			}
 		}
 		sigs = append(sigs, ws...)
-		if tx.view != "" || tx.role == roleOther || tx.role == roleMeta || tx.role == roleSchemaText || tx.role == roleSchemaValue {
-			if len(tx.text) >= 12 && strings.IndexByte(tx.text, ' ') >= 0 {
+		// Intent is read in texts with a view (the phrase automaton made
+		// one for every text holding a literal of the intent rules'
+		// gates), one line at a time when the text has several.
+		if tx.view != "" {
+			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
 				param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
-				is := a.intentSignals(tx.text, "", tx.pos, false, param)
+				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted)
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}

@@ -17,7 +17,7 @@ import (
 // terminalHidden returns the runs of s a terminal would erase, overwrite
 // or conceal, in order; nil when s has no control that hides.
 func terminalHidden(s string) []string {
-	if !strings.ContainsAny(s, "\x1b\r\b\u009b") {
+	if !hidesText(s) {
 		return nil
 	}
 	var (
@@ -163,4 +163,24 @@ func terminalHidden(s string) []string {
 		return nil
 	}
 	return hidden
+}
+
+// hidesText reports whether s holds a control that can hide text: an
+// escape, a CSI, a backspace or a carriage return not ending a line.
+func hidesText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 0x1b, '\b':
+			return true
+		case '\r':
+			if i+1 < len(s) && s[i+1] != '\n' {
+				return true
+			}
+		case 0xc2:
+			if i+1 < len(s) && s[i+1] == 0x9b {
+				return true
+			}
+		}
+	}
+	return false
 }
