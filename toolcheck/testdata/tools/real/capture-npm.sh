@@ -15,7 +15,7 @@
 # and descriptions for half the tools or more: forks and re-publications
 # would otherwise leak development data into the held-out set).
 #
-# Environment: CAPTURE_PREFIX (see below), CAPTURE_WORK (scratch dir, default /tmp/mcpcap; must be outside
+# Environment: CAPTURE_PREFIX, CAPTURE_ENV, CAPTURE_UNSET (see below), CAPTURE_WORK (scratch dir, default /tmp/mcpcap; must be outside
 # the repository), CAPTURE_TIMEOUT (seconds per run, default 40),
 # CAPTURE_DATE (default today, UTC). Needs root (or user namespaces) for
 # unshare -n, node >= 18 and npm. The SDK client is installed once into
@@ -92,6 +92,7 @@ envs=$(grep -rhoaE --include='*.js' --include='*.mjs' --include='*.cjs' \
 	head -300)
 envargs=()
 for v in $envs; do
+	case " ${CAPTURE_UNSET:-} " in *" $v "*) continue ;; esac
 	case $v in
 	*POSTGRES*_URL | *PG*_URL | *POSTGRES*CONNECTION* | DATABASE_URL | *DATABASE_URI | DSN | *_DSN) val='postgresql://u:p@127.0.0.1:9/db' ;;
 	*MYSQL*_URL | *MYSQL*CONNECTION* | *MARIADB*_URL) val='mysql://u:p@127.0.0.1:9/db' ;;
@@ -109,6 +110,11 @@ for v in $envs; do
 	esac
 	envargs+=("$v=$val")
 done
+# CAPTURE_ENV="NAME=VALUE ..." adds or overrides dummies a server needs in
+# a particular shape; CAPTURE_UNSET="NAME ..." leaves names unset (a dummy
+# URL that makes a server fetch its settings from there, say).
+# shellcheck disable=SC2206
+[ -n "${CAPTURE_ENV:-}" ] && envargs+=(${CAPTURE_ENV})
 
 run() { # run OUT ARGS...: one sandboxed start, whole process group killed after
 	local out=$1
@@ -129,21 +135,42 @@ run() { # run OUT ARGS...: one sandboxed start, whole process group killed after
 out=$work/out-$slug.json
 tried=""
 ok=""
+envmode=all
+hung=""
 if [ $# -gt 0 ]; then attempts=("$*"); else attempts=("" "stdio" "--stdio" "mcp" "start"); fi
-for a in "${attempts[@]}"; do
-	start=$SECONDS
-	# shellcheck disable=SC2086
-	run "$out" $a
-	rc=$?
-	tried="$tried [$a]rc=$rc"
-	if node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.exit(d.result.tools.length>0?0:1)' "$out" 2>/dev/null; then
-		ok=$a
-		break
+listed() { node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.exit(d.result.tools.length>0?0:1)' "$1" 2>/dev/null; }
+# Second round, only if every start failed fast: dummies for keys, tokens and
+# secrets only (some servers take a dummy URL or ID as a place to connect to
+# at start).
+allenv=("${envargs[@]}")
+for envmode in all keys; do
+	if [ $envmode = keys ]; then
+		[ -n "$hung" ] && break
+		envargs=()
+		for e in "${allenv[@]}"; do
+			case ${e%%=*} in *KEY | *KEY_* | *TOKEN | *TOKEN_* | *SECRET | *SECRET_* | *PASSWORD | *PASSWORD_*) envargs+=("$e") ;; esac
+		done
+		# shellcheck disable=SC2206
+		[ -n "${CAPTURE_ENV:-}" ] && envargs+=(${CAPTURE_ENV})
 	fi
-	# A server that hung until the timeout is not a CLI waiting for a subcommand.
-	[ $((SECONDS - start)) -ge $((tmo - 2)) ] && break
+	for a in "${attempts[@]}"; do
+		start=$SECONDS
+		# shellcheck disable=SC2086
+		run "$out" $a
+		rc=$?
+		tried="$tried [$envmode:$a]rc=$rc"
+		if listed "$out"; then
+			ok=$a
+			break 2
+		fi
+		# A server that hung until the timeout is not a CLI waiting for a subcommand.
+		if [ $((SECONDS - start)) -ge $((tmo - 2)) ]; then
+			hung=1
+			break
+		fi
+	done
 done
-if ! node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.exit(d.result.tools.length>0?0:1)' "$out" 2>/dev/null; then
+if ! listed "$out"; then
 	why=$(grep -aoE "Cannot find module '[^']*\.node'|Error: .{0,120}|[A-Z_]+ (is|are) required.{0,60}|[Mm]issing .{0,80}|Usage: .{0,60}" "$log" | head -1)
 	status no-tools "$tried ${why:-}"
 	exit 4
@@ -170,8 +197,13 @@ for (const d of process.argv.slice(3)) for (const f of fs.readdirSync(d)) {
 fi
 cp "$out" "$dest"
 n=$(node -p "JSON.parse(require('fs').readFileSync('$dest','utf8')).result.tools.length")
-args=$ok
-[ -n "$args" ] && args=" (\`$args\`)"
+note=()
+[ -n "$ok" ] && note+=("\`$ok\`")
+[ $envmode = keys ] && note+=("dummies for keys and tokens only")
+[ -n "${CAPTURE_ENV:-}" ] && note+=("env \`${CAPTURE_ENV}\`")
+[ -n "${CAPTURE_UNSET:-}" ] && note+=("unset \`${CAPTURE_UNSET}\`")
+args=""
+[ ${#note[@]} -gt 0 ] && args=" ($(IFS=';'; echo "${note[*]}" | sed 's/;/; /g'))"
 row="| $slug.json | $name$args | $version | $n | $day |"
 readme=$here/$split/README.md
 { grep -vF "| $slug.json |" "$readme" || true; } >"$readme.tmp" && mv "$readme.tmp" "$readme"
