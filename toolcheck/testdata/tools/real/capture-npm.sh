@@ -22,8 +22,8 @@
 # $CAPTURE_WORK/client.
 #
 # Dummy credentials: every upper-case environment variable name the package
-# reads (process.env.NAME, process.env["NAME"], or a string literal that ends
-# like a credential or endpoint setting) gets a value of the right shape:
+# reads (process.env.NAME, process.env["NAME"], a string literal that ends
+# like a credential or endpoint setting, or a zod schema key `NAME: z.`) gets a value of the right shape:
 # URLs point at 127.0.0.1:9, hosts at 127.0.0.1, keys are a fixed dummy
 # string. Names that switch modes (PORT, TRANSPORT, READ_ONLY, TOOLS, ...)
 # are left unset so each server starts in its default stdio mode.
@@ -85,8 +85,9 @@ envs=$(grep -rhoaE --include='*.js' --include='*.mjs' --include='*.cjs' \
 	-e 'process\.env\.[A-Z][A-Z0-9_]{2,}' \
 	-e 'process\.env\[.[A-Z][A-Z0-9_]{2,}.\]' \
 	-e "[\"'\`][A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(API_KEY|APIKEY|KEY|TOKEN|SECRET|PASSWORD|PASS|URL|URI|HOST|ENDPOINT|ID|EMAIL|USER|USERNAME|DOMAIN|ORG|WORKSPACE|REGION|SITE|INSTANCE|TENANT|ACCOUNT)[\"'\`]" \
+	-e "\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(API_KEY|APIKEY|KEY|TOKEN|SECRET|PASSWORD|URL|HOST|ID|EMAIL|USERNAME|DOMAIN)\s*:\s*z\." \
 	"$dir/node_modules/$name" 2>/dev/null |
-	sed -E 's/^process\.env\.//; s/^process\.env\[.//; s/.\]$//; s/^["'\''`]//; s/["'\''`]$//' | sort -u |
+	sed -E 's/^process\.env\.//; s/^process\.env\[.//; s/.\]$//; s/^["'\''`]//; s/["'\''`]$//; s/\s*:\s*z\.$//' | sort -u |
 	grep -vE '(^|_)(PORT|TRANSPORT|MODE|ENABLE[DS]?|DISABLE[DS]?|READ_?ONLY|DEBUG|LOG|LOGS|LOGGING|LEVEL|TIMEOUT|TOOLS?|TOOLSETS?|FEATURES?|ALLOW|ALLOWED|DENY|HTTP|HTTPS|SSE|STDIO|STREAMABLE|VERBOSE|CI|LANG|TZ|PROXY|COLOR|FORCE|MAX|MIN|LIMIT|CACHE|DIR|FILE|PATH|HOME|TMPDIR|SHELL|TERM|NODE|NPM|ENV|DEV|TEST|TELEMETRY|ANALYTICS|SENTRY|OTEL|DRY|SAFE|STRICT|LEGACY|EXPERIMENTAL|BETA|VERSION|LOCALE|TLS|SSL|CERT|CA|INSECURE|REJECT|WORKERS?|THREADS?|CONCURRENCY|INTERVAL|RETRY|RETRIES|PROFILE)(_|$)' |
 	grep -E '(^|_)(KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASS|PWD|AUTH|CREDENTIALS?|URL|URI|ENDPOINT|HOST|HOSTNAME|DOMAIN|SITE|INSTANCE|BASE|ID|EMAIL|USER|USERNAME|LOGIN|ORG|ORGANIZATION|WORKSPACE|TENANT|ACCOUNT|PROJECT|TEAM|REGION|DATABASE|DB|DSN|CONNECTION|STORE|SHOP|SPACE|COMPANY|SERVER)(_|$)' |
 	head -300)
@@ -155,6 +156,7 @@ for envmode in all keys; do
 	fi
 	for a in "${attempts[@]}"; do
 		start=$SECONDS
+		off=$(stat -c %s "$log")
 		# shellcheck disable=SC2086
 		run "$out" $a
 		rc=$?
@@ -168,6 +170,10 @@ for envmode in all keys; do
 			hung=1
 			break
 		fi
+		# Subcommand guesses only for a server whose failed start talked
+		# about commands or usage; only the plain start with key dummies.
+		[ $# -eq 0 ] && [ -z "$a" ] && ! tail -c +"$((off + 1))" "$log" | grep -qiE 'usage|command|unknown (option|argument)|expected|--help|subcommand' && break
+		[ $envmode = keys ] && break
 	done
 done
 if ! listed "$out"; then
