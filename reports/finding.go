@@ -103,6 +103,12 @@ const (
 	ReasonInvalid          = "INVALID_ENTRY"
 	ReasonShadowed         = "SHADOWED"
 	ReasonPolicyUnverified = "POLICY_UNVERIFIED"
+	// ReasonMarketplaceBlocked: a Claude Code plugin's marketplace matches a
+	// managed blockedMarketplaces entry.
+	ReasonMarketplaceBlocked = "MARKETPLACE_BLOCKED"
+	// ReasonMarketplaceNotAllowed: managed strictKnownMarketplaces does not
+	// list a Claude Code plugin's marketplace.
+	ReasonMarketplaceNotAllowed = "MARKETPLACE_NOT_ALLOWED"
 )
 
 // Finding is one problem found in a configuration, a policy or a tool list.
