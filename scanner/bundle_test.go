@@ -178,3 +178,72 @@ func FuzzBundle(f *testing.F) {
 		}
 	})
 }
+
+// TestExtensionPolicy: the organisation's extension policy (Claude
+// Desktop's enterprise settings) blocks every extension when extensions are
+// off, and every extension whose install record is not signed when
+// signatures are required; the XML property list of macOS and the JSON
+// file of the Linux builds are read alike, and a binary property list is
+// an error that leaves the policy unknown.
+func TestExtensionPolicy(t *testing.T) {
+	plist := func(body string) string {
+		return `<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>` + body + `</dict></plist>`
+	}
+	cases := []struct {
+		name, file, data string
+		want             map[string]string // extension id -> status reason
+		errs             int
+	}{
+		{"off", "enterprise.json", `{"isDesktopExtensionEnabled": false}`,
+			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSIONS_DISABLED", "ant.dir.gh.acme.files": "blocked EXTENSIONS_DISABLED"}, 0},
+		{"off by the dxt name", "enterprise.json", `{"isDxtEnabled": false}`,
+			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSIONS_DISABLED"}, 0},
+		{"canonical key wins", "enterprise.json", `{"isDxtEnabled": false, "isDesktopExtensionEnabled": true}`,
+			map[string]string{"local.mcpb.acme-corp.weather": "active ALLOWED"}, 0},
+		{"signature required", "enterprise.json", `{"isDesktopExtensionSignatureRequired": true}`,
+			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSION_UNSIGNED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
+		{"plist", "com.anthropic.claudefordesktop.plist", plist(`<key>isDesktopExtensionEnabled</key><false/>`),
+			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSIONS_DISABLED"}, 0},
+		{"binary plist", "com.anthropic.claudefordesktop.plist", "bplist00\x01\x02",
+			map[string]string{"local.mcpb.acme-corp.weather": "active ALLOWED"}, 1},
+		{"none", "", "", map[string]string{"local.mcpb.acme-corp.weather": "active ALLOWED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := stageClient(t, "claude-desktop-extensions")
+			opts := scanner.Options{Home: filepath.Join(root, "home"), GOOS: "linux", LookupEnv: emptyEnv,
+				DesktopPolicyFile: filepath.Join(root, "no-policy.json")}
+			if tc.file != "" {
+				opts.DesktopPolicyFile = filepath.Join(root, tc.file)
+				writeAbs(t, opts.DesktopPolicyFile, tc.data)
+			}
+			res, err := scanner.Scan(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, want := range tc.want {
+				found := false
+				for _, s := range res.Servers {
+					if s.Name == id && s.Scope == scanner.ScopeExtension {
+						found = true
+						if got := string(s.Status) + " " + strings.Join(s.Decision.Reasons, ","); got != want {
+							t.Errorf("%s: %s, want %s", id, got, want)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("no extension %s", id)
+				}
+			}
+			var policyErrs int
+			for _, e := range res.Errors {
+				if e.Path == opts.DesktopPolicyFile {
+					policyErrs++
+				}
+			}
+			if policyErrs != tc.errs {
+				t.Errorf("%d errors about the policy file, want %d: %+v", policyErrs, tc.errs, res.Errors)
+			}
+		})
+	}
+}
