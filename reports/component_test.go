@@ -17,7 +17,7 @@ func extensionReport(host, user, dir string) *reports.Report {
 			ID: "s-" + host, Name: "local.mcpb.acme.weather", Client: "claude-desktop", Scope: "extension", Transport: "stdio",
 			Command: "node", Args: []string{dir + "/server/index.js"}, Status: reports.StatusActive,
 			Decision: reports.Decision{Allowed: true, Reasons: []string{"ALLOWED"}},
-			Details: map[string]any{"extension": map[string]any{"extension_id": "local.mcpb.acme.weather", "display_name": "Acme Weather", "version": "1.2.0", "author": "Acme Corp"}},
+			Details:  map[string]any{"extension": map[string]any{"extension_id": "local.mcpb.acme.weather", "display_name": "Acme Weather", "version": "1.2.0", "author": "Acme Corp"}},
 		}, {
 			ID: "c-" + host, Name: "docs", Client: "cursor", Scope: "user", Transport: "stdio", Command: "uvx", Args: []string{"docs==1.0"},
 			Status: reports.StatusActive, Decision: reports.Decision{Allowed: true, Reasons: []string{"ALLOWED"}},
