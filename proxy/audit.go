@@ -26,11 +26,12 @@ const (
 
 // Outcomes of a call (the outcome detail).
 const (
-	outcomeOK         = "ok"         // a result
-	outcomeToolError  = "tool-error" // a result with isError: true
-	outcomeError      = "error"      // a JSON-RPC error from the server
-	outcomeRefused    = "refused"    // mcpguard answered in the server's place
-	outcomeUnanswered = "unanswered" // the session ended first
+	outcomeOK         = "ok"             // a result
+	outcomeToolError  = "tool-error"     // a result with isError: true
+	outcomeError      = "error"          // a JSON-RPC error from the server
+	outcomeRefused    = "refused"        // mcpguard answered in the server's place
+	outcomeInput      = "input-required" // the server needs the client's input first (2026-07-28); the call is sent again
+	outcomeUnanswered = "unanswered"     // the session ended first
 )
 
 // callRecord is what the proxy remembers of a forwarded tools/call.
@@ -178,11 +179,14 @@ func (r *relay) answered(c *callRecord, msg []byte, m *mcpio.Message) {
 	outcome := outcomeOK
 	if keys, values, ok := mcpio.ObjectMembers(m.Result); ok {
 		for i, k := range keys {
-			if k == "isError" {
+			switch {
+			case k == "isError" && outcome != outcomeInput:
 				outcome = outcomeOK
 				if string(values[i]) == "true" {
 					outcome = outcomeToolError
 				}
+			case k == "resultType" && string(values[i]) == `"input_required"`:
+				outcome = outcomeInput
 			}
 		}
 	}

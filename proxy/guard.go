@@ -179,7 +179,7 @@ func (g *Guard) Initialize(result []byte) []byte {
 		return result
 	}
 	g.emit(events.Event{Kind: "initialize-sanitized", Severity: string(reports.SeverityWarning),
-		Message: "the initialize result (serverInfo, instructions) carries hidden characters" + g.action(", removed", "")})
+		Message: "the initialize or server/discover result (server info, instructions) carries hidden characters" + g.action(", removed", "")})
 	if !g.opts.Enforce {
 		return result
 	}

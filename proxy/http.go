@@ -160,6 +160,13 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			w.Write(reply)
 			return
 		}
+		if why := headerMismatch(req.Header, body); why != "" && h.relay.opts.Enforce {
+			// A server or gateway that routes by the header would run
+			// another method or tool than the one the proxy checked.
+			h.relay.refuseClient(body, nil, why)
+			http.Error(w, "mcpguard: "+why, http.StatusBadRequest)
+			return
+		}
 		forward, reply := h.relay.fromClient(rt, body)
 		if forward == nil {
 			if reply == nil {

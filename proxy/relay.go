@@ -526,10 +526,18 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 			return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: tools/list result could not be analysed: "+err.Error(), nil), true
 		}
 		result = inspected
-	case "initialize":
+	case "initialize", "server/discover":
+		// server/discover (the 2026-07-28 revision) is the stateless
+		// initialize: its instructions and server info reach the model too.
 		result = r.opts.Inspector.Initialize(result)
 	default:
-		return nil, false
+		// Any other result: the embedded requests of an input_required
+		// one (multi-round-trip requests) reach the user or a model.
+		if out, changed := r.inputRequired(method, result); changed {
+			result = out
+		} else {
+			return nil, false
+		}
 	}
 	if bytes.Equal(result, m.Result) {
 		return nil, false

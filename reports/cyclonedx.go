@@ -137,7 +137,15 @@ func writeBOM(w io.Writer, version, at string, meta *cdxComponent, props []cdxPr
 			continue
 		}
 		c := cdxComponent{BOMRef: ref, Type: cdxApplication, Name: nonEmpty(s.Name, "server"), Properties: &props}
-		if p, ok := launchedPackage(s.Command, s.Args); ok {
+		if ext, ok := Extension(s.Server); ok {
+			// The extension is the package: named and versioned by its
+			// manifest, its author as the group.
+			c.Name, c.Version, c.Group = ext.Name, ext.Version, ext.Author
+			c.Description = "Claude Desktop extension " + strconv.Quote(ext.ID)
+			if s.Command != "" {
+				c.Description += " run by " + path.Base(strings.ReplaceAll(s.Command, `\`, "/"))
+			}
+		} else if p, ok := launchedPackage(s.Command, s.Args); ok {
 			c.Name, c.Version, c.PackageURL = p.name, p.version, p.purl()
 			if p.group != "" {
 				c.Group = p.group
@@ -175,6 +183,7 @@ func serverProperties(s *FleetServer, fleet bool) []cdxProperty {
 		{Name: "mcpguard:server-name", Value: s.Name},
 		{Name: "mcpguard:client", Value: s.Client},
 		{Name: "mcpguard:scope", Value: s.Scope},
+		{Name: "mcpguard:component-type", Value: ComponentType(s.Server)},
 		{Name: "mcpguard:transport", Value: s.Transport},
 		{Name: "mcpguard:status", Value: string(s.Status)},
 		{Name: "mcpguard:allowed", Value: strconv.FormatBool(s.Decision.Allowed)},

@@ -103,6 +103,18 @@ const (
 	ReasonInvalid          = "INVALID_ENTRY"
 	ReasonShadowed         = "SHADOWED"
 	ReasonPolicyUnverified = "POLICY_UNVERIFIED"
+	// ReasonMarketplaceBlocked: a Claude Code plugin's marketplace matches a
+	// managed blockedMarketplaces entry.
+	ReasonMarketplaceBlocked = "MARKETPLACE_BLOCKED"
+	// ReasonMarketplaceNotAllowed: managed strictKnownMarketplaces does not
+	// list a Claude Code plugin's marketplace.
+	ReasonMarketplaceNotAllowed = "MARKETPLACE_NOT_ALLOWED"
+	// ReasonExtensionsDisabled: the organisation turned Claude Desktop
+	// extensions off (isDesktopExtensionEnabled: false).
+	ReasonExtensionsDisabled = "EXTENSIONS_DISABLED"
+	// ReasonExtensionUnsigned: the organisation requires signed Claude
+	// Desktop extensions and this one's install record is not signed.
+	ReasonExtensionUnsigned = "EXTENSION_UNSIGNED"
 )
 
 // Finding is one problem found in a configuration, a policy or a tool list.

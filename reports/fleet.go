@@ -137,6 +137,11 @@ type DistinctEntry struct {
 	NotAllowed int            `json:"not_allowed"`
 	ByStatus   map[string]int `json:"by_status"`
 	Findings   SeverityCount  `json:"findings"`
+	// Component is "claude-desktop-extension" for a Claude Desktop
+	// extension, identified by its id and Version rather than by its
+	// command line; absent for other servers.
+	Component string `json:"component,omitempty"`
+	Version   string `json:"version,omitempty"`
 }
 
 // RuleCount counts one rule's findings across the fleet.
@@ -149,15 +154,17 @@ type RuleCount struct {
 
 // FleetSummary counts the fleet.
 type FleetSummary struct {
-	Hosts                int           `json:"hosts"`
-	StaleHosts           int           `json:"stale_hosts"`
-	HostsOutOfCompliance int           `json:"hosts_out_of_compliance"`
-	Servers              int           `json:"servers"`
-	DistinctServers      int           `json:"distinct_servers"`
-	Allowed              int           `json:"allowed"`
-	NotAllowed           int           `json:"not_allowed"`
-	Findings             SeverityCount `json:"findings"`
-	Errors               int           `json:"errors"`
+	Hosts                int `json:"hosts"`
+	StaleHosts           int `json:"stale_hosts"`
+	HostsOutOfCompliance int `json:"hosts_out_of_compliance"`
+	Servers              int `json:"servers"`
+	DistinctServers      int `json:"distinct_servers"`
+	// Extensions counts the Claude Desktop extensions among Servers.
+	Extensions int           `json:"extensions"`
+	Allowed    int           `json:"allowed"`
+	NotAllowed int           `json:"not_allowed"`
+	Findings   SeverityCount `json:"findings"`
+	Errors     int           `json:"errors"`
 }
 
 // MergeOptions configure a Merger.
@@ -288,6 +295,7 @@ func (m *Merger) Fleet() *Fleet {
 		f.Hosts = append(f.Hosts, p.hosts...)
 		f.Summary.StaleHosts += p.summary.StaleHosts
 		f.Summary.HostsOutOfCompliance += p.summary.HostsOutOfCompliance
+		f.Summary.Extensions += p.summary.Extensions
 		f.Summary.Allowed += p.summary.Allowed
 		f.Summary.NotAllowed += p.summary.NotAllowed
 		f.Summary.Findings.Error += p.summary.Findings.Error
@@ -422,6 +430,9 @@ func (p *fleetPart) host(m *Merger, key string, cutoff time.Time, servers []Flee
 			s.User = r.Host.User
 		}
 		servers[i] = FleetServer{Server: s, Host: key}
+		if s.Scope == "extension" {
+			p.summary.Extensions++
+		}
 		if !m.opts.NoAggregates {
 			p.key = appendLaunchKey(p.key[:0], s)
 			d := p.distinct[string(p.key)]
@@ -488,6 +499,11 @@ func launchKey(s *Server) string { return string(appendLaunchKey(nil, s)) }
 // appendLaunchKey appends s's launchKey to b: a merge looks each server's
 // key up in a buffer it reuses and makes a string only of a new one.
 func appendLaunchKey(b []byte, s *Server) []byte {
+	if ext, ok := Extension(s); ok {
+		// One extension is one package wherever it is unpacked (its
+		// command line names each user's folder): its id and version.
+		return append(append(append(append(b, "extension "...), ext.ID...), '@'), ext.Version...)
+	}
 	if s.URL != "" {
 		return append(append(append(b, s.Transport...), ' '), s.URL...)
 	}
@@ -511,6 +527,9 @@ type distinctAcc struct {
 
 func newDistinct(s *Server, key string) *distinctAcc {
 	d := &distinctAcc{DistinctEntry: DistinctEntry{Key: key, Transport: s.Transport, URL: s.URL, ByStatus: map[string]int{}}}
+	if ext, ok := Extension(s); ok {
+		d.Component, d.Version = ComponentExtension, ext.Version
+	}
 	if s.URL == "" {
 		d.Command, d.Args = s.Command, append([]string{}, s.Args...)
 	}

@@ -71,7 +71,14 @@ func appendDistinct(b []byte, d *DistinctEntry) []byte {
 	b = strconv.AppendInt(b, int64(d.Findings.Warning), 10)
 	b = appendJSONKey(b, 2, "note")
 	b = strconv.AppendInt(b, int64(d.Findings.Note), 10)
-	return append(b, "\n      }\n    }"...)
+	b = append(b, "\n      }"...)
+	if d.Component != "" {
+		b = appendJSONMember(b, 1, "component", d.Component)
+	}
+	if d.Version != "" {
+		b = appendJSONMember(b, 1, "version", d.Version)
+	}
+	return append(b, "\n    }"...)
 }
 
 // appendJSONLocation appends a Location object whose key is at depth.

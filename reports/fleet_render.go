@@ -252,7 +252,7 @@ func writeFleetMarkdown(w io.Writer, f *Fleet, _ Options) error {
 var serverCSVHeader = []string{
 	"host", "user", "id", "name", "client", "scope", "project", "transport", "command", "args", "url",
 	"status", "allowed", "reasons", "findings", "path", "line", "column",
-	"introspection", "tools",
+	"introspection", "tools", "component", "version",
 }
 
 // writeServersCSV writes one row per server (per host), with the same
@@ -268,7 +268,10 @@ func writeServersCSV(w io.Writer, servers []FleetServer) error {
 			s.Host, s.User, s.ID, s.Name, s.Client, s.Scope, s.Project, s.Transport, s.Command, strings.Join(s.Args, " "), s.URL,
 			string(s.Status), strconv.FormatBool(s.Decision.Allowed), strings.Join(s.Decision.Reasons, "; "), strconv.Itoa(len(s.FindingIDs)),
 			s.Source.Path, strconv.Itoa(s.Source.Line), strconv.Itoa(s.Source.Column),
-			"", "",
+			"", "", ComponentType(s.Server), "",
+		}
+		if ext, ok := Extension(s.Server); ok {
+			row[21] = ext.Version
 		}
 		if in := s.Introspection; in != nil {
 			row[18] = in.Status

@@ -67,6 +67,7 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 			r.Servers[i] = reportServer(det, res.Servers[i])
 		}
 	})
+	addDeclaredTools(r, res)
 	RedactFindings(det, r.Findings)
 	for i := range r.Errors {
 		r.Errors[i].Message = det.RedactText(r.Errors[i].Message)

@@ -58,8 +58,11 @@ type claudeWorld struct {
 	// clientEnv is what the settings env blocks add to Claude Code's own
 	// environment, inherited by every server it starts.
 	clientEnv map[string]string
-	// plugins are the installed plugins Claude Code can load.
-	plugins []plugin
+	// installed are the installed plugins Claude Code can load, each with
+	// its install records; which record applies depends on the project.
+	installed []*installedPlugin
+	// marketplaces is the managed plugin marketplace policy.
+	marketplaces *marketplacePolicy
 	// userParsed are the user-scope definitions of ~/.claude.json as the
 	// first resolution parsed them (userEntries), nil until then.
 	userParsed []Server

@@ -116,8 +116,9 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 			w.clientEnv[k] = v
 		}
 	}
-	w.plugins = sc.installedPlugins(w)
-	sc.addPluginAnchors(w.plugins)
+	w.installed = sc.installedPlugins(w)
+	sc.addPluginAnchors(w.installed)
+	w.marketplaces = sc.loadMarketplacePolicy(w.managedDocs)
 	return w
 }
 

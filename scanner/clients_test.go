@@ -58,6 +58,9 @@ type clientCase struct {
 
 var clientCases = []clientCase{
 	{name: "claude-desktop", dir: "claude-desktop"},
+	// Extensions in the macOS, Windows and Linux layouts; the macOS one was
+	// packed with the real @anthropic-ai/mcpb CLI (2.1.2) and unzipped.
+	{name: "claude-desktop-extensions", dir: "claude-desktop-extensions"},
 	{name: "cursor", dir: "cursor", env: map[string]string{"API_KEY": "set", "MY_SERVICE_TOKEN": "set"}},
 	{name: "vscode", dir: "vscode"},
 	{name: "windsurf", dir: "windsurf", env: map[string]string{"GITHUB_TOKEN": "set"}},

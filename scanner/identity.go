@@ -48,10 +48,12 @@ func (sc *scan) setAnchors() {
 // plugin server keeps its id when the plugin is updated to a new version
 // directory. It runs while the Claude Code files are loaded, before any
 // server or finding of a plugin is made.
-func (sc *scan) addPluginAnchors(plugins []plugin) {
+func (sc *scan) addPluginAnchors(plugins []*installedPlugin) {
 	for _, pl := range plugins {
-		if filepath.IsAbs(pl.root) {
-			sc.anchors = append(sc.anchors, anchor{filepath.Clean(pl.root), "plugin:" + pl.id + "/"})
+		for _, r := range pl.records {
+			if filepath.IsAbs(r.root) {
+				sc.anchors = append(sc.anchors, anchor{filepath.Clean(r.root), "plugin:" + pl.id + "/"})
+			}
 		}
 	}
 	sc.sortAnchors()

@@ -80,6 +80,7 @@ func userLocations() []location {
 			location{rel: d + "/globalStorage/kilocode.kilo-code/settings/mcp_settings.json", client: ClientKilo, handler: jsonServers(specKilo, true, "mcpServers")},
 		)
 	}
+	locs = append(locs, extensionLocations()...)
 	return append(locs, extraUserLocations()...)
 }
 

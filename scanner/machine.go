@@ -152,6 +152,10 @@ func (sc *scan) scanPaths() {
 			}
 			continue
 		}
+		if isBundle(p) {
+			sc.scanBundle(p)
+			continue
+		}
 		kind, l, dir := classifyFile(p)
 		switch kind {
 		case "claude-mcp":

@@ -37,8 +37,10 @@ const (
 	ScopeProject = "project"
 	ScopeUser    = "user"
 	ScopePlugin  = "plugin"
-	ScopeIDE     = "ide"
-	ScopeSystem  = "system"
+	// ScopeExtension is a Claude Desktop extension (.mcpb) of one user.
+	ScopeExtension = "extension"
+	ScopeIDE       = "ide"
+	ScopeSystem    = "system"
 )
 
 // Transports (docs/clients.md §7).
@@ -86,6 +88,9 @@ type Server struct {
 	// Expanded is the Claude Code view after ${VAR} expansion, used for policy
 	// matching; nil for other clients.
 	Expanded *Expanded
+	// DeclaredTools is the tool list a Claude Desktop extension's manifest
+	// declares, for tool analysis (runner); nil for other servers.
+	DeclaredTools *DeclaredTools
 
 	// wrapper is the argv prefix [mcpguard, proxy flags..., "--"] of a server
 	// that runs through `mcpguard proxy` (or that the scan was asked to judge as

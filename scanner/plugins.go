@@ -3,6 +3,9 @@ package scanner
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -10,56 +13,178 @@ import (
 	"github.com/mcpguard/mcpguard/reports"
 )
 
-// plugin is one installed Claude Code plugin.
+// plugin is one installed Claude Code plugin, with the install record
+// chosen for the project being resolved.
 type plugin struct {
 	id          string // "<plugin>@<marketplace>"
 	name        string
 	marketplace string
+	root        string // installPath of the chosen record
+}
+
+// installedPlugin is a plugin of installed_plugins.json whose marketplace is
+// known and lists it, with all of its install records in file order.
+type installedPlugin struct {
+	id, name, marketplace string
+	records               []installRecord
+	source                *mktSource // the marketplace's source in known_marketplaces.json, nil when it has none
+}
+
+// installRecord is one installation of a plugin: version 2 of
+// installed_plugins.json holds a list of them (one per scope and project).
+type installRecord struct {
+	scope       string // managed, user, project, local; "user" for version 1
+	projectPath string
 	root        string // installPath
 }
 
-// installedPlugins reads the plugins Claude Code would load from: an entry in
+// recordScopes are the scopes a version 2 record may have.
+var recordScopes = []string{"managed", "user", "project", "local"}
+
+// pluginID is Claude Code's "plugin@marketplace" key.
+var pluginID = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)
+
+// installedPlugins reads the plugins Claude Code can load: an entry in
 // installed_plugins.json whose marketplace is known (known_marketplaces.json)
-// and lists the plugin in its marketplace.json. Observed with the CLI: all three
-// are needed, and nothing loads otherwise.
-func (sc *scan) installedPlugins(w *claudeWorld) []plugin {
+// and lists the plugin in its marketplace.json. Observed with the CLI: all
+// three are needed, and nothing loads otherwise. A record that is malformed
+// (not an object, no installPath, an unknown scope) makes Claude Code drop
+// the whole file: that is an error here too, and no plugin loads.
+func (sc *scan) installedPlugins(w *claudeWorld) []*installedPlugin {
 	if w.configDir == "" {
 		return nil
 	}
 	dir := filepath.Join(w.configDir, "plugins")
-	installed := sc.readJSON(filepath.Join(dir, "installed_plugins.json"), ClientClaudeCode, "plugins", ScopePlugin, false)
+	path := filepath.Join(dir, "installed_plugins.json")
+	installed := sc.readJSON(path, ClientClaudeCode, "plugins", ScopePlugin, false)
 	if installed == nil {
 		return nil
 	}
 	known := sc.readJSON(filepath.Join(dir, "known_marketplaces.json"), ClientClaudeCode, "plugins", ScopePlugin, false)
-	plugins := installed.Get("plugins")
-	if plugins == nil || plugins.Kind != jsonc.Object {
+	fail := func(pos jsonc.Pos, msg string) []*installedPlugin {
+		sc.fileError(reports.FileError{Path: path, Line: pos.Line, Column: pos.Col,
+			Message: msg + "; Claude Code then loads no plugin from this file"})
 		return nil
 	}
-	var out []plugin
-	for _, m := range plugins.Members {
-		name, mkt, ok := strings.Cut(m.Key, "@")
-		if !ok {
+	version := installed.Get("version")
+	v := 0.0
+	if version != nil && version.Kind == jsonc.Number {
+		v, _ = strconv.ParseFloat(version.Str, 64)
+	}
+	v2 := v == 2
+	if !v2 && v != 1 {
+		pos := installed.Pos
+		if version != nil {
+			pos = version.Pos
+		}
+		return fail(pos, `"version" must be 1 or 2`)
+	}
+	plugins := installed.Member("plugins")
+	if plugins == nil || plugins.Value.Kind != jsonc.Object {
+		pos := installed.Pos
+		if plugins != nil {
+			pos = plugins.Value.Pos
+		}
+		return fail(pos, `"plugins" must be an object`)
+	}
+	var out []*installedPlugin
+	for _, m := range plugins.Value.Members {
+		if !pluginID.MatchString(m.Key) {
+			sc.fileError(reports.FileError{Path: path, Line: m.KeyPos.Line, Column: m.KeyPos.Col,
+				Message: fmt.Sprintf("plugin id %q is not plugin@marketplace; Claude Code skips it", m.Key)})
 			continue
 		}
-		// Version 2 holds a list of installations (one per scope); version 1 an object.
-		inst := m.Value
-		if inst.Kind == jsonc.Array {
-			if len(inst.Elems) == 0 {
-				continue
+		name, mkt, _ := strings.Cut(m.Key, "@")
+		var records []installRecord
+		if v2 {
+			if m.Value.Kind != jsonc.Array {
+				return fail(m.Value.Pos, fmt.Sprintf("the records of %q must be an array", m.Key))
 			}
-			inst = inst.Elems[0]
+			for i, e := range m.Value.Elems {
+				r, why := parseRecord(e, true)
+				if why != "" {
+					return fail(e.Pos, fmt.Sprintf("record %d of %q is malformed: %s", i, m.Key, why))
+				}
+				records = append(records, r)
+			}
+		} else {
+			r, why := parseRecord(m.Value, false)
+			if why != "" {
+				return fail(m.Value.Pos, fmt.Sprintf("the record of %q is malformed: %s", m.Key, why))
+			}
+			records = append(records, r)
 		}
-		root := inst.Get("installPath")
-		if !root.IsString() || root.Str == "" {
+		entry := known.Get(mkt)
+		if !marketplaceLists(sc, entry, name) {
 			continue
 		}
-		if !marketplaceLists(sc, known.Get(mkt), name) {
-			continue
-		}
-		out = append(out, plugin{id: m.Key, name: name, marketplace: mkt, root: root.Str})
+		ip := &installedPlugin{id: m.Key, name: name, marketplace: mkt, records: records}
+		ip.source, _ = parseMktSource(entry.Get("source"))
+		out = append(out, ip)
 	}
 	return out
+}
+
+// parseRecord validates one install record against Claude Code's schema:
+// version 2 needs scope and installPath, version 1 version, installedAt
+// and installPath; the other fields Claude Code knows must be strings.
+func parseRecord(v *jsonc.Value, v2 bool) (installRecord, string) {
+	if v == nil || v.Kind != jsonc.Object {
+		return installRecord{}, "not an object"
+	}
+	required := []string{"installPath", "version", "installedAt"}
+	optional := []string{"lastUpdated", "gitCommitSha", "resolvedVersion"}
+	if v2 {
+		required = []string{"scope", "installPath"}
+		optional = append(optional, "projectPath", "version", "installedAt")
+	}
+	for _, k := range required {
+		if f := v.Get(k); f == nil || f.Kind != jsonc.String {
+			return installRecord{}, fmt.Sprintf("no %q string", k)
+		}
+	}
+	for _, k := range optional {
+		if f := v.Get(k); f != nil && f.Kind != jsonc.String {
+			return installRecord{}, fmt.Sprintf("%q is %s, not a string", k, f.Kind)
+		}
+	}
+	if f := v.Get("auto"); f != nil && f.Kind != jsonc.Bool {
+		return installRecord{}, fmt.Sprintf(`"auto" is %s, not a boolean`, f.Kind)
+	}
+	r := installRecord{scope: "user", root: v.Get("installPath").Str}
+	if v2 {
+		r.scope = v.Get("scope").Str
+		if !slices.Contains(recordScopes, r.scope) {
+			return installRecord{}, fmt.Sprintf("scope %q is not one of %s", r.scope, strings.Join(recordScopes, ", "))
+		}
+		if p := v.Get("projectPath"); p != nil {
+			r.projectPath = p.Str
+		}
+	}
+	return r, ""
+}
+
+// selectRecord picks the record Claude Code loads a plugin from in project
+// dir (observed): the first whose scope is user or managed, or whose
+// projectPath is dir or shares dir's git root. ok is false when none
+// applies: the plugin is installed only for other projects.
+func (sc *scan) selectRecord(ip *installedPlugin, dir string) (installRecord, bool) {
+	gitRoot := ""
+	if dir != "" {
+		gitRoot = sc.gitRoot(dir)
+	}
+	for _, r := range ip.records {
+		switch {
+		case r.scope == "user" || r.scope == "managed":
+			return r, true
+		case r.projectPath == "" || dir == "" || !filepath.IsAbs(r.projectPath):
+		case filepath.Clean(r.projectPath) == filepath.Clean(dir):
+			return r, true
+		case gitRoot != "" && sc.gitRoot(r.projectPath) == gitRoot:
+			return r, true
+		}
+	}
+	return installRecord{}, false
 }
 
 // marketplaceLists reports whether a known marketplace's marketplace.json
@@ -83,20 +208,40 @@ func marketplaceLists(sc *scan, mkt *jsonc.Value, name string) bool {
 	return false
 }
 
-// enabledPlugin says whether enabledPlugins turns a plugin on for a project:
-// the value from the highest of managed > local > project > user that sets it
+// enabledPlugins lists the plugins enabledPlugins turns on for a project,
+// in the key order of the merged setting (observed: Claude Code lists
+// plugins in that order, not in installed_plugins.json's). The value is
+// the one from the highest of managed > local > project > user that sets it
 // (observed: managed beats a user false, and a repository's
-// .claude/settings.json enables a plugin even in an untrusted folder).
-func enabledPlugin(w *claudeWorld, p *claudeProject, id string) bool {
-	on := false
+// .claude/settings.json enables a plugin even in an untrusted folder); the
+// keys are ordered by first appearance from user up to managed.
+func enabledPlugins(w *claudeWorld, p *claudeProject) []string {
 	docs := append([]*managed.Document{w.userSettings, p.projectSettings}, p.localSettings...)
 	docs = append(docs, w.managedDocs...)
+	on := map[string]bool{}
+	var order []string
 	for _, d := range docs {
-		if v := memberValue(d.Get("enabledPlugins")).Get(id); v != nil && v.Kind == jsonc.Bool {
-			on = v.Bool
+		m := memberValue(d.Get("enabledPlugins"))
+		if m == nil || m.Kind != jsonc.Object {
+			continue
+		}
+		for _, e := range m.Members {
+			if e.Value.Kind != jsonc.Bool {
+				continue
+			}
+			if _, seen := on[e.Key]; !seen {
+				order = append(order, e.Key)
+			}
+			on[e.Key] = e.Value.Bool
 		}
 	}
-	return on
+	out := order[:0]
+	for _, id := range order {
+		if on[id] {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // serverSource is an object of named servers inside a plugin file.
@@ -240,11 +385,15 @@ func pluginLookup(w *claudeWorld, pl plugin) func(string) (string, bool) {
 }
 
 // resolvePlugins adds the servers of the plugins enabled for project p to a
-// resolution. Observed with the CLI: plugin servers are listed first, are not
-// exempt from the allowlist, survive strictPluginOnlyCustomization, are
-// suppressed by managed-mcp.json, obey disabledMcpServers, and are dropped when
-// an active manual server (or an earlier plugin's server) has the same
-// endpoint — but not for a pending, blocked or disabled manual server.
+// resolution. Observed with the CLI: plugins are taken in enabledPlugins key
+// order, each from its first install record that applies to the project; a
+// plugin whose marketplace the managed marketplace policy blocks loads
+// nothing; plugin servers are listed first, are not exempt from the
+// allowlist, survive strictPluginOnlyCustomization, are suppressed by
+// managed-mcp.json, obey disabledMcpServers (a disabled one is listed after
+// the other plugin servers), and are dropped when an active manual server
+// (or an earlier plugin's server) has the same endpoint — but not for a
+// pending, blocked or disabled manual server.
 func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string) {
 	manual := map[string]bool{}
 	for _, s := range res.winners {
@@ -252,20 +401,39 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 			manual[pluginEndpoint(s)] = true
 		}
 	}
+	byID := make(map[string]*installedPlugin, len(w.installed))
+	for _, ip := range w.installed {
+		byID[ip.id] = ip
+	}
 	seen := map[string]bool{}
-	var winners []*Server
-	for _, pl := range w.plugins {
-		if !enabledPlugin(w, p, pl.id) {
+	var winners, disabledWinners []*Server
+	for _, id := range enabledPlugins(w, p) {
+		ip := byID[id]
+		if ip == nil {
 			continue
 		}
-		servers := sc.pluginServers(pl)
-		for _, s := range servers {
+		rec, ok := sc.selectRecord(ip, p.dir)
+		if !ok {
+			continue // installed only for other projects
+		}
+		pl := plugin{id: ip.id, name: ip.name, marketplace: ip.marketplace, root: rec.root}
+		verdict := w.marketplaces.decide(ip.source)
+		for _, s := range sc.pluginServers(pl) {
 			s.Scope, s.Project = ScopePlugin, ""
 			s.detail("claude_scope", claudeScopePlugin)
+			s.detail("install_scope", rec.scope)
+			if rec.projectPath != "" {
+				s.detail("install_project", rec.projectPath)
+			}
 			s.judged = true
 			res.defs = append(res.defs, s)
 			if s.Status != "" {
 				continue // invalid, or shadowed inside the plugin
+			}
+			if verdict.reason != "" {
+				sc.marketplaceBlocked(s, ip, verdict)
+				winners = append(winners, s)
+				continue
 			}
 			if exclusive {
 				s.Status = reports.StatusSuppressed
@@ -273,7 +441,6 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 				s.detail("suppressed_by", w.managed.MCP.Path)
 				continue
 			}
-			winners = append(winners, s)
 			sc.expandServer(s, pluginLookup(w, pl))
 			s.Expanded.ClientEnv = w.clientEnv
 			v := sc.applyPolicy(s, res.context, nil)
@@ -284,6 +451,8 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 				s.Status = reports.StatusBlocked
 			case contains(disabled, s.Name):
 				s.Status = reports.StatusDisabled
+				disabledWinners = append(disabledWinners, s)
+				continue
 			case manual[endpoint] || seen[endpoint]:
 				s.Status = reports.StatusSuppressed
 				if v.Allowed {
@@ -294,7 +463,41 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 				s.Status = reports.StatusActive
 				seen[endpoint] = true
 			}
+			winners = append(winners, s)
 		}
 	}
+	winners = append(winners, disabledWinners...)
 	res.winners = append(winners, res.winners...)
+}
+
+// marketplaceBlocked records that the managed marketplace policy keeps a
+// plugin server from loading: status blocked, the reason, and the blocking
+// entry (or the strictKnownMarketplaces key) as the decision's source, with
+// an MCPG-P001 (blockedMarketplaces) or MCPG-P002 (strictKnownMarketplaces)
+// finding there.
+func (sc *scan) marketplaceBlocked(s *Server, ip *installedPlugin, v marketplaceVerdict) {
+	s.Status = reports.StatusBlocked
+	s.Decision = reports.Decision{Reasons: []string{v.reason}}
+	src := "none"
+	if ip.source != nil {
+		src = ip.source.String()
+	}
+	policy := locMap(v.loc)
+	rule, key := "MCPG-P002", keyStrictMarketplaces
+	msg := fmt.Sprintf("Claude Code does not load plugin server %q: managed strictKnownMarketplaces does not list its marketplace %q (source %s)", s.Name, ip.marketplace, src)
+	if ip.source == nil {
+		msg = fmt.Sprintf("Claude Code does not load plugin server %q: its marketplace %q has no source in known_marketplaces.json, so the managed marketplace policy keeps it off", s.Name, ip.marketplace)
+	}
+	if v.reason == reports.ReasonMarketplaceBlocked {
+		rule, key = "MCPG-P001", keyBlockedMarketplaces
+		policy["entry"] = v.entry.raw
+		msg = fmt.Sprintf("Claude Code does not load plugin server %q: its marketplace %q (source %s) matches managed blockedMarketplaces entry %s", s.Name, ip.marketplace, src, v.entry.raw)
+	}
+	policy["key"] = key
+	s.detail("marketplace", ip.marketplace)
+	s.detail("marketplace_source", src)
+	s.detail("marketplace_policy", policy)
+	loc := v.loc
+	s.pendingFindings = append(s.pendingFindings, pendingFinding{rule: rule, message: msg, loc: &loc,
+		evidence: map[string]any{"marketplace": ip.marketplace, "marketplace_source": src, "policy": policy}})
 }

@@ -59,6 +59,10 @@ type Options struct {
 	PolicySources []reports.PolicySource
 	// Secrets detects credentials; nil builds one. Share it with reports.Build.
 	Secrets *secrets.Detector
+	// DesktopPolicyFile replaces the file Claude Desktop's enterprise
+	// settings are read from (macOS managed preferences, Linux
+	// /etc/claude-desktop/enterprise.json); tests and --root style scans.
+	DesktopPolicyFile string
 	// FS is the file system the scan reads; nil means the machine's.
 	// Every file read and directory listing goes through it.
 	FS cfgfile.FS
@@ -123,6 +127,11 @@ type scan struct {
 	// configBytes counts what readConfigFile read, for Options.LargeScan.
 	configBytes int
 	largeScan   bool
+	// desktop is Claude Desktop's enterprise configuration, read once
+	// (loadDesktopPolicy); desktopInstalls the extension install records of
+	// each Claude data directory.
+	desktop         *desktopPolicy
+	desktopInstalls map[string]*installIndex
 }
 
 // Scan finds, parses and resolves every MCP configuration the options select.

@@ -201,10 +201,18 @@ func PolicyJudges(s *reports.Server) bool {
 }
 
 // blockedByLists tells a Claude Code server its lists block (or its
-// policy failed to evaluate for) from one a client setting blocked.
+// policy failed to evaluate for) from one a client setting or the plugin
+// marketplace policy blocked (those never reach the lists).
 func blockedByLists(s *reports.Server) bool {
-	return s.Client == ClientClaudeCode && s.Status == reports.StatusBlocked &&
-		!slices.Contains(s.Decision.Reasons, reports.ReasonClientBlocked) && !slices.Contains(s.Decision.Reasons, reports.ReasonClientDisabled)
+	if s.Client != ClientClaudeCode || s.Status != reports.StatusBlocked {
+		return false
+	}
+	for _, r := range []string{reports.ReasonClientBlocked, reports.ReasonClientDisabled, reports.ReasonMarketplaceBlocked, reports.ReasonMarketplaceNotAllowed} {
+		if slices.Contains(s.Decision.Reasons, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // savedServer is the scanner's model of a server read back from a report:

@@ -43,7 +43,7 @@ var (
 	Scopes   = []string{"managed", "local", "project", "user", "plugin", "ide"}
 	Statuses = []string{"active", "pending-approval", "blocked", "shadowed", "rejected", "disabled", "suppressed", "invalid"}
 	Reasons  = []string{
-		"ALLOWED", "DENIED_NAME", "DENIED_COMMAND", "DENIED_URL", "NOT_ALLOWLISTED", "EMPTY_ALLOWLIST",
+		"ALLOWED", "MARKETPLACE_BLOCKED", "MARKETPLACE_NOT_ALLOWED", "DENIED_NAME", "DENIED_COMMAND", "DENIED_URL", "NOT_ALLOWLISTED", "EMPTY_ALLOWLIST",
 		"EXCLUSIVE_MANAGED", "PLUGIN_ONLY", "RESERVED_NAME", "DUPLICATE_ENDPOINT",
 	}
 )

@@ -33,7 +33,7 @@ func ScopeOf(text string) string {
 // reports on; the others (shadowed, suppressed, invalid) never win.
 var winnerStatuses = []string{"active", "pending-approval", "disabled", "rejected", "blocked"}
 
-var blockReasons = []string{"DENIED_NAME", "DENIED_COMMAND", "DENIED_URL", "NOT_ALLOWLISTED", "EMPTY_ALLOWLIST"}
+var blockReasons = []string{"MARKETPLACE_BLOCKED", "MARKETPLACE_NOT_ALLOWED", "DENIED_NAME", "DENIED_COMMAND", "DENIED_URL", "NOT_ALLOWLISTED", "EMPTY_ALLOWLIST"}
 
 var suppressReasons = []string{"EXCLUSIVE_MANAGED", "PLUGIN_ONLY", "RESERVED_NAME", "DUPLICATE_ENDPOINT"}
 

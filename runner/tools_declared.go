@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"slices"
+
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/scanner"
+	"github.com/mcpguard/mcpguard/toolcheck"
+)
+
+// declaredToolFindings analyses the tools that Claude Desktop extensions
+// declare in their manifests like any tools/list result (hidden Unicode,
+// poisoning, annotations, names; MCPG-U*, T*, A*), and what the lists show
+// together (a tool name another extension also declares). Each finding has
+// the extension's server id and points into its manifest. A manifest whose
+// tools cannot be read is an error of its own.
+func declaredToolFindings(res *scanner.Result) ([]reports.Finding, []reports.FileError) {
+	var findings []reports.Finding
+	var errs []reports.FileError
+	var lists []*toolcheck.Report
+	for _, s := range res.Servers {
+		d := s.DeclaredTools
+		if d == nil {
+			continue
+		}
+		rep, err := toolcheck.Analyze(d.Data, toolcheck.Options{Path: d.Path, Server: s.Name, ServerID: s.ID})
+		if err != nil {
+			if fe, ok := toolcheck.AsFileError(err); ok {
+				errs = append(errs, *fe)
+			} else {
+				errs = append(errs, reports.FileError{Path: d.Path, Message: "declared tools: " + err.Error()})
+			}
+			continue
+		}
+		findings = append(findings, rep.Findings...)
+		lists = append(lists, rep)
+	}
+	if len(lists) > 1 {
+		findings = append(findings, toolcheck.Compare(lists)...)
+	}
+	return findings, errs
+}
+
+// addDeclaredTools puts the declared-tool findings into a report under
+// construction, linked from their servers.
+func addDeclaredTools(r *reports.Report, res *scanner.Result) {
+	findings, errs := declaredToolFindings(res)
+	if len(findings) == 0 && len(errs) == 0 {
+		return
+	}
+	byID := make(map[string]int, len(r.Servers))
+	for i, s := range r.Servers {
+		byID[s.ID] = i
+	}
+	seen := make(map[string]bool, len(r.Findings))
+	for _, f := range r.Findings {
+		seen[f.ID] = true
+	}
+	for _, f := range findings {
+		if seen[f.ID] {
+			continue
+		}
+		seen[f.ID] = true
+		f.Evidence = withSource(f.Evidence)
+		r.Findings = append(r.Findings, f)
+		if i, ok := byID[f.ServerID]; ok {
+			r.Servers[i].FindingIDs = append(r.Servers[i].FindingIDs, f.ID)
+		}
+	}
+	for _, e := range errs {
+		if !slices.Contains(r.Errors, e) {
+			r.Errors = append(r.Errors, e)
+		}
+	}
+	reports.SortFindings(r.Findings)
+	reports.SortErrors(r.Errors)
+}
+
+// withSource marks a finding as coming from a manifest's declared tools.
+func withSource(ev map[string]any) map[string]any {
+	out := make(map[string]any, len(ev)+1)
+	for k, v := range ev {
+		out[k] = v
+	}
+	out["source"] = "manifest"
+	return out
+}

@@ -1,0 +1,598 @@
+package scanner
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/reports"
+)
+
+// Claude Desktop extensions (MCP Bundles, .mcpb; formerly DXT). Claude
+// Desktop unpacks each installed bundle into
+// <data dir>/Claude Extensions/<id>/ (manifest.json at its root), keeps the
+// user's switch and settings in <data dir>/Claude Extensions Settings/<id>.json
+// ({"isEnabled": bool, "userConfig": {...}}) and its install record in
+// <data dir>/extensions-installations.json ({"extensions": {id: {version,
+// source, signatureInfo: {status}, ...}}}). docs/clients.md names the sources.
+
+// desktopDataDirs are Claude Desktop's data directories relative to the home
+// directory, with the OS each layout belongs to (Node's process.platform).
+var desktopDataDirs = []struct{ rel, platform string }{
+	{"Library/Application Support/Claude", "darwin"},
+	{"AppData/Roaming/Claude", "win32"},
+	{"AppData/Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude", "win32"},
+	{".config/Claude", "linux"},
+}
+
+// extensionLocations are the manifests of installed extensions in every
+// layout.
+func extensionLocations() []location {
+	var out []location
+	for _, d := range desktopDataDirs {
+		out = append(out, location{rel: d.rel + "/Claude Extensions/*/manifest.json", client: ClientClaudeDesktop, handler: desktopExtension})
+	}
+	return out
+}
+
+// DeclaredTools is the tool list an extension's manifest declares: the
+// manifest itself, an object with a "tools" array, which tool analysis
+// reads like a tools/list result (findings point into the manifest).
+type DeclaredTools struct {
+	Path string
+	Data []byte
+}
+
+// manifestDoc is a parsed extension manifest.
+type manifestDoc struct {
+	path string
+	data []byte
+	root *jsonc.Value
+}
+
+// readManifest reads and parses an installed extension's manifest.json.
+func (sc *scan) readManifest(path string) *manifestDoc {
+	data, exists, ferr := sc.readConfigFile(path)
+	if !exists {
+		return nil
+	}
+	src := reports.Source{Path: path, Client: ClientClaudeDesktop, Kind: "extension-manifest", Scope: ScopeExtension}
+	if ferr != nil {
+		sc.fileError(*ferr)
+		src.Error = ferr.Message
+		sc.source(src)
+		return nil
+	}
+	root := sc.parseManifest(path, data)
+	if root == nil {
+		src.Error = "unparseable"
+	}
+	sc.source(src)
+	if root == nil {
+		return nil
+	}
+	return &manifestDoc{path: path, data: data, root: root}
+}
+
+// parseManifest parses manifest bytes, recording errors; nil when they are
+// not a JSON object.
+func (sc *scan) parseManifest(path string, data []byte) *jsonc.Value {
+	root, errs := cfgfile.ParseJSON(path, data, false)
+	sc.fileError(errs...)
+	sc.duplicateKeys(path, root)
+	if root != nil && root.Kind != jsonc.Object {
+		sc.fileError(reports.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "an extension manifest must hold a JSON object, not " + root.Kind.String()})
+		return nil
+	}
+	return root
+}
+
+// desktopPolicy is Claude Desktop's enterprise configuration as far as it
+// governs extensions.
+type desktopPolicy struct {
+	path   string // where it was read; "" when none was found
+	values map[string]bool
+	err    string // why it could not be read
+}
+
+// Enterprise keys (and their older DXT names, read as aliases).
+var desktopPolicyKeys = map[string]string{
+	"isDesktopExtensionEnabled":           "isDxtEnabled",
+	"isDesktopExtensionDirectoryEnabled":  "isDxtDirectoryEnabled",
+	"isDesktopExtensionSignatureRequired": "isDxtSignatureRequired",
+}
+
+// get returns a key's value, the canonical key winning over its alias.
+func (p *desktopPolicy) get(key string) (value, set bool, spelled string) {
+	if p == nil {
+		return false, false, ""
+	}
+	if v, ok := p.values[key]; ok {
+		return v, true, key
+	}
+	if alias := desktopPolicyKeys[key]; alias != "" {
+		if v, ok := p.values[alias]; ok {
+			return v, true, alias
+		}
+	}
+	return false, false, ""
+}
+
+// desktopPolicyFile returns the enterprise configuration file for the
+// scan's OS: the managed preferences of com.anthropic.claudefordesktop on
+// macOS, /etc/claude-desktop/enterprise.json on Linux (read by the
+// community Linux builds); "" on Windows, where it is a registry key
+// (HKLM\SOFTWARE\Policies\Claude) that no file holds.
+func (sc *scan) desktopPolicyFile() string {
+	if sc.opts.DesktopPolicyFile != "" {
+		return sc.opts.DesktopPolicyFile
+	}
+	switch sc.opts.GOOS {
+	case "darwin":
+		return "/Library/Managed Preferences/com.anthropic.claudefordesktop.plist"
+	case "windows":
+		return ""
+	default:
+		return "/etc/claude-desktop/enterprise.json"
+	}
+}
+
+// loadDesktopPolicy reads the enterprise configuration once per scan.
+func (sc *scan) loadDesktopPolicy() *desktopPolicy {
+	if sc.desktop != nil {
+		return sc.desktop
+	}
+	p := &desktopPolicy{values: map[string]bool{}}
+	sc.desktop = p
+	path := sc.desktopPolicyFile()
+	if path == "" {
+		p.err = "Claude Desktop's enterprise settings are in the registry (HKLM\\SOFTWARE\\Policies\\Claude), which mcpguard does not read"
+		return p
+	}
+	data, exists, ferr := sc.fs.ReadFile(path)
+	if !exists {
+		return p
+	}
+	p.path = path
+	src := reports.PolicySource{Path: path, Kind: "claude-desktop-enterprise", Active: true}
+	if ferr != nil {
+		sc.fileError(*ferr)
+		p.err, src.Active, src.Error = ferr.Message, false, ferr.Message
+		sc.res.Policy.Sources = append(sc.res.Policy.Sources, src)
+		return p
+	}
+	var err error
+	if strings.HasSuffix(path, ".plist") {
+		p.values, err = plistBools(data)
+	} else {
+		root, errs := cfgfile.ParseJSON(path, data, false)
+		sc.fileError(errs...)
+		switch {
+		case root == nil:
+			err = fmt.Errorf("not valid JSON")
+		case root.Kind != jsonc.Object:
+			err = fmt.Errorf("must hold a JSON object, not %s", root.Kind)
+		default:
+			for _, m := range root.Members {
+				if m.Value.Kind == jsonc.Bool {
+					p.values[m.Key] = m.Value.Bool
+				}
+			}
+		}
+	}
+	if err != nil {
+		p.err, src.Active, src.Error = err.Error(), false, err.Error()
+		sc.fileError(reports.FileError{Path: path, Message: "Claude Desktop enterprise settings: " + err.Error()})
+	}
+	sc.res.Policy.Sources = append(sc.res.Policy.Sources, src)
+	sc.source(reports.Source{Path: path, Client: ClientClaudeDesktop, Kind: "enterprise-settings", Scope: ScopeSystem, Error: src.Error})
+	return p
+}
+
+var plistBool = regexp.MustCompile(`<key>\s*([^<]+?)\s*</key>\s*<(true|false)\s*/>`)
+
+// plistBools reads the boolean keys of an XML property list (the form MDM
+// profiles are written in, and what `plutil -convert xml1` prints). A
+// binary property list is an error naming that conversion.
+func plistBools(data []byte) (map[string]bool, error) {
+	if strings.HasPrefix(string(data), "bplist") {
+		return nil, fmt.Errorf("a binary property list; mcpguard reads the XML form (plutil -convert xml1)")
+	}
+	if !strings.Contains(string(data), "<plist") {
+		return nil, fmt.Errorf("not a property list")
+	}
+	out := map[string]bool{}
+	for _, m := range plistBool.FindAllStringSubmatch(string(data), -1) {
+		out[m[1]] = m[2] == "true"
+	}
+	return out, nil
+}
+
+// installRecords reads extensions-installations.json of a data directory
+// once: the install record of each extension id.
+func (sc *scan) installRecords(dataDir string) *jsonc.Value {
+	if x, ok := sc.desktopInstalls[dataDir]; ok {
+		return x.extensions
+	}
+	root := sc.readJSON(filepath.Join(dataDir, "extensions-installations.json"), ClientClaudeDesktop, "extension-installations", ScopeExtension, false)
+	if sc.desktopInstalls == nil {
+		sc.desktopInstalls = map[string]*installIndex{}
+	}
+	x := &installIndex{extensions: root.Get("extensions")}
+	sc.desktopInstalls[dataDir] = x
+	return x.extensions
+}
+
+// installIndex is one data directory's extensions-installations.json.
+type installIndex struct {
+	extensions *jsonc.Value // nil when absent or malformed
+}
+
+// desktopExtension handles one installed extension's manifest.json.
+func desktopExtension(sc *scan, path, _, _ string) {
+	extDir := filepath.Dir(path)
+	id := filepath.Base(extDir)
+	dataDir := filepath.Dir(filepath.Dir(extDir))
+	m := sc.readManifest(path)
+	if m == nil {
+		return
+	}
+	platform := "linux"
+	slash := filepath.ToSlash(dataDir)
+	for _, d := range desktopDataDirs {
+		if strings.HasSuffix(slash, "/"+d.rel) {
+			platform = d.platform
+		}
+	}
+	settingsPath := filepath.Join(dataDir, "Claude Extensions Settings", id+".json")
+	settings := sc.readJSON(settingsPath, ClientClaudeDesktop, "extension-settings", ScopeExtension, false)
+	rec := sc.installRecords(dataDir).Get(id)
+	s := sc.extensionServer(m, id, extDir, platform, settings)
+	if s == nil {
+		return
+	}
+	s.detail("extension_settings", settingsPath)
+	if rec != nil && rec.Kind == jsonc.Object {
+		inst := map[string]any{}
+		for _, k := range []string{"version", "source", "installedAt", "hash"} {
+			if v := rec.Get(k); v.IsString() {
+				inst[k] = v.Str
+			}
+		}
+		if v := rec.Get("signatureInfo").Get("status"); v.IsString() {
+			inst["signature"] = v.Str
+		}
+		s.detail("installation", inst)
+	} else {
+		s.detail("installation", map[string]any{"recorded": false})
+	}
+	if s.Status == "" {
+		enabled := settings.Get("isEnabled")
+		switch {
+		case enabled != nil && enabled.Kind == jsonc.Bool && enabled.Bool:
+			s.Status = reports.StatusActive
+			s.Decision = sc.judge(s)
+		case enabled != nil && enabled.Kind == jsonc.Bool:
+			s.detail("disabled_by", "isEnabled: false")
+			sc.clientStatus(s, reports.StatusDisabled, reports.ReasonClientDisabled)
+		default:
+			// Inferred: Claude Desktop writes the settings file with
+			// isEnabled when an extension is installed; without it the
+			// extension stays off.
+			s.detail("disabled_by", "no isEnabled in the extension's settings")
+			sc.clientStatus(s, reports.StatusDisabled, reports.ReasonClientDisabled)
+		}
+	}
+	sc.extensionPolicy(s, rec)
+	sc.keep(s)
+}
+
+// extensionPolicy applies the organisation's extension policy: extensions
+// turned off (isDesktopExtensionEnabled: false) or a signature required
+// (isDesktopExtensionSignatureRequired: true) of an extension whose install
+// record does not say "signed".
+func (sc *scan) extensionPolicy(s *Server, rec *jsonc.Value) {
+	pol := sc.loadDesktopPolicy()
+	info := map[string]any{}
+	if pol.path != "" {
+		info["path"] = pol.path
+	}
+	if pol.err != "" {
+		info["unknown"] = pol.err
+	}
+	for _, k := range []string{"isDesktopExtensionEnabled", "isDesktopExtensionDirectoryEnabled", "isDesktopExtensionSignatureRequired"} {
+		if v, ok, spelled := pol.get(k); ok {
+			info[spelled] = v
+		}
+	}
+	if len(info) > 0 {
+		s.detail("extension_policy", info)
+	}
+	if s.Status == reports.StatusInvalid {
+		return
+	}
+	if on, ok, key := pol.get("isDesktopExtensionEnabled"); ok && !on {
+		s.detail("client_policy", key+": false")
+		sc.clientStatus(s, reports.StatusBlocked, reports.ReasonExtensionsDisabled)
+		s.judged = true
+		sc.finding(s, "MCPG-P001", fmt.Sprintf("Claude Desktop does not run extension %q: the organisation turned extensions off (%s: false in %s)", s.Name, key, pol.path),
+			map[string]any{"key": key, "policy": pol.path})
+		return
+	}
+	if req, ok, key := pol.get("isDesktopExtensionSignatureRequired"); ok && req {
+		status := ""
+		if v := rec.Get("signatureInfo").Get("status"); v.IsString() {
+			status = v.Str
+		}
+		if status != "signed" {
+			s.detail("client_policy", key+": true")
+			sc.clientStatus(s, reports.StatusBlocked, reports.ReasonExtensionUnsigned)
+			s.judged = true
+			if status == "" {
+				status = "not recorded"
+			}
+			sc.finding(s, "MCPG-P001", fmt.Sprintf("Claude Desktop does not run extension %q: the organisation requires signed extensions (%s) and its signature is %s", s.Name, key, status),
+				map[string]any{"key": key, "policy": pol.path, "signature": status})
+		}
+	}
+}
+
+// extensionServer builds the server an extension's manifest declares, as
+// Claude Desktop would start it: platform_overrides for the layout's OS,
+// then ${__dirname}, ${HOME}, ${DESKTOP}, ${DOCUMENTS}, ${DOWNLOADS},
+// ${pathSeparator}, ${/} and ${user_config.KEY} substituted (the mcpb
+// reference implementation, getMcpConfigForManifest). A sensitive
+// user_config value is never read: its reference stays as written.
+// extDir is "" for a bundle that is not installed: ${__dirname} then stays
+// too. settings is the extension's settings file (nil for none).
+func (sc *scan) extensionServer(m *manifestDoc, id, extDir, platform string, settings *jsonc.Value) *Server {
+	root := m.root
+	name := id
+	s := &Server{Name: name, Client: ClientClaudeDesktop, Scope: ScopeExtension, Transport: TransportStdio, Dialect: interp.None}
+	s.Source = cfgfile.Loc(m.path, "", root.Pos)
+	details := map[string]any{"extension_id": id}
+	for _, k := range []string{"name", "display_name", "version", "manifest_version", "dxt_version"} {
+		if v := root.Get(k); v.IsString() {
+			details[k] = v.Str
+		}
+	}
+	if a := root.Get("author"); a.IsString() {
+		details["author"] = a.Str
+	} else if n := a.Get("name"); n.IsString() {
+		details["author"] = n.Str
+	}
+	server := root.Member("server")
+	if t := memberValue(server).Get("type"); t.IsString() {
+		details["server_type"] = t.Str
+	}
+	s.detail("extension", details)
+	if tools := root.Get("tools"); tools != nil && tools.Kind == jsonc.Array {
+		s.DeclaredTools = &DeclaredTools{Path: m.path, Data: m.data}
+	}
+	cfgMember := memberValue(server).Member("mcp_config")
+	if cfgMember == nil || cfgMember.Value.Kind != jsonc.Object {
+		s.Source = cfgfile.Loc(m.path, "/server", root.Pos)
+		if server != nil {
+			s.Source = cfgfile.Loc(m.path, "/server", server.KeyPos)
+		}
+		sc.invalid(s, "the manifest has no server.mcp_config object; Claude Desktop starts nothing")
+		return s
+	}
+	cfg := cfgMember.Value
+	s.Source = cfgfile.Loc(m.path, "/server/mcp_config", cfgMember.KeyPos)
+	if why := entryTooLarge(cfg); why != "" {
+		return sc.refuseEntry(s, why)
+	}
+	command, args, env, envKeys := cfg.Get("command"), cfg.Get("args"), cfg.Get("env"), []string(nil)
+	if o := cfg.Get("platform_overrides").Get(platform); o != nil && o.Kind == jsonc.Object {
+		// Each of command, args and env replaces the base one when the
+		// override sets it.
+		if c := o.Get("command"); c.IsString() && c.Str != "" {
+			command = c
+		}
+		if a := o.Get("args"); a != nil {
+			args = a
+		}
+		if e := o.Get("env"); e != nil {
+			env = e
+		}
+		s.detail("platform_override", platform)
+	}
+	if !command.IsString() || command.Str == "" {
+		sc.invalid(s, "server.mcp_config has no command")
+		return s
+	}
+	vars := sc.extensionVars(root.Get("user_config"), settings, extDir, platform, s)
+	s.Command = substituteString(command.Str, vars)
+	if args != nil && args.Kind == jsonc.Array {
+		s.HasArgs = true
+		for _, a := range args.Elems {
+			if !a.IsString() {
+				continue
+			}
+			s.Args = append(s.Args, substituteArg(a.Str, vars)...)
+		}
+	}
+	if env != nil && env.Kind == jsonc.Object {
+		s.Env = map[string]string{}
+		for _, e := range env.Members {
+			if !e.Value.IsString() {
+				continue
+			}
+			s.Env[e.Key] = substituteString(e.Value.Str, vars)
+			envKeys = append(envKeys, e.Key)
+		}
+	}
+	s.EnvKeys = envKeys
+	if missing := vars.missingRequired; len(missing) > 0 && extDir == "" {
+		// A bundle not installed yet: Claude Desktop asks for these at
+		// install time.
+		s.detail("required_settings", missing)
+	} else if len(missing) > 0 {
+		sc.invalid(s, fmt.Sprintf("required setting %s has no value; Claude Desktop starts nothing until it is set", strings.Join(quotedList(missing), ", ")))
+	}
+	seeThrough(s)
+	return s
+}
+
+func quotedList(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// extensionVariables are the substitutions of one extension.
+type extensionVariables struct {
+	scalars map[string]string   // "__dirname", "HOME", "user_config.units", ...
+	lists   map[string][]string // user_config values with several entries
+	// missingRequired are required user_config keys without a value.
+	missingRequired []string
+}
+
+// extensionVars builds the substitutions: the system directories of the
+// layout's OS, then each user_config key's default overridden by the
+// user's setting. A sensitive key gets no value here, so its reference is
+// left as written and its value never leaves the settings file.
+func (sc *scan) extensionVars(userConfig, settings *jsonc.Value, extDir, platform string, s *Server) *extensionVariables {
+	sep := "/"
+	if platform == "win32" {
+		sep = `\`
+	}
+	home := sc.opts.Home
+	join := func(dir string) string {
+		if home == "" {
+			return ""
+		}
+		return strings.TrimSuffix(home, sep) + sep + dir
+	}
+	v := &extensionVariables{scalars: map[string]string{"pathSeparator": sep, "/": sep}, lists: map[string][]string{}}
+	if extDir != "" {
+		v.scalars["__dirname"] = extDir
+	}
+	if home != "" {
+		v.scalars["HOME"] = home
+		v.scalars["DESKTOP"] = join("Desktop")
+		v.scalars["DOCUMENTS"] = join("Documents")
+		v.scalars["DOWNLOADS"] = join("Downloads")
+	}
+	system := &extensionVariables{scalars: map[string]string{}, lists: map[string][]string{}}
+	for k, val := range v.scalars {
+		if k != "__dirname" {
+			system.scalars[k] = val
+		}
+	}
+	values := settings.Get("userConfig")
+	var sensitive, fromSettings []string
+	if userConfig == nil || userConfig.Kind != jsonc.Object {
+		return v
+	}
+	for _, f := range userConfig.Members {
+		key := "user_config." + f.Key
+		secret := f.Value.Get("sensitive")
+		isSecret := secret != nil && secret.Kind == jsonc.Bool && secret.Bool
+		req := f.Value.Get("required")
+		required := req != nil && req.Kind == jsonc.Bool && req.Bool
+		set := values.Get(f.Key)
+		if isSecret {
+			sensitive = append(sensitive, f.Key)
+			// Only whether a value is there, never the value.
+			if required && emptyConfigValue(set) {
+				v.missingRequired = append(v.missingRequired, f.Key)
+			}
+			continue
+		}
+		val := set
+		if set != nil {
+			fromSettings = append(fromSettings, f.Key)
+		} else {
+			val = f.Value.Get("default")
+		}
+		if required && emptyConfigValue(val) {
+			v.missingRequired = append(v.missingRequired, f.Key)
+		}
+		switch {
+		case val == nil:
+		case val.Kind == jsonc.Array:
+			var list []string
+			for _, e := range val.Elems {
+				list = append(list, configString(e, system))
+			}
+			v.lists[key] = list
+		default:
+			v.scalars[key] = configString(val, system)
+		}
+	}
+	if len(sensitive) > 0 {
+		s.detail("sensitive_settings", sensitive)
+	}
+	if len(fromSettings) > 0 {
+		s.detail("user_settings", fromSettings)
+	}
+	return v
+}
+
+// configString renders a user_config value as Claude Desktop substitutes
+// it (booleans as "true"/"false", numbers as written); the system
+// directories in a default are expanded (inferred: the manifest
+// specification says defaults support them).
+func configString(v *jsonc.Value, system *extensionVariables) string {
+	switch v.Kind {
+	case jsonc.String:
+		return substituteString(v.Str, system)
+	case jsonc.Bool:
+		if v.Bool {
+			return "true"
+		}
+		return "false"
+	case jsonc.Number:
+		return v.Str
+	case jsonc.Null:
+		return "null"
+	}
+	return ""
+}
+
+func emptyConfigValue(v *jsonc.Value) bool {
+	if v == nil || v.Kind == jsonc.Null || (v.Kind == jsonc.String && v.Str == "") {
+		return true
+	}
+	if v.Kind == jsonc.Array {
+		return len(v.Elems) == 0 || slices.ContainsFunc(v.Elems, emptyConfigValue)
+	}
+	return false
+}
+
+var extensionRef = regexp.MustCompile(`\$\{([^}]+)\}`)
+
+// substituteString replaces every ${NAME} with a scalar value; a reference
+// to a list or to nothing known stays as written (the reference
+// implementation leaves it and warns).
+func substituteString(s string, v *extensionVariables) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	return extensionRef.ReplaceAllStringFunc(s, func(ref string) string {
+		if val, ok := v.scalars[ref[2:len(ref)-1]]; ok {
+			return val
+		}
+		return ref
+	})
+}
+
+// substituteArg expands one argument: exactly "${user_config.KEY}" of a
+// list value becomes one argument per entry.
+func substituteArg(a string, v *extensionVariables) []string {
+	if strings.HasPrefix(a, "${user_config.") && strings.HasSuffix(a, "}") && strings.Count(a, "${") == 1 {
+		if list, ok := v.lists[a[2:len(a)-1]]; ok {
+			return list
+		}
+	}
+	return []string{substituteString(a, v)}
+}
