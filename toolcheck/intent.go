@@ -29,7 +29,7 @@ type intentPatterns struct {
 	server *regexp.Regexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkFlow, paramFlow, sinkDest, private,
-	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
+	convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
 }
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
@@ -39,13 +39,15 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
 		// Words that direct the model.
-		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\bwhen\b[^.!?;]{0,80}\b(?:is|are) (?:used|called|invoked|executed|run)\b`),
+		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),`),
 		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|at the start of|at the beginning of)\b`),
 		persist:    newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
 		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
-		endorse:    newLitRegexp(`\b(?:officially |highly )?(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:the )?(?:most|only) (?:trusted|accurate|reliable|official|secure) \w+(?: \w+)? for (?:ai |llm )?(?:agents|assistants|models)\b`),
-		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
+		endorse:    newLitRegexp(`\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
+		// convGate holds the literals convNoun needs, as a cheap gate.
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
@@ -72,7 +74,7 @@ const numIntentGates = 8
 // bits from auxIntentFirst: the phrase automaton tells which a text's view
 // admits in the pass it makes anyway.
 func (p *intentPatterns) gates() []*litRegexp {
-	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convNoun, p.convUser, p.private, p.credNoun}
+	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convGate, p.convUser, p.private, p.credNoun}
 }
 
 // intentSignals returns the signals of what one text asks for, read line
@@ -104,11 +106,41 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		out = append(out, toolSignal{family: fam, weight: w, match: Clip(m, 80), ptr: ptr, pos: pos, hidden: hidden, cross: cross})
 	}
 	gates := p.gates()
+	has := func(k int) bool { return admitted&(auxIntentFirst<<k) != 0 }
+	// Which gates a rule could use here: each rule needs its gate and
+	// the literals of what it checks next, which cost less to look for
+	// than a gate's matches.
+	ident := strings.ContainsAny(view, "_-")
+	var need uint32
+	want := func(k int) { need |= 1 << k }
+	if has(0) && ident {
+		want(0)
+	}
+	if has(1) && (p.order.admits(view) || p.fullOutput.admits(view)) {
+		want(1)
+	}
+	if has(2) && (has(1) || ident) && preferenceVerb(view) {
+		want(1)
+		want(2)
+	}
+	if has(3) {
+		want(3)
+	}
+	if (has(4) || has(5)) && (p.convAll.admits(view) || p.verbatim.admits(view)) {
+		want(4)
+		want(5)
+	}
+	if has(6) && (p.sinkFlow.admits(view) || p.paramFlow.admits(view)) {
+		want(6)
+	}
+	if has(7) && p.credSource.admits(view) && p.credTaken.admits(view) {
+		want(7)
+	}
 	valid := utf8.ValidString(view)
 	var starts [numIntentGates][]int // match starts of each gate
 	anyGate := false
 	for k, re := range gates {
-		if admitted&(auxIntentFirst<<k) == 0 || !re.admits(view) {
+		if need&(1<<k) == 0 || !has(k) || !re.admits(view) {
 			continue
 		}
 		// The first matches of each gate, as matchPhrases reads the
