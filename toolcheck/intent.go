@@ -110,7 +110,10 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// Which gates a rule could use here: each rule needs its gate and
 	// the literals of what it checks next, which cost less to look for
 	// than a gate's matches.
-	ident := strings.ContainsAny(view, "_-")
+	// A name of another tool, spoken of as one: the cross-tool and
+	// preference rules need it (or every other tool), and looking for it
+	// costs less than their gates.
+	ident := strings.ContainsAny(view, "_-") && a.otherTool(p, view) != ""
 	var need uint32
 	want := func(k int) { need |= 1 << k }
 	if has(0) && ident {
