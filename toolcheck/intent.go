@@ -239,7 +239,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 			add(famDirective, 2, s, false)
 		}
 	}
-	if priv && (p.sinkFlow.MatchString(s) || p.paramFlow.MatchString(s)) && !negated(s) {
+	if priv && privateFlow(p, s) && !negated(s) {
 		// Private data to an address or URL.
 		add(famSink, 4, s, false)
 	}
@@ -411,6 +411,27 @@ func tlNextClause(s string) (string, string) {
 func negated(s string) bool {
 	for _, w := range []string{"never ", "do not ", "don't ", "must not ", "should not ", "shouldn't ", "not be "} {
 		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// privateFlow reports whether private data flows to a destination in s:
+// the flow patterns run on a window around each private word (verb up to
+// 80 bytes before it, destination up to 110 after), so that a long clause
+// costs its length, not its length times the patterns' windows.
+func privateFlow(p *intentPatterns, s string) bool {
+	for _, m := range p.private.search(s, 4, nil, utf8.ValidString(s), nil) {
+		lo, hi := max(m[0]-100, 0), min(m[1]+130, len(s))
+		for lo > 0 && !utf8.RuneStart(s[lo]) {
+			lo--
+		}
+		for hi < len(s) && !utf8.RuneStart(s[hi]) {
+			hi++
+		}
+		w := s[lo:hi]
+		if p.sinkFlow.MatchString(w) || p.paramFlow.MatchString(w) {
 			return true
 		}
 	}
