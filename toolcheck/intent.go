@@ -28,7 +28,7 @@ import (
 type intentPatterns struct {
 	server *regexp.Regexp
 	universal, directive, order, persist, obligation, instead, endorse,
-	sinkVerb, sinkFlow, paramFlow, sinkDest, private,
+	sinkVerb, sinkData, sinkTo, paramVerb, paramDest, sinkDest, private,
 	convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
 }
 
@@ -58,12 +58,16 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// developer configures ("provide your API key via FOO_KEY").
 		credTaken:  newLitRegexp(`\b(?:the user'?s|their|users'|read|reads|reading|fetch|extract|look up|grab|copy|take)\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
-		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|bcc|cc|exfiltrate|transmit|leak|report|submit|email|mail)\b`),
-		sinkFlow:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|(?:the user'?s|their|all|every|any) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:to|into|at)\b(?:[^.;!?]|[.!?]\S){0,30}?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.|\b(?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b)`),
-		paramFlow:  newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\\.env|\\.aws|\\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?(?:\b(?:in|into|as|to|inside) (?:the |its |a )?['"\x60]?[\w-]+['"\x60]? (?:argument|parameter|param|field|property|input)\b|\bas ['"\x60][\w-]+['"\x60])`),
-		sinkDest:   newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
-		private:    newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
-		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b`),
+		// sinkData is what must not be sent away: the user's local secrets
+		// and history; a token or key only as the user's or every one.
+		sinkData:  newLitRegexp(`\b(?:env|environment variables?|(?:the user'?s|their|all|every|any) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
+		sinkTo:    newLitRegexp(`\b(?:to|into|at)\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b`),
+		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
+		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
+		private:   newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
+		verbatim:  newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
 	}
 })
 
@@ -133,7 +137,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (p.sinkFlow.admits(view) || p.paramFlow.admits(view)) {
+	if has(6) && (p.sinkVerb.admits(view) || p.paramVerb.admits(view)) {
 		want(6)
 	}
 	if has(7) && p.credSource.admits(view) && p.credTaken.admits(view) {
@@ -418,20 +422,32 @@ func negated(s string) bool {
 }
 
 // privateFlow reports whether private data flows to a destination in s:
-// the flow patterns run on a window around each private word (verb up to
-// 80 bytes before it, destination up to 110 after), so that a long clause
-// costs its length, not its length times the patterns' windows.
+// a verb up to 80 bytes before a private word and, up to 110 bytes after
+// it, an address, a URL or a named parameter ("send ~/.ssh/id_rsa to
+// https://…", "put the contents of ~/.aws/credentials in the token
+// argument"). Each check is a plain search in a window, so a long clause
+// costs its length.
 func privateFlow(p *intentPatterns, s string) bool {
-	for _, m := range p.private.search(s, 4, nil, utf8.ValidString(s), nil) {
-		lo, hi := max(m[0]-100, 0), min(m[1]+130, len(s))
-		for lo > 0 && !utf8.RuneStart(s[lo]) {
+	valid := utf8.ValidString(s)
+	window := func(lo, hi int) string {
+		lo, hi = max(lo, 0), min(hi, len(s))
+		for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
 			lo--
 		}
 		for hi < len(s) && !utf8.RuneStart(s[hi]) {
 			hi++
 		}
-		w := s[lo:hi]
-		if p.sinkFlow.MatchString(w) || p.paramFlow.MatchString(w) {
+		return s[lo:hi]
+	}
+	for _, m := range p.sinkData.search(s, 4, nil, valid, nil) {
+		before, after := window(m[0]-80, m[0]), window(m[1], m[1]+110)
+		if p.sinkVerb.MatchString(before) && p.sinkTo.MatchString(after) && p.sinkDest.MatchString(after) {
+			return true
+		}
+	}
+	for _, m := range p.private.search(s, 4, nil, valid, nil) {
+		before, after := window(m[0]-80, m[0]), window(m[1], m[1]+110)
+		if p.paramVerb.MatchString(before) && p.paramDest.MatchString(after) {
 			return true
 		}
 	}
