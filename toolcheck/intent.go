@@ -81,10 +81,11 @@ func (p *intentPatterns) gates() []*litRegexp {
 	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convGate, p.convUser, p.private, p.credNoun}
 }
 
-// intentSignals returns the signals of what one text asks for, read line
+// intentSignals returns the signals of what one text asks for (admitted:
+// the aux bits its whole view admits, which bound each line's), read line
 // by line (a list item is no sentence of the next) and clause by clause.
-func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
-	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 {
+func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
+	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 || admitted&auxIntent == 0 {
 		return nil
 	}
 	var out []toolSignal
@@ -92,7 +93,7 @@ func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, pa
 		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
 			continue
 		}
-		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, auxIntent)
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted)
 	}
 	return out
 }
