@@ -30,17 +30,6 @@ func analyze(t *testing.T, doc string, opts Options) *Report {
 // tool builds a one-tool bare-array document from a JSON object literal.
 func tool(obj string) string { return "[" + obj + "]" }
 
-// ruleCount counts findings of rule at or above severity rank min.
-func ruleCount(fs []reports.Finding, rule string, min int) int {
-	n := 0
-	for _, f := range fs {
-		if f.Rule == rule && f.Severity.Rank() >= min {
-			n++
-		}
-	}
-	return n
-}
-
 func summary(fs []reports.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
