@@ -20,7 +20,7 @@ pkgname() { local p=${1%% *}; case $p in @*@*) echo "${p%@*}" ;; @*) echo "$p" ;
 npmi() { # npmi DIR PACKAGE...: one npm install into DIR
 	local d=$1
 	shift
-	(cd "$d" && timeout 600 npm install --cache "$work/cache" --prefer-offline --fetch-retries=0 --legacy-peer-deps --ignore-scripts --no-audit --no-fund --loglevel=error "$@") >>"$d/install.log" 2>&1 </dev/null
+	(cd "$d" && timeout 600 npm install --cache "$work/cache" --prefer-offline --fetch-retries=0 --ignore-scripts --no-audit --no-fund --loglevel=error "$@") >>"$d/install.log" 2>&1 </dev/null
 }
 
 install_some() { # install_some DIR PACKAGE...: all at once, or halves of them if that fails
@@ -51,7 +51,7 @@ capture_batch() { # capture_batch DIR LINE...
 	for l in "$@"; do
 		name=$(pkgname "$l")
 		if [ ! -f "$d/node_modules/$name/package.json" ]; then
-			printf '%s\t?\tinstall-failed\t%s\n' "$name" "$(grep -a 'npm error' "$d/install.log" | tail -1 | cut -c1-120)" >>"$work/status.tsv"
+			printf '%s\t?\tinstall-failed\t%s\n' "$name" "$(grep -a 'npm error' "$d/install.log" | grep -vE 'complete log|^npm error *$' | grep -E 'code|404|ENOTFOUND|notarget|ERESOLVE|engine' | head -1 | cut -c1-120)" >>"$work/status.tsv"
 			continue
 		fi
 		# shellcheck disable=SC2086
