@@ -204,7 +204,9 @@ func TestExtensionPolicy(t *testing.T) {
 			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSION_UNSIGNED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
 		{"plist", "com.anthropic.claudefordesktop.plist", plist(`<key>isDesktopExtensionEnabled</key><false/>`),
 			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSIONS_DISABLED"}, 0},
-		{"binary plist", "com.anthropic.claudefordesktop.plist", "bplist00\x01\x02",
+		{"binary plist (plistlib)", "com.anthropic.claudefordesktop.plist", string(mustRead(t, filepath.Join("testdata", "extensions", "com.anthropic.claudefordesktop.plist"))),
+			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSION_UNSIGNED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
+		{"broken binary plist", "com.anthropic.claudefordesktop.plist", "bplist00\x01\x02",
 			map[string]string{"local.mcpb.acme-corp.weather": "active ALLOWED"}, 1},
 		{"none", "", "", map[string]string{"local.mcpb.acme-corp.weather": "active ALLOWED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
 	}
@@ -246,4 +248,13 @@ func TestExtensionPolicy(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

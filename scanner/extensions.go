@@ -196,12 +196,12 @@ func (sc *scan) loadDesktopPolicy() *desktopPolicy {
 
 var plistBool = regexp.MustCompile(`<key>\s*([^<]+?)\s*</key>\s*<(true|false)\s*/>`)
 
-// plistBools reads the boolean keys of an XML property list (the form MDM
-// profiles are written in, and what `plutil -convert xml1` prints). A
-// binary property list is an error naming that conversion.
+// plistBools reads the boolean keys of a property list: the XML form (MDM
+// profiles, `plutil -convert xml1`) or the binary one macOS keeps managed
+// preferences in.
 func plistBools(data []byte) (map[string]bool, error) {
 	if strings.HasPrefix(string(data), "bplist") {
-		return nil, fmt.Errorf("a binary property list; mcpguard reads the XML form (plutil -convert xml1)")
+		return bplistBools(data)
 	}
 	if !strings.Contains(string(data), "<plist") {
 		return nil, fmt.Errorf("not a property list")
