@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -257,4 +258,60 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestWhatIfExtensionsEqualScan: a what-if over a saved report predicts,
+// extension by extension, what a scan with the proposal as its --policy
+// reports (decision and intended change).
+func TestWhatIfExtensionsEqualScan(t *testing.T) {
+	for _, proposal := range []string{`{"isDesktopExtensionEnabled": false}`, `{"isDesktopExtensionSignatureRequired": true}`, `{"isDxtEnabled": true}`} {
+		t.Run(proposal, func(t *testing.T) {
+			root := stageClient(t, "claude-desktop-extensions")
+			file := filepath.Join(root, "proposal.json")
+			writeAbs(t, file, proposal)
+			base := scanner.Options{Home: filepath.Join(root, "home"), GOOS: "linux", LookupEnv: emptyEnv, Policy: testEngine(t),
+				DesktopPolicyFile: filepath.Join(root, "none.json")}
+			saved, err := scanner.Scan(context.Background(), base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withPolicy := base
+			withPolicy.PolicyFiles = []string{file}
+			scanned, err := scanner.Scan(context.Background(), withPolicy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := scanner.NewProposal(scanner.ProposalOptions{Policy: testEngine(t), PolicyFiles: []string{file}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := runner.BuildReport(saved, runner.Meta{}, nil)
+			judged, err := p.Judge(context.Background(), "linux", rep.Servers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[string]*scanner.Server{}
+			for _, s := range scanned.Servers {
+				byID[s.ID] = s
+			}
+			for i, s := range rep.Servers {
+				if s.Scope != scanner.ScopeExtension {
+					continue
+				}
+				want := byID[s.ID]
+				change, _ := want.Details["intended_change"].(string)
+				got := judged[i]
+				if !got.Judged && s.Status != reports.StatusInvalid {
+					t.Errorf("%s: not judged", s.Name)
+					continue
+				}
+				if s.Status == reports.StatusInvalid {
+					continue
+				}
+				if strings.Join(got.Decision.Reasons, ",") != strings.Join(want.Decision.Reasons, ",") || got.Change != change || got.Status != want.Status {
+					t.Errorf("%s: what-if %s %v %q, scan %s %v %q", s.Name, got.Status, got.Decision.Reasons, got.Change, want.Status, want.Decision.Reasons, change)
+				}
+			}
+		})
+	}
 }

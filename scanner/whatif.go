@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
-	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
@@ -188,67 +187,32 @@ func (p *Proposal) Judge(ctx context.Context, goos string, servers []reports.Ser
 	return out, nil
 }
 
-// extensionPolicy is the proposal's Claude Desktop extension policy: the
-// enterprise keys (isDesktopExtensionEnabled, isDesktopExtensionSignatureRequired
-// and their DXT names) its documents set, later documents winning; nil when
-// none sets one, and the saved extension verdicts then stand.
-func (p *Proposal) extensionPolicy() *desktopPolicy {
-	pol := &desktopPolicy{values: map[string]bool{}}
-	for _, d := range p.docs {
-		for canonical, alias := range desktopPolicyKeys {
-			for _, k := range []string{canonical, alias} {
-				if m := d.Get(k); m != nil && m.Value.Kind == jsonc.Bool {
-					pol.values[k] = m.Value.Bool
-					pol.path = d.Path
-				}
-			}
-		}
-	}
-	if len(pol.values) == 0 {
-		return nil
-	}
-	return pol
-}
+// extensionPolicy is the proposal's Claude Desktop extension policy
+// (intendedExtensionPolicy); nil when it sets none.
+func (p *Proposal) extensionPolicy() *desktopPolicy { return intendedExtensionPolicy(p.docs) }
 
 // judgeExtension judges a saved Claude Desktop extension under the
-// proposal's extension policy, as loadDesktopPolicy's would on the host:
-// extensions off, or a signature required of one whose install record is
-// not signed, blocks it (change "block" when Claude Desktop runs it
-// today); a policy that no longer does lifts the block the saved report
-// holds ("unblock"). ok is false for other servers.
+// proposal's extension policy, as a scan with the proposal as its --policy
+// would (intendedExtensions): the status stays what Claude Desktop does
+// today, the decision is the proposal's, and the change says what Claude
+// Desktop would do were the proposal its enterprise settings. ok is false
+// for other servers.
 func judgeExtension(pol *desktopPolicy, s *reports.Server, now reports.Judged) (reports.Judged, bool) {
 	if s.Client != ClientClaudeDesktop || s.Scope != ScopeExtension || s.Status == reports.StatusInvalid {
 		return now, false
 	}
-	reason := ""
-	if on, ok, _ := pol.get("isDesktopExtensionEnabled"); ok && !on {
-		reason = reports.ReasonExtensionsDisabled
-	} else if req, ok, _ := pol.get("isDesktopExtensionSignatureRequired"); ok && req {
-		inst, _ := s.Details["installation"].(map[string]any)
-		if sig, _ := inst["signature"].(string); sig != "signed" {
-			reason = reports.ReasonExtensionUnsigned
-		}
+	d, change, ok := intendedExtensionVerdict(pol, s.Status, s.Decision, s.Details)
+	if !ok {
+		return now, false
 	}
-	blockedToday := s.Status == reports.StatusBlocked &&
-		(slices.Contains(s.Decision.Reasons, reports.ReasonExtensionsDisabled) || slices.Contains(s.Decision.Reasons, reports.ReasonExtensionUnsigned))
-	switch {
-	case reason != "":
-		v := reports.Judged{Judged: true, Verdict: reports.Verdict{Status: reports.StatusBlocked, Decision: reports.Decision{Reasons: []string{reason}}}}
-		if !blockedToday {
-			v.Change = "block"
-		}
-		return v, true
-	case blockedToday:
-		// Claude Desktop would run it again: enabled as its settings say,
-		// which the saved report no longer shows; judged by the lists.
-		status := reports.StatusActive
-		if d, _ := s.Details["disabled_by"].(string); d != "" {
-			status = reports.StatusDisabled
-		}
-		return reports.Judged{Judged: true, Verdict: reports.Verdict{Status: status, Change: "unblock",
-			Decision: reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}}}, true
+	if !now.Judged {
+		now = reports.Judged{Judged: true, Verdict: reports.Verdict{Status: s.Status, Decision: s.Decision}}
 	}
-	return now, false
+	if d != nil {
+		now.Decision = *d
+	}
+	now.Change = change
+	return now, true
 }
 
 // PolicyJudges reports whether a scan gives a saved server a policy

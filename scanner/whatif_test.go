@@ -125,7 +125,9 @@ func TestProposalLoadErrors(t *testing.T) {
 
 // TestProposalExtensionPolicy: a proposal that sets Claude Desktop's
 // extension keys judges the saved extensions as the enterprise settings
-// would on each host; one that sets none leaves their verdicts alone.
+// would on each host (the status stays what Claude Desktop does today, the
+// change says what it would do); one that sets none leaves the extension
+// policy's verdicts alone.
 func TestProposalExtensionPolicy(t *testing.T) {
 	engine, err := policy.NewEngine(context.Background(), policy.EngineOptions{})
 	if err != nil {
@@ -153,9 +155,9 @@ func TestProposalExtensionPolicy(t *testing.T) {
 		want           []string // status reasons change, per saved server
 	}{
 		{"extensions off", `{"isDesktopExtensionEnabled": false}`,
-			[]string{"blocked EXTENSIONS_DISABLED block", "blocked EXTENSIONS_DISABLED block", "blocked EXTENSIONS_DISABLED ", "active ALLOWED "}},
+			[]string{"active EXTENSIONS_DISABLED block", "active EXTENSIONS_DISABLED block", "blocked EXTENSIONS_DISABLED ", "active ALLOWED "}},
 		{"signatures required", `{"isDxtSignatureRequired": true}`,
-			[]string{"active ALLOWED ", "blocked EXTENSION_UNSIGNED block", "disabled ALLOWED unblock", "active ALLOWED "}},
+			[]string{"active ALLOWED ", "active EXTENSION_UNSIGNED block", "blocked ALLOWED unblock", "active ALLOWED "}},
 		{"lists only", `{"allowedMcpServers": [{"serverName": "docs"}]}`,
 			[]string{"active NOT_ALLOWLISTED ", "active NOT_ALLOWLISTED ", "blocked EXTENSIONS_DISABLED ", "active ALLOWED "}},
 	}
