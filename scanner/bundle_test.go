@@ -315,3 +315,61 @@ func TestWhatIfExtensionsEqualScan(t *testing.T) {
 		})
 	}
 }
+
+// FuzzExtensionFiles feeds arbitrary bytes to an installed extension's
+// files (which: 0 manifest.json, 1 its settings, 2
+// extensions-installations.json, 3 the enterprise settings). The property:
+// no panic, every server has a status and an id, every error names a path,
+// and, while the manifest marks it sensitive, the planted value never
+// reaches a server.
+func FuzzExtensionFiles(f *testing.F) {
+	seeds := []string{
+		bundleManifest,
+		`{"server":{"mcp_config":{"command":"${__dirname}${/}x","args":["${user_config.k}","${user_config.k}x"],"env":{"A":"${user_config.s}"},"platform_overrides":{"darwin":{"command":7,"args":null,"env":[]}}}},"user_config":{"k":{"multiple":true,"default":["${HOME}","${user_config.k}"]},"s":{"sensitive":true,"required":true}}}`,
+		`{"isEnabled":true,"userConfig":{"api_key":"x","allowed_dirs":[1,[2],{"a":3}],"units":null}}`,
+		`{"extensions":{"local.mcpb.acme-corp.weather":{"signatureInfo":{"status":7}}}}`,
+		`{"isDesktopExtensionEnabled":"false","isDxtSignatureRequired":true}`,
+		`{`, `[]`, ``, `null`,
+	}
+	for _, s := range seeds {
+		for which := uint8(0); which < 4; which++ {
+			f.Add([]byte(s), which)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		root := stageClient(t, "claude-desktop-extensions")
+		dir := filepath.Join(root, "home", "Library", "Application Support", "Claude")
+		id := "local.mcpb.acme-corp.weather"
+		targets := []string{
+			filepath.Join(dir, "Claude Extensions", id, "manifest.json"),
+			filepath.Join(dir, "Claude Extensions Settings", id+".json"),
+			filepath.Join(dir, "extensions-installations.json"),
+			filepath.Join(root, "enterprise.json"),
+		}
+		writeAbs(t, targets[int(which)%len(targets)], string(data))
+		res, err := scanner.Scan(context.Background(), scanner.Options{Home: filepath.Join(root, "home"), GOOS: "darwin", LookupEnv: emptyEnv,
+			DesktopPolicyFile: targets[3]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range res.Servers {
+			if s.Status == "" || s.ID == "" {
+				t.Fatalf("server without status or id: %+v", s)
+			}
+			all := s.Command + strings.Join(s.Args, " ")
+			for _, v := range s.Env {
+				all += v
+			}
+			// With the manifest replaced, api_key may no longer be marked
+			// sensitive: then its value is an ordinary setting.
+			if which%4 != 0 && strings.Contains(all, plantedSecret) {
+				t.Fatalf("the sensitive value reached server %s", s.Name)
+			}
+		}
+		for _, e := range res.Errors {
+			if e.Path == "" || e.Message == "" {
+				t.Fatalf("error without path or message: %+v", e)
+			}
+		}
+	})
+}

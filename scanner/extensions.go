@@ -141,7 +141,8 @@ func (p *desktopPolicy) get(key string) (value, set bool, spelled string) {
 
 // desktopPolicyFile returns the enterprise configuration file for the
 // scan's OS: the managed preferences of com.anthropic.claudefordesktop on
-// macOS, /etc/claude-desktop/enterprise.json on Linux (read by the
+// macOS (the user's own, /Library/Managed Preferences/<user>/, before the
+// device's), /etc/claude-desktop/enterprise.json on Linux (read by the
 // community Linux builds); "" on Windows, where it is a registry key
 // (HKLM\SOFTWARE\Policies\Claude) that no file holds.
 func (sc *scan) desktopPolicyFile() string {
@@ -150,7 +151,14 @@ func (sc *scan) desktopPolicyFile() string {
 	}
 	switch sc.opts.GOOS {
 	case "darwin":
-		return "/Library/Managed Preferences/com.anthropic.claudefordesktop.plist"
+		const domain = "com.anthropic.claudefordesktop.plist"
+		if sc.opts.Home != "" {
+			user := filepath.Join("/Library/Managed Preferences", filepath.Base(sc.opts.Home), domain)
+			if _, err := sc.fs.Stat(user); err == nil {
+				return user
+			}
+		}
+		return filepath.Join("/Library/Managed Preferences", domain)
 	case "windows":
 		return ""
 	default:
