@@ -61,7 +61,11 @@ func extensionFiles() []Location {
 // reads like a tools/list result (findings point into the manifest).
 type DeclaredTools struct {
 	Path string
-	Data []byte
+	// IDPath is the form of Path finding ids are computed from ("~/..."
+	// for an installed extension), so that the same finding has the same
+	// id on every machine and after a move, as the scan's own findings.
+	IDPath string
+	Data   []byte
 }
 
 // manifestDoc is a parsed extension manifest.
@@ -393,7 +397,7 @@ func (sc *scan) extensionServer(m *manifestDoc, id, extDir, platform string, set
 	}
 	s.detail("extension", details)
 	if tools := root.Get("tools"); tools != nil && tools.Kind == jsonc.Array {
-		s.DeclaredTools = &DeclaredTools{Path: m.path, Data: m.data}
+		s.DeclaredTools = &DeclaredTools{Path: m.path, IDPath: sc.stablePath(m.path), Data: m.data}
 	}
 	cfgMember := memberValue(server).Member("mcp_config")
 	if cfgMember == nil || cfgMember.Value.Kind != jsonc.Object {
