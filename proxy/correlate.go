@@ -31,7 +31,8 @@ type route struct {
 // pendingRequest is a request that was forwarded and awaits its response.
 type pendingRequest struct {
 	method string
-	paged  bool // tools/list with a cursor
+	id     []byte // as the request had it
+	paged  bool   // tools/list with a cursor
 	// keys are the table keys the request is recorded under.
 	keys []string
 	// call is set for tools/call: what the audit records (audit.go).

@@ -256,6 +256,9 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 		return denied
 	}
 	req := &pendingRequest{method: env.Method, call: call}
+	if rt.recorded != nil {
+		req.id = bytes.Clone(env.ID) // to answer it if its POST's stream has none (HTTP)
+	}
 	if env.Method == "tools/list" {
 		var p struct {
 			Cursor *string `json:"cursor"`
