@@ -1,6 +1,11 @@
 package proxy
 
-import "github.com/mcpguard/mcpguard/internal/mcpio"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/mcpguard/mcpguard/internal/mcpio"
+)
 
 // A response can only answer a request the proxy forwarded and has not seen
 // answered, in the direction it belongs: the client's requests are answered
@@ -31,7 +36,8 @@ type route struct {
 // pendingRequest is a request that was forwarded and awaits its response.
 type pendingRequest struct {
 	method string
-	paged  bool // tools/list with a cursor
+	id     []byte // as the request had it
+	paged  bool   // tools/list with a cursor
 	// keys are the table keys the request is recorded under.
 	keys []string
 	// call is set for tools/call: what the audit records (audit.go).
@@ -76,7 +82,7 @@ func (t *idTable) add(prefixes []string, id []byte, req *pendingRequest) {
 	}
 	for _, k := range mcpio.IDKeys(id) {
 		for _, p := range prefixes {
-			key := p + "\x00" + k
+			key := idKey(p, k)
 			delete(t.answered, key)
 			t.open[key] = append(t.open[key], req)
 			req.keys = append(req.keys, key)
@@ -91,7 +97,7 @@ func (t *idTable) add(prefixes []string, id []byte, req *pendingRequest) {
 func (t *idTable) settle(prefix string, id []byte) (req *pendingRequest, duplicate bool) {
 	keys := mcpio.IDKeys(id)
 	for _, k := range keys {
-		key := prefix + "\x00" + k
+		key := idKey(prefix, k)
 		if q := t.open[key]; len(q) > 0 {
 			p := q[0]
 			t.remove(p)
@@ -103,11 +109,25 @@ func (t *idTable) settle(prefix string, id []byte) (req *pendingRequest, duplica
 		}
 	}
 	for _, k := range keys {
-		if _, ok := t.answered[prefix+"\x00"+k]; ok {
+		if _, ok := t.answered[idKey(prefix, k)]; ok {
 			return nil, true
 		}
 	}
 	return nil, false
+}
+
+// maxIDKey bounds the size of an id as the tables hold it: the tables
+// bound how many ids they hold, and a peer must not make each of them as
+// large as a message (4096 answered ids of 256 MiB). A longer id is held
+// as its SHA-256, which matches the same id as well.
+const maxIDKey = 128
+
+func idKey(prefix, k string) string {
+	if len(k) > maxIDKey {
+		sum := sha256.Sum256([]byte(k))
+		k = "h:" + hex.EncodeToString(sum[:])
+	}
+	return prefix + "\x00" + k
 }
 
 // remove takes a request out of every queue it is in.

@@ -363,6 +363,16 @@ func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, 
 	if rep.ListPointer != "/tools" {
 		return nil, false, 0, errors.New(`the result is not an object with a "tools" array`)
 	}
+	for _, m := range rep.Root.Members {
+		for _, k := range [...]string{"tools", "nextCursor"} {
+			if m.Key != k && strings.EqualFold(m.Key, k) {
+				// A client on Go's encoding/json (mark3labs/mcp-go, go-sdk
+				// before 1.3.1) folds keys: it would list "Tools" or page
+				// on "NEXTCURSOR", which the analysis did not read.
+				return nil, false, 0, fmt.Errorf("the result has a member %q, which some clients read as %q", clip(m.Key), k)
+			}
+		}
+	}
 	g.earlyPins = early
 	next := rep.Root.Get("nextCursor")
 	return rep, next != nil && next.Kind != jsonc.Null, rep.Listed, nil

@@ -256,6 +256,9 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 		return denied
 	}
 	req := &pendingRequest{method: env.Method, call: call}
+	if rt.recorded != nil && len(env.ID) <= maxIDKey {
+		req.id = bytes.Clone(env.ID) // to answer it if its POST's stream has none (HTTP)
+	}
 	if env.Method == "tools/list" {
 		var p struct {
 			Cursor *string `json:"cursor"`
@@ -420,6 +423,15 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 			if err != nil || em.Batch != nil {
 				continue // a client rejects it as it is
 			}
+			if em.Ambiguous != "" {
+				if out := r.refuseAmbiguous(rt, e, em); !bytes.Equal(out, e) {
+					elems[i], changed = bytes.TrimSuffix(out, []byte("\n")), true
+					if out == nil {
+						elems[i] = nil
+					}
+				}
+				continue
+			}
 			if out, ok := r.serverMessage(rt, e, em); ok {
 				if out == nil {
 					elems[i], changed = nil, true
@@ -442,6 +454,9 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 		}
 		return batch(kept)
 	}
+	if m.Ambiguous != "" {
+		return r.refuseAmbiguous(rt, frame, m)
+	}
 	if out, ok := r.serverMessage(rt, msg, m); ok {
 		if out == nil {
 			return nil
@@ -449,6 +464,19 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 		return append(out, '\n')
 	}
 	return frame
+}
+
+// refuseAmbiguous refuses a server message with a member a case-folding
+// decoder reads as an envelope member ("Result", "ID"): a client on Go's
+// encoding/json (mark3labs/mcp-go, go-sdk before 1.3.1) would read a
+// result or id the analysis did not. A response's id, as JSON.parse reads
+// it, gets -32002 when the client is waiting for it.
+func (r *relay) refuseAmbiguous(rt route, frame []byte, m mcpio.Message) []byte {
+	var id []byte
+	if m.Method == "" {
+		id = m.ID
+	}
+	return r.refuseServer(rt, frame, id, fmt.Sprintf("ambiguous message: the member %q is read as an envelope member by some clients", m.Ambiguous))
 }
 
 // refuseServer handles a server frame the proxy could not parse: in
