@@ -18,6 +18,16 @@
 //     by the pins until `mcpguard pins approve`; --mode monitor must forward
 //     everything unchanged and still write events.
 //
+// The 2026-07-28 revision (eras_test.go): testdata/node/modern-server.mjs
+// serves the hostile server's tools with the SDK 2.x
+// (@modelcontextprotocol/server), to clients of both revisions or of the new
+// one only, and testdata/node/client2.mjs drives the SDK 2.x Client in
+// either era (--era legacy: initialize; --era modern: the revision pinned,
+// server/discover and per-request _meta). Every pairing of SDK 1.x and 2.x
+// clients and servers, in each era they share, runs over stdio and
+// Streamable HTTP, directly and through the proxy; TestIntrospectEras runs
+// scan --introspect against the modern-only server.
+//
 // Each test has its own pin file and event log; assertions on the event log
 // read its JSON lines (kind, rule, tool), never the messages' wording.
 //

@@ -50,7 +50,7 @@ func runTests(m *testing.M) int {
 	} else {
 		nodeBin = p
 	}
-	for _, pkg := range []string{"sdk", "server-everything"} {
+	for _, pkg := range []string{"sdk", "server-everything", "client", "server"} {
 		f := filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", pkg, "package.json")
 		if _, err := os.Stat(f); err != nil && skipReason == "" {
 			skipReason = fmt.Sprintf("e2e/testdata/node/node_modules lacks @modelcontextprotocol/%s", pkg)
@@ -89,7 +89,7 @@ var stampOnce sync.Once
 func stampInputs() {
 	_, _ = exec.LookPath("node")
 	_ = os.Getenv("MCPGUARD_E2E_BINARY")
-	for _, pkg := range []string{"sdk", "server-everything"} {
+	for _, pkg := range []string{"sdk", "server-everything", "client", "server"} {
 		_, _ = os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", pkg, "package.json"))
 	}
 	_, _ = os.Stat(filepath.Join(nodeDir, "package-lock.json"))
@@ -548,8 +548,14 @@ func (d *doc) call(t *testing.T, name string, i int) call {
 // runClient runs client.mjs with a scenario against a target and returns
 // what it observed.
 func (h *harness) runClient(scenario string, target []string) (*doc, error) {
-	p, err := h.startProc("client "+scenario, nodeDir, nil,
-		append([]string{nodeBin, "client.mjs", scenario}, target...)...)
+	return h.runScript("client.mjs", scenario, nil, target)
+}
+
+// runScript runs a client driver (client.mjs, client2.mjs) with a
+// scenario, its own flags and a target.
+func (h *harness) runScript(script, scenario string, flags, target []string) (*doc, error) {
+	args := append([]string{nodeBin, script, scenario}, flags...)
+	p, err := h.startProc("client "+scenario, nodeDir, nil, append(args, target...)...)
 	if err != nil {
 		return nil, err
 	}

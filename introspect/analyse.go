@@ -129,16 +129,27 @@ func relocate(f reports.Finding, s *scanner.Server) reports.Finding {
 // describe fills the report entry: what the server said about itself and
 // what it offers, hidden characters removed and secrets redacted.
 func (o *Options) describe(in *reports.Introspection, l *listing, rep *toolcheck.Report) {
+	type info struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
 	var init struct {
 		ProtocolVersion string         `json:"protocolVersion"`
 		Capabilities    map[string]any `json:"capabilities"`
-		ServerInfo      *struct {
-			Name    string `json:"name"`
-			Version string `json:"version"`
-		} `json:"serverInfo"`
-		Instructions string `json:"instructions"`
+		ServerInfo      *info          `json:"serverInfo"`
+		Instructions    string         `json:"instructions"`
+		Meta            struct {
+			// server/discover (2026-07-28) names the server here.
+			ServerInfo *info `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
 	}
 	_ = json.Unmarshal(l.initialize, &init)
+	if init.ServerInfo == nil {
+		init.ServerInfo = init.Meta.ServerInfo
+	}
+	if init.ProtocolVersion == "" {
+		init.ProtocolVersion = l.version
+	}
 	in.ProtocolVersion = o.text(init.ProtocolVersion)
 	if init.ServerInfo != nil {
 		in.ServerInfo = &reports.IntrospectedInfo{Name: o.text(init.ServerInfo.Name), Version: o.text(init.ServerInfo.Version)}

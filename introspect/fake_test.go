@@ -40,6 +40,9 @@ const fakePage2 = `{"tools":[{"name":"notes","description":"Keep notes.\udb40\ud
 //	flood       answers initialize with an endless stream of output
 //	env         one tool whose description shows GREETING and the cwd
 //	loop        tools/list returns the same cursor forever
+//	modern      the 2026-07-28 revision only: initialize is refused,
+//	            server/discover answered, and every request without the
+//	            revision's _meta refused
 //	sleeper     (the grandchild) sleeps, ignoring SIGTERM
 func fakeServe(mode string) int {
 	switch mode {
@@ -87,9 +90,20 @@ func fakeServe(mode string) int {
 			Method string          `json:"method"`
 			Params struct {
 				Cursor string `json:"cursor"`
+				Meta   struct {
+					Version string `json:"io.modelcontextprotocol/protocolVersion"`
+					Client  *struct {
+						Name string `json:"name"`
+					} `json:"io.modelcontextprotocol/clientInfo"`
+				} `json:"_meta"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil || mode == "hang" {
+			continue
+		}
+		if mode == "modern" && (req.Method == "initialize" || req.Params.Meta.Version != "2026-07-28" || req.Params.Meta.Client == nil) {
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}`+"\n", req.ID)
+			out.Flush()
 			continue
 		}
 		if mode == "noisy" {
@@ -100,6 +114,8 @@ func fakeServe(mode string) int {
 		}
 		var result string
 		switch req.Method {
+		case "server/discover":
+			result = `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"prompts":{}},"instructions":"Modern \u200btools.","resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-fake","version":"2.4.0"}}}`
 		case "initialize":
 			result = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"prompts":{},"resources":{}},"serverInfo":{"name":"fake","version":"1.2.3"},"instructions":"Use the tools wisely."}`
 			if s := os.Getenv("MCPGUARD_FAKE_INSTRUCTIONS"); s != "" {

@@ -192,6 +192,12 @@ func (c *httpConn) send(ctx context.Context, msg []byte) error {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if req.Header.Get("MCP-Protocol-Version") >= modernVersion {
+		// The 2026-07-28 revision routes by these headers.
+		if env, ok := mcpio.ParseEnvelope(msg); ok && env.Method != "" {
+			req.Header.Set("Mcp-Method", env.Method)
+		}
+	}
 	stop := context.AfterFunc(ctx, c.cancel)
 	defer stop()
 	resp, err := c.client.Do(req)

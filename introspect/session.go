@@ -25,9 +25,15 @@ type conn interface {
 	close(ctx context.Context)
 }
 
-// protocolVersion is the newest MCP revision mcpguard speaks; servers
-// answer with the one they choose.
+// protocolVersion is the newest MCP revision of the initialize era that
+// mcpguard speaks; servers answer with the one they choose.
 const protocolVersion = "2025-11-25"
+
+// modernVersion is the stateless revision: no initialize, server/discover,
+// and the protocol version, client info and capabilities in every
+// request's _meta. Introspection speaks it to a server that refuses
+// initialize.
+const modernVersion = "2026-07-28"
 
 // maxPages bounds a paginated listing: a server that returns a cursor
 // forever must not keep the scan busy until its timeout.
@@ -55,6 +61,9 @@ type session struct {
 	// noise counts server messages that were not JSON-RPC (log lines on
 	// stdout and the like): clients skip them, and so does introspection.
 	noise int
+	// meta is the _meta every request carries in the 2026-07-28 revision;
+	// nil in the initialize era.
+	meta map[string]any
 }
 
 // call sends a request and returns the raw result of its response.
@@ -62,6 +71,15 @@ func (s *session) call(ctx context.Context, method string, params any) ([]byte, 
 	s.nextID++
 	id := s.nextID
 	s.step = method
+	if s.meta != nil {
+		p, _ := params.(map[string]any)
+		withMeta := make(map[string]any, len(p)+1)
+		for k, v := range p {
+			withMeta[k] = v
+		}
+		withMeta["_meta"] = s.meta
+		params = withMeta
+	}
 	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if err != nil {
 		return nil, err
@@ -143,7 +161,8 @@ func safeText(s string, n int) string {
 
 // listing is everything a server answered, raw.
 type listing struct {
-	initialize []byte   // the initialize result
+	initialize []byte   // the initialize result, or server/discover's
+	version    string   // the revision spoken: the one initialize chose, or modernVersion
 	tools      [][]byte // tools/list results, one per page
 	prompts    [][]byte
 	resources  [][]byte
@@ -153,28 +172,58 @@ type listing struct {
 
 // handshake runs the client side of an MCP session: initialize,
 // notifications/initialized, then the listings the capabilities announce.
+//
+// A server of the 2026-07-28 revision only refuses initialize (with a
+// JSON-RPC error, or HTTP 400): it is asked server/discover instead, and
+// every later request carries the revision's _meta.
 func (s *session) handshake(ctx context.Context, client clientInfo) (*listing, error) {
+	clientInfo := map[string]any{"name": client.name, "version": client.version}
 	init, err := s.call(ctx, "initialize", map[string]any{
 		"protocolVersion": protocolVersion,
 		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": client.name, "version": client.version},
+		"clientInfo":      clientInfo,
 	})
+	method := "initialize"
 	if err != nil {
-		return nil, err
+		var re *rpcError
+		var se *httpStatusError
+		if !errors.As(err, &re) && !(errors.As(err, &se) && se.code == 400) {
+			return nil, err
+		}
+		s.meta = map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    modernVersion,
+			"io.modelcontextprotocol/clientInfo":         clientInfo,
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+		}
+		if v, ok := s.c.(versioned); ok {
+			v.setVersion(modernVersion)
+		}
+		disc, derr := s.call(ctx, "server/discover", map[string]any{})
+		if derr != nil {
+			// Not a server of the new revision either: the initialize
+			// error is the one to report.
+			return nil, err
+		}
+		init, method = disc, "server/discover"
 	}
 	var head struct {
-		ProtocolVersion string                     `json:"protocolVersion"`
-		Capabilities    map[string]json.RawMessage `json:"capabilities"`
+		ProtocolVersion   string                     `json:"protocolVersion"`
+		SupportedVersions []string                   `json:"supportedVersions"`
+		Capabilities      map[string]json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(init, &head); err != nil {
-		return nil, fmt.Errorf("the initialize result is not an object: %v", err)
+		return nil, fmt.Errorf("the %s result is not an object: %v", method, err)
 	}
-	l := &listing{initialize: init}
-	if v, ok := s.c.(versioned); ok {
-		v.setVersion(head.ProtocolVersion)
-	}
-	if err := s.notify(ctx, "notifications/initialized"); err != nil {
-		return nil, err
+	l := &listing{initialize: init, version: head.ProtocolVersion}
+	if s.meta != nil {
+		l.version = modernVersion
+	} else {
+		if v, ok := s.c.(versioned); ok {
+			v.setVersion(head.ProtocolVersion)
+		}
+		if err := s.notify(ctx, "notifications/initialized"); err != nil {
+			return nil, err
+		}
 	}
 	_, hasTools := head.Capabilities["tools"]
 	// Ask for tools even when the capability is missing: some servers

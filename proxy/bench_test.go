@@ -169,14 +169,14 @@ func BenchmarkToolsList1MB(b *testing.B) {
 	g := NewGuard(GuardOptions{Name: "bench", Enforce: true, Pins: openPins(b)})
 	r := newRelay(io.Discard, Options{Enforce: true, Inspector: g})
 	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
-	r.fromClient("", req)
-	r.fromServer("", resp) // first use: pins the tools
+	r.fromClient(route{}, req)
+	r.fromServer(route{}, resp) // first use: pins the tools
 	b.SetBytes(int64(len(resp)))
 	b.ReportAllocs()
 	for b.Loop() {
 		g.ListChanged()
-		r.fromClient("", req)
-		if out := r.fromServer("", resp); !bytes.HasPrefix(out, []byte(`{"jsonrpc":"2.0","id":1,"result":{`)) {
+		r.fromClient(route{}, req)
+		if out := r.fromServer(route{}, resp); !bytes.HasPrefix(out, []byte(`{"jsonrpc":"2.0","id":1,"result":{`)) {
 			b.Fatalf("the listing did not go through: %.200s", out)
 		}
 	}

@@ -6,6 +6,9 @@
 //
 // The proxy forwards the original bytes of every message it does not change,
 // decodes only what it must inspect (responses to tools/list, tools/call
-// requests, notifications/tools/list_changed), and never reorders, drops or
-// corrupts a message. Nothing but protocol is written to the client's side.
+// requests, notifications/tools/list_changed), and never reorders or
+// corrupts a message. It drops, in enforce mode, what no peer may send: a
+// response to a request the other side has not sent or that was answered
+// already (correlate.go), and what it cannot parse. Nothing but protocol is
+// written to the client's side.
 package proxy

@@ -83,6 +83,11 @@ type Guard struct {
 		paged   bool
 	}
 	pinSet *pins.Set // the pins as last read
+	// others caches pinnedTools for pinSet.
+	others struct {
+		set   *pins.Set
+		tools toolcheck.PinnedTools
+	}
 	// earlyPins are the pins made beside the parse of the listing being
 	// inspected (toolcheck.Options.Early), for checkPins.
 	earlyPins *pins.EarlyPins
@@ -138,6 +143,17 @@ func (g *Guard) Withheld(tool string) (Withheld, bool) {
 	return w, true
 }
 
+// Revision implements Revisioner: the SHA-256 of the tool's definition as
+// pinned (approved), "" without pins or before the tool was pinned.
+func (g *Guard) Revision(tool string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pinSet == nil {
+		return ""
+	}
+	return approvedSHA(g.pinSet.Pins[g.opts.Name], tool)
+}
+
 // ListChanged implements Inspector: the next listing is analysed afresh.
 func (g *Guard) ListChanged() {
 	g.mu.Lock()
@@ -163,7 +179,7 @@ func (g *Guard) Initialize(result []byte) []byte {
 		return result
 	}
 	g.emit(events.Event{Kind: "initialize-sanitized", Severity: string(reports.SeverityWarning),
-		Message: "the initialize result (serverInfo, instructions) carries hidden characters" + g.action(", removed", "")})
+		Message: "the initialize or server/discover result (server info, instructions) carries hidden characters" + g.action(", removed", "")})
 	if !g.opts.Enforce {
 		return result
 	}
@@ -208,7 +224,10 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 	verdicts := make([]toolVerdict, len(rep.Tools))
 	idx := newToolIndex(rep)
 	findings := append([]reports.Finding(nil), rep.Findings...)
-	for _, f := range rep.Findings {
+	// Names that read as another tool's, of this server or of another one
+	// the user pinned (MCPG-T005 at error).
+	findings = append(findings, toolcheck.NameTwins(rep, g.pinnedTools())...)
+	for _, f := range findings {
 		i := idx.of(f.Location.Pointer)
 		if i < 0 {
 			continue
@@ -278,6 +297,34 @@ func (g *Guard) decide(tool, sha string, w *Withheld) {
 	g.opts.Decide(tool, sha, w)
 }
 
+// pinnedTools are the tool names other servers have in the pin file, for
+// NameTwins: a server must not list a look-alike of another server's
+// tool. Without pins there are none.
+func (g *Guard) pinnedTools() toolcheck.PinnedTools {
+	store := g.opts.Pins
+	if store == nil {
+		return nil
+	}
+	if g.pinSet == nil || store.Changed() {
+		ps, err := store.Load()
+		if err != nil {
+			return nil // checkPins reports it, and withholds every tool
+		}
+		g.pinSet = ps
+	}
+	if g.others.set == g.pinSet {
+		return g.others.tools
+	}
+	out := toolcheck.PinnedTools{}
+	for server, p := range g.pinSet.Pins {
+		if server != g.opts.Name && p != nil {
+			out[server] = approvedNames(p)
+		}
+	}
+	g.others.set, g.others.tools = g.pinSet, out
+	return out
+}
+
 // toolSHA256 is the pin hash of the i-th tool of a listing.
 func toolSHA256(rep *toolcheck.Report, i int) string {
 	p, err := pins.PinTool(rep.Tools[i].Value, false)
@@ -315,6 +362,16 @@ func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, 
 	}
 	if rep.ListPointer != "/tools" {
 		return nil, false, 0, errors.New(`the result is not an object with a "tools" array`)
+	}
+	for _, m := range rep.Root.Members {
+		for _, k := range [...]string{"tools", "nextCursor"} {
+			if m.Key != k && strings.EqualFold(m.Key, k) {
+				// A client on Go's encoding/json (mark3labs/mcp-go, go-sdk
+				// before 1.3.1) folds keys: it would list "Tools" or page
+				// on "NEXTCURSOR", which the analysis did not read.
+				return nil, false, 0, fmt.Errorf("the result has a member %q, which some clients read as %q", clip(m.Key), k)
+			}
+		}
 	}
 	g.earlyPins = early
 	next := rep.Root.Get("nextCursor")
@@ -355,6 +412,7 @@ func (idx toolIndex) of(ptr string) int {
 func withholds(f reports.Finding) (Withheld, bool) {
 	switch {
 	case f.Rule == "MCPG-T001" && f.Severity == reports.SeverityError,
+		f.Rule == "MCPG-T005" && f.Severity == reports.SeverityError, // a twin's name
 		f.Rule == "MCPG-I001":
 		return Withheld{Rule: f.Rule, Message: f.Message}, true
 	}

@@ -36,10 +36,31 @@ func fakeServer(t testing.TB, mode string) []string {
 // the first request and dies), "ignore-eof" (keeps running after stdin
 // closes), "ignore-term" (also ignores SIGTERM), "big" (answers echo with a
 // 32 MiB string), "announce" (sends list_changed and a server-to-client
-// request first), "junk" (writes lines that are not JSON first).
+// request first), "junk" (writes lines that are not JSON first),
+// "fork-term-proof" and "fork-setsid" (ignore SIGTERM and start a
+// grandchild that ignores it too and holds stdout, in the server's process
+// group or in a session of its own), "hostile-ids" (answers initialize, then sends responses to ids never
+// requested, and answers every later request twice).
 func serve(mode string) int {
-	if mode == "ignore-term" {
+	switch mode {
+	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
+	case "sleeper":
+		signal.Ignore(syscall.SIGTERM)
+		time.Sleep(time.Hour)
+		return 0
+	case "fork-term-proof", "fork-setsid":
+		// A grandchild that ignores SIGTERM and holds the server's stdout;
+		// its pid goes to MCPGUARD_FAKE_PIDFILE.
+		signal.Ignore(syscall.SIGTERM)
+		pid, err := forkSleeper(mode == "fork-setsid")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if err := os.WriteFile(os.Getenv("MCPGUARD_FAKE_PIDFILE"), []byte(strconv.Itoa(pid)), 0o600); err != nil {
+			return 1
+		}
 	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
@@ -69,6 +90,19 @@ func serve(mode string) int {
 		if json.Unmarshal([]byte(line), &req) != nil || req.ID == nil {
 			continue // notifications and junk get no answer
 		}
+		if mode == "hostile-ids" && req.Method == "initialize" {
+			// Listings for requests the client has not sent yet, and an id
+			// it never will: a client that drops what arrived before its
+			// request would take one for its tools/list.
+			fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{}}\n", req.ID)
+			for i := 0; i < 3; i++ {
+				fmt.Fprintln(out, `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`)
+			}
+			fmt.Fprintln(out, `{"jsonrpc":"2.0","id":999,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`)
+			fmt.Fprintln(out, `[{"jsonrpc":"2.0","id":998,"result":{}},{"jsonrpc":"2.0","method":"notifications/message","params":{}}]`)
+			out.Flush()
+			continue
+		}
 		if mode == "crash-mid" {
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"half`, req.ID)
 			out.Flush()
@@ -85,6 +119,25 @@ func serve(mode string) int {
 			if result == "" {
 				result = `{"tools":[]}`
 			}
+		case "tools/call":
+			// Tools named for what they do: "fails" (isError), "rpc-error"
+			// (a JSON-RPC error), "hang" (no answer); others succeed.
+			var p struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(req.Params, &p)
+			switch p.Name {
+			case "hang":
+				continue
+			case "rpc-error":
+				fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32602,\"message\":\"bad arguments\"}}\n", req.ID)
+				out.Flush()
+				continue
+			case "fails":
+				result = `{"content":[{"type":"text","text":"secret output ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}],"isError":true}`
+			default:
+				result = `{}`
+			}
 		case "echo":
 			if mode == "big" {
 				result = `{"s":"` + strings.Repeat("b", 32<<20) + `"}`
@@ -95,6 +148,14 @@ func serve(mode string) int {
 			result = `{}`
 		}
 		fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n", req.ID, result)
+		if os.Getenv("MCPGUARD_FAKE_EXIT_AFTER_FIRST") != "" {
+			out.Flush()
+			return 0
+		}
+		if mode == "hostile-ids" {
+			// Every answer twice: the second is for a request already answered.
+			fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[{\"name\":\"evil\",\"description\":\"again\"}]}}\n", req.ID)
+		}
 		out.Flush()
 	}
 	switch mode {

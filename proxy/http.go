@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +11,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
+	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
 )
 
@@ -32,11 +35,25 @@ func NewHTTP(upstream string, opts Options) (http.Handler, error) {
 	if max <= 0 {
 		max = defaultMaxBody
 	}
-	h := &httpProxy{relay: r, max: max}
+	h := &httpProxy{relay: r, max: max, listener: opts.Listener}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
+			// The upstream sees its own name, as a direct client sends it;
+			// the caller's Host was checked by admit. (Rewrite drops any
+			// X-Forwarded-* the caller sent.)
 			pr.Out.Host = u.Host
+			if !h.listener.ForwardCredentials || h.listener.Token != "" {
+				for _, k := range credentialHeaders {
+					if k == "Authorization" && h.listener.ForwardCredentials {
+						continue // the listen token is deleted below
+					}
+					pr.Out.Header.Del(k)
+				}
+			}
+			if h.listener.Token != "" {
+				pr.Out.Header.Del("Authorization") // the proxy's own token
+			}
 			// Ask for an identity or gzip body (which Go's transport
 			// decodes): a body compressed otherwise cannot be inspected.
 			pr.Out.Header.Del("Accept-Encoding")
@@ -49,7 +66,8 @@ func NewHTTP(upstream string, opts Options) (http.Handler, error) {
 		},
 		FlushInterval:  -1, // SSE events must reach the client at once
 		ModifyResponse: h.modifyResponse,
-		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
+		ErrorHandler: func(w http.ResponseWriter, req *http.Request, err error) {
+			h.release(req.Context())
 			http.Error(w, "mcpguard: upstream: "+err.Error(), http.StatusBadGateway)
 		},
 	}
@@ -60,10 +78,69 @@ type httpProxy struct {
 	relay *relay
 	rp    *httputil.ReverseProxy
 	max   int
+	posts atomic.Uint64 // numbers the POSTs: each has its own route
+	// listener says who may use the listener (http_admit.go).
+	listener ListenerOptions
+}
+
+// routeFor is where the ids of one HTTP request are recorded: the client's
+// requests in a POST are answered on that POST's body, so they are matched
+// there, and under the session too (a GET stream resumed after a broken
+// POST stream delivers them, and servers that answer on the GET stream
+// exist). Without a session id (stateless servers, the 2026-07-28 revision)
+// only the POST's body can answer. The server's requests are answered by
+// later POSTs of the session.
+func (h *httpProxy) routeFor(req *http.Request) route {
+	session := req.Header.Get("Mcp-Session-Id")
+	rt := route{back: "s" + session}
+	if req.Method == http.MethodPost {
+		rt.calls = "p" + strconv.FormatUint(h.posts.Add(1), 10)
+		if session != "" {
+			rt.also = "s" + session
+		}
+		rt.recorded = new([]*pendingRequest)
+		return rt
+	}
+	rt.calls = "-" // a GET stream without a session answers nothing
+	if session != "" {
+		rt.calls = "s" + session
+	}
+	return rt
+}
+
+// release forgets, when a POST's response has ended, the requests it
+// carried that its body did not answer: they stay open under the session
+// only.
+func (h *httpProxy) release(ctx context.Context) {
+	c := callFrom(ctx)
+	if c == nil || c.route.recorded == nil {
+		return
+	}
+	r := h.relay
+	var lost []*callRecord
+	r.mu.Lock()
+	for _, p := range *c.route.recorded {
+		r.calls.release(p, c.route.calls)
+		if len(p.keys) == 0 && p.call != nil && !p.settled {
+			lost = append(lost, p.call)
+		}
+	}
+	*c.route.recorded = nil
+	r.mu.Unlock()
+	for _, call := range lost {
+		r.called(call, outcomeUnanswered, nil, 0, "", "")
+	}
 }
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if rf := h.admit(req); rf != nil {
+		h.refuse(w, req, rf)
+		return
+	}
 	session := req.Header.Get("Mcp-Session-Id")
+	rt := h.routeFor(req)
+	call := &httpCall{route: rt}
+	req = req.WithContext(withCall(req.Context(), call))
 	if req.Method == http.MethodPost && req.Body != nil {
 		body, err := io.ReadAll(io.LimitReader(req.Body, int64(h.max)+1))
 		req.Body.Close()
@@ -72,14 +149,31 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		if len(body) > h.max {
-			http.Error(w, "mcpguard: request larger than the limit", http.StatusRequestEntityTooLarge)
+			// Each POST is a session of its own in this respect: the
+			// listener goes on.
+			reply, _ := h.relay.tooLarge(rt, "client", body[:min(len(body), 64<<10)], h.max, false)
+			if reply == nil {
+				http.Error(w, fmt.Sprintf("mcpguard: the request is larger than the proxy's limit of %d bytes (--max-message)", h.max), http.StatusRequestEntityTooLarge)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			w.Write(reply)
 			return
 		}
-		forward, reply := h.relay.fromClient(session, body)
+		if why := headerMismatch(req.Header, body); why != "" && h.relay.opts.Enforce {
+			// A server or gateway that routes by the header would run
+			// another method or tool than the one the proxy checked.
+			h.relay.refuseClient(body, nil, why)
+			http.Error(w, "mcpguard: "+why, http.StatusBadRequest)
+			return
+		}
+		forward, reply := h.relay.fromClient(rt, body)
 		if forward == nil {
 			if reply == nil {
-				// Refused without an id to answer to.
-				http.Error(w, "mcpguard: request refused: it could not be parsed", http.StatusBadRequest)
+				// Refused without an id to answer to (unparsable, or a response
+				// to no open server request).
+				http.Error(w, "mcpguard: request refused: it could not be parsed, or it answers no open request of the server", http.StatusBadRequest)
 				return
 			}
 			// Every message was refused: answer for the server.
@@ -90,11 +184,9 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			w.Write(reply)
 			return
 		}
-		if reply != nil {
-			// Part of a batch was refused; the rest goes on and the refusals
-			// join the response.
-			req = req.WithContext(withReply(req.Context(), reply))
-		}
+		// Part of a batch may have been refused; the rest goes on and the
+		// refusals join the response.
+		call.reply = reply
 		req.Body = io.NopCloser(bytes.NewReader(forward))
 		req.ContentLength = int64(len(forward))
 		req.Header.Set("Content-Length", strconv.Itoa(len(forward)))
@@ -105,11 +197,39 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // modifyResponse inspects what the server sends back: a JSON body whole, an
 // event stream event by event.
 func (h *httpProxy) modifyResponse(resp *http.Response) error {
-	// Requests were recorded under the session they were sent in; a session id
-	// the response assigns (initialize) is for the requests that follow.
-	session := resp.Request.Header.Get("Mcp-Session-Id")
-	reply := replyFrom(resp.Request.Context())
-	kind := bodyKind(resp.Header.Get("Content-Type"))
+	if !h.listener.ForwardCredentials {
+		// A cookie of the upstream's would be stored for the proxy's
+		// address, and sent back by every page of it.
+		resp.Header.Del("Set-Cookie")
+	}
+	// Requests were recorded under the route of the request they were sent
+	// in; a session id the response assigns (initialize) is for the
+	// requests that follow.
+	ctx := resp.Request.Context()
+	call := callFrom(ctx)
+	var rt route
+	var reply []byte
+	if call != nil {
+		rt, reply = call.route, call.reply
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		// A client follows a redirect (fetch, httpx, Go's http.Client
+		// resend a 307's or 308's body) to wherever it points: around the
+		// proxy, whose analysis never sees what comes from there.
+		why := fmt.Sprintf("the upstream answered %d (a redirect to %q): a client would follow it around the proxy", resp.StatusCode, clip(resp.Header.Get("Location")))
+		if err := h.refuseResponse(why, "redirect"); err != nil {
+			h.release(ctx)
+			return err
+		}
+	}
+	cts := resp.Header.Values("Content-Type")
+	kind := bodyKind(strings.Join(cts, ", "))
+	if why := ambiguousKind(cts); why != "" {
+		if err := h.refuseResponse(why, "content-type"); err != nil {
+			h.release(ctx)
+			return err
+		}
+	}
 	if kind != "" {
 		if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
 			// Clients decode it; the proxy cannot inspect it.
@@ -124,9 +244,20 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 			return fmt.Errorf("read upstream response: %w", err)
 		}
 		if len(body) > h.max {
-			return errors.New("upstream response larger than the limit")
+			reply, _ := h.relay.tooLarge(rt, "server", body[:min(len(body), 64<<10)], h.max, false)
+			h.release(ctx)
+			if reply == nil {
+				return fmt.Errorf("the upstream's response is larger than the proxy's limit of %d bytes (--max-message)", h.max)
+			}
+			// The client's request is answered: with the error.
+			body = reply
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			resp.ContentLength = int64(len(body))
+			resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			return nil
 		}
-		out := h.relay.fromServer(session, body)
+		out := h.relay.fromServer(rt, body)
+		h.release(ctx)
 		if out == nil && reply == nil {
 			return errors.New("upstream response could not be analysed")
 		}
@@ -140,7 +271,8 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		pr, pw := io.Pipe()
 		src := resp.Body
 		go func() {
-			err := h.rewriteEvents(session, src, pw)
+			err := h.rewriteEvents(rt, src, pw)
+			h.release(ctx)
 			if err == nil && reply != nil {
 				_, err = fmt.Fprintf(pw, "data: %s\n\n", bytes.TrimSuffix(reply, []byte("\n")))
 			}
@@ -150,8 +282,53 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		resp.Body = pr
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
+	default:
+		h.release(ctx)
 	}
 	return nil
+}
+
+// refuseResponse refuses an upstream response whose body must not reach
+// the client (enforce mode): the error makes the reverse proxy answer 502.
+// In monitor mode it only reports, and the response goes on.
+func (h *httpProxy) refuseResponse(why, reason string) error {
+	r := h.relay
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded an upstream response that enforce mode refuses: " + why,
+			Details: map[string]any{"direction": "server", "reason": reason}})
+		return nil
+	}
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused an upstream response: " + why,
+		Details: map[string]any{"direction": "server", "reason": reason, "answered": false}})
+	r.opts.Logger.Warn("upstream response refused", "why", why)
+	return errors.New(why)
+}
+
+// ambiguousKind says why clients may read a response body differently: a
+// Content-Type that names both an event stream and JSON (TypeScript reads
+// an event stream, Python's startswith("application/json") and Go's
+// media-type parse read JSON), several Content-Type headers (joined by some
+// clients, the first taken by others). A header naming one kind in a parameter of another media
+// type ("text/plain; x=text/event-stream") is read as that kind by the
+// clients that read it at all, and inspected so.
+func ambiguousKind(cts []string) string {
+	if len(cts) == 0 {
+		return ""
+	}
+	all := strings.Join(cts, ", ")
+	kind := bodyKind(all)
+	if kind == "" {
+		return ""
+	}
+	lower := strings.ToLower(all)
+	switch {
+	case len(cts) > 1:
+		return fmt.Sprintf("the upstream's response has %d Content-Type headers (%q)", len(cts), clip(all))
+	case kind == "sse" && (strings.Contains(lower, "application/json") || strings.Contains(lower, "+json")):
+		return fmt.Sprintf("the upstream's Content-Type %q names both an event stream and JSON", clip(all))
+	}
+	return ""
 }
 
 // bodyKind says how a client reads a response body: "sse", "json" or ""
@@ -175,18 +352,36 @@ func bodyKind(contentType string) string {
 // specification has them (CRLF, LF or a lone CR), a leading BOM is
 // skipped, and a field line without a colon is a field with an empty
 // value, as every event-stream parser reads them.
-func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) error {
+func (h *httpProxy) rewriteEvents(rt route, src io.Reader, dst io.Writer) error {
 	var event bytes.Buffer // the raw event text
 	var data bytes.Buffer  // its data lines joined
 	hasData := false
+	// Until an event with data has come, the events of a POST's stream
+	// that carried requests are held: a body with no data event is no event
+	// stream, and a client reading it otherwise (as JSON) must not get it.
+	hold := h.pending(rt)
+	var held bytes.Buffer
 	flush := func() error {
 		if event.Len() == 0 {
 			return nil
 		}
 		out := event.Bytes()
+		if hold && !hasData {
+			held.Write(out)
+			event.Reset()
+			data.Reset()
+			return nil
+		}
+		if hold {
+			hold = false
+			if _, err := dst.Write(held.Bytes()); err != nil {
+				return err
+			}
+			held = bytes.Buffer{}
+		}
 		if hasData {
 			msg := bytes.TrimSuffix(data.Bytes(), []byte("\n"))
-			rewritten := h.relay.fromServer(session, msg)
+			rewritten := h.relay.fromServer(rt, msg)
 			switch {
 			case rewritten == nil:
 				out = nil
@@ -206,7 +401,17 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 		chunk, err := fr.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return flush()
+				if err := flush(); err != nil || !hold {
+					return err
+				}
+				return h.noEvents(rt, held.Bytes(), dst)
+			}
+			if errors.Is(err, mcpio.ErrFrameTooLarge) {
+				prefix := fr.Prefix()
+				if _, data, ok := bytes.Cut(prefix, []byte("data:")); ok {
+					prefix = bytes.TrimLeft(data, " ")
+				}
+				return h.eventTooLarge(rt, prefix, dst)
 			}
 			return err
 		}
@@ -236,7 +441,75 @@ func (h *httpProxy) rewriteEvents(session string, src io.Reader, dst io.Writer) 
 				hasData = true
 			}
 		}
+		// --max-message bounds a message, not a line: an event built from
+		// many lines (data or comments), or held events, are bounded too.
+		if event.Len()+held.Len() > h.max || data.Len() > h.max {
+			return h.eventTooLarge(rt, data.Bytes(), dst)
+		}
 	}
+}
+
+// eventTooLarge ends an event stream whose event is over --max-message:
+// the client's request it answers gets the error when its id came first,
+// and the client then sees the stream cut, as on a network error.
+func (h *httpProxy) eventTooLarge(rt route, prefix []byte, dst io.Writer) error {
+	reply, end := h.relay.tooLarge(rt, "server", prefix, h.max, false)
+	if reply != nil {
+		fmt.Fprintf(dst, "data: %s\n\n", bytes.TrimSuffix(reply, []byte("\n")))
+	}
+	return end
+}
+
+// pending reports whether the HTTP request of route rt carried requests.
+func (h *httpProxy) pending(rt route) bool {
+	if rt.recorded == nil {
+		return false
+	}
+	h.relay.mu.Lock()
+	defer h.relay.mu.Unlock()
+	return len(*rt.recorded) > 0
+}
+
+// noEvents handles a POST's event stream that ended with no event holding
+// data while requests were pending: in enforce mode its text is dropped and
+// the requests it should have answered get an error; in monitor mode it
+// goes on, reported.
+func (h *httpProxy) noEvents(rt route, held []byte, dst io.Writer) error {
+	const why = "the upstream's event stream ended with no event holding a message"
+	r := h.relay
+	if !r.opts.Enforce {
+		if len(held) > 0 {
+			r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+				Message: "monitor mode: forwarded an upstream response that enforce mode refuses: " + why,
+				Details: map[string]any{"direction": "server", "reason": "no-events"}})
+		}
+		_, err := dst.Write(held)
+		return err
+	}
+	var open []*pendingRequest
+	r.mu.Lock()
+	for _, p := range *rt.recorded {
+		if !p.settled && p.id != nil {
+			if q, _ := r.calls.settle(rt.calls, p.id); q == p {
+				open = append(open, p)
+			}
+		}
+	}
+	r.mu.Unlock()
+	if len(open) == 0 && len(held) == 0 {
+		return nil
+	}
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused an upstream response: " + why,
+		Details: map[string]any{"direction": "server", "reason": "no-events", "answered": len(open) > 0}})
+	r.opts.Logger.Warn("upstream response refused", "why", why, "answered", len(open))
+	for _, p := range open {
+		r.called(p.call, outcomeRefused, nil, CodeNotAnalysed, "", why)
+		reply := errorResponse(p.id, CodeNotAnalysed, "mcpguard: "+why, nil)
+		if _, err := fmt.Fprintf(dst, "data: %s\n\n", reply); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rebuildEvent keeps an event's other fields (id, event, retry, comments)

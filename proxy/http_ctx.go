@@ -2,15 +2,21 @@ package proxy
 
 import "context"
 
-type replyKey struct{}
-
-// withReply carries refusals for part of a batch from the request to its
-// response.
-func withReply(ctx context.Context, reply []byte) context.Context {
-	return context.WithValue(ctx, replyKey{}, reply)
+// httpCall is what a proxied HTTP request carries from the client's side
+// to the upstream's response: the route its ids were recorded under, and
+// the refusals for part of a batch, which join the response.
+type httpCall struct {
+	route route
+	reply []byte
 }
 
-func replyFrom(ctx context.Context) []byte {
-	b, _ := ctx.Value(replyKey{}).([]byte)
-	return b
+type callKey struct{}
+
+func withCall(ctx context.Context, c *httpCall) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+func callFrom(ctx context.Context) *httpCall {
+	c, _ := ctx.Value(callKey{}).(*httpCall)
+	return c
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 )
 
 // Inspector applies mcpguard's checks to the messages the proxy decodes. It
@@ -57,6 +59,9 @@ const (
 	// not be parsed or analysed, and a request that could not be, or that a
 	// server could read otherwise than the proxy (enforce mode).
 	CodeNotAnalysed = -32002
+	// CodeTooLarge answers a request larger than Options.MaxMessage, or
+	// one whose response is.
+	CodeTooLarge = -32003
 )
 
 // Options configure a proxy.
@@ -72,12 +77,17 @@ type Options struct {
 	Grace time.Duration
 	// MaxMessage caps one message in bytes; 0 means no cap.
 	MaxMessage int
-}
-
-// pendingRequest is a request whose response the proxy inspects.
-type pendingRequest struct {
-	method string
-	paged  bool // tools/list with a cursor
+	// Listener says who may use the Streamable HTTP listener (NewHTTP).
+	Listener ListenerOptions
+	// Logger reports refusals and the end of a session to people
+	// (stderr); nil discards.
+	Logger *slog.Logger
+	// Audit receives a tool-called event per tools/call (audit.go); nil
+	// sends them to Events.
+	Audit *events.Log
+	// Secrets redacts the arguments the audit records; nil uses the
+	// default detector.
+	Secrets *secrets.Detector
 }
 
 // relay moves messages between a client and a server.
@@ -87,8 +97,13 @@ type relay struct {
 	wmu    sync.Mutex // serializes writes to the client
 	client io.Writer
 
-	mu      sync.Mutex
-	pending map[string]*pendingRequest // session and id key -> request, for responses to inspect
+	mu sync.Mutex
+	// calls are the client's requests forwarded to the server, back the
+	// server's requests forwarded to the client (correlate.go).
+	calls, back *idTable
+
+	audit *events.Log
+	det   *secrets.Detector
 }
 
 func newRelay(client io.Writer, opts Options) *relay {
@@ -98,7 +113,17 @@ func newRelay(client io.Writer, opts Options) *relay {
 	if opts.Grace <= 0 {
 		opts.Grace = 5 * time.Second
 	}
-	return &relay{opts: opts, client: client, pending: map[string]*pendingRequest{}}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Secrets == nil {
+		opts.Secrets = secrets.NewDetector()
+	}
+	audit := opts.Audit
+	if audit == nil {
+		audit = opts.Events
+	}
+	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable(), audit: audit, det: opts.Secrets}
 }
 
 // toClient writes one frame to the client.
@@ -113,15 +138,15 @@ func (r *relay) toClient(frame []byte) error {
 // send to the server (nil: not forwarded), and reply what to answer the
 // client directly.
 //
-// session separates request ids of different clients (HTTP sessions); stdio
-// has one, "".
+// rt says where the frame's ids are recorded (correlate.go); stdio has
+// one route, the zero one.
 //
 // In enforce mode a frame the proxy cannot parse is not forwarded: a server
 // might read it (a tools/call to a withheld tool followed by garbage, a
 // depth the proxy gave up on), and the proxy must see every call it lets
 // through. So is a request whose envelope a case-insensitive decoder (Go's
 // encoding/json) reads differently ("METHOD", "Params").
-func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte) {
+func (r *relay) fromClient(rt route, frame []byte) (forward, reply []byte) {
 	msg := mcpio.TrimFrame(frame)
 	if blank(msg) {
 		return frame, nil
@@ -131,15 +156,70 @@ func (r *relay) fromClient(session string, frame []byte) (forward, reply []byte)
 		return r.refuseClient(frame, parseErrorID(err), "request could not be parsed: "+err.Error())
 	}
 	if m.Batch != nil {
-		return r.fromClientBatch(session, frame, m.Batch)
+		return r.fromClientBatch(rt, frame, m.Batch)
 	}
 	if m.Ambiguous != "" {
 		return r.refuseClient(frame, m.ID, fmt.Sprintf("ambiguous request: the member %q is read as an envelope member by some servers", m.Ambiguous))
 	}
-	if denied := r.request(session, &m.Envelope); denied != nil {
+	if isResponse(&m.Envelope) {
+		if _, ok := r.correlate(r.back, rt.back, &m.Envelope, "client"); !ok {
+			return nil, nil
+		}
+		return frame, nil
+	}
+	if denied := r.request(rt, &m.Envelope); denied != nil {
 		return nil, append(denied, '\n')
 	}
 	return frame, nil
+}
+
+// isResponse reports a message that answers a request: no method, and an
+// id, a result or an error.
+func isResponse(env *mcpio.Envelope) bool {
+	return env.Method == "" && (env.ID != nil || env.Result != nil || env.HasError)
+}
+
+// correlate matches a response from one side with the request of the other
+// side that it answers, and settles that request. ok is false when the
+// response must not be forwarded (enforce mode): it answers no request the
+// proxy forwarded, or one already answered. req is nil when the response
+// answers nothing (monitor mode forwards it all the same, unanalysed).
+//
+// A response without an id carries an error about a message its sender
+// could not read (JSON-RPC's parse error): it answers nothing and a client
+// cannot take it for an answer, so it passes; a result without an id does
+// not.
+func (r *relay) correlate(t *idTable, prefix string, env *mcpio.Envelope, from string) (req *pendingRequest, ok bool) {
+	var reason, why string
+	if env.ID == nil {
+		if env.Result == nil {
+			return nil, true
+		}
+		reason, why = reasonUnsolicited, "a result without an id"
+	} else {
+		r.mu.Lock()
+		req, dup := t.settle(prefix, env.ID)
+		r.mu.Unlock()
+		if req != nil {
+			return req, true
+		}
+		requester := "server"
+		if from == "server" {
+			requester = "client"
+		}
+		reason, why = uncorrelated(env.ID, dup, requester)
+	}
+	details := map[string]any{"direction": from, "reason": reason}
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning", Details: details,
+			Message: "monitor mode: forwarded a " + from + " message that enforce mode refuses: " + why})
+		return nil, true
+	}
+	details["answered"] = false
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Details: details,
+		Message: "refused a " + from + " message: " + why + "; dropped"})
+	r.opts.Logger.Warn("response refused", "from", from, "reason", reason, "why", why)
+	return nil, false
 }
 
 // refuseClient handles a client frame the proxy does not trust: answered
@@ -153,55 +233,83 @@ func (r *relay) refuseClient(frame, id []byte, why string) (forward, reply []byt
 	}
 	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a client message: " + why,
 		Details: map[string]any{"direction": "client", "answered": id != nil}})
+	r.opts.Logger.Warn("client message refused", "why", why, "answered", id != nil)
 	if id == nil {
 		return nil, nil
 	}
 	return nil, append(errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), '\n')
 }
 
-// request records a request the proxy will inspect the response to and
-// returns an error response when the request must not reach the server.
-func (r *relay) request(session string, env *mcpio.Envelope) []byte {
+// request returns an error response when a client request must not reach
+// the server, and otherwise records it: only its response may come back.
+func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	if !env.IsRequest() {
 		return nil
 	}
-	switch env.Method {
-	case "tools/list", "initialize":
+	var call *callRecord
+	if env.Method == "tools/call" {
+		name, _ := callName(env.Params)
+		call = r.newCall(name, env.Params)
+	}
+	if denied, code, rule, why := r.deny(env); denied != nil {
+		r.called(call, outcomeRefused, nil, code, rule, why)
+		return denied
+	}
+	req := &pendingRequest{method: env.Method, call: call}
+	if rt.recorded != nil && len(env.ID) <= maxIDKey {
+		req.id = bytes.Clone(env.ID) // to answer it if its POST's stream has none (HTTP)
+	}
+	if env.Method == "tools/list" {
 		var p struct {
 			Cursor *string `json:"cursor"`
 		}
 		_ = json.Unmarshal(env.Params, &p) // absent or malformed params: the first page
-		req := &pendingRequest{method: env.Method, paged: p.Cursor != nil}
-		r.mu.Lock()
-		for _, k := range mcpio.IDKeys(env.ID) {
-			r.pending[session+"\x00"+k] = req
-		}
-		r.mu.Unlock()
+		req.paged = p.Cursor != nil
+	}
+	prefixes := []string{rt.calls}
+	if rt.also != "" {
+		prefixes = append(prefixes, rt.also)
+	}
+	r.mu.Lock()
+	r.calls.add(prefixes, env.ID, req)
+	if rt.recorded != nil {
+		*rt.recorded = append(*rt.recorded, req)
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// deny returns the error response to a request that must not reach the
+// server: a call to a withheld tool, or one whose tool name some server
+// reads otherwise; with its code, and the rule and reason behind it.
+func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why string) {
+	switch env.Method {
 	case "tools/call":
 		name, variant := callName(env.Params)
 		if variant != "" {
 			if !r.opts.Enforce {
 				r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Severity: "warning",
 					Message: fmt.Sprintf("monitor mode: forwarded a tools/call whose params also hold %q, which some servers read as the tool name", variant)})
-				return nil
+				return nil, 0, "", ""
 			}
-			r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Message: fmt.Sprintf("ambiguous tool name: the params also hold %q", variant)})
-			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q beside \"name\"", variant), nil)
+			why := fmt.Sprintf("ambiguous tool name: the params also hold %q", variant)
+			r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Message: why})
+			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q beside \"name\"", variant), nil), CodeNotAnalysed, "", why
 		}
 		w, withheld := r.opts.Inspector.Withheld(name)
 		if !withheld {
-			return nil
+			return nil, 0, "", ""
 		}
 		if !r.opts.Enforce {
 			r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Rule: w.Rule,
 				Message: "monitor mode: forwarded a call to a tool that enforce mode withholds: " + w.Message})
-			return nil
+			return nil, 0, "", ""
 		}
 		r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Rule: w.Rule, Message: w.Message})
 		return errorResponse(env.ID, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", name, w.Message),
-			map[string]any{"tool": name, "rule": w.Rule})
+			map[string]any{"tool": name, "rule": w.Rule}), CodeWithheld, w.Rule, w.Message
 	}
-	return nil
+	return nil, 0, "", ""
 }
 
 // callName returns params.name of a tools/call as JSON.parse reads it (the
@@ -232,7 +340,7 @@ func callName(params []byte) (name, variant string) {
 // fromClientBatch handles a JSON-RPC batch: it is forwarded as one frame
 // unless an element must be refused, in which case the refused elements are
 // answered and the rest forwarded as a batch.
-func (r *relay) fromClientBatch(session string, frame []byte, elems [][]byte) (forward, reply []byte) {
+func (r *relay) fromClientBatch(rt route, frame []byte, elems [][]byte) (forward, reply []byte) {
 	var keep, replies []json.RawMessage
 	for _, e := range elems {
 		m, err := mcpio.ParseMessage(e)
@@ -249,7 +357,13 @@ func (r *relay) fromClientBatch(session string, frame []byte, elems [][]byte) (f
 			}
 			continue
 		}
-		if denied := r.request(session, &m.Envelope); denied != nil {
+		if isResponse(&m.Envelope) {
+			if _, ok := r.correlate(r.back, rt.back, &m.Envelope, "client"); ok {
+				keep = append(keep, e)
+			}
+			continue
+		}
+		if denied := r.request(rt, &m.Envelope); denied != nil {
 			replies = append(replies, denied)
 			continue
 		}
@@ -291,14 +405,14 @@ func parseErrorID(err error) []byte {
 // becomes an error response for its id when the id can be read, and is
 // dropped otherwise; a tools/list result that cannot be analysed becomes an
 // error response.
-func (r *relay) fromServer(session string, frame []byte) []byte {
+func (r *relay) fromServer(rt route, frame []byte) []byte {
 	msg := mcpio.TrimFrame(frame)
 	if blank(msg) {
 		return frame
 	}
 	m, err := mcpio.ParseMessage(msg)
 	if err != nil {
-		return r.refuseServer(session, frame, parseErrorID(err), "response could not be parsed: "+err.Error())
+		return r.refuseServer(rt, frame, parseErrorID(err), "response could not be parsed: "+err.Error())
 	}
 	if m.Batch != nil {
 		elems := make([]json.RawMessage, len(m.Batch))
@@ -309,7 +423,16 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 			if err != nil || em.Batch != nil {
 				continue // a client rejects it as it is
 			}
-			if out, ok := r.serverMessage(session, e, em); ok {
+			if em.Ambiguous != "" {
+				if out := r.refuseAmbiguous(rt, e, em); !bytes.Equal(out, e) {
+					elems[i], changed = bytes.TrimSuffix(out, []byte("\n")), true
+					if out == nil {
+						elems[i] = nil
+					}
+				}
+				continue
+			}
+			if out, ok := r.serverMessage(rt, e, em); ok {
 				if out == nil {
 					elems[i], changed = nil, true
 					continue
@@ -331,7 +454,10 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 		}
 		return batch(kept)
 	}
-	if out, ok := r.serverMessage(session, msg, m); ok {
+	if m.Ambiguous != "" {
+		return r.refuseAmbiguous(rt, frame, m)
+	}
+	if out, ok := r.serverMessage(rt, msg, m); ok {
 		if out == nil {
 			return nil
 		}
@@ -340,63 +466,75 @@ func (r *relay) fromServer(session string, frame []byte) []byte {
 	return frame
 }
 
-// refuseServer handles a server frame the proxy could not parse.
-func (r *relay) refuseServer(session string, frame, id []byte, why string) []byte {
+// refuseAmbiguous refuses a server message with a member a case-folding
+// decoder reads as an envelope member ("Result", "ID"): a client on Go's
+// encoding/json (mark3labs/mcp-go, go-sdk before 1.3.1) would read a
+// result or id the analysis did not. A response's id, as JSON.parse reads
+// it, gets -32002 when the client is waiting for it.
+func (r *relay) refuseAmbiguous(rt route, frame []byte, m mcpio.Message) []byte {
+	var id []byte
+	if m.Method == "" {
+		id = m.ID
+	}
+	return r.refuseServer(rt, frame, id, fmt.Sprintf("ambiguous message: the member %q is read as an envelope member by some clients", m.Ambiguous))
+}
+
+// refuseServer handles a server frame the proxy could not parse: in
+// enforce mode the client gets an error for the id it carries, when that id
+// is a request the client is waiting for, and nothing otherwise.
+func (r *relay) refuseServer(rt route, frame, id []byte, why string) []byte {
 	if !r.opts.Enforce {
 		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
 			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
 		return frame
 	}
+	var req *pendingRequest
+	if id != nil {
+		r.mu.Lock()
+		req, _ = r.calls.settle(rt.calls, id)
+		r.mu.Unlock()
+	}
 	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
-		Details: map[string]any{"direction": "server", "answered": id != nil}})
-	if id == nil {
+		Details: map[string]any{"direction": "server", "answered": req != nil}})
+	r.opts.Logger.Warn("server message refused", "why", why, "answered", req != nil)
+	if req == nil {
 		return nil
 	}
-	r.settle(session, id)
+	r.called(req.call, outcomeRefused, frame, CodeNotAnalysed, "", why)
 	return append(errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), '\n')
-}
-
-// settle removes the pending request a response answers and returns it.
-func (r *relay) settle(session string, id []byte) *pendingRequest {
-	keys := mcpio.IDKeys(id)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var req *pendingRequest
-	for _, k := range keys {
-		if p := r.pending[session+"\x00"+k]; p != nil && req == nil {
-			req = p
-		}
-	}
-	if req != nil {
-		for k, p := range r.pending {
-			if p == req {
-				delete(r.pending, k)
-			}
-		}
-	}
-	return req
 }
 
 // serverMessage inspects one parsed server message; ok is true when the
 // message is replaced by out (nil: dropped).
-func (r *relay) serverMessage(session string, msg []byte, m mcpio.Message) (out []byte, ok bool) {
+func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte, ok bool) {
 	if m.IsNotification() && m.Method == "notifications/tools/list_changed" {
 		r.opts.Inspector.ListChanged()
 		r.opts.Events.Emit(events.Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
 		return nil, false
 	}
-	if m.Method != "" || m.ID == nil {
-		return nil, false // a server request (sampling, roots, ...) or a notification
-	}
-	// A response: it settles its request whether it carries a result or an
-	// error, so the table does not grow with failed requests.
-	req := r.settle(session, m.ID)
-	if m.Result == nil {
+	if m.Method != "" {
+		if m.ID != nil {
+			// A server request (sampling, elicitation, roots): only the
+			// client's response to it may go back.
+			r.mu.Lock()
+			r.back.add([]string{rt.back}, m.ID, &pendingRequest{method: m.Method})
+			r.mu.Unlock()
+		}
 		return nil, false
 	}
-	if req == nil {
-		// Matched as loosely as any client matches (mcpio.IDKeys): no
-		// client takes this for the answer to a listing.
+	if !isResponse(&m.Envelope) {
+		return nil, false // not a message: a client rejects it as it is
+	}
+	// A response settles its request whether it carries a result or an
+	// error. It is matched as loosely as any client matches (mcpio.IDKeys).
+	req, forward := r.correlate(r.calls, rt.calls, &m.Envelope, "server")
+	if !forward {
+		return nil, true
+	}
+	if req != nil && req.call != nil {
+		r.answered(req.call, msg, &m)
+	}
+	if req == nil || m.Result == nil {
 		return nil, false
 	}
 	method, paged := req.method, req.paged
@@ -416,10 +554,18 @@ func (r *relay) serverMessage(session string, msg []byte, m mcpio.Message) (out 
 			return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: tools/list result could not be analysed: "+err.Error(), nil), true
 		}
 		result = inspected
-	case "initialize":
+	case "initialize", "server/discover":
+		// server/discover (the 2026-07-28 revision) is the stateless
+		// initialize: its instructions and server info reach the model too.
 		result = r.opts.Inspector.Initialize(result)
 	default:
-		return nil, false
+		// Any other result: the embedded requests of an input_required
+		// one (multi-round-trip requests) reach the user or a model.
+		if out, changed := r.inputRequired(method, result); changed {
+			result = out
+		} else {
+			return nil, false
+		}
 	}
 	if bytes.Equal(result, m.Result) {
 		return nil, false
@@ -474,13 +620,41 @@ func errorResponse(id []byte, code int, msg string, data any) []byte {
 	return b
 }
 
+// Exit is how a stdio session ended.
+type Exit struct {
+	// Code is the server's exit status, as a shell reports it (128 plus
+	// the signal that ended it).
+	Code int
+	// Reason is why the session ended: ReasonClientClosed,
+	// ReasonServerExited, ReasonTerminated, ReasonTooLarge or ReasonIO.
+	Reason string
+	// Message says it for people.
+	Message string
+}
+
+// Reasons a session ends (Exit.Reason, proxy-exit's reason detail).
+const (
+	ReasonClientClosed = "client-closed"
+	ReasonServerExited = "server-exited"
+	ReasonTerminated   = "terminated"
+	ReasonTooLarge     = "message-too-large"
+	ReasonIO           = "io-error"
+)
+
+// sessionEnd is a pump's reason to end the session.
+type sessionEnd struct{ reason, msg string }
+
+func (e *sessionEnd) Error() string { return e.msg }
+
 // RunStdio starts the server argv and relays newline-delimited JSON-RPC
-// between the client (in, out) and it until the client closes its input or
-// the server exits. It returns the server's exit status.
-func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (int, error) {
+// between the client (in, out) and it until the client closes its input,
+// the server exits, ctx ends or a message is larger than
+// Options.MaxMessage. It returns the server's exit status and why the
+// session ended; the error is for a server that could not be started.
+func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (Exit, error) {
 	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr})
 	if err != nil {
-		return 0, err
+		return Exit{}, err
 	}
 	r := newRelay(out, opts)
 	// A process the server started may keep the pipe open after the server
@@ -503,21 +677,90 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 		case <-t.C:
 		}
 	}
+	var exit Exit
+	ended := func(err error, reason, msg string) {
+		var end *sessionEnd
+		switch {
+		case errors.As(err, &end):
+			exit.Reason, exit.Message = end.reason, end.msg
+		case err != nil:
+			exit.Reason, exit.Message = ReasonIO, err.Error()
+		default:
+			exit.Reason, exit.Message = reason, msg
+		}
+	}
+	// Whatever ends the session, the server's process group goes with it
+	// (EndGroup): a process the server started must not outlive the proxy.
+	// Its last words still reach the client: the pipe holds them after the
+	// writers are gone.
 	select {
-	case <-clientDone:
+	case err := <-clientDone:
 		// Client EOF: the spec's shutdown, then the server's last words.
+		ended(err, ReasonClientClosed, "the client closed its input")
 		c.Shutdown(ctx, r.opts.Grace)
+		c.EndGroup(r.opts.Grace)
 		drain()
-	case <-serverDone:
-		// The server closed its output: it is exiting.
-		if !c.WaitFor(r.opts.Grace) {
+	case err := <-serverDone:
+		ended(err, ReasonServerExited, "the server closed its output")
+		if exit.Reason == ReasonTooLarge {
+			// Nobody reads the server any more: it must not block writing.
+			c.Stdout().Close()
+			c.Shutdown(ctx, r.opts.Grace)
+		} else if !c.WaitFor(r.opts.Grace) {
+			// The server closed its output: it is exiting.
 			c.Shutdown(ctx, r.opts.Grace)
 		}
+		c.EndGroup(r.opts.Grace)
+	case <-c.Done():
+		// The server exited, and something it started holds its output
+		// open (or is about to close it).
+		ended(nil, ReasonServerExited, "the server exited")
+		c.EndGroup(r.opts.Grace)
+		drain()
 	case <-ctx.Done():
+		ended(nil, ReasonTerminated, "the proxy was told to stop")
 		c.Shutdown(ctx, r.opts.Grace)
+		c.EndGroup(r.opts.Grace)
 		drain()
 	}
-	return c.ExitCode(), nil
+	exit.Code = c.ExitCode()
+	r.unanswered()
+	return exit, nil
+}
+
+// tooLarge handles a message over Options.MaxMessage from one side: the
+// proxy cannot read it, forward it or find where the next one starts, so
+// the session ends. A request is answered with an error naming the limit,
+// and so is the client's request a server's response answers, when their
+// id precedes the part that made them too large.
+//
+// Over HTTP (stream false) only the POST or its response is lost.
+func (r *relay) tooLarge(rt route, from string, prefix []byte, limit int, stream bool) (reply []byte, end *sessionEnd) {
+	m, _ := mcpio.ParseMessage(mcpio.TrimFrame(prefix)) // cut short: the members before the cut
+	then := ""
+	if stream {
+		then = "; the session ends"
+	}
+	switch {
+	case from == "client" && m.Method != "" && m.ID != nil:
+		reply = errorResponse(m.ID, CodeTooLarge, fmt.Sprintf("mcpguard: the request is larger than the proxy's limit of %d bytes (--max-message)%s", limit, then), map[string]any{"limit": limit})
+	case from == "server" && m.Method == "" && m.ID != nil:
+		r.mu.Lock()
+		req, _ := r.calls.settle(rt.calls, m.ID)
+		r.mu.Unlock()
+		if req != nil {
+			r.called(req.call, outcomeRefused, prefix, CodeTooLarge, "", fmt.Sprintf("the response is larger than %d bytes (--max-message)", limit))
+			reply = errorResponse(m.ID, CodeTooLarge, fmt.Sprintf("mcpguard: the server's response is larger than the proxy's limit of %d bytes (--max-message)%s", limit, then), map[string]any{"limit": limit})
+		}
+	}
+	msg := fmt.Sprintf("the %s sent a message larger than %d bytes (--max-message)", from, limit)
+	r.opts.Events.Emit(events.Event{Kind: "message-too-large", Severity: "error", Message: msg + then,
+		Details: map[string]any{"direction": from, "limit": limit, "answered": reply != nil}})
+	r.opts.Logger.Error("message larger than --max-message"+then, "from", from, "limit", limit, "answered", reply != nil)
+	if reply != nil {
+		reply = append(reply, '\n')
+	}
+	return reply, &sessionEnd{reason: ReasonTooLarge, msg: msg}
 }
 
 // pumpClient forwards client frames to the server until the client's EOF.
@@ -529,9 +772,16 @@ func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
+			if errors.Is(err, mcpio.ErrFrameTooLarge) {
+				reply, end := r.tooLarge(route{}, "client", fr.Prefix(), r.opts.MaxMessage, true)
+				if reply != nil {
+					_ = r.toClient(reply)
+				}
+				return end
+			}
 			return err
 		}
-		forward, reply := r.fromClient("", frame)
+		forward, reply := r.fromClient(route{}, frame)
 		if reply != nil {
 			if err := r.toClient(reply); err != nil {
 				return err
@@ -554,9 +804,16 @@ func (r *relay) pumpServer(server io.Reader) error {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
+			if errors.Is(err, mcpio.ErrFrameTooLarge) {
+				reply, end := r.tooLarge(route{}, "server", fr.Prefix(), r.opts.MaxMessage, true)
+				if reply != nil {
+					_ = r.toClient(reply)
+				}
+				return end
+			}
 			return err
 		}
-		if err := r.toClient(r.fromServer("", frame)); err != nil {
+		if err := r.toClient(r.fromServer(route{}, frame)); err != nil {
 			return err
 		}
 	}

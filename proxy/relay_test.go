@@ -23,6 +23,7 @@ type session struct {
 	fromProx *bufio.Reader
 	outR     *io.PipeReader
 	done     chan int
+	exit     Exit // set before done is sent
 	log      syncBuffer
 }
 
@@ -68,12 +69,13 @@ func start(t *testing.T, mode string, opts Options) *session {
 	}
 	var stderr bytes.Buffer
 	go func() {
-		code, err := RunStdio(context.Background(), argv, inR, outW, &stderr, opts)
+		exit, err := RunStdio(context.Background(), argv, inR, outW, &stderr, opts)
 		if err != nil {
 			t.Errorf("RunStdio: %v", err)
 		}
 		outW.Close()
-		s.done <- code
+		s.exit = exit
+		s.done <- exit.Code
 	}()
 	return s
 }
@@ -220,7 +222,12 @@ func TestWithheldToolsAndRefusedCalls(t *testing.T) {
 		t.Errorf("allowed call: %s", got)
 	}
 	s.close()
-	evs := s.events()
+	var evs []events.Event
+	for _, e := range s.events() {
+		if e.Kind != "tool-called" { // the audit: TestCallAudit
+			evs = append(evs, e)
+		}
+	}
 	if len(evs) != 1 || evs[0].Kind != "call-refused" || evs[0].Tool != "evil" || evs[0].Server != "fake" || evs[0].Schema != events.Schema {
 		t.Errorf("events: %+v", evs)
 	}
@@ -374,9 +381,9 @@ func TestServerLastWordsAfterClientEOF(t *testing.T) {
 		inW.Close()
 	}()
 	var out, stderr bytes.Buffer
-	code, err := RunStdio(context.Background(), argv, inR, &out, &stderr, Options{Grace: 10 * time.Second, Inspector: insp})
-	if err != nil || code != 0 {
-		t.Fatalf("RunStdio: %d %v %s", code, err, stderr.String())
+	exit, err := RunStdio(context.Background(), argv, inR, &out, &stderr, Options{Grace: 10 * time.Second, Inspector: insp})
+	if code := exit.Code; err != nil || code != 0 {
+		t.Fatalf("RunStdio: %d %v %s", exit.Code, err, stderr.String())
 	}
 	if got := strings.Count(out.String(), "\n"); got != n+1 {
 		t.Fatalf("%d responses, want %d", got, n+1)
@@ -405,23 +412,23 @@ func TestPeersViewOfMessages(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil"}} trailing`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"evil","x":` + deep + `}}`,
 	} {
-		forward, reply := r.fromClient("", []byte(call))
+		forward, reply := r.fromClient(route{}, []byte(call))
 		if forward != nil || !bytes.Contains(reply, []byte(`"code":-3200`)) {
 			t.Errorf("%.120s: forwarded", call)
 		}
 	}
-	if forward, _ := r.fromClient("", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","x":`+deep+`}}`)); forward == nil {
+	if forward, _ := r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","x":`+deep+`}}`)); forward == nil {
 		t.Error("a deep call to an allowed tool was refused")
 	}
 	// A tools/list response whose result member is spelled with an escape.
-	r.fromClient("", []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
-	out := r.fromServer("", []byte(`{"jsonrpc":"2.0","id":9,"res\u0075lt":`+twoTools+`}`+"\n"))
+	r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+	out := r.fromServer(route{}, []byte(`{"jsonrpc":"2.0","id":9,"res\u0075lt":`+twoTools+`}`+"\n"))
 	if bytes.Contains(out, []byte("evil")) {
 		t.Errorf("escaped result member not inspected: %s", out)
 	}
 	// The rewritten response keeps the server's other bytes.
-	r.fromClient("", []byte(`{"jsonrpc":"2.0","id":10,"method":"tools/list"}`))
-	out = r.fromServer("", []byte(`{"id":10, "jsonrpc":"2.0", "result":`+twoTools+`, "x-trace":"abc"}`+"\n"))
+	r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":10,"method":"tools/list"}`))
+	out = r.fromServer(route{}, []byte(`{"id":10, "jsonrpc":"2.0", "result":`+twoTools+`, "x-trace":"abc"}`+"\n"))
 	want := `{"id":10, "jsonrpc":"2.0", "result":{"tools":[{"description":"Reads a file.","name":"read_file"}]}, "x-trace":"abc"}` + "\n"
 	if string(out) != want {
 		t.Errorf("rewritten response:\n%s\nwant\n%s", out, want)
@@ -465,7 +472,8 @@ func TestTerminatedWhileShuttingDown(t *testing.T) {
 		cancel() // SIGTERM to the proxy
 	}()
 	start := time.Now()
-	code, err := RunStdio(ctx, argv, inR, io.Discard, io.Discard, Options{Grace: grace})
+	exit, err := RunStdio(ctx, argv, inR, io.Discard, io.Discard, Options{Grace: grace})
+	code := exit.Code
 	if err != nil {
 		t.Fatal(err)
 	}

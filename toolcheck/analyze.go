@@ -80,6 +80,9 @@ type Report struct {
 	sanitized        []byte
 	sanitizedChanged bool
 	sanitizedOK      bool
+	// ownKeys are the identKeys of Tools (ownName), made once.
+	ownOnce sync.Once
+	ownKeys map[string]bool
 }
 
 // SanitizedJSON returns what unicode.SanitizeJSON returns for the analysed

@@ -5,8 +5,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/reports"
 )
 
 // Misleading annotations (MCPG-A001–A005, threats.md §5). Annotations are
@@ -119,6 +121,215 @@ type verbEvidence struct {
 	class  verbClass
 	word   string
 	source string // "name", "title", "annotations.title", "description", "parameter"
+	// object is the head of the verb's object, when known.
+	object string
+	// weak marks a word that is a verb only in some readings ("add",
+	// "alert" in a name without other verb): alone it is at most a note.
+	weak bool
+}
+
+// ambiguousVerbs are words that are as often nouns as verbs ("a set of
+// documents", "store details", "a deploy record", "eval results",
+// "1-click checkout"): a verb only where the grammar makes one.
+var ambiguousVerbs = lazyWordSet(`add set share store deploy alert eval email mail click post message comment reply star fork
+	commit merge lock mark archive schedule transition register copy clone sync patch import run invite launch record
+	return display print watch monitor check request note log dial react sum`)
+
+// determiners and the like introduce a verb's object: an ambiguous word
+// at the start of a clause followed by one is a verb ("Add two numbers",
+// "Share the file", "Set a value").
+var objectIntroducers = lazyWordSet(`a an the this that these those its your my our their his her one two three some any all
+	every each both multiple several new it them him me us given specified selected provided existing`)
+
+// nounFollowers follow an ambiguous word used as a noun or a noun
+// modifier ("set of documents", "alerts for a monitor").
+var nounFollowers = lazyWordSet(`of for about by is are was were has have settings details results templates stats statistics
+	info information status record records policy policies history list lists data`)
+
+// objectPrepositions end a verb's object and name where it goes ("Add
+// droplets to a firewall", "Post message in channel").
+var objectPrepositions = lazyWordSet(`to from into in on onto with as at via using`)
+
+// grammarVerb reports whether the word at words[i], the first of a
+// clause, is a verb there: an unambiguous verb always is; an ambiguous
+// one only before its object (a determiner, a pronoun, a number, or a
+// noun followed by a preposition), never before what a noun takes.
+func grammarVerb(words []string, i int) bool {
+	base, _ := lookupVerb(words[i], true)
+	if !ambiguousVerbs()[base] {
+		return true
+	}
+	if i+1 >= len(words) {
+		return false
+	}
+	next := words[i+1]
+	switch {
+	case objectIntroducers()[next] || isNumberWord(next):
+		return true
+	case nounFollowers()[next] || objectPrepositions()[next]:
+		return false
+	}
+	return i+2 < len(words) && objectPrepositions()[words[i+2]]
+}
+
+func isNumberWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isASCIIDigit(w[i]) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// contentNouns are things a tool makes or holds: removing one deletes
+// it; adding one makes a new one. Anything else a tool adds to or removes
+// from a container is a membership (a label on an issue, a droplet behind
+// a firewall, an owner of a story), which the opposite call undoes.
+var contentNouns = lazyWordSet(`file files folder folders directory directories dir data record records row rows document
+	documents doc docs message messages content contents comment comments note notes entry entries item items post posts page
+	pages text line lines event events task tasks attachment attachments object objects blob blobs database databases table
+	tables index indexes indices branch branches repository repositories repo repos project projects account accounts version
+	versions image images snapshot snapshots backup backups volume volumes bucket buckets key keys secret secrets issue issues
+	cell cells block blocks node nodes memory memories observation observations entity entities relation relations`)
+
+// membershipVerbs are the verbs of a membership change.
+var membershipVerbs = lazyWordSet(`add remove unlink detach attach assign unassign`)
+
+// membership reports whether the verb at words[i] adds to or removes from
+// a container something that is not content: "remove X from Y", "add X to
+// Y" in a clause; "<container> remove <members>" in a name.
+func membership(words []string, i int, name bool) bool {
+	base, _ := lookupVerb(words[i], true)
+	if !membershipVerbs()[base] {
+		return false
+	}
+	var obj []string
+	rest := words[i+1:]
+	prep := -1
+	for k, w := range rest {
+		if w == "from" || w == "to" || w == "of" || w == "into" || w == "on" || w == "as" {
+			prep = k
+			break
+		}
+	}
+	switch {
+	case prep > 0:
+		obj = rest[:prep]
+	case name && i > 0 && len(rest) > 0:
+		obj = rest // a container before the verb: "firewall-remove-droplets"
+	default:
+		return false
+	}
+	for _, w := range obj {
+		if contentNouns()[w] || execNouns()[w] {
+			return false
+		}
+	}
+	return len(obj) > 0
+}
+
+// unreadLanguage reports whether s is mostly letters outside Latin
+// script: text in a language this analysis does not read, which gives no
+// verdict either way.
+func unreadLanguage(s string) bool {
+	latin, other := 0, 0
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+				latin++
+			}
+		case unicode.IsLetter(r):
+			if unicode.Is(unicode.Latin, r) {
+				latin++
+			} else {
+				other++
+			}
+		}
+	}
+	return other > latin
+}
+
+// nameVerbs returns the action of a split tool name: the first word that
+// is only a verb, wherever it stands (verb first "delete_file", after a
+// prefix "slack_get_users", last "alert-policy-get", camel "getAlerts"),
+// with the verbs coordinated with it; without one, the first ambiguous
+// verb, as weak evidence.
+func nameVerbs(words []string) ([]verbEvidence, int) {
+	first := -1
+	for i, w := range words {
+		if _, c := lookupVerb(w, false); c == 0 {
+			continue
+		}
+		if !ambiguousVerbs()[w] {
+			ev := leadVerbs(words[i:], 1, false)
+			return ev, i
+		}
+		if first < 0 && !(i+1 < len(words) && nounFollowers()[words[i+1]]) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return nil, -1
+	}
+	ev := leadVerbs(words[first:], 1, false)
+	for k := range ev {
+		ev[k].weak = true
+	}
+	return ev, first
+}
+
+// clauseVerbs returns the leading verb of a clause (and the verbs
+// coordinated with it) when the grammar makes the first word a verb.
+func clauseVerbs(words []string) []verbEvidence {
+	if len(words) == 0 || !grammarVerb(words, 0) {
+		return nil
+	}
+	ev := leadVerbs(words, 1, true)
+	switch {
+	case len(ev) == 0:
+	case transformsInput(words):
+		for k := range ev {
+			ev[k].class = classRead
+		}
+	case membership(words, 0, false):
+		ev[0] = asMembership(ev[0])
+	}
+	return ev
+}
+
+// valueNouns are values a call passes in and gets back: a verb that
+// removes or replaces something in one of them computes a result ("Remove
+// ANSI codes from text", "Replace tabs in a string").
+var valueNouns = lazyWordSet(`text texts string strings input inputs output value values json yaml xml html markdown answer
+	response expression`)
+
+// transformsInput reports whether a clause's verb acts within a value
+// ("from text", "in a string") rather than on stored state.
+func transformsInput(words []string) bool {
+	for k := 1; k+1 < len(words); k++ {
+		if words[k] != "from" && words[k] != "in" && words[k] != "of" {
+			continue
+		}
+		for _, w := range words[k+1:] {
+			if objectSkips()[w] || objectIntroducers()[w] {
+				continue
+			}
+			if valueNouns()[w] {
+				return true
+			}
+			break
+		}
+	}
+	return false
+}
+
+// asMembership reads a verb as a membership change: removing a member is
+// no destruction, adding one twice adds it once.
+func asMembership(e verbEvidence) verbEvidence {
+	e.class &^= classDestroy | classNonIdem
+	e.class |= classMutate
+	return e
 }
 
 // fillers are skipped before a description's leading verb.
@@ -191,14 +402,16 @@ var (
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages
-		client stream streams cursor cursors transport handle window context`)
+		client stream streams cursor cursors transport handle window context app apps application applications
+		clipboard`)
 	// infoNouns make a tool about its verb rather than doing it: it
 	// returns instructions, documentation or help.
 	infoNouns = lazyWordSet(`instructions instruction docs doc documentation guide guides help howto readme tutorial
 		tutorials manual usage`)
 	// objectSkips are the words between a verb and its object.
 	objectSkips = lazyWordSet(`a an the this that these those its your my our their one new given specified provided
-		current active open existing sql mongodb mongo database db simple custom single`)
+		current active open existing sql mongodb mongo database db simple custom single multiple several many all some
+		numerous parallel batch batches up to`)
 	// sessionVerbs are the verbs that, on a session object, only end it.
 	sessionVerbs = lazyWordSet(`close disconnect end stop terminate kill reset`)
 )
@@ -221,17 +434,55 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 				infoBefore = infoBefore || infoNouns()[w]
 			}
 		}
+		e.object = obj
 		switch {
 		case e.class&classExec != 0 && readObjects()[obj]:
 			e.class = classRead
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
+		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
+			// Replacing the clipboard, clearing a tab: the client's own
+			// plumbing, not stored data.
+			e.class = e.class&^classDestroy | classMutate
+		case e.word == "replace" && inPlace(words, at):
+			// "Replace all external links on a story", "Replaces the
+			// contents of a collection": fields of a resource that stays.
+			e.class = e.class&^classDestroy | classMutate
 		case infoNouns()[obj] || infoBefore:
 			e.class = classRead
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// wordAfter returns the word after the first obj following words[at]
+// ("device" "clipboard"): the head of a two-word object.
+func wordAfter(words []string, obj string, at int) string {
+	for k := max(at+1, 0); k+1 < len(words); k++ {
+		if words[k] == obj {
+			return words[k+1]
+		}
+	}
+	return ""
+}
+
+// inPlace reports whether the object of the verb at words[at] is a part of
+// another resource ("the contents of a collection", "links on a story", "a
+// collection's data"): the resource stays, with new values.
+func inPlace(words []string, at int) bool {
+	if at < 0 {
+		return false
+	}
+	for k := at + 1; k < len(words) && k <= at+5; k++ {
+		switch words[k] {
+		case "of", "on", "in", "for", "s":
+			return k > at+1
+		case "with", "by", "to", "and", "or":
+			return false
+		}
+	}
+	return false
 }
 
 // objectOf returns where verb is in words (-1: not there) and the head of
@@ -276,6 +527,7 @@ var urlish = lazyWordSet(`url link endpoint webhook callback href site page`)
 type toolEvidence struct {
 	name, title, annTitle, desc, params []verbEvidence
 	descReadOnly                        bool // the description scopes itself as read-only
+	descUnread                          bool // the description is in a language not read here
 	descView                            string
 }
 
@@ -302,7 +554,11 @@ func classesOf(ev []verbEvidence) verbClass {
 func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	e := &toolEvidence{}
 	nameWords := a.cur.nameWords(t)
-	e.name = tagEvidence(judgeObjects(adjust(leadVerbs(nameWords, len(nameWords), false), nameWords), nameWords, true), "name")
+	nv, at := nameVerbs(nameWords)
+	if at >= 0 && len(nv) > 0 && membership(nameWords, at, true) {
+		nv[0] = asMembership(nv[0])
+	}
+	e.name = tagEvidence(judgeObjects(adjust(nv, nameWords), nameWords, true), "name")
 	if classesOf(e.name)&^classNeutral == 0 {
 		for _, w := range nameWords {
 			if execNouns()[w] {
@@ -311,27 +567,53 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			}
 		}
 	}
+	clause := func(s string) []verbEvidence {
+		first := tlFirstClause(s)
+		if unreadLanguage(first) {
+			return nil
+		}
+		w := skipFillers(tlWords(first), nameWords)
+		return judgeObjects(adjust(clauseVerbs(w), w), w, false)
+	}
 	if v := t.Value.Get("title"); v.IsString() {
-		w := tlWords(a.cur.view(v.Str))
-		e.title = tagEvidence(judgeObjects(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), w, false), "title")
+		e.title = tagEvidence(clause(a.cur.view(v.Str)), "title")
 	}
 	if v := t.Value.Get("annotations").Get("title"); v.IsString() {
-		w := tlWords(a.cur.view(v.Str))
-		e.annTitle = tagEvidence(judgeObjects(adjust(leadVerbs(skipFillers(w, nil), 1, true), w), w, false), "annotations.title")
+		e.annTitle = tagEvidence(clause(a.cur.view(v.Str)), "annotations.title")
 	}
 	if v := t.Value.Get("description"); v.IsString() {
 		e.descView = a.cur.view(v.Str)
 		first := tlFirstSentence(e.descView)
-		w := tlWords(first)
-		skipped := skipFillers(w, nameWords)
-		e.desc = tagEvidence(judgeObjects(adjust(leadVerbs(skipped, 1, true), skipped), skipped, false), "description")
+		e.descUnread = unreadLanguage(first)
+		e.desc = tagEvidence(clause(e.descView), "description")
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
-		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" {
+		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 		}
 	}
+	// The name's verb is read with the object its description gives it:
+	// "add" is arithmetic in "Add two numbers", a membership change in
+	// "Add droplets to a firewall".
+	// A weak name word the description, read, does not confirm is a noun.
+	text := append(append(e.desc, e.title...), e.annTitle...)
+	readable := e.descView != "" && !e.descUnread
+	kept := e.name[:0]
+	for _, n := range e.name {
+		confirmed := false
+		for _, d := range text {
+			if d.word == n.word {
+				n.class, n.weak, confirmed = d.class, false, true
+				break
+			}
+		}
+		if n.weak && !confirmed && readable {
+			continue
+		}
+		kept = append(kept, n)
+	}
+	e.name = kept
 	for _, p := range a.cur.params(t) {
 		key := strings.Join(p.words, "")
 		switch {
@@ -347,6 +629,19 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 	}
 	return e
+}
+
+// tlFirstClause is the first sentence of a match view up to a colon or a
+// dash that introduces a list or a definition ("Store details: name,
+// address").
+func tlFirstClause(s string) string {
+	f := tlFirstSentence(s)
+	for _, sep := range []string{": ", " - ", " — ", " – "} {
+		if i := strings.Index(f, sep); i >= 0 {
+			f = f[:i]
+		}
+	}
+	return strings.TrimSuffix(f, ":")
 }
 
 // skipFillers drops leading filler words, adverbs and the tool's own name
@@ -426,34 +721,38 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	// A001: readOnlyHint true on a tool that writes, deletes, executes or sends.
 	if readOnly {
 		if bad := pickEvidence(all, classMutate|classDestroy|classExec|classSend); len(bad) > 0 {
-			a.add(ruleA001, ro.pos, ro.ptr, fmt.Sprintf("tool %s is annotated readOnlyHint: true but %s; clients that auto-approve read-only tools run it without asking",
+			f := a.add(ruleA001, ro.pos, ro.ptr, fmt.Sprintf("tool %s is annotated readOnlyHint: true but %s; clients that auto-approve read-only tools run it without asking",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "readOnlyHint", bad), "readOnlyHint")
+			graded(f, bad, all, 3)
 		}
 	}
 	// A002: destructiveHint false on a tool that deletes or overwrites
 	// (meaningful only when readOnlyHint is false).
 	if !readOnly && de.boolean && !de.value {
 		if bad := pickEvidence(all, classDestroy); len(bad) > 0 {
-			a.add(ruleA002, de.pos, de.ptr, fmt.Sprintf("tool %s is annotated destructiveHint: false but %s",
+			f := a.add(ruleA002, de.pos, de.ptr, fmt.Sprintf("tool %s is annotated destructiveHint: false but %s",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "destructiveHint", bad), "destructiveHint")
+			graded(f, bad, all, 3)
 		}
 	}
-	// A003: openWorldHint false on a tool that fetches, sends or executes:
-	// a command or code it runs can reach the network. Each contradicted
-	// hint is its own finding (a read-only, closed-world shell is A001 and
-	// A003).
+	// A003: openWorldHint false on a tool that reaches what is outside any
+	// one service: code or commands it runs, a URL it is given, an address
+	// it sends to. A tool that calls its own vendor's API is a closed world
+	// whatever its verb (fetch, run, upload, send).
 	if ow.boolean && !ow.value {
-		if bad := pickEvidence(all, classNet|classSend|classExec); len(bad) > 0 {
-			a.add(ruleA003, ow.pos, ow.ptr, fmt.Sprintf("tool %s is annotated openWorldHint: false but %s",
+		if bad := openWorld(all); len(bad) > 0 {
+			f := a.add(ruleA003, ow.pos, ow.ptr, fmt.Sprintf("tool %s is annotated openWorldHint: false but %s",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "openWorldHint", bad), "openWorldHint")
+			graded(f, bad, all, 2)
 		}
 	}
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
 	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) {
 		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
-			a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
+			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")
+			graded(f, bad, all, 2)
 		}
 	}
 	// A005: contradictory hints.
@@ -525,12 +824,104 @@ func withoutExecFromDescription(ev []verbEvidence) []verbEvidence {
 	return out
 }
 
+// strength grades the evidence of a contradiction: 3 when the name and a
+// description or title agree on the action, 2 for one clear source, 1 for
+// a weak one alone (an ambiguous word, a parameter).
+func strength(ev, all []verbEvidence) int {
+	nameHit, nameStrong, text, other := false, false, false, false
+	// The other source agrees when it too says the tool changes
+	// something ("put_file": "Replaces an existing file").
+	nameChanges, textChanges := false, false
+	for _, e := range all {
+		if e.class&(classMutate|classDestroy|classExec|classSend) == 0 || e.weak {
+			continue
+		}
+		switch e.source {
+		case "name":
+			nameChanges = true
+		case "description", "title", "annotations.title":
+			textChanges = true
+		}
+	}
+	for _, e := range ev {
+		switch e.source {
+		case "name":
+			nameHit = true
+			nameStrong = nameStrong || !e.weak
+		case "description", "title", "annotations.title":
+			text = true
+		default:
+			other = true
+		}
+	}
+	switch {
+	case nameHit && text, nameStrong && textChanges, text && nameChanges:
+		return 3
+	case nameStrong || text:
+		return 2
+	case nameHit || other:
+		return 1
+	}
+	return 0
+}
+
+// graded sets the severity of an annotation finding from the strength of
+// its evidence, at most top (3 error, 2 warning): an error only when the
+// name and the description agree, a note on a weak signal alone.
+func graded(f *reports.Finding, ev, all []verbEvidence, top int) {
+	switch min(strength(ev, all), top) {
+	case 3:
+		f.Severity = reports.SeverityError
+	case 2:
+		f.Severity = reports.SeverityWarning
+	default:
+		f.Severity = reports.SeverityNote
+	}
+}
+
+// codeObjects are what an execution verb runs that can do anything.
+var codeObjects = lazyWordSet(`command commands code script scripts shell python javascript js typescript ts node program
+	programs binary binaries process processes snippet snippets expression expressions cmd bash powershell terminal sh`)
+
+// urlObjects are objects that are addresses on the network.
+var urlObjects = lazyWordSet(`url urls uri uris link links page pages website websites site sites webpage webpages address
+	addresses endpoint endpoints web internet`)
+
+// openWorld returns the evidence that a tool reaches an open world: code
+// it runs, a URL it fetches, a recipient it sends to. A verb alone is no
+// evidence: it needs an object or a parameter that is open. Parameters
+// alone are weak evidence.
+func openWorld(ev []verbEvidence) []verbEvidence {
+	var params []verbEvidence
+	for _, e := range ev {
+		if e.source == "parameter" {
+			params = append(params, e)
+		}
+	}
+	var out []verbEvidence
+	for _, e := range ev {
+		if e.source == "parameter" {
+			continue
+		}
+		switch {
+		case e.class&classExec != 0 && (execNouns()[e.word] && e.word != "eval" || codeObjects()[e.object]):
+			out = append(out, verbEvidence{class: classExec, word: e.word, source: e.source, weak: e.weak})
+		case e.class&(classNet|classSend) != 0 && (urlObjects()[e.object] || len(params) > 0):
+			out = append(out, verbEvidence{class: e.class & (classNet | classSend), word: e.word, source: e.source, weak: e.weak})
+		}
+	}
+	if len(out) > 0 {
+		return append(out, params...)
+	}
+	return params
+}
+
 // pick returns the evidence of the given classes.
 func pickEvidence(ev []verbEvidence, c verbClass) []verbEvidence {
 	var out []verbEvidence
 	for _, e := range ev {
 		if e.class&c != 0 {
-			out = append(out, verbEvidence{class: e.class & c, word: e.word, source: e.source})
+			out = append(out, verbEvidence{class: e.class & c, word: e.word, source: e.source, weak: e.weak, object: e.object})
 		}
 	}
 	return out

@@ -185,7 +185,30 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		f := reports.NewFinding(ruleT002, loc, r.rep.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 			QuoteName(t.Name), tlServerLabel(r.rep), QuoteName(o.Name), tlServerLabel(other.rep)), "cross-server-reference", other.rep.Path, o.Name)
 		f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.rep.Server, "other_path": other.rep.Path}
+		if !directsAbout(tx.view, strings.ToLower(o.Name)) {
+			// Naming another server's tool ("send it with send_email") is
+			// context; telling the model what to do when it runs is
+			// shadowing.
+			f.Severity = reports.SeverityNote
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// directsAbout reports whether a clause of view that names name directs
+// the model (always, also, whenever it is called, instead of it).
+func directsAbout(view, name string) bool {
+	p := intentRE()
+	for rest := view; rest != ""; {
+		var c string
+		c, rest = tlNextClause(rest)
+		if !tlContainsWord(c, name) {
+			continue
+		}
+		if p.directive.MatchString(c) || p.instead.MatchString(c) && preferenceVerb(c) {
+			return true
+		}
+	}
+	return false
 }

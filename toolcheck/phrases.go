@@ -359,7 +359,12 @@ const (
 	auxReadOnlyClaim = 1 << iota
 	auxStrongDestroy
 	auxIdempotentClaim
+	// The first needs of the intent rules (intentGates), in order.
+	auxIntentFirst
 )
+
+// auxIntent is the mask of the intent rules' bits (intentGates' length).
+const auxIntent = (1<<numIntentGates - 1) * auxIntentFirst
 
 var compiledToolMatchers = sync.OnceValue(func() *toolMatchers {
 	m := &toolMatchers{
@@ -369,6 +374,7 @@ var compiledToolMatchers = sync.OnceValue(func() *toolMatchers {
 		flowVerb:        newLitRegexp(flowVerbExpr),
 	}
 	// In the order of the aux bits.
-	m.phrases = newPhraseSet(poisonPhraseList(), m.readOnlyClaim, m.strongDestroy, m.idempotentClaim)
+	aux := append([]*litRegexp{m.readOnlyClaim, m.strongDestroy, m.idempotentClaim}, intentRE().gates()...)
+	m.phrases = newPhraseSet(poisonPhraseList(), aux...)
 	return m
 })

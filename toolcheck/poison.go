@@ -105,10 +105,10 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famOverride, 2, `\byou are now (?:a|an|in|the|no longer|free|dan|jailbroken|unrestricted)\b`),
 
 		// Concealment from the user.
-		tlPhrase(famConceal, 3, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
-		tlPhrase(famConceal, 3, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
-		tlPhrase(famConceal, 3, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
-		tlPhrase(famConceal, 3, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
+		tlPhrase(famConceal, 4, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
+		tlPhrase(famConceal, 4, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really )?(?:upset|alarm|scare|worry|frighten|concern) the user\b`),
 		tlPhrase(famConceal, 2, `\b(?:mere|just an?|only an?|simply an?) implementation detail\b`),
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
@@ -125,7 +125,7 @@ func poisonPhraseList() []toolPhrase {
 
 		// Instructions aimed at other tools and servers (also T002).
 		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bmodify (?:the )?behaviou?rs? of (?:all|any|every|other|the other|each)\b`)},
-		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\b(?:change|replace|rewrite|redirect|override|swap) the (?:recipient|destination|address|phone number|email address|receiver)s?\b`)},
+		{family: famCrossTool, weight: 1, re: newLitRegexp(`\b(?:change|replace|rewrite|redirect|override|swap) the (?:recipient|destination|address|phone number|email address|receiver)s?\b`)},
 		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bproxy (?:number|address|email|recipient)\b`)},
 		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\bsend (?:a copy|copies|a duplicate|a bcc|duplicates) of (?:all|every|each|the)\b`)},
 		{family: famCrossTool, weight: 2, cross: true, re: newLitRegexp(`\(mcp[_-][\w-]+\)`)},
@@ -417,12 +417,42 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			}
 		}
 		sigs = append(sigs, ws...)
+		// Intent is read in texts with a view (the phrase automaton made
+		// one for every text holding a literal of the intent rules'
+		// gates), one line at a time when the text has several.
+		if tx.view != "" {
+			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
+				param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
+				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted)
+				a.pointAt(is, tx)
+				sigs = append(sigs, is...)
+			}
+		}
 		if tx.role == roleDescription && d != nil && tx.text == d.Str && a.collector.pointerIs(tx, descPtr) {
 			// The description's view, which the annotation rules read:
 			// which of their patterns it admits; and its signals, which
 			// the size rules read.
 			a.cur.descAux, a.cur.haveDescAux = a.phraseScratch.aux, true
 			a.cur.descSigs, a.cur.haveDescSigs = ws, true
+		}
+		// What a terminal would erase, overwrite or conceal, and the
+		// string with its tag characters read in place, are hidden text.
+		var covert []string
+		if !tx.key && tx.role != roleName {
+			covert = terminalHidden(tx.text)
+			if sp, ok := spliceTags(tx.text); ok {
+				covert = append(covert, sp)
+			}
+		}
+		for _, h := range covert {
+			v := matchView(h)
+			ds := a.matchPhrases(v, "", tx.pos, true)
+			ds = append(ds, a.intentSignals(h, "", tx.pos, true, false)...)
+			if fieldsAtLeast(v, 2) {
+				ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), pos: tx.pos, hidden: true})
+			}
+			a.pointAt(ds, tx)
+			sigs = append(sigs, ds...)
 		}
 		for _, dec := range decodedBlobs(tx.text) {
 			ds := a.matchPhrases(matchView(dec), "", tx.pos, true)
@@ -456,6 +486,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			pos = t.Value.Pos // as posOf
 		}
 		ds := a.matchPhrases(v, h.pointer, pos, true)
+		ds = append(ds, a.intentSignals(h.text, h.pointer, pos, true, false)...)
 		if fieldsAtLeast(v, 2) {
 			ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), ptr: h.pointer, pos: pos, hidden: true})
 		}
@@ -573,4 +604,27 @@ func tlAppendUnique(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// spliceTags returns s with each run of Unicode tag characters replaced by
+// the ASCII it encodes, where it stands: the text as a model that reads
+// tags sees it ("<tags>Ignore</tags> previous instructions ...").
+func spliceTags(s string) (string, bool) {
+	if !strings.Contains(s, "\U000E0000"[:2]) {
+		return "", false
+	}
+	var b strings.Builder
+	found := false
+	for _, r := range s {
+		if r >= 0xE0020 && r <= 0xE007E {
+			b.WriteRune(r - 0xE0000)
+			found = true
+			continue
+		}
+		if r >= 0xE0000 && r <= 0xE007F {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), found
 }

@@ -215,6 +215,14 @@ func (x *refIndex) find(text string, found func(name int)) {
 				core := &x.cores[c]
 				first := k - core.nruns + 1
 				for _, v := range core.variants {
+					// Whole names only: "create-contact" is not named
+					// by "create-contact-in-folder".
+					if v.lead == "" && first >= 2 && identJoiner(text[runs[first-1].start:runs[first-1].end]) {
+						continue
+					}
+					if v.trail == "" && k+2 < len(runs) && identJoiner(text[runs[k+1].start:runs[k+1].end]) {
+						continue
+					}
 					if v.lead != "" {
 						if first == 0 {
 							continue
@@ -240,4 +248,10 @@ func (x *refIndex) find(text string, found func(name int)) {
 			}
 		}
 	}
+}
+
+// identJoiner reports whether a run of other bytes joins the words of one
+// identifier ("-", "."), rather than separating two.
+func identJoiner(run string) bool {
+	return run == "-" || run == "."
 }

@@ -242,7 +242,11 @@ func tlContainsWord(s, w string) bool {
 		}
 		k += i
 		end := k + len(w)
-		if (k == 0 || !tlWordByte(s[k-1])) && (end == len(s) || !tlWordByte(s[end])) {
+		// A hyphen or dot between word bytes joins one identifier:
+		// "create-contact" is no word of "create-contact-in-folder".
+		before := k == 0 || !tlWordByte(s[k-1]) && !(tlWordByte(w[0]) && k >= 2 && (s[k-1] == '-' || s[k-1] == '.') && tlWordByte(s[k-2]))
+		after := end == len(s) || !tlWordByte(s[end]) && !(tlWordByte(w[len(w)-1]) && end+1 < len(s) && (s[end] == '-' || s[end] == '.') && tlWordByte(s[end+1]))
+		if before && after {
 			return true
 		}
 		i = k + 1

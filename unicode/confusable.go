@@ -64,6 +64,12 @@ func (a *analyzer) passConfusables() {
 		}
 		switch a.cls[i] {
 		case clsCompatSyntax:
+			// Fullwidth punctuation between CJK characters is how CJK
+			// text is written ("（最多 100 条）", "＜告警＞"); next to ASCII
+			// it imitates syntax ("＜IMPORTANT＞").
+			if cjk && a.cjkNeighbours(i) {
+				continue
+			}
 			if a.act[i] == keep && a.kind[i] == kNone {
 				a.kind[i] = kCompat // "﹤", "＞", "／": grouped into findings later
 			}
@@ -152,6 +158,25 @@ func (a *analyzer) countToken(start int) token {
 
 // isCJKRune reports whether r belongs to the Han, Hiragana, Katakana,
 // Hangul or Bopomofo blocks.
+// cjkNeighbours reports whether the nearest visible code points on both
+// sides of i are CJK, fullwidth forms, digits or the string's end.
+func (a *analyzer) cjkNeighbours(i int) bool {
+	ok := func(k int) bool {
+		r := a.cps[k].r
+		return isCJKRune(r) || r >= 0xFF01 && r <= 0xFF65 || r >= 0x3000 && r <= 0x303F || '0' <= r && r <= '9'
+	}
+	for _, step := range []int{-1, 1} {
+		k := i + step
+		for k >= 0 && k < len(a.cps) && (a.cps[k].r == ' ' || a.act[k] == drop) {
+			k += step
+		}
+		if k >= 0 && k < len(a.cps) && !ok(k) {
+			return false
+		}
+	}
+	return true
+}
+
 func isCJKRune(r rune) bool {
 	switch {
 	case r >= 0x1100 && r <= 0x11FF, r >= 0x2E80 && r <= 0x2FDF, r >= 0x3040 && r <= 0x31FF,

@@ -32,12 +32,18 @@ type ProxyOptions struct {
 	Pins     string
 	NoPins   bool
 	Events   string
+	Audit    string
 	Policies []string
 	Upstream string
 	Listen   string
-	Grace    time.Duration
-	MaxBytes int
-	LogLevel string
+	// AllowOrigins, ListenToken (a file) and ForwardCredentials say who
+	// may use the HTTP listener and what reaches the upstream.
+	AllowOrigins       []string
+	ListenToken        string
+	ForwardCredentials bool
+	Grace              time.Duration
+	MaxBytes           int
+	LogLevel           string
 	// Argv is the server command line (stdio mode).
 	Argv []string
 	// Fleet takes the organisation's tool rules from OPA bundles and logs
@@ -57,7 +63,8 @@ In enforce mode (the default) the client receives:
     escape sequences removed (MCPG-U001..U007), initialize instructions too;
   - no tool with hidden instructions (error-level MCPG-T001), outside the IDE
     allowlist (MCPG-I001, with --ide or --name ide), denied by a tool_deny
-    rule of a --policy, or changed since it was pinned (MCPG-T003): a call to
+    rule of a --policy, changed since it was pinned (MCPG-T003), or whose
+    name reads as another tool's (case, look-alikes; MCPG-T005): a call to
     one is answered with JSON-RPC error -32001 saying why;
   - no safety hint the analysis contradicts (readOnlyHint: true on a delete
     tool, MCPG-A001..A005), so clients do not auto-approve the tool.
@@ -95,10 +102,14 @@ func newProxyCmd(env environment) *cobra.Command {
 	f.StringVar(&opts.Pins, "pins", "", "pin file (default: mcpguard's state directory, docs/pins.md)")
 	f.BoolVar(&opts.NoPins, "no-pins", false, "do not pin tool definitions (MCPG-T003 off)")
 	f.StringVar(&opts.Events, "events", "", "append events as JSON lines to FILE (docs/events.md)")
+	f.StringVar(&opts.Audit, "audit", "", "append the call audit (a tool-called event per tools/call) to FILE instead of the events file")
 	f.StringArrayVar(&opts.Policies, "policy", nil, "custom Rego policy with tool_deny / tool_warn rules (repeatable)")
 	bindFleetFlags(f, &opts.Fleet, true, false)
 	f.StringVar(&opts.Upstream, "upstream", "", "Streamable HTTP: the server's MCP endpoint URL")
 	f.StringVar(&opts.Listen, "listen", "127.0.0.1:0", "Streamable HTTP: address to listen on (loopback)")
+	f.StringArrayVar(&opts.AllowOrigins, "allow-origin", nil, "Streamable HTTP: accept requests with this Origin (scheme://host[:port]; repeatable); none by default, so no web page can use the proxy")
+	f.StringVar(&opts.ListenToken, "listen-token", "", "Streamable HTTP: FILE holding a bearer token the client must send (Authorization: Bearer TOKEN); never forwarded")
+	f.BoolVar(&opts.ForwardCredentials, "forward-credentials", false, "Streamable HTTP: pass the client's Authorization and Cookie headers to the upstream, and its Set-Cookie back")
 	f.DurationVar(&opts.Grace, "grace", 5*time.Second, "shutdown: how long to wait for the server after closing its stdin, and after SIGTERM")
 	f.IntVar(&opts.MaxBytes, "max-message", 256<<20, "largest message accepted from either side, in bytes")
 	f.StringVar(&opts.LogLevel, "log-level", "info", "stderr log level: debug, info, warn, error")
@@ -126,6 +137,23 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		return usage("--mode %q: want enforce or monitor", opts.Mode)
 	case opts.MaxBytes <= 0:
 		return usage("--max-message must be positive")
+	case !httpMode && (len(opts.AllowOrigins) > 0 || opts.ListenToken != "" || opts.ForwardCredentials):
+		return usage("--allow-origin, --listen-token and --forward-credentials are for --upstream")
+	}
+	listener := proxy.ListenerOptions{AllowOrigins: opts.AllowOrigins, ForwardCredentials: opts.ForwardCredentials}
+	for _, o := range opts.AllowOrigins {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return usage("--allow-origin %q: want scheme://host[:port]", o)
+		}
+	}
+	if opts.ListenToken != "" {
+		b, err := os.ReadFile(opts.ListenToken)
+		if err != nil {
+			return usage("--listen-token: %w", err)
+		}
+		if listener.Token = strings.TrimSpace(string(b)); listener.Token == "" || strings.ContainsAny(listener.Token, " \t\r\n") {
+			return usage("--listen-token %s: want one token on one line", opts.ListenToken)
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
@@ -194,6 +222,15 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		defer log.Close()
 	}
 	log = log.For(name)
+	var audit *events.Log
+	if opts.Audit != "" {
+		var err error
+		if audit, err = events.Open(opts.Audit, "proxy", det); err != nil {
+			return usage("--audit: %w", err)
+		}
+		defer audit.Close()
+		audit = audit.For(name)
+	}
 	enforce := opts.Mode == "enforce"
 	gopts := proxy.GuardOptions{Name: name, IDE: opts.IDE, Enforce: enforce, Launch: launch, Pins: store,
 		Tools: tools, Events: log, Logger: logger, Secrets: det}
@@ -211,7 +248,8 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 			return err
 		})
 	}
-	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes}
+	popts := proxy.Options{Inspector: guard, Enforce: enforce, Events: log, Grace: opts.Grace, MaxMessage: opts.MaxBytes, Listener: listener, Logger: logger,
+		Audit: audit, Secrets: det}
 
 	start := map[string]any{"mode": opts.Mode, "ide": opts.IDE || name == "ide"}
 	if store != nil {
@@ -232,12 +270,19 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		}
 		return nil
 	}
-	code, err := proxy.RunStdio(cmd.Context(), opts.Argv, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), popts)
+	exit, err := proxy.RunStdio(cmd.Context(), opts.Argv, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), popts)
+	code := exit.Code
 	if err != nil {
 		log.Emit(events.Event{Kind: "proxy-exit", Severity: "error", Message: "the server could not be started: " + err.Error(), Details: map[string]any{"exit_code": exitError}})
 		return &exitCodeError{code: exitError, err: err}
 	}
-	log.Emit(events.Event{Kind: "proxy-exit", Message: fmt.Sprintf("the server exited with status %d", code), Details: map[string]any{"exit_code": code}})
+	ev := events.Event{Kind: "proxy-exit", Message: fmt.Sprintf("%s; the server exited with status %d", exit.Message, code),
+		Details: map[string]any{"exit_code": code, "reason": exit.Reason}}
+	if exit.Reason == proxy.ReasonTooLarge || exit.Reason == proxy.ReasonIO {
+		ev.Severity = "error"
+		logger.Error("session ended", "reason", exit.Reason, "why", exit.Message, "exit_code", code)
+	}
+	log.Emit(ev)
 	if werr := log.Err(); werr != nil {
 		logger.Error("events were lost", "err", werr)
 	}
@@ -249,17 +294,19 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 
 // serveHTTP listens and proxies until ctx ends (SIGINT, SIGTERM).
 func serveHTTP(ctx context.Context, stderr io.Writer, opts *ProxyOptions, popts proxy.Options) error {
-	h, err := proxy.NewHTTP(opts.Upstream, popts)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	// The Host a client sends must name the address bound.
+	popts.Listener.Listen = ln.Addr().String()
+	h, err := proxy.NewHTTP(opts.Upstream, popts)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	if ap, ok := ln.Addr().(*net.TCPAddr); ok && !ap.IP.IsLoopback() {
-		// The client's credentials for the upstream pass through the proxy.
-		fmt.Fprintf(stderr, "mcpguard proxy: warning: listening on %s, which is not a loopback address: anyone who reaches it can use the upstream server\n", ln.Addr())
+		fmt.Fprintf(stderr, "mcpguard proxy: warning: listening on %s, which is not a loopback address: anyone who reaches it can use the upstream server (--listen-token)\n", ln.Addr())
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
 	fmt.Fprintf(stderr, "mcpguard proxy: listening on http://%s\n", ln.Addr())

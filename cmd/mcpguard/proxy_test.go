@@ -182,6 +182,40 @@ func TestProxyCommandEnforces(t *testing.T) {
 	if _, err := os.Stat(pinsPath); err != nil {
 		t.Errorf("pins not written: %v", err)
 	}
+	// The call audit is in the events file; the exit says why.
+	if kinds["tool-called"] != 2 || !strings.Contains(string(data), `"reason":"client-closed"`) {
+		t.Errorf("tool-called events %d, want 2; proxy-exit reason:\n%s", kinds["tool-called"], data)
+	}
+}
+
+// TestProxyCommandAuditFile: --audit takes the call audit out of the
+// events file; each call names the revision of the tool it was made
+// against.
+func TestProxyCommandAuditFile(t *testing.T) {
+	dir := t.TempDir()
+	eventsPath, auditPath := filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "audit.jsonl")
+	_, stderr, code := proxyRun(t, proxyTools, 0,
+		[]string{"--name", "calc", "--pins", filepath.Join(dir, "pins.json"), "--events", eventsPath, "--audit", auditPath},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"token":"xoxb-1234567890-abcdefghijkl"}}}`,
+	)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ev, _ := os.ReadFile(eventsPath)
+	audit, _ := os.ReadFile(auditPath)
+	if strings.Contains(string(ev), "tool-called") || strings.Count(string(audit), "\n") != 1 {
+		t.Fatalf("events:\n%s\naudit:\n%s", ev, audit)
+	}
+	var e events.Event
+	if err := json.Unmarshal(audit, &e); err != nil {
+		t.Fatal(err)
+	}
+	sha, _ := e.Details["tool_sha256"].(string)
+	args, _ := e.Details["arguments"].(map[string]any)
+	if e.Kind != "tool-called" || e.Server != "calc" || e.Tool != "add" || len(sha) != 64 || args["token"] != "REDACTED" || args["a"] != 1.0 {
+		t.Errorf("audit event: %s", audit)
+	}
 }
 
 func TestProxyCommandMonitor(t *testing.T) {
@@ -211,12 +245,25 @@ func TestProxyCommandUsage(t *testing.T) {
 		{"proxy", "--upstream", "ftp://x/mcp"},
 		{"proxy", "--policy", "/nonexistent/policy", "--", "node"},
 		{"proxy", "--no-pins", "--", "/nonexistent/mcp-server"},
+		{"proxy", "--allow-origin", "http://localhost:3000", "--", "node"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--allow-origin", "localhost:3000"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--allow-origin", "http://localhost:3000/app"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", "/nonexistent/token"},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", emptyFile(t)},
 	} {
 		_, stderr, code := runCLI(t, env, args...)
 		if code != exitError || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
+}
+
+func emptyFile(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(p, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestDefaultServerName(t *testing.T) {

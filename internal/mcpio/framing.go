@@ -29,6 +29,10 @@ func NewFrameReader(r io.Reader, max int) *FrameReader {
 // input it returns io.EOF with no frame.
 func (f *FrameReader) Next() ([]byte, error) {
 	line, err := f.r.ReadSlice('\n')
+	if f.max > 0 && len(line) > f.max {
+		f.buf = append(f.buf[:0], line...)
+		return nil, ErrFrameTooLarge
+	}
 	if err == nil {
 		return line, nil
 	}
@@ -60,6 +64,16 @@ func (f *FrameReader) Next() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// prefixLen is how much of a frame over the limit Prefix keeps.
+const prefixLen = 64 << 10
+
+// Prefix returns, after Next reported ErrFrameTooLarge, the start of the
+// frame that was too large (up to 64 KiB): where its id usually is. The
+// reader cannot go on after that error.
+func (f *FrameReader) Prefix() []byte {
+	return f.buf[:min(len(f.buf), prefixLen)]
 }
 
 // TrimFrame removes the trailing newline (and a carriage return before it).

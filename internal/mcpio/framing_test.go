@@ -125,3 +125,22 @@ func FuzzParseEnvelope(f *testing.F) {
 		}
 	})
 }
+
+// TestFrameReaderLimitAndPrefix: a frame over the limit is refused
+// whether it fits the read buffer or not, and its start is kept for the
+// caller to answer it.
+func TestFrameReaderLimitAndPrefix(t *testing.T) {
+	for _, size := range []int{100, 200 << 10} {
+		msg := `{"jsonrpc":"2.0","id":42,"method":"x","params":"` + strings.Repeat("p", size) + `"}`
+		f := NewFrameReader(strings.NewReader("ok\n"+msg+"\n"), 50)
+		if b, err := f.Next(); err != nil || string(b) != "ok\n" {
+			t.Fatalf("first frame: %q %v", b, err)
+		}
+		if _, err := f.Next(); !errors.Is(err, ErrFrameTooLarge) {
+			t.Fatalf("size %d: %v, want ErrFrameTooLarge", size, err)
+		}
+		if p := f.Prefix(); !bytes.HasPrefix([]byte(msg+"\n"), p) || len(p) < 50 || len(p) > 64<<10 {
+			t.Errorf("size %d: prefix of %d bytes", size, len(p))
+		}
+	}
+}

@@ -110,6 +110,31 @@ func (c *Child) Shutdown(ctx context.Context, grace time.Duration) {
 	<-c.done
 }
 
+// EndGroup ends what is left of the server's process group after the
+// server itself has exited (it waits for that): the processes it started
+// get SIGTERM, and SIGKILL after grace when any of them is still there. A
+// process that left the group (setsid, a daemon that double-forks) cannot
+// be found this way and is left alone.
+func (c *Child) EndGroup(grace time.Duration) {
+	<-c.done
+	if !groupAlive(c.cmd) {
+		return
+	}
+	signalGroup(c.cmd, syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for groupAlive(c.cmd) {
+		select {
+		case <-t.C:
+			signalGroup(c.cmd, syscall.SIGKILL)
+			return
+		case <-tick.C:
+		}
+	}
+}
+
 // KillGroup sends SIGKILL to whatever is left of the server's process
 // group: processes it started that outlive it (a grandchild that ignores
 // SIGTERM). Call it after Shutdown when nothing may be left behind.

@@ -59,7 +59,7 @@ const WORD_COUNT = "Cou\u200bnt the wo\u200crds in a\u200d text\u2060 and return
 
 // The server's instructions (initialize) hide zero-width characters too.
 export const INSTRUCTIONS_VISIBLE = "Test server for mcpguard's end-to-end tests.";
-const INSTRUCTIONS = "Test server for mcp\u200bguard's end-to-end\u2060 tests.";
+export const INSTRUCTIONS = "Test server for mcp\u200bguard's end-to-end\u2060 tests.";
 
 export const FACT = "Get a fact of the day.";
 export const FACT_RUG_PULLED = "Get a fact of the day, freshly picked from the almanac.";

@@ -5,7 +5,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 const [cmd, ...args] = process.argv.slice(2);
 const env = { ...process.env, GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", SLACK_BOT_TOKEN: "x", SLACK_TEAM_ID: "x", BRAVE_API_KEY: "x", GOOGLE_MAPS_API_KEY: "x", EVERART_API_KEY: "x", MEMORY_FILE_PATH: "/tmp/mcpcap/memory.json", FIRECRAWL_API_KEY: "fc-x", TAVILY_API_KEY: "tvly-x", EXA_API_KEY: "x", SUPABASE_ACCESS_TOKEN: "x", FIGMA_API_KEY: "x", STRIPE_SECRET_KEY: "sk_test_x", HEROKU_API_KEY: "x", REDIS_URL: "redis://127.0.0.1:1" };
-const transport = new StdioClientTransport({ command: cmd, args, env, stderr: "ignore" });
+// MCPCAP_STDERR=1 (set by capture-npm.sh) passes the server's stderr through
+// so that a failed start can be diagnosed from the capture log.
+const transport = new StdioClientTransport({ command: cmd, args, env, stderr: process.env.MCPCAP_STDERR === "1" ? "inherit" : "ignore" });
 // Declare every client capability: servers such as server-everything list
 // some tools only to clients that can answer sampling, elicitation or roots.
 const client = new Client(

@@ -1,0 +1,158 @@
+package proxy
+
+import (
+	"crypto/subtle"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+)
+
+// ListenerOptions say who may use the Streamable HTTP listener. The
+// listener is on the user's machine and carries the user's access to the
+// upstream: a web page the user visits can reach it too, through DNS
+// rebinding (a name of the attacker's that resolves to 127.0.0.1, so the
+// browser sends Host: evil.example) or a "simple" cross-origin POST
+// (text/plain, no CORS preflight). The MCP specification requires servers
+// to validate Origin for exactly this; the proxy is the server its client
+// talks to.
+type ListenerOptions struct {
+	// Listen is the address the listener is bound to (host:port). A
+	// request's Host must name it, or localhost, 127.0.0.1 or [::1] with
+	// its port. Empty (tests): any loopback name, any port.
+	Listen string
+	// AllowOrigins are the origins (scheme://host[:port]) whose requests
+	// are accepted when the request has an Origin header; none by default,
+	// so no web page can call the upstream.
+	AllowOrigins []string
+	// Token, when set, must be presented by the client as
+	// "Authorization: Bearer TOKEN" (--listen-token): on a shared machine
+	// another local user can reach a loopback port too. The header is the
+	// proxy's and is never forwarded.
+	Token string
+	// ForwardCredentials passes the client's Authorization and Cookie
+	// headers to the upstream, and the upstream's Set-Cookie back. Off, the
+	// upstream never sees a credential a caller of the listener brought.
+	ForwardCredentials bool
+}
+
+// refusal is why the listener turned a request away.
+type refusal struct {
+	status int
+	reason string // host, origin, token, content-type, accept
+	msg    string
+}
+
+// admit checks a request before anything of it is read or forwarded.
+func (h *httpProxy) admit(req *http.Request) *refusal {
+	lo := h.listener
+	if !hostAllowed(req.Host, lo.Listen) {
+		return &refusal{http.StatusMisdirectedRequest, "host", "the Host header does not name this proxy's listen address"}
+	}
+	if origin := req.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
+		return &refusal{http.StatusForbidden, "origin", "requests from this origin are not allowed (--allow-origin)"}
+	}
+	if lo.Token != "" {
+		got, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(lo.Token)) != 1 {
+			return &refusal{http.StatusForbidden, "token", "the listen token is missing or wrong (--listen-token)"}
+		}
+	}
+	accept := strings.ToLower(strings.Join(req.Header.Values("Accept"), ","))
+	switch req.Method {
+	case http.MethodPost:
+		mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
+		if err != nil || mt != "application/json" {
+			return &refusal{http.StatusUnsupportedMediaType, "content-type", "a POST body must be application/json"}
+		}
+		if !strings.Contains(accept, "application/json") || !strings.Contains(accept, "text/event-stream") {
+			return &refusal{http.StatusNotAcceptable, "accept", "a POST must accept application/json and text/event-stream"}
+		}
+	case http.MethodGet:
+		if !strings.Contains(accept, "text/event-stream") {
+			return &refusal{http.StatusNotAcceptable, "accept", "a GET must accept text/event-stream"}
+		}
+	case http.MethodDelete:
+	default:
+		return &refusal{http.StatusMethodNotAllowed, "method", "the transport has POST, GET and DELETE only"}
+	}
+	return nil
+}
+
+// refuse answers a request the listener turned away, with an event.
+func (h *httpProxy) refuse(w http.ResponseWriter, req *http.Request, rf *refusal) {
+	details := map[string]any{"status": rf.status, "reason": rf.reason, "method": req.Method, "host": clip(req.Host)}
+	if o := req.Header.Get("Origin"); o != "" {
+		details["origin"] = clip(o)
+	}
+	if ct := req.Header.Get("Content-Type"); ct != "" && rf.reason == "content-type" {
+		details["content_type"] = clip(ct)
+	}
+	h.relay.opts.Events.Emit(events.Event{Kind: "http-refused", Severity: "error", Details: details,
+		Message: "refused an HTTP request: " + rf.msg})
+	h.relay.opts.Logger.Warn("HTTP request refused", "status", rf.status, "reason", rf.reason, "host", clip(req.Host), "origin", clip(req.Header.Get("Origin")))
+	http.Error(w, "mcpguard: "+rf.msg, rf.status)
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}
+
+// loopbackNames are the names of this machine that no DNS answer can
+// give another meaning.
+var loopbackNames = [...]string{"localhost", "127.0.0.1", "::1"}
+
+// hostAllowed reports whether a Host header names the listener: its own
+// host, or a loopback name, with its port. A listener bound to every
+// address (0.0.0.0, [::]) takes any IP address with its port: DNS
+// rebinding needs a name.
+func hostAllowed(hostHeader, listen string) bool {
+	host, port, err := net.SplitHostPort(hostHeader)
+	if err != nil {
+		host, port = strings.Trim(hostHeader, "[]"), ""
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "" {
+		return false
+	}
+	lhost, lport, err := net.SplitHostPort(listen)
+	if err != nil {
+		lhost, lport = "", ""
+	}
+	if lport != "" && port != lport && !(port == "" && lport == "80") {
+		return false
+	}
+	for _, n := range loopbackNames {
+		if host == n {
+			return true
+		}
+	}
+	if lhost != "" && strings.EqualFold(host, strings.Trim(lhost, "[]")) {
+		return true
+	}
+	if ip := net.ParseIP(lhost); ip != nil && ip.IsUnspecified() {
+		return net.ParseIP(host) != nil
+	}
+	return false
+}
+
+// originAllowed compares an Origin header with the allowed origins, scheme
+// and host without regard to case.
+func (h *httpProxy) originAllowed(origin string) bool {
+	o := strings.ToLower(strings.TrimSuffix(origin, "/"))
+	for _, a := range h.listener.AllowOrigins {
+		if o == strings.ToLower(strings.TrimSuffix(a, "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialHeaders are the caller's credentials: they reach the upstream
+// only with ListenerOptions.ForwardCredentials.
+var credentialHeaders = [...]string{"Authorization", "Cookie", "Proxy-Authorization"}

@@ -1,0 +1,97 @@
+package proxy
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/mcpio"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
+)
+
+// The 2026-07-28 revision of MCP is stateless: no initialize, a
+// server/discover the Guard treats like initialize, per-request _meta, and
+// results with a resultType. A request the server cannot finish without
+// the client — a tool that needs a confirmation, a sampling call — is
+// answered with resultType "input_required" and inputRequests, the
+// elicitation, sampling and roots requests the client fulfils before it
+// sends the request again with inputResponses. What those requests say
+// reaches the user (an elicitation's message) or a model (sampling
+// messages): in enforce mode the proxy removes hidden characters from
+// them, as from tool descriptions. ttlMs and cacheScope pass as they are.
+
+var inputRequiredMark = []byte(`"input_required"`)
+
+// inputRequired returns an input_required result with hidden characters
+// removed from its inputRequests (enforce mode), and whether it changed
+// it. requestState is the server's opaque token and is left alone.
+func (r *relay) inputRequired(method string, result []byte) ([]byte, bool) {
+	if !bytes.Contains(result, inputRequiredMark) {
+		return nil, false // the fast path: every other result
+	}
+	keys, values, ok := mcpio.ObjectMembers(result)
+	if !ok {
+		return nil, false
+	}
+	var kind string
+	var reqs []byte
+	for i, k := range keys {
+		switch k {
+		case "resultType":
+			kind = string(values[i])
+		case "inputRequests":
+			reqs = values[i]
+		}
+	}
+	if kind != `"input_required"` || reqs == nil || mcpunicode.IsCleanJSON(reqs) {
+		return nil, false
+	}
+	clean, changed, err := mcpunicode.SanitizeJSON(reqs)
+	if err != nil || !changed {
+		return nil, false
+	}
+	r.opts.Events.Emit(events.Event{Kind: "input-sanitized", Severity: "warning",
+		Message: "the input requests of an input_required " + method + " result carry hidden characters" + r.action(", removed", " (monitor mode: forwarded)"),
+		Details: map[string]any{"method": method}})
+	if !r.opts.Enforce {
+		return nil, false
+	}
+	out, err := replaceResult(result, reqs, clean)
+	if err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+func (r *relay) action(enforce, monitor string) string {
+	if r.opts.Enforce {
+		return enforce
+	}
+	return monitor
+}
+
+// headerMismatch says how the Mcp-Method and Mcp-Name headers of a POST
+// (2026-07-28) disagree with its body, "" when they agree or are absent.
+// The body is one request; a batch carries no such headers.
+func headerMismatch(h http.Header, body []byte) string {
+	method, name := h.Values("Mcp-Method"), h.Values("Mcp-Name")
+	if len(method) == 0 && len(name) == 0 {
+		return ""
+	}
+	if len(method) > 1 || len(name) > 1 {
+		return "repeated Mcp-Method or Mcp-Name headers"
+	}
+	m, err := mcpio.ParseMessage(mcpio.TrimFrame(body))
+	if err != nil || m.Batch != nil {
+		return ""
+	}
+	if len(method) == 1 && method[0] != m.Method {
+		return "the Mcp-Method header names another method than the body"
+	}
+	if len(name) == 1 && m.Method == "tools/call" {
+		if n, _ := callName(m.Params); n != name[0] {
+			return "the Mcp-Name header names another tool than the body"
+		}
+	}
+	return ""
+}

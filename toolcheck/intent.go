@@ -1,0 +1,383 @@
+package toolcheck
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mcpguard/mcpguard/internal/jsonc"
+)
+
+// Instructions as intent (MCPG-T001, issue 44 part 3). The phrase
+// families of poison.go count matches; intentSignals reads each sentence
+// of a text for what it asks the model to do, and one of these is enough
+// for an error:
+//
+//   - an instruction aimed at another tool or server: a tool name this
+//     server does not offer, or a server named as another, in a sentence
+//     that directs ("always", "also", "whenever ... is called", "bcc");
+//   - a demand to run before, after or instead of every other tool;
+//   - a preference over every other tool, or over another server's;
+//   - a request for the conversation (every earlier message, word for
+//     word) or for the user's credentials (a key from their environment).
+//
+// Concealment from the user is the strong concealment phrases of poison.go.
+
+// intentPatterns are compiled once (compiledToolMatchers' siblings).
+type intentPatterns struct {
+	server *regexp.Regexp
+	universal, directive, order, persist, obligation, instead, endorse,
+	sinkVerb, sinkFlow, paramFlow, sinkDest, private,
+	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
+}
+
+var intentRE = sync.OnceValue(func() *intentPatterns {
+	return &intentPatterns{
+		// A server named as such: "the gmail server", "github server's".
+		server: regexp.MustCompile("\\b([a-z0-9][\\w.-]*) (?:mcp )?server'?s ['\"`]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\\b"),
+		// Every other tool.
+		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
+		// Words that direct the model.
+		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\bwhen\b[^.!?;]{0,80}\b(?:is|are) (?:used|called|invoked|executed|run)\b`),
+		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|at the start of|at the beginning of)\b`),
+		persist:    newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
+		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
+		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
+		endorse:    newLitRegexp(`\b(?:officially |highly )?(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:the )?(?:most|only) (?:trusted|accurate|reliable|official|secure) \w+(?: \w+)? for (?:ai |llm )?(?:agents|assistants|models)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
+		convUser:   newLitRegexp(`\buser'?s? (?:messages?|requests?|prompts?|questions?|input)\b`),
+		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
+		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed)\b`),
+		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+_(?:api_key|key|token|secret|password|pat))\b`),
+		// The user's secret, or one the model is to read and pass on
+		// ("read the GITHUB_TOKEN variable and add it"), not the one a
+		// developer configures ("provide your API key via FOO_KEY").
+		credTaken:  newLitRegexp(`\b(?:the user'?s|their|users'|read|reads|reading|fetch|extract|look up|grab|copy|take)\b`),
+		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|bcc|cc|exfiltrate|transmit|leak|report|submit|email|mail)\b`),
+		sinkFlow:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|(?:the user'?s|their|all|every|any) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:to|into|at)\b(?:[^.;!?]|[.!?]\S){0,30}?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.|\b(?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b)`),
+		paramFlow:  newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\\.env|\\.aws|\\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?(?:\b(?:in|into|as|to|inside) (?:the |its |a )?['"\x60]?[\w-]+['"\x60]? (?:argument|parameter|param|field|property|input)\b|\bas ['"\x60][\w-]+['"\x60])`),
+		sinkDest:   newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
+		private:    newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
+		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
+	}
+})
+
+// numIntentGates is the length of gates.
+const numIntentGates = 8
+
+// gates are what the intent rules need first, in the order of the aux
+// bits from auxIntentFirst: the phrase automaton tells which a text's view
+// admits in the pass it makes anyway.
+func (p *intentPatterns) gates() []*litRegexp {
+	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convNoun, p.convUser, p.private, p.credNoun}
+}
+
+// intentSignals returns the signals of what one text asks for, read line
+// by line (a list item is no sentence of the next) and clause by clause.
+func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
+	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 {
+		return nil
+	}
+	var out []toolSignal
+	for line := range strings.SplitSeq(text, "\n") {
+		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
+			continue
+		}
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, auxIntent)
+	}
+	return out
+}
+
+// lineIntent reads the clauses of a view; admitted are the aux bits of
+// the gates the view admits (auxIntent: unknown). Each admitted gate is
+// searched once in the whole view; only the clauses a gate matched in are
+// read further.
+func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
+	if admitted&auxIntent == 0 {
+		return out
+	}
+	p := intentRE()
+	add := func(fam string, w float64, m string, cross bool) {
+		out = append(out, toolSignal{family: fam, weight: w, match: Clip(m, 80), ptr: ptr, pos: pos, hidden: hidden, cross: cross})
+	}
+	gates := p.gates()
+	valid := utf8.ValidString(view)
+	var starts [numIntentGates][]int // match starts of each gate
+	anyGate := false
+	for k, re := range gates {
+		if admitted&(auxIntentFirst<<k) == 0 || !re.admits(view) {
+			continue
+		}
+		// The first matches of each gate, as matchPhrases reads the
+		// first four of each phrase: a bound on what one text costs.
+		for _, m := range re.search(view, 16, nil, valid, nil) {
+			starts[k] = append(starts[k], m[0])
+			anyGate = true
+		}
+	}
+	if !anyGate {
+		return out
+	}
+	// in reports whether gate k matched in view[lo:hi].
+	in := func(k, lo, hi int) bool {
+		for _, st := range starts[k] {
+			if lo <= st && st < hi {
+				return true
+			}
+		}
+		return false
+	}
+	for off, rest := 0, view; rest != ""; {
+		var c string
+		c, rest = tlNextClause(rest)
+		lo, hi := off, off+len(c)
+		off = len(view) - len(rest)
+		if len(c) < 8 {
+			continue
+		}
+		dir, uni, ins := in(0, lo, hi), in(1, lo, hi), in(2, lo, hi)
+		end, conv := in(3, lo, hi), in(4, lo, hi) || in(5, lo, hi)
+		priv, cred := in(6, lo, hi), in(7, lo, hi)
+		if !dir && !uni && !ins && !end && !conv && !priv && !cred {
+			continue
+		}
+		a.clauseIntent(add, c, param, dir, uni, ins, end, conv, priv, cred)
+	}
+	return out
+}
+
+// clauseIntent applies the intent rules to one clause, given which gates
+// matched in it.
+func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s string, param, dir, uni, ins, end, conv, priv, cred bool) {
+	p := intentRE()
+	universal := ""
+	if uni {
+		universal = p.universal.FindString(s)
+	}
+	otherDone, other := false, ""
+	otherOf := func() string {
+		if !otherDone {
+			other, otherDone = a.otherTool(p, s), true
+		}
+		return other
+	}
+	if dir && otherOf() != "" {
+		add(famCrossTool, 4, s, true)
+	}
+	if universal != "" && p.order.MatchString(s) {
+		// Before every other tool, as a standing rule of every session
+		// ("never skip this step"), is line jumping; once, as a tool's
+		// setup ("must be called before any other tool"), is a weaker
+		// signal that needs another.
+		if p.obligation.MatchString(s) && p.persist.MatchString(s) {
+			add(famHook, 4, s, false)
+		} else {
+			add(famHook, 2, s, false)
+		}
+	}
+	if ins && preferenceVerb(s) && (universal != "" || otherOf() != "") {
+		// Over every other tool, or over another one with an obligation
+		// ("always", "never"): a preference the model is told to hold.
+		// Steering between tools is ordinary.
+		if universal != "" || p.obligation.MatchString(s) || strings.Contains(s, "never") {
+			add(famPreference, 4, s, otherOf() != "")
+		} else {
+			add(famPreference, 1, s, false)
+		}
+	}
+	if end {
+		if m := p.endorse.FindString(s); m != "" {
+			add(famPreference, 2, m, false)
+		}
+	}
+	if conv || universal != "" {
+		verbatim := p.verbatim.MatchString(s)
+		switch {
+		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim) && (param || p.transfer.MatchString(s)):
+			// The conversation, or what the user wrote word for word.
+			add(famDirective, 4, s, false)
+		case universal != "" && p.fullOutput.MatchString(s):
+			// Every other tool's full output (Log-To-Leak).
+			add(famDirective, 2, s, false)
+		}
+	}
+	if priv && (p.sinkFlow.MatchString(s) || p.paramFlow.MatchString(s)) && !negated(s) {
+		// Private data to an address or URL.
+		add(famSink, 4, s, false)
+	}
+	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
+		add(famSensitive, 4, s, false)
+	}
+}
+
+// preferenceVerb reports whether a clause tells the model what to choose.
+func preferenceVerb(s string) bool {
+	for _, w := range []string{"use ", "call ", "choose ", "pick ", "prefer", "select ", "should ", "always ", "never "} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherTool returns a tool or server a clause names that is not this
+// server's own, "" when none.
+func (a *toolAnalysis) otherTool(p *intentPatterns, s string) string {
+	if !strings.Contains(s, "server") {
+		goto idents
+	}
+	// "the github server's create_pull_request": a tool on a named server.
+	for _, m := range p.server.FindAllStringSubmatch(s, 4) {
+		name := m[1]
+		switch name {
+		case "this", "the", "mcp", "current", "same", "local", "remote", "other", "your", "our", "a", "any", "every", "each", "that":
+			continue
+		}
+		if a.rep.Server == "" || identKey(name) != identKey(a.rep.Server) {
+			return name
+		}
+	}
+idents:
+	if !strings.ContainsAny(s, "_-") {
+		return ""
+	}
+	for _, at := range toolIdents(s, 8) {
+		m := s[at[0]:at[1]]
+		if !a.rep.ownName(identKey(m)) && !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) {
+			return m
+		}
+	}
+	return ""
+}
+
+// usedAsTool reports whether the name at s[i:j] is spoken of as a tool:
+// used, called or preferred ("when using send_email", "call X", "instead
+// of X"), called a tool ("the X tool"), or placed on a server ("X from
+// the gmail server"). A field or a parameter named in passing
+// ("page_token must be the value of next_page_token") is not.
+func usedAsTool(s string, i, j int) bool {
+	before := strings.TrimRight(strings.TrimRight(s[:i], "'\"` "), " ")
+	before = strings.TrimSuffix(before, " the")
+	after := strings.TrimLeft(s[j:], "'\"`")
+	for _, w := range []string{" parameter", " param", " argument", " field", " property", " value", " key", " option", " attribute", " column", " header"} {
+		if strings.HasPrefix(after, w) {
+			return false // a field, named as one
+		}
+	}
+	for _, w := range []string{"use", "using", "uses", "used", "call", "calling", "calls", "invoke", "invoking", "run", "running",
+		"instead of", "rather than", "over", "prefer", "via", "through"} {
+		if before == w || strings.HasSuffix(before, " "+w) {
+			return true
+		}
+	}
+	for _, w := range []string{" tool", " is used", " is called", " is invoked", " is run", " is executed", " gets called", " server"} {
+		if strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	// "X from the gmail server".
+	for _, w := range []string{" from the ", " of the ", " on the ", " in the "} {
+		if rest, ok := strings.CutPrefix(after, w); ok {
+			if k := strings.IndexByte(rest, ' '); k > 0 && (strings.HasPrefix(rest[k:], " server") || strings.HasPrefix(rest[k:], " mcp server")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// toolIdents returns the spans of up to n words of s that look like tool
+// names: words joined by "_" ("send_email"), or by "-" when quoted or
+// followed by "tool" ("'query-docs'", "the query-docs tool").
+func toolIdents(s string, n int) [][2]int {
+	var out [][2]int
+	isWord := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' }
+	for i := 0; i < len(s) && len(out) < n; {
+		if !isWord(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWord(s[j]) {
+			j++
+		}
+		a, b := i, j
+		for a < b && (s[a] == '_' || s[a] == '-') {
+			a++
+		}
+		for b > a && (s[b-1] == '_' || s[b-1] == '-') {
+			b--
+		}
+		w := s[a:b]
+		lead := a > 0 && strings.IndexByte("'\"`", s[a-1]) >= 0
+		trail := b < len(s) && strings.IndexByte("'\"`", s[b]) >= 0
+		switch {
+		case w == "" || w[0] < 'a' || w[0] > 'z':
+		case strings.Contains(w, "_"):
+			out = append(out, [2]int{a, b})
+		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool")):
+			out = append(out, [2]int{a, b})
+		}
+		i = j
+	}
+	return out
+}
+
+// ownName reports whether key is the identKey of a tool of the report.
+func (r *Report) ownName(key string) bool {
+	r.ownOnce.Do(func() {
+		// The server's tool names and their parameters' names: what its
+		// texts name of its own.
+		r.ownKeys = make(map[string]bool, len(r.Tools))
+		for i := range r.Tools {
+			r.ownKeys[identKey(r.Tools[i].Name)] = true
+			for _, p := range toolParams(&r.Tools[i]) {
+				r.ownKeys[identKey(p.name)] = true
+				if e := r.Tools[i].Value.Get("inputSchema").Get("properties").Get(p.name).Get("enum"); e != nil {
+					for _, v := range e.Elems {
+						if v.IsString() {
+							r.ownKeys[identKey(v.Str)] = true
+						}
+					}
+				}
+			}
+		}
+	})
+	return r.ownKeys[key]
+}
+
+// tlNextClause splits off the first sentence or clause of a match view:
+// up to ". ", "! ", "? " or "; ", or a list item's bullet (" - ", " • ",
+// " * "), which the view keeps where the text broke lines.
+func tlNextClause(s string) (string, string) {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case '.', '!', '?', ';':
+			if s[i+1] == ' ' {
+				return s[:i], s[i+2:]
+			}
+		case ' ':
+			if i+2 < len(s) && (s[i+1] == '-' || s[i+1] == '*') && s[i+2] == ' ' {
+				return s[:i], s[i+3:]
+			}
+			if strings.HasPrefix(s[i+1:], "• ") {
+				return s[:i], s[i+1+len("• "):]
+			}
+		}
+	}
+	return s, ""
+}
+
+// negated reports whether a clause forbids rather than asks ("never send
+// your API key to ...", "do not include passwords").
+func negated(s string) bool {
+	for _, w := range []string{"never ", "do not ", "don't ", "must not ", "should not ", "shouldn't ", "not be "} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}

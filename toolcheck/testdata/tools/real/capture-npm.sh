@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# capture-npm.sh PACKAGE [SERVER-ARG...]
+#
+# Installs one MCP server from npm into a scratch directory, runs it with no
+# network (unshare -n) and dummy credentials, records its tools/list result
+# with the official SDK client (capture.mjs beside this script), kills the
+# whole process group, and files the result under dev/ or heldout/.
+#
+# The split is fixed by the package name alone: the first 8 hex digits of
+# sha256("mcpguard-corpus:" + name), read as a number, modulo 100; below 60
+# goes to dev/, the rest to heldout/. It never depends on the tools.
+#
+# A capture is kept only if the server lists at least one tool and the list
+# is not a copy of one already in real/, dev/ or heldout/ (same tool names
+# and descriptions for half the tools or more: forks and re-publications
+# would otherwise leak development data into the held-out set).
+#
+# Environment: CAPTURE_PREFIX, CAPTURE_ENV, CAPTURE_UNSET (see below), CAPTURE_WORK (scratch dir, default /tmp/mcpcap; must be outside
+# the repository), CAPTURE_TIMEOUT (seconds per run, default 40),
+# CAPTURE_DATE (default today, UTC). Needs root (or user namespaces) for
+# unshare -n, node >= 18 and npm. The SDK client is installed once into
+# $CAPTURE_WORK/client.
+#
+# Dummy credentials: every upper-case environment variable name the package
+# reads (process.env.NAME, process.env["NAME"], a string literal that ends
+# like a credential or endpoint setting, or a zod schema key `NAME: z.`) gets a value of the right shape:
+# URLs point at 127.0.0.1:9, hosts at 127.0.0.1, keys are a fixed dummy
+# string. Names that switch modes (PORT, TRANSPORT, READ_ONLY, TOOLS, ...)
+# are left unset so each server starts in its default stdio mode.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+work=${CAPTURE_WORK:-/tmp/mcpcap}
+tmo=${CAPTURE_TIMEOUT:-40}
+day=${CAPTURE_DATE:-$(date -u +%F)}
+pkg=${1:?usage: capture-npm.sh PACKAGE [SERVER-ARG...]}
+shift
+name=${pkg%@*}
+[ -z "$name" ] && name=$pkg # "@scope/x" without a version
+case $pkg in @*@*) name=${pkg%@*} ;; @*) name=$pkg ;; esac
+slug=$(printf %s "$name" | tr 'A-Z' 'a-z' | sed -e 's/^@//' -e 's#/#-#g' -e 's/[^a-z0-9._-]/-/g')
+status() { printf '%s\t%s\t%s\t%s\n' "$name" "${version:-?}" "$1" "${2:-}" >>"$work/status.tsv"; echo "$name: $1 ${2:-}" >&2; }
+
+mkdir -p "$work/pkgs" "$work/home" "$work/cache" "$work/logs"
+if [ ! -d "$work/client/node_modules/@modelcontextprotocol/sdk" ]; then
+	mkdir -p "$work/client"
+	echo '{"name":"capture","private":true,"type":"module"}' >"$work/client/package.json"
+	(cd "$work/client" && timeout 300 npm install --cache "$work/cache" --no-audit --no-fund --loglevel=error @modelcontextprotocol/sdk@1.32.2) || exit 1
+fi
+cp "$here/capture.mjs" "$work/client/capture.mjs"
+
+# CAPTURE_PREFIX: an npm prefix where the package is already installed
+# (capture-npm-batch.sh installs several packages into one prefix at once).
+dir=${CAPTURE_PREFIX:-$work/pkgs/$slug}
+log=$work/logs/$slug.log
+mkdir -p "$dir"
+[ -f "$dir/package.json" ] || echo '{"name":"capture-target","private":true}' >"$dir/package.json"
+# --ignore-scripts: install hooks that download browsers or binaries fail
+# without network anyway, and nothing from the package runs before the
+# sandboxed start below.
+# CAPTURE_INSTALL_ONLY=1 only installs (to install the next package while
+# the previous one is captured); an installed package is not installed again.
+if [ -f "$dir/node_modules/$name/package.json" ]; then
+	:
+elif ! (cd "$dir" && timeout 300 npm install --cache "$work/cache" --fetch-retries=0 --ignore-scripts --no-audit --no-fund --loglevel=error "$pkg") >"$log" 2>&1; then
+	status install-failed "$(tail -1 "$log")"
+	exit 2
+fi
+pj=$dir/node_modules/$name/package.json
+[ "${CAPTURE_INSTALL_ONLY:-}" = 1 ] && exit 0
+version=$(node -p "require('$pj').version")
+bin=$(node -e '
+const p = require(process.argv[1]); const b = p.bin; const n = p.name.replace(/^@[^/]+\//, "");
+let f = typeof b === "string" ? b : undefined;
+if (!f && b) { const k = Object.keys(b); f = b[n] ?? b[k.find((x) => /mcp|server/.test(x)) ?? k[0]]; }
+if (!f && p.main) f = p.main;
+if (f) console.log(require("path").join(require("path").dirname(process.argv[1]), f));
+' "$pj")
+if [ -z "$bin" ] || [ ! -f "$bin" ]; then
+	status no-bin
+	exit 3
+fi
+
+# Dummy credentials for the variable names the package itself reads.
+envs=$(grep -rhoaE --include='*.js' --include='*.mjs' --include='*.cjs' \
+	-e 'process\.env\.[A-Z][A-Z0-9_]{2,}' \
+	-e 'process\.env\[.[A-Z][A-Z0-9_]{2,}.\]' \
+	-e "[\"'\`][A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(API_KEY|APIKEY|KEY|TOKEN|SECRET|PASSWORD|PASS|URL|URI|HOST|ENDPOINT|ID|EMAIL|USER|USERNAME|DOMAIN|ORG|WORKSPACE|REGION|SITE|INSTANCE|TENANT|ACCOUNT)[\"'\`]" \
+	-e "\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(API_KEY|APIKEY|KEY|TOKEN|SECRET|PASSWORD|URL|HOST|ID|EMAIL|USERNAME|DOMAIN)\s*:\s*z\." \
+	"$dir/node_modules/$name" 2>/dev/null |
+	sed -E 's/^process\.env\.//; s/^process\.env\[.//; s/.\]$//; s/^["'\''`]//; s/["'\''`]$//; s/\s*:\s*z\.$//' | sort -u |
+	grep -vE '(^|_)(PORT|TRANSPORT|MODE|ENABLE[DS]?|DISABLE[DS]?|READ_?ONLY|DEBUG|LOG|LOGS|LOGGING|LEVEL|TIMEOUT|TOOLS?|TOOLSETS?|FEATURES?|ALLOW|ALLOWED|DENY|HTTP|HTTPS|SSE|STDIO|STREAMABLE|VERBOSE|CI|LANG|TZ|PROXY|COLOR|FORCE|MAX|MIN|LIMIT|CACHE|DIR|FILE|PATH|HOME|TMPDIR|SHELL|TERM|NODE|NPM|ENV|DEV|TEST|TELEMETRY|ANALYTICS|SENTRY|OTEL|DRY|SAFE|STRICT|LEGACY|EXPERIMENTAL|BETA|VERSION|LOCALE|TLS|SSL|CERT|CA|INSECURE|REJECT|WORKERS?|THREADS?|CONCURRENCY|INTERVAL|RETRY|RETRIES|PROFILE)(_|$)' |
+	grep -E '(^|_)(KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASS|PWD|AUTH|CREDENTIALS?|URL|URI|ENDPOINT|HOST|HOSTNAME|DOMAIN|SITE|INSTANCE|BASE|ID|EMAIL|USER|USERNAME|LOGIN|ORG|ORGANIZATION|WORKSPACE|TENANT|ACCOUNT|PROJECT|TEAM|REGION|DATABASE|DB|DSN|CONNECTION|STORE|SHOP|SPACE|COMPANY|SERVER)(_|$)' |
+	head -300)
+envargs=()
+for v in $envs; do
+	case " ${CAPTURE_UNSET:-} " in *" $v "*) continue ;; esac
+	case $v in
+	*POSTGRES*_URL | *PG*_URL | *POSTGRES*CONNECTION* | DATABASE_URL | *DATABASE_URI | DSN | *_DSN) val='postgresql://u:p@127.0.0.1:9/db' ;;
+	*MYSQL*_URL | *MYSQL*CONNECTION* | *MARIADB*_URL) val='mysql://u:p@127.0.0.1:9/db' ;;
+	*MONGO*) val='mongodb://127.0.0.1:9/db' ;;
+	*REDIS*_URL | *REDIS*_URI) val='redis://127.0.0.1:9' ;;
+	*CONNECTION_STRING* | *CONNECTIONSTRING*) val='Server=127.0.0.1,9;Database=db;User Id=u;Password=p' ;;
+	*_URL | *_URI | *URL_* | *ENDPOINT* | *BASE* | *_SERVER) val='http://127.0.0.1:9' ;;
+	*HOST | *HOSTNAME | *HOST_*) val='127.0.0.1' ;;
+	*EMAIL*) val='user@example.com' ;;
+	*REGION*) val='us-east-1' ;;
+	*DOMAIN* | *SITE* | *INSTANCE*) val='example.com' ;;
+	*_ID | *_IDS) val='1234567890' ;;
+	*KEY* | *TOKEN* | *SECRET* | *PASSWORD* | *PASS | *PWD | *AUTH* | *CREDENTIAL*) val='dummy0000000000000000000000000000' ;;
+	*) val='dummy' ;;
+	esac
+	envargs+=("$v=$val")
+done
+# CAPTURE_ENV="NAME=VALUE ..." adds or overrides dummies a server needs in
+# a particular shape; CAPTURE_UNSET="NAME ..." leaves names unset (a dummy
+# URL that makes a server fetch its settings from there, say).
+# shellcheck disable=SC2206
+[ -n "${CAPTURE_ENV:-}" ] && envargs+=(${CAPTURE_ENV})
+
+run() { # run OUT ARGS...: one sandboxed start, whole process group killed after
+	local out=$1
+	shift
+	rm -f "$work/pgid-$slug"
+	(
+		cd "$work/home" || exit 1
+		exec setsid bash -c 'echo $$ >"$0"; exec timeout -k 5 "$1" "${@:2}"' "$work/pgid-$slug" "$tmo" \
+			unshare -n env -i PATH="$PATH" HOME="$work/home" TMPDIR="$work/home" LANG=C.UTF-8 NO_COLOR=1 \
+			MCPCAP_STDERR=1 "${envargs[@]}" \
+			node "$work/client/capture.mjs" node "$bin" "$@"
+	) >"$out" 2>>"$log" </dev/null
+	local rc=$?
+	[ -f "$work/pgid-$slug" ] && kill -KILL -- "-$(cat "$work/pgid-$slug")" 2>/dev/null
+	return $rc
+}
+
+out=$work/out-$slug.json
+tried=""
+ok=""
+envmode=all
+hung=""
+if [ $# -gt 0 ]; then attempts=("$*"); else attempts=("" "stdio" "--stdio" "mcp" "start"); fi
+listed() { node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.exit(d.result.tools.length>0?0:1)' "$1" 2>/dev/null; }
+# Second round, only if every start failed fast: dummies for keys, tokens and
+# secrets only (some servers take a dummy URL or ID as a place to connect to
+# at start).
+allenv=("${envargs[@]}")
+for envmode in all keys; do
+	if [ $envmode = keys ]; then
+		[ -n "$hung" ] && break
+		envargs=()
+		for e in "${allenv[@]}"; do
+			case ${e%%=*} in *KEY | *KEY_* | *TOKEN | *TOKEN_* | *SECRET | *SECRET_* | *PASSWORD | *PASSWORD_*) envargs+=("$e") ;; esac
+		done
+		# shellcheck disable=SC2206
+		[ -n "${CAPTURE_ENV:-}" ] && envargs+=(${CAPTURE_ENV})
+	fi
+	for a in "${attempts[@]}"; do
+		start=$SECONDS
+		off=$(stat -c %s "$log")
+		# shellcheck disable=SC2086
+		run "$out" $a
+		rc=$?
+		tried="$tried [$envmode:$a]rc=$rc"
+		if listed "$out"; then
+			ok=$a
+			break 2
+		fi
+		# A server that hung until the timeout is not a CLI waiting for a subcommand.
+		if [ $((SECONDS - start)) -ge $((tmo - 2)) ]; then
+			hung=1
+			break
+		fi
+		# Subcommand guesses only for a server whose failed start talked
+		# about commands or usage; only the plain start with key dummies.
+		[ $# -eq 0 ] && [ -z "$a" ] && ! tail -c +"$((off + 1))" "$log" | grep -qiE 'usage|command|unknown (option|argument)|expected|--help|subcommand' && break
+		[ $envmode = keys ] && break
+	done
+done
+if ! listed "$out"; then
+	why=$(grep -aoE "Cannot find module '[^']*\.node'|Error: .{0,120}|[A-Z_]+ (is|are) required.{0,60}|[Mm]issing .{0,80}|Usage: .{0,60}" "$log" | head -1)
+	status no-tools "$tried ${why:-}"
+	exit 4
+fi
+
+h=$(printf 'mcpguard-corpus:%s' "$name" | sha256sum | cut -c1-8)
+if [ $((16#$h % 100)) -lt 60 ]; then split=dev; else split=heldout; fi
+dest=$here/$split/$slug.json
+mkdir -p "$here/$split"
+# Near-duplicate check against everything captured so far (prints nothing
+# about the other files).
+if ! node -e '
+const fs = require("fs"), path = require("path");
+const key = (f) => new Set(JSON.parse(fs.readFileSync(f, "utf8")).result.tools.map((t) => t.name + "\u0000" + (t.description ?? "")));
+const mine = key(process.argv[1]);
+for (const d of process.argv.slice(3)) for (const f of fs.readdirSync(d)) {
+  const p = path.join(d, f);
+  if (!f.endsWith(".json") || path.resolve(p) === path.resolve(process.argv[2])) continue;
+  const other = key(p); let same = 0; for (const k of mine) if (other.has(k)) same++;
+  if (same * 2 >= Math.min(mine.size, other.size)) { console.log(f); process.exit(1); }
+}' "$out" "$dest" "$here" "$here/dev" "$here/heldout" >/dev/null; then
+	status duplicate
+	exit 5
+fi
+cp "$out" "$dest"
+n=$(node -p "JSON.parse(require('fs').readFileSync('$dest','utf8')).result.tools.length")
+note=()
+[ -n "$ok" ] && note+=("\`$ok\`")
+[ $envmode = keys ] && note+=("dummies for keys and tokens only")
+[ -n "${CAPTURE_ENV:-}" ] && note+=("env \`${CAPTURE_ENV}\`")
+[ -n "${CAPTURE_UNSET:-}" ] && note+=("unset \`${CAPTURE_UNSET}\`")
+args=""
+[ ${#note[@]} -gt 0 ] && args=" ($(IFS=';'; echo "${note[*]}" | sed 's/;/; /g'))"
+row="| $slug.json | $name$args | $version | $n | $day |"
+readme=$here/$split/README.md
+{ grep -vF "| $slug.json |" "$readme" || true; } >"$readme.tmp" && mv "$readme.tmp" "$readme"
+echo "$row" >>"$readme"
+status "captured-$split" "$n"
