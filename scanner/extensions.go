@@ -245,21 +245,16 @@ func plistBools(data []byte) (map[string]bool, error) {
 // installRecords reads extensions-installations.json of a data directory
 // once: the install record of each extension id.
 func (sc *scan) installRecords(dataDir string) *jsonc.Value {
-	if x, ok := sc.desktopInstalls[dataDir]; ok {
-		return x.extensions
+	if v, ok := sc.desktopInstalls[dataDir]; ok {
+		return v
 	}
 	root := sc.readJSON(filepath.Join(dataDir, "extensions-installations.json"), ClientClaudeDesktop, "extension-installations", ScopeExtension, false)
 	if sc.desktopInstalls == nil {
-		sc.desktopInstalls = map[string]*installIndex{}
+		sc.desktopInstalls = map[string]*jsonc.Value{}
 	}
-	x := &installIndex{extensions: root.Get("extensions")}
-	sc.desktopInstalls[dataDir] = x
-	return x.extensions
-}
-
-// installIndex is one data directory's extensions-installations.json.
-type installIndex struct {
-	extensions *jsonc.Value // nil when absent or malformed
+	v := root.Get("extensions") // nil when absent or malformed
+	sc.desktopInstalls[dataDir] = v
+	return v
 }
 
 // desktopExtension handles one installed extension's manifest.json.
@@ -282,9 +277,6 @@ func desktopExtension(sc *scan, path, _, _ string) {
 	settings := sc.readJSON(settingsPath, ClientClaudeDesktop, "extension-settings", ScopeExtension, false)
 	rec := sc.installRecords(dataDir).Get(id)
 	s := sc.extensionServer(m, id, extDir, platform, settings)
-	if s == nil {
-		return
-	}
 	s.detail("extension_settings", settingsPath)
 	if rec != nil && rec.Kind == jsonc.Object {
 		inst := map[string]any{}
