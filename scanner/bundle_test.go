@@ -398,7 +398,7 @@ func TestExtensionPolicyOnWindows(t *testing.T) {
 			t.Errorf("%s judged by an unknown policy: %v", s.Name, s.Decision.Reasons)
 		}
 	}
-	if n != 4 {
-		t.Errorf("%d extensions, want the 4 of every layout", n)
+	if n != 5 {
+		t.Errorf("%d extensions, want the 5 of every layout", n)
 	}
 }
