@@ -257,10 +257,12 @@ func (r *relay) unanswered() {
 	r.mu.Lock()
 	var open []*callRecord
 	seen := map[*pendingRequest]bool{}
-	for _, p := range r.calls.open {
-		if p.call != nil && !seen[p] {
-			seen[p] = true
-			open = append(open, p.call)
+	for _, q := range r.calls.open {
+		for _, p := range q {
+			if p.call != nil && !seen[p] {
+				seen[p] = true
+				open = append(open, p.call)
+			}
 		}
 	}
 	r.mu.Unlock()

@@ -48,7 +48,9 @@ func grandchild(t *testing.T, mode string, exitAfterFirst bool) (*session, int) 
 	if exitAfterFirst {
 		t.Setenv("MCPGUARD_FAKE_EXIT_AFTER_FIRST", "1")
 	}
-	s := start(t, mode, Options{Grace: 200 * time.Millisecond})
+	// The grace is long enough for the server to exit at EOF on a busy
+	// machine (the race detector): only the grandchild waits it out.
+	s := start(t, mode, Options{Grace: 2 * time.Second})
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	if got := s.recv(); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
 		t.Fatalf("ping: %s", got)

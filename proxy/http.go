@@ -177,8 +177,9 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		forward, reply := h.relay.fromClient(rt, body)
 		if forward == nil {
 			if reply == nil {
-				// Refused without an id to answer to.
-				http.Error(w, "mcpguard: request refused: it could not be parsed", http.StatusBadRequest)
+				// Refused without an id to answer to (unparsable, or a response
+				// to no open server request).
+				http.Error(w, "mcpguard: request refused: it could not be parsed, or it answers no open request of the server", http.StatusBadRequest)
 				return
 			}
 			// Every message was refused: answer for the server.

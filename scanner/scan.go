@@ -169,6 +169,7 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		sc.scanMachine()
 	}
 	sc.judgeOthers()
+	sc.intendedExtensions()
 	sc.evalContexts()
 	if err := ctx.Err(); err != nil {
 		return nil, err

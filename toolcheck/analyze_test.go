@@ -213,13 +213,30 @@ func TestFixtureExpectations(t *testing.T) {
 }
 
 // TestRealToolLists: tools/list results captured from real MCP servers
-// (testdata/tools/real/README.md) must not raise a warning, an error or a
-// hidden-Unicode finding, and the sanitizer must leave them byte-identical.
+// (testdata/tools/real/README.md and the development set real/dev) must not
+// raise a warning, an error or a hidden-Unicode finding, and the sanitizer
+// must leave them byte-identical. The held-out set (real/heldout) is read
+// only by TestHeldOut. A finding read and confirmed as true is listed with
+// its reason in real-reviewed.json, and must keep firing.
 func TestRealToolLists(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "tools", "real", "*.json"))
 	if err != nil || len(files) < 10 {
 		t.Fatalf("want the captured real tool lists, got %d (%v)", len(files), err)
 	}
+	dev, err := filepath.Glob(filepath.Join("testdata", "tools", "real", "dev", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, dev...)
+	var reviewed []struct{ File, Tool, Rule, Reason string }
+	raw, err := os.ReadFile(filepath.Join("testdata", "tools", "real-reviewed.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &reviewed); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
 	var reps []*Report
 	total := 0
 	for _, f := range files {
@@ -233,11 +250,16 @@ func TestRealToolLists(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		total += len(rep.Tools)
-		if n := ruleCount(rep.Findings, "", 0); n != 0 {
-			t.Fatal("unreachable")
-		}
+	findings:
 		for _, x := range rep.Findings {
 			if x.Severity.Rank() >= 2 || strings.HasPrefix(x.Rule, "MCPG-U") {
+				tool, _ := toolOf(rep, x.Location.Pointer)
+				for k, r := range reviewed {
+					if r.File == filepath.Base(f) && r.Tool == tool && r.Rule == x.Rule && r.Reason != "" {
+						seen[k] = true
+						continue findings
+					}
+				}
 				t.Errorf("%s: false positive %s %s at %s: %s", f, x.Severity, x.Rule, x.Location.Pointer, x.Message)
 			}
 		}
@@ -247,14 +269,21 @@ func TestRealToolLists(t *testing.T) {
 		}
 		reps = append(reps, rep)
 	}
-	t.Logf("%d real tools in %d lists", total, len(files))
+	for k, r := range reviewed {
+		if !seen[k] {
+			t.Errorf("reviewed finding %s on %s/%s no longer fires: remove it from real-reviewed.json", r.Rule, r.File, r.Tool)
+		}
+	}
+	t.Logf("%d real tools in %d lists", total, len(reps))
 	// Servers share tool names (GitHub and GitLab, the two Playwright
 	// servers, Desktop Commander and the filesystem server): a client with
 	// both decides which one runs. That, and nothing else, is reported.
 	dups := map[string]bool{}
 	for _, f := range Compare(reps) {
-		if f.Evidence["kind"] != "cross-server-duplicate" {
-			t.Errorf("cross-server finding %s: %s", f.Rule, f.Message)
+		if k := f.Evidence["kind"]; k != "cross-server-duplicate" && k != "cross-server-lookalike" {
+			if f.Severity.Rank() >= 2 {
+				t.Errorf("cross-server finding %s: %s", f.Rule, f.Message)
+			}
 			continue
 		}
 		dups[fmt.Sprint(f.Evidence["other_server"], "/", f.Evidence["tool"])] = true

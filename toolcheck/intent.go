@@ -27,31 +27,38 @@ import (
 // intentPatterns are compiled once (compiledToolMatchers' siblings).
 type intentPatterns struct {
 	server *regexp.Regexp
-	universal, directive, order, obligation, instead, endorse,
-	sinkVerb, sinkDest, private,
-	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credSource, verbatim *litRegexp
+	universal, directive, order, persist, obligation, instead, endorse,
+	sinkVerb, sinkFlow, paramFlow, sinkDest, private,
+	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
 }
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	return &intentPatterns{
 		// A server named as such: "the gmail server", "github server's".
-		server: regexp.MustCompile(`\b(?:from|of|on|in|via|through|by|to) the ([a-z0-9][\w.-]*) (?:mcp )?server\b|\b([a-z0-9][\w.-]*) (?:mcp )?server'?s\b`),
+		server: regexp.MustCompile("\\b([a-z0-9][\\w.-]*) (?:mcp )?server'?s ['\"`]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\\b"),
 		// Every other tool.
-		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other \w+|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
+		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
 		// Words that direct the model.
 		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\bwhen\b[^.!?;]{0,80}\b(?:is|are) (?:used|called|invoked|executed|run)\b`),
 		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|at the start of|at the beginning of)\b`),
+		persist:    newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
 		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:    newLitRegexp(`\b(?:officially |highly )?(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:the )?(?:most|only) (?:trusted|accurate|reliable|official|secure) \w+(?: \w+)? for (?:ai |llm )?(?:agents|assistants|models)\b`),
-		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|messages?|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|exchanges?|turns?|prompts?|requests?)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
-		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|read|get|take|record|log|report|append|embed)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+_(?:api_key|key|token|secret|password|pat))\b`),
+		// The user's secret, or one the model is to read and pass on
+		// ("read the GITHUB_TOKEN variable and add it"), not the one a
+		// developer configures ("provide your API key via FOO_KEY").
+		credTaken:  newLitRegexp(`\b(?:the user'?s|their|users'|read|reads|reading|fetch|extract|look up|grab|copy|take)\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
 		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|bcc|cc|exfiltrate|transmit|leak|report|submit|email|mail)\b`),
+		sinkFlow:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|(?:the user'?s|their|all|every|any) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:to|into|at)\b(?:[^.;!?]|[.!?]\S){0,30}?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.|\b(?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b)`),
+		paramFlow:  newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\\.env|\\.aws|\\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?(?:\b(?:in|into|as|to|inside) (?:the |its |a )?['"\x60]?[\w-]+['"\x60]? (?:argument|parameter|param|field|property|input)\b|\bas ['"\x60][\w-]+['"\x60])`),
 		sinkDest:   newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		private:    newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
 		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
@@ -161,7 +168,11 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		add(famCrossTool, 4, s, true)
 	}
 	if universal != "" && p.order.MatchString(s) {
-		if p.obligation.MatchString(s) {
+		// Before every other tool, as a standing rule of every session
+		// ("never skip this step"), is line jumping; once, as a tool's
+		// setup ("must be called before any other tool"), is a weaker
+		// signal that needs another.
+		if p.obligation.MatchString(s) && p.persist.MatchString(s) {
 			add(famHook, 4, s, false)
 		} else {
 			add(famHook, 2, s, false)
@@ -193,11 +204,11 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 			add(famDirective, 2, s, false)
 		}
 	}
-	if priv && p.sinkDest.MatchString(s) && p.sinkVerb.MatchString(s) && !negated(s) {
+	if priv && (p.sinkFlow.MatchString(s) || p.paramFlow.MatchString(s)) && !negated(s) {
 		// Private data to an address or URL.
 		add(famSink, 4, s, false)
 	}
-	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && !strings.Contains(s, "default") {
+	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
 		add(famSensitive, 4, s, false)
 	}
 }
@@ -218,11 +229,9 @@ func (a *toolAnalysis) otherTool(p *intentPatterns, s string) string {
 	if !strings.Contains(s, "server") {
 		goto idents
 	}
+	// "the github server's create_pull_request": a tool on a named server.
 	for _, m := range p.server.FindAllStringSubmatch(s, 4) {
 		name := m[1]
-		if name == "" {
-			name = m[2]
-		}
 		switch name {
 		case "this", "the", "mcp", "current", "same", "local", "remote", "other", "your", "our", "a", "any", "every", "each", "that":
 			continue
@@ -235,19 +244,56 @@ idents:
 	if !strings.ContainsAny(s, "_-") {
 		return ""
 	}
-	for _, m := range toolIdents(s, 8) {
-		if !a.rep.ownName(identKey(m)) && !strings.ContainsAny(m, "0123456789.") {
+	for _, at := range toolIdents(s, 8) {
+		m := s[at[0]:at[1]]
+		if !a.rep.ownName(identKey(m)) && !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) {
 			return m
 		}
 	}
 	return ""
 }
 
-// toolIdents returns up to n words of s that look like tool names: words
-// joined by "_" ("send_email"), or by "-" when quoted or followed by
-// "tool" ("'query-docs'", "the query-docs tool").
-func toolIdents(s string, n int) []string {
-	var out []string
+// usedAsTool reports whether the name at s[i:j] is spoken of as a tool:
+// used, called or preferred ("when using send_email", "call X", "instead
+// of X"), called a tool ("the X tool"), or placed on a server ("X from
+// the gmail server"). A field or a parameter named in passing
+// ("page_token must be the value of next_page_token") is not.
+func usedAsTool(s string, i, j int) bool {
+	before := strings.TrimRight(strings.TrimRight(s[:i], "'\"` "), " ")
+	before = strings.TrimSuffix(before, " the")
+	after := strings.TrimLeft(s[j:], "'\"`")
+	for _, w := range []string{" parameter", " param", " argument", " field", " property", " value", " key", " option", " attribute", " column", " header"} {
+		if strings.HasPrefix(after, w) {
+			return false // a field, named as one
+		}
+	}
+	for _, w := range []string{"use", "using", "uses", "used", "call", "calling", "calls", "invoke", "invoking", "run", "running",
+		"instead of", "rather than", "over", "prefer", "via", "through"} {
+		if before == w || strings.HasSuffix(before, " "+w) {
+			return true
+		}
+	}
+	for _, w := range []string{" tool", " is used", " is called", " is invoked", " is run", " is executed", " gets called", " server"} {
+		if strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	// "X from the gmail server".
+	for _, w := range []string{" from the ", " of the ", " on the ", " in the "} {
+		if rest, ok := strings.CutPrefix(after, w); ok {
+			if k := strings.IndexByte(rest, ' '); k > 0 && (strings.HasPrefix(rest[k:], " server") || strings.HasPrefix(rest[k:], " mcp server")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// toolIdents returns the spans of up to n words of s that look like tool
+// names: words joined by "_" ("send_email"), or by "-" when quoted or
+// followed by "tool" ("'query-docs'", "the query-docs tool").
+func toolIdents(s string, n int) [][2]int {
+	var out [][2]int
 	isWord := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' }
 	for i := 0; i < len(s) && len(out) < n; {
 		if !isWord(s[i]) {
@@ -258,15 +304,22 @@ func toolIdents(s string, n int) []string {
 		for j < len(s) && isWord(s[j]) {
 			j++
 		}
-		w := strings.Trim(s[i:j], "_-")
-		lead := i > 0 && strings.IndexByte("'\"`", s[i-1]) >= 0
-		trail := j < len(s) && strings.IndexByte("'\"`", s[j]) >= 0
+		a, b := i, j
+		for a < b && (s[a] == '_' || s[a] == '-') {
+			a++
+		}
+		for b > a && (s[b-1] == '_' || s[b-1] == '-') {
+			b--
+		}
+		w := s[a:b]
+		lead := a > 0 && strings.IndexByte("'\"`", s[a-1]) >= 0
+		trail := b < len(s) && strings.IndexByte("'\"`", s[b]) >= 0
 		switch {
 		case w == "" || w[0] < 'a' || w[0] > 'z':
 		case strings.Contains(w, "_"):
-			out = append(out, w)
-		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[j:], " tool")):
-			out = append(out, w)
+			out = append(out, [2]int{a, b})
+		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool")):
+			out = append(out, [2]int{a, b})
 		}
 		i = j
 	}

@@ -2,7 +2,6 @@ package toolcheck
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -145,6 +144,14 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		seen[r.list.client+r.name] = true
 		sev := reports.SeverityWarning
 		if r.list.exactIsNote && kind != "confusable" && (kind == "exact" || r.list.historical) {
+			sev = reports.SeverityNote
+		}
+		// Claude Code namespaces every MCP tool and names its own in
+		// PascalCase: "cron_create" and "grep" follow MCP's naming
+		// convention, they do not imitate CronCreate and Grep; "Grep"
+		// and a look-alike do.
+		if r.list.client == "claude-code" && (kind == "separator-insensitive" && strings.ContainsAny(t.Name, "_-") ||
+			kind == "case-insensitive" && t.Name == strings.ToLower(t.Name)) {
 			sev = reports.SeverityNote
 		}
 		hits = append(hits, hit{r, kind, sev})
@@ -372,15 +379,16 @@ func (a *toolAnalysis) overLong(t *Tool, desc string, n int) {
 		whole = a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false)
 	}
 	var phr []any
-	// A weak phrase ("after calling this tool") is no finding anywhere,
-	// and none beyond the cut either.
-	if slices.ContainsFunc(whole, func(s toolSignal) bool { return s.weight >= 2 }) {
+	// Only phrases that are a finding (a T001 note or more) are worth a
+	// warning when they lie beyond the cut: a weak one ("after calling
+	// this tool", a ".env") is no finding anywhere.
+	if score, fam := poisonScore(whole); score >= suspectThreshold && len(fam) >= 2 || score >= poisonThreshold {
 		before := map[string]bool{}
 		for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
 			before[s.family+"\x00"+s.match] = true
 		}
 		for _, s := range whole {
-			if s.weight >= 2 && !before[s.family+"\x00"+s.match] {
+			if s.weight >= 1 && !before[s.family+"\x00"+s.match] {
 				phr = append(phr, map[string]any{"rule": ruleT001, "family": s.family, "match": s.match})
 			}
 		}

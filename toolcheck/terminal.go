@@ -69,11 +69,9 @@ func terminalHidden(s string) []string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == 0x1b && i+1 < len(s) && s[i+1] == '[' || r == 0x9b:
-			j := i + 1
+			j := i + n // after the C1 CSI
 			if r == 0x1b {
-				j = i + 2
-			} else {
-				j = i + n
+				j = i + 2 // after ESC [
 			}
 			k := j
 			for k < len(s) && (s[k] >= '0' && s[k] <= '9' || s[k] == ';' || s[k] == '?') {
