@@ -655,11 +655,14 @@ func (e *sessionEnd) Error() string { return e.msg }
 // Options.MaxMessage. It returns the server's exit status and why the
 // session ended; the error is for a server that could not be started.
 func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (Exit, error) {
-	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr})
+	// As the subreaper (Linux), the proxy can end even what left the
+	// server's group and session.
+	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr, Subreaper: true})
 	if err != nil {
 		return Exit{}, err
 	}
 	r := newRelay(out, opts)
+	defer catchSIGPIPE()()
 	// A process the server started may keep the pipe open after the server
 	// exits; closing our end stops the reader.
 	defer c.Stdout().Close()
