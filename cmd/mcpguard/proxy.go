@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -153,6 +154,11 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		b, err := os.ReadFile(opts.ListenToken)
 		if err != nil {
 			return usage("--listen-token: %w", err)
+		}
+		if fi, err := os.Stat(opts.ListenToken); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+			// The token is for shared machines: one other users can read
+			// keeps nobody out (ssh refuses such key files too).
+			return usage("--listen-token %s: readable by others (mode %04o); chmod 600 it", opts.ListenToken, fi.Mode().Perm())
 		}
 		if listener.Token = strings.TrimSpace(string(b)); listener.Token == "" || strings.ContainsAny(listener.Token, " \t\r\n") {
 			return usage("--listen-token %s: want one token on one line", opts.ListenToken)
