@@ -1,6 +1,11 @@
 package proxy
 
-import "github.com/mcpguard/mcpguard/internal/mcpio"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/mcpguard/mcpguard/internal/mcpio"
+)
 
 // A response can only answer a request the proxy forwarded and has not seen
 // answered, in the direction it belongs: the client's requests are answered
@@ -31,7 +36,8 @@ type route struct {
 // pendingRequest is a request that was forwarded and awaits its response.
 type pendingRequest struct {
 	method string
-	paged  bool // tools/list with a cursor
+	id     []byte // as the request had it
+	paged  bool   // tools/list with a cursor
 	// keys are the table keys the request is recorded under.
 	keys []string
 	// call is set for tools/call: what the audit records (audit.go).
@@ -47,50 +53,53 @@ const (
 	maxAnswered = 1 << 12
 )
 
-// idTable holds the requests forwarded in one direction.
+// idTable holds the requests forwarded in one direction. A key holds the
+// open requests with that id in the order they were sent: a peer that
+// reuses an id still open (JSON-RPC says it must not) gets one answer per
+// request, matched in order, and no more.
 type idTable struct {
-	open map[string]*pendingRequest
+	open map[string][]*pendingRequest
 	// answered remembers the keys of recent responses, to tell a
 	// duplicate from an id never requested (both are refused).
 	answered map[string]struct{}
 	ring     []string
 	next     int
+	count    int // open requests
 }
 
 func newIDTable() *idTable {
-	return &idTable{open: map[string]*pendingRequest{}, answered: map[string]struct{}{}}
+	return &idTable{open: map[string][]*pendingRequest{}, answered: map[string]struct{}{}}
 }
 
 // add records a request under every prefix, with each key a client matches
 // its id by (mcpio.IDKeys).
 func (t *idTable) add(prefixes []string, id []byte, req *pendingRequest) {
-	if len(t.open) >= maxOpen {
-		for _, p := range t.open { // the table is full of requests nobody answers
-			t.remove(p)
+	if t.count >= maxOpen {
+		for _, q := range t.open { // the table is full of requests nobody answers
+			t.remove(q[0])
 			break
 		}
 	}
 	for _, k := range mcpio.IDKeys(id) {
 		for _, p := range prefixes {
-			key := p + "\x00" + k
-			if old := t.open[key]; old != nil {
-				// A reused id: the older request can no longer be told apart.
-				t.remove(old)
-			}
+			key := idKey(p, k)
 			delete(t.answered, key)
-			t.open[key] = req
+			t.open[key] = append(t.open[key], req)
 			req.keys = append(req.keys, key)
 		}
 	}
+	t.count++
 }
 
-// settle removes the request a response with this id answers. When there
-// is none, duplicate says whether a response with the id was seen before.
+// settle removes the oldest open request a response with this id answers.
+// When there is none, duplicate says whether a response with the id was
+// seen before.
 func (t *idTable) settle(prefix string, id []byte) (req *pendingRequest, duplicate bool) {
 	keys := mcpio.IDKeys(id)
 	for _, k := range keys {
-		key := prefix + "\x00" + k
-		if p := t.open[key]; p != nil {
+		key := idKey(prefix, k)
+		if q := t.open[key]; len(q) > 0 {
+			p := q[0]
 			t.remove(p)
 			p.settled = true
 			for _, k := range p.keys {
@@ -100,18 +109,47 @@ func (t *idTable) settle(prefix string, id []byte) (req *pendingRequest, duplica
 		}
 	}
 	for _, k := range keys {
-		if _, ok := t.answered[prefix+"\x00"+k]; ok {
+		if _, ok := t.answered[idKey(prefix, k)]; ok {
 			return nil, true
 		}
 	}
 	return nil, false
 }
 
+// maxIDKey bounds the size of an id as the tables hold it: the tables
+// bound how many ids they hold, and a peer must not make each of them as
+// large as a message (4096 answered ids of 256 MiB). A longer id is held
+// as its SHA-256, which matches the same id as well.
+const maxIDKey = 128
+
+func idKey(prefix, k string) string {
+	if len(k) > maxIDKey {
+		sum := sha256.Sum256([]byte(k))
+		k = "h:" + hex.EncodeToString(sum[:])
+	}
+	return prefix + "\x00" + k
+}
+
+// remove takes a request out of every queue it is in.
 func (t *idTable) remove(p *pendingRequest) {
+	removed := false
 	for _, k := range p.keys {
-		if t.open[k] == p {
-			delete(t.open, k)
+		q := t.open[k]
+		for i, e := range q {
+			if e == p {
+				q = append(q[:i:i], q[i+1:]...)
+				removed = true
+				break
+			}
 		}
+		if len(q) == 0 {
+			delete(t.open, k)
+		} else {
+			t.open[k] = q
+		}
+	}
+	if removed {
+		t.count--
 	}
 }
 
@@ -129,16 +167,29 @@ func (t *idTable) remember(key string) {
 // release forgets the keys of a request under one prefix (an HTTP POST
 // that ended); the request stays open under its other keys.
 func (t *idTable) release(p *pendingRequest, prefix string) {
-	kept := p.keys[:0]
+	var gone, kept []string
 	for _, k := range p.keys {
 		if len(k) > len(prefix) && k[:len(prefix)] == prefix && k[len(prefix)] == 0 {
-			if t.open[k] == p {
-				delete(t.open, k)
-			}
-			continue
+			gone = append(gone, k)
+		} else {
+			kept = append(kept, k)
 		}
-		kept = append(kept, k)
 	}
+	if len(gone) == 0 {
+		return
+	}
+	if p.settled {
+		p.keys = kept
+		return
+	}
+	if len(kept) == 0 {
+		t.remove(p)
+		p.keys = nil
+		return
+	}
+	p.keys = gone
+	t.remove(p)
+	t.count++ // still open, under its other keys
 	p.keys = kept
 }
 

@@ -209,3 +209,51 @@ func TestHTTPResponsesOnlyForTheirPOST(t *testing.T) {
 		t.Errorf("%d refusals logged, want 5:\n%s", n, log.buf.String())
 	}
 }
+
+// TestReusedIDs: a client that sends requests with an id still open (the
+// benchmarks pipeline id 1) gets one answer per request, matched in order;
+// an answer more than it asked for is a duplicate.
+func TestReusedIDs(t *testing.T) {
+	r := newRelay(io.Discard, Options{Enforce: true, Inspector: &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "x"}}}})
+	rt := route{}
+	r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":1,"method":"echo"}`))
+	// The first answer is the listing's, and is analysed as one.
+	if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":1,"result":`+twoTools+`}`)); out == nil || strings.Contains(string(out), "evil") {
+		t.Errorf("first answer: %s", out)
+	}
+	if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":1,"result":{"echo":true}}`)); string(out) != `{"jsonrpc":"2.0","id":1,"result":{"echo":true}}` {
+		t.Errorf("second answer: %s", out)
+	}
+	if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)); out != nil {
+		t.Errorf("third answer to two requests: %s", out)
+	}
+}
+
+// TestIDTableBounds: a peer that never answers cannot grow the table past
+// its bound, and releasing a POST's keys keeps the count of open requests.
+func TestIDTableBounds(t *testing.T) {
+	tb := newIDTable()
+	for i := 0; i < maxOpen+100; i++ {
+		tb.add([]string{"p"}, []byte(fmt.Sprint(i)), &pendingRequest{})
+	}
+	if tb.count != maxOpen || len(tb.open) != maxOpen {
+		t.Errorf("count %d, keys %d, want %d", tb.count, len(tb.open), maxOpen)
+	}
+	tb = newIDTable()
+	a, b := &pendingRequest{}, &pendingRequest{}
+	tb.add([]string{"p1", "s"}, []byte(`1`), a)
+	tb.add([]string{"p2"}, []byte(`1`), b)
+	tb.release(a, "p1") // open under the session only
+	tb.release(b, "p2") // gone
+	if tb.count != 1 || len(tb.open) != 1 {
+		t.Fatalf("after release: count %d, keys %v", tb.count, tb.open)
+	}
+	if req, _ := tb.settle("s", []byte(`1`)); req != a || tb.count != 0 || len(tb.open) != 0 {
+		t.Errorf("settle under the session: %v, count %d", req == a, tb.count)
+	}
+	tb.release(a, "p1") // a settled request: nothing left to release
+	if tb.count != 0 {
+		t.Errorf("count %d after releasing a settled request", tb.count)
+	}
+}

@@ -75,3 +75,44 @@ func matchesOne(id []byte) bool {
 	}
 	return false
 }
+
+// FuzzNoRequestPending: with no request open, whatever a server sends, the
+// proxy in enforce mode forwards no response at all — only requests,
+// notifications and what answers nothing (an error without an id).
+func FuzzNoRequestPending(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil"}]}}`,
+		`{"jsonrpc":"2.0","id":"2","result":{}}`,
+		`{"jsonrpc":"2.0","result":{}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}`,
+		`[{"jsonrpc":"2.0","id":3,"result":{}},{"jsonrpc":"2.0","method":"notifications/message"}]`,
+		`{"jsonrpc":"2.0","id":4,"method":"roots/list"}`,
+		`{"jsonrpc":"2.0","id":5,"result":{`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		r := newRelay(io.Discard, Options{Enforce: true})
+		out := r.fromServer(route{}, frame)
+		if out == nil || blank(mcpio.TrimFrame(out)) {
+			return
+		}
+		m, err := mcpio.ParseMessage(mcpio.TrimFrame(out))
+		if err != nil {
+			t.Fatalf("forwarded a frame that does not parse: %q", out)
+		}
+		elems := [][]byte{mcpio.TrimFrame(out)}
+		if m.Batch != nil {
+			elems = m.Batch
+		}
+		for _, e := range elems {
+			em, err := mcpio.ParseMessage(e)
+			if err != nil || em.Batch != nil {
+				continue // no client takes it for a response
+			}
+			if isResponse(&em.Envelope) && (em.ID != nil || em.Result != nil) {
+				t.Fatalf("forwarded a response with no request open: %q", e)
+			}
+		}
+	})
+}

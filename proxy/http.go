@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
 )
 
@@ -80,6 +81,8 @@ type httpProxy struct {
 	posts atomic.Uint64 // numbers the POSTs: each has its own route
 	// listener says who may use the listener (http_admit.go).
 	listener ListenerOptions
+	// refusals bounds the reports of refused requests (http_admit.go).
+	refusals refusalLimiter
 }
 
 // routeFor is where the ids of one HTTP request are recorded: the client's
@@ -136,6 +139,10 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		h.refuse(w, req, rf)
 		return
 	}
+	if req.Method == http.MethodOptions {
+		preflight(w, req) // admit let only an allowed origin's through
+		return
+	}
 	session := req.Header.Get("Mcp-Session-Id")
 	rt := h.routeFor(req)
 	call := &httpCall{route: rt}
@@ -170,8 +177,9 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		forward, reply := h.relay.fromClient(rt, body)
 		if forward == nil {
 			if reply == nil {
-				// Refused without an id to answer to.
-				http.Error(w, "mcpguard: request refused: it could not be parsed", http.StatusBadRequest)
+				// Refused without an id to answer to (unparsable, or a response
+				// to no open server request).
+				http.Error(w, "mcpguard: request refused: it could not be parsed, or it answers no open request of the server", http.StatusBadRequest)
 				return
 			}
 			// Every message was refused: answer for the server.
@@ -200,6 +208,13 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		// address, and sent back by every page of it.
 		resp.Header.Del("Set-Cookie")
 	}
+	if origin := resp.Request.Header.Get("Origin"); origin != "" {
+		// admit let only an allowed origin through: its page may read
+		// the answer and the session id.
+		resp.Header.Set("Access-Control-Allow-Origin", origin)
+		resp.Header.Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
+		resp.Header.Add("Vary", "Origin")
+	}
 	// Requests were recorded under the route of the request they were sent
 	// in; a session id the response assigns (initialize) is for the
 	// requests that follow.
@@ -210,7 +225,24 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	if call != nil {
 		rt, reply = call.route, call.reply
 	}
-	kind := bodyKind(resp.Header.Get("Content-Type"))
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		// A client follows a redirect (fetch, httpx, Go's http.Client
+		// resend a 307's or 308's body) to wherever it points: around the
+		// proxy, whose analysis never sees what comes from there.
+		why := fmt.Sprintf("the upstream answered %d (a redirect to %q): a client would follow it around the proxy", resp.StatusCode, clip(resp.Header.Get("Location")))
+		if err := h.refuseResponse(why, "redirect"); err != nil {
+			h.release(ctx)
+			return err
+		}
+	}
+	cts := resp.Header.Values("Content-Type")
+	kind := bodyKind(strings.Join(cts, ", "))
+	if why := ambiguousKind(cts); why != "" {
+		if err := h.refuseResponse(why, "content-type"); err != nil {
+			h.release(ctx)
+			return err
+		}
+	}
 	if kind != "" {
 		if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
 			// Clients decode it; the proxy cannot inspect it.
@@ -269,6 +301,49 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	return nil
 }
 
+// refuseResponse refuses an upstream response whose body must not reach
+// the client (enforce mode): the error makes the reverse proxy answer 502.
+// In monitor mode it only reports, and the response goes on.
+func (h *httpProxy) refuseResponse(why, reason string) error {
+	r := h.relay
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded an upstream response that enforce mode refuses: " + why,
+			Details: map[string]any{"direction": "server", "reason": reason}})
+		return nil
+	}
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused an upstream response: " + why,
+		Details: map[string]any{"direction": "server", "reason": reason, "answered": false}})
+	r.opts.Logger.Warn("upstream response refused", "why", why)
+	return errors.New(why)
+}
+
+// ambiguousKind says why clients may read a response body differently: a
+// Content-Type that names both an event stream and JSON (TypeScript reads
+// an event stream, Python's startswith("application/json") and Go's
+// media-type parse read JSON), several Content-Type headers (joined by some
+// clients, the first taken by others). A header naming one kind in a parameter of another media
+// type ("text/plain; x=text/event-stream") is read as that kind by the
+// clients that read it at all, and inspected so.
+func ambiguousKind(cts []string) string {
+	if len(cts) == 0 {
+		return ""
+	}
+	all := strings.Join(cts, ", ")
+	kind := bodyKind(all)
+	if kind == "" {
+		return ""
+	}
+	lower := strings.ToLower(all)
+	switch {
+	case len(cts) > 1:
+		return fmt.Sprintf("the upstream's response has %d Content-Type headers (%q)", len(cts), clip(all))
+	case kind == "sse" && (strings.Contains(lower, "application/json") || strings.Contains(lower, "+json")):
+		return fmt.Sprintf("the upstream's Content-Type %q names both an event stream and JSON", clip(all))
+	}
+	return ""
+}
+
 // bodyKind says how a client reads a response body: "sse", "json" or ""
 // (not at all). The TypeScript SDK looks for the media types anywhere in
 // the header (event stream first), so the proxy does too: a header such as
@@ -294,11 +369,29 @@ func (h *httpProxy) rewriteEvents(rt route, src io.Reader, dst io.Writer) error 
 	var event bytes.Buffer // the raw event text
 	var data bytes.Buffer  // its data lines joined
 	hasData := false
+	// Until an event with data has come, the events of a POST's stream
+	// that carried requests are held: a body with no data event is no event
+	// stream, and a client reading it otherwise (as JSON) must not get it.
+	hold := h.pending(rt)
+	var held bytes.Buffer
 	flush := func() error {
 		if event.Len() == 0 {
 			return nil
 		}
 		out := event.Bytes()
+		if hold && !hasData {
+			held.Write(out)
+			event.Reset()
+			data.Reset()
+			return nil
+		}
+		if hold {
+			hold = false
+			if _, err := dst.Write(held.Bytes()); err != nil {
+				return err
+			}
+			held = bytes.Buffer{}
+		}
 		if hasData {
 			msg := bytes.TrimSuffix(data.Bytes(), []byte("\n"))
 			rewritten := h.relay.fromServer(rt, msg)
@@ -321,16 +414,17 @@ func (h *httpProxy) rewriteEvents(rt route, src io.Reader, dst io.Writer) error 
 		chunk, err := fr.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return flush()
+				if err := flush(); err != nil || !hold {
+					return err
+				}
+				return h.noEvents(rt, held.Bytes(), dst)
 			}
 			if errors.Is(err, mcpio.ErrFrameTooLarge) {
-				// The stream ends: the client sees it cut, as on a network error.
 				prefix := fr.Prefix()
 				if _, data, ok := bytes.Cut(prefix, []byte("data:")); ok {
 					prefix = bytes.TrimLeft(data, " ")
 				}
-				_, end := h.relay.tooLarge(rt, "server", prefix, h.max, false)
-				return end
+				return h.eventTooLarge(rt, prefix, dst)
 			}
 			return err
 		}
@@ -360,7 +454,75 @@ func (h *httpProxy) rewriteEvents(rt route, src io.Reader, dst io.Writer) error 
 				hasData = true
 			}
 		}
+		// --max-message bounds a message, not a line: an event built from
+		// many lines (data or comments), or held events, are bounded too.
+		if event.Len()+held.Len() > h.max || data.Len() > h.max {
+			return h.eventTooLarge(rt, data.Bytes(), dst)
+		}
 	}
+}
+
+// eventTooLarge ends an event stream whose event is over --max-message:
+// the client's request it answers gets the error when its id came first,
+// and the client then sees the stream cut, as on a network error.
+func (h *httpProxy) eventTooLarge(rt route, prefix []byte, dst io.Writer) error {
+	reply, end := h.relay.tooLarge(rt, "server", prefix, h.max, false)
+	if reply != nil {
+		fmt.Fprintf(dst, "data: %s\n\n", bytes.TrimSuffix(reply, []byte("\n")))
+	}
+	return end
+}
+
+// pending reports whether the HTTP request of route rt carried requests.
+func (h *httpProxy) pending(rt route) bool {
+	if rt.recorded == nil {
+		return false
+	}
+	h.relay.mu.Lock()
+	defer h.relay.mu.Unlock()
+	return len(*rt.recorded) > 0
+}
+
+// noEvents handles a POST's event stream that ended with no event holding
+// data while requests were pending: in enforce mode its text is dropped and
+// the requests it should have answered get an error; in monitor mode it
+// goes on, reported.
+func (h *httpProxy) noEvents(rt route, held []byte, dst io.Writer) error {
+	const why = "the upstream's event stream ended with no event holding a message"
+	r := h.relay
+	if !r.opts.Enforce {
+		if len(held) > 0 {
+			r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+				Message: "monitor mode: forwarded an upstream response that enforce mode refuses: " + why,
+				Details: map[string]any{"direction": "server", "reason": "no-events"}})
+		}
+		_, err := dst.Write(held)
+		return err
+	}
+	var open []*pendingRequest
+	r.mu.Lock()
+	for _, p := range *rt.recorded {
+		if !p.settled && p.id != nil {
+			if q, _ := r.calls.settle(rt.calls, p.id); q == p {
+				open = append(open, p)
+			}
+		}
+	}
+	r.mu.Unlock()
+	if len(open) == 0 && len(held) == 0 {
+		return nil
+	}
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused an upstream response: " + why,
+		Details: map[string]any{"direction": "server", "reason": "no-events", "answered": len(open) > 0}})
+	r.opts.Logger.Warn("upstream response refused", "why", why, "answered", len(open))
+	for _, p := range open {
+		r.called(p.call, outcomeRefused, nil, CodeNotAnalysed, "", why)
+		reply := errorResponse(p.id, CodeNotAnalysed, "mcpguard: "+why, nil)
+		if _, err := fmt.Fprintf(dst, "data: %s\n\n", reply); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rebuildEvent keeps an event's other fields (id, event, retry, comments)

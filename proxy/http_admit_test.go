@@ -201,3 +201,26 @@ func TestHostAllowed(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHostAllowed: a Host header is accepted for a loopback listener only
+// when it names a loopback address or name with the listen port.
+func FuzzHostAllowed(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:8931", "localhost:8931", "[::1]:8931", "evil.example:8931", "localhost", "127.0.0.1.nip.io:8931",
+		"LOCALHOST.:8931", "[::ffff:127.0.0.1]:8931", "127.1:8931", "%6cocalhost:8931", ":8931", "[]:8931"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, host string) {
+		if !hostAllowed(host, "127.0.0.1:8931") {
+			return
+		}
+		h, port, err := net.SplitHostPort(host)
+		if err != nil || port != "8931" {
+			t.Fatalf("accepted %q without the listen port", host)
+		}
+		switch strings.ToLower(strings.TrimSuffix(h, ".")) {
+		case "127.0.0.1", "localhost", "::1":
+		default:
+			t.Fatalf("accepted %q, which is no loopback name", host)
+		}
+	})
+}

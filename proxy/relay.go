@@ -256,6 +256,9 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 		return denied
 	}
 	req := &pendingRequest{method: env.Method, call: call}
+	if rt.recorded != nil && len(env.ID) <= maxIDKey {
+		req.id = bytes.Clone(env.ID) // to answer it if its POST's stream has none (HTTP)
+	}
 	if env.Method == "tools/list" {
 		var p struct {
 			Cursor *string `json:"cursor"`
@@ -286,12 +289,12 @@ func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why stri
 		if variant != "" {
 			if !r.opts.Enforce {
 				r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Severity: "warning",
-					Message: fmt.Sprintf("monitor mode: forwarded a tools/call whose params also hold %q, which some servers read as the tool name", variant)})
+					Message: fmt.Sprintf("monitor mode: forwarded a tools/call whose params also hold %q, which some servers read as another member", variant)})
 				return nil, 0, "", ""
 			}
-			why := fmt.Sprintf("ambiguous tool name: the params also hold %q", variant)
+			why := fmt.Sprintf("ambiguous tools/call: the params also hold %q", variant)
 			r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Message: why})
-			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q beside \"name\"", variant), nil), CodeNotAnalysed, "", why
+			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q, which some servers read as name, arguments or _meta", variant), nil), CodeNotAnalysed, "", why
 		}
 		w, withheld := r.opts.Inspector.Withheld(name)
 		if !withheld {
@@ -311,8 +314,10 @@ func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why stri
 
 // callName returns params.name of a tools/call as JSON.parse reads it (the
 // member spelled exactly "name", the last one when repeated), and any other
-// member a case-insensitive decoder would take for it instead ("NAME",
-// "Name": encoding/json's struct decoding takes the last of them).
+// member a case-insensitive decoder would take for it, for "arguments" or
+// for "_meta" instead ("NAME", "Arguments": encoding/json's struct
+// decoding takes the last of them, so a Go server would run other
+// arguments than the ones checked and audited).
 func callName(params []byte) (name, variant string) {
 	keys, values, ok := mcpio.ObjectMembers(params)
 	if !ok {
@@ -327,7 +332,8 @@ func callName(params []byte) (name, variant string) {
 			} else {
 				name = ""
 			}
-		case strings.EqualFold(k, "name"):
+		case strings.EqualFold(k, "name"), k != "arguments" && strings.EqualFold(k, "arguments"),
+			k != "_meta" && strings.EqualFold(k, "_meta"):
 			variant = k
 		}
 	}
@@ -420,6 +426,15 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 			if err != nil || em.Batch != nil {
 				continue // a client rejects it as it is
 			}
+			if em.Ambiguous != "" {
+				if out := r.refuseAmbiguous(rt, e, em); !bytes.Equal(out, e) {
+					elems[i], changed = bytes.TrimSuffix(out, []byte("\n")), true
+					if out == nil {
+						elems[i] = nil
+					}
+				}
+				continue
+			}
 			if out, ok := r.serverMessage(rt, e, em); ok {
 				if out == nil {
 					elems[i], changed = nil, true
@@ -442,6 +457,9 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 		}
 		return batch(kept)
 	}
+	if m.Ambiguous != "" {
+		return r.refuseAmbiguous(rt, frame, m)
+	}
 	if out, ok := r.serverMessage(rt, msg, m); ok {
 		if out == nil {
 			return nil
@@ -449,6 +467,19 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 		return append(out, '\n')
 	}
 	return frame
+}
+
+// refuseAmbiguous refuses a server message with a member a case-folding
+// decoder reads as an envelope member ("Result", "ID"): a client on Go's
+// encoding/json (mark3labs/mcp-go, go-sdk before 1.3.1) would read a
+// result or id the analysis did not. A response's id, as JSON.parse reads
+// it, gets -32002 when the client is waiting for it.
+func (r *relay) refuseAmbiguous(rt route, frame []byte, m mcpio.Message) []byte {
+	var id []byte
+	if m.Method == "" {
+		id = m.ID
+	}
+	return r.refuseServer(rt, frame, id, fmt.Sprintf("ambiguous message: the member %q is read as an envelope member by some clients", m.Ambiguous))
 }
 
 // refuseServer handles a server frame the proxy could not parse: in
@@ -624,11 +655,14 @@ func (e *sessionEnd) Error() string { return e.msg }
 // Options.MaxMessage. It returns the server's exit status and why the
 // session ended; the error is for a server that could not be started.
 func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (Exit, error) {
-	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr})
+	// As the subreaper (Linux), the proxy can end even what left the
+	// server's group and session.
+	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr, Subreaper: true})
 	if err != nil {
 		return Exit{}, err
 	}
 	r := newRelay(out, opts)
+	defer catchSIGPIPE()()
 	// A process the server started may keep the pipe open after the server
 	// exits; closing our end stops the reader.
 	defer c.Stdout().Close()

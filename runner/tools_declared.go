@@ -18,25 +18,44 @@ func declaredToolFindings(res *scanner.Result) ([]reports.Finding, []reports.Fil
 	var findings []reports.Finding
 	var errs []reports.FileError
 	var lists []*toolcheck.Report
+	paths := map[string]string{} // id path -> the file
 	for _, s := range res.Servers {
 		d := s.DeclaredTools
 		if d == nil {
 			continue
 		}
-		rep, err := toolcheck.Analyze(d.Data, toolcheck.Options{Path: d.Path, Server: s.Name, ServerID: s.ID})
+		idPath := d.IDPath
+		if idPath == "" {
+			idPath = d.Path
+		}
+		// Analysed under the stable path, so that the finding ids are the
+		// scan's kind of id; the locations then name the file itself.
+		rep, err := toolcheck.Analyze(d.Data, toolcheck.Options{Path: idPath, Server: s.Name, ServerID: s.ID})
 		if err != nil {
 			if fe, ok := toolcheck.AsFileError(err); ok {
+				fe.Path = d.Path
 				errs = append(errs, *fe)
 			} else {
 				errs = append(errs, reports.FileError{Path: d.Path, Message: "declared tools: " + err.Error()})
 			}
 			continue
 		}
-		findings = append(findings, rep.Findings...)
+		paths[idPath] = d.Path
+		for _, f := range rep.Findings {
+			if f.Location.Path == idPath {
+				f.Location.Path = d.Path
+			}
+			findings = append(findings, f)
+		}
 		lists = append(lists, rep)
 	}
 	if len(lists) > 1 {
-		findings = append(findings, toolcheck.Compare(lists)...)
+		for _, f := range toolcheck.Compare(lists) {
+			if p, ok := paths[f.Location.Path]; ok {
+				f.Location.Path = p
+			}
+			findings = append(findings, f)
+		}
 	}
 	return findings, errs
 }

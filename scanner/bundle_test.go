@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/runner"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
@@ -204,7 +206,9 @@ func TestExtensionPolicy(t *testing.T) {
 			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSION_UNSIGNED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
 		{"plist", "com.anthropic.claudefordesktop.plist", plist(`<key>isDesktopExtensionEnabled</key><false/>`),
 			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSIONS_DISABLED"}, 0},
-		{"binary plist", "com.anthropic.claudefordesktop.plist", "bplist00\x01\x02",
+		{"binary plist (plistlib)", "com.anthropic.claudefordesktop.plist", string(mustRead(t, filepath.Join("testdata", "extensions", "com.anthropic.claudefordesktop.plist"))),
+			map[string]string{"local.mcpb.acme-corp.weather": "blocked EXTENSION_UNSIGNED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
+		{"broken binary plist", "com.anthropic.claudefordesktop.plist", "bplist00\x01\x02",
 			map[string]string{"local.mcpb.acme-corp.weather": "active ALLOWED"}, 1},
 		{"none", "", "", map[string]string{"local.mcpb.acme-corp.weather": "active ALLOWED", "ant.dir.gh.acme.files": "disabled CLIENT_DISABLED"}, 0},
 	}
@@ -245,5 +249,156 @@ func TestExtensionPolicy(t *testing.T) {
 				t.Errorf("%d errors about the policy file, want %d: %+v", policyErrs, tc.errs, res.Errors)
 			}
 		})
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestWhatIfExtensionsEqualScan: a what-if over a saved report predicts,
+// extension by extension, what a scan with the proposal as its --policy
+// reports (decision and intended change).
+func TestWhatIfExtensionsEqualScan(t *testing.T) {
+	for _, proposal := range []string{`{"isDesktopExtensionEnabled": false}`, `{"isDesktopExtensionSignatureRequired": true}`, `{"isDxtEnabled": true}`} {
+		t.Run(proposal, func(t *testing.T) {
+			root := stageClient(t, "claude-desktop-extensions")
+			file := filepath.Join(root, "proposal.json")
+			writeAbs(t, file, proposal)
+			base := scanner.Options{Home: filepath.Join(root, "home"), GOOS: "linux", LookupEnv: emptyEnv, Policy: testEngine(t),
+				DesktopPolicyFile: filepath.Join(root, "none.json")}
+			saved, err := scanner.Scan(context.Background(), base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withPolicy := base
+			withPolicy.PolicyFiles = []string{file}
+			scanned, err := scanner.Scan(context.Background(), withPolicy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := scanner.NewProposal(scanner.ProposalOptions{Policy: testEngine(t), PolicyFiles: []string{file}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := runner.BuildReport(saved, runner.Meta{}, nil)
+			judged, err := p.Judge(context.Background(), "linux", rep.Servers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[string]*scanner.Server{}
+			for _, s := range scanned.Servers {
+				byID[s.ID] = s
+			}
+			for i, s := range rep.Servers {
+				if s.Scope != scanner.ScopeExtension {
+					continue
+				}
+				want := byID[s.ID]
+				change, _ := want.Details["intended_change"].(string)
+				got := judged[i]
+				if !got.Judged && s.Status != reports.StatusInvalid {
+					t.Errorf("%s: not judged", s.Name)
+					continue
+				}
+				if s.Status == reports.StatusInvalid {
+					continue
+				}
+				if strings.Join(got.Decision.Reasons, ",") != strings.Join(want.Decision.Reasons, ",") || got.Change != change || got.Status != want.Status {
+					t.Errorf("%s: what-if %s %v %q, scan %s %v %q", s.Name, got.Status, got.Decision.Reasons, got.Change, want.Status, want.Decision.Reasons, change)
+				}
+			}
+		})
+	}
+}
+
+// FuzzExtensionFiles feeds arbitrary bytes to an installed extension's
+// files (which: 0 manifest.json, 1 its settings, 2
+// extensions-installations.json, 3 the enterprise settings). The property:
+// no panic, every server has a status and an id, every error names a path,
+// and, while the manifest marks it sensitive, the planted value never
+// reaches a server.
+func FuzzExtensionFiles(f *testing.F) {
+	seeds := []string{
+		bundleManifest,
+		`{"server":{"mcp_config":{"command":"${__dirname}${/}x","args":["${user_config.k}","${user_config.k}x"],"env":{"A":"${user_config.s}"},"platform_overrides":{"darwin":{"command":7,"args":null,"env":[]}}}},"user_config":{"k":{"multiple":true,"default":["${HOME}","${user_config.k}"]},"s":{"sensitive":true,"required":true}}}`,
+		`{"isEnabled":true,"userConfig":{"api_key":"x","allowed_dirs":[1,[2],{"a":3}],"units":null}}`,
+		`{"extensions":{"local.mcpb.acme-corp.weather":{"signatureInfo":{"status":7}}}}`,
+		`{"isDesktopExtensionEnabled":"false","isDxtSignatureRequired":true}`,
+		`{`, `[]`, ``, `null`,
+	}
+	for _, s := range seeds {
+		for which := uint8(0); which < 4; which++ {
+			f.Add([]byte(s), which)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		root := stageClient(t, "claude-desktop-extensions")
+		dir := filepath.Join(root, "home", "Library", "Application Support", "Claude")
+		id := "local.mcpb.acme-corp.weather"
+		targets := []string{
+			filepath.Join(dir, "Claude Extensions", id, "manifest.json"),
+			filepath.Join(dir, "Claude Extensions Settings", id+".json"),
+			filepath.Join(dir, "extensions-installations.json"),
+			filepath.Join(root, "enterprise.json"),
+		}
+		writeAbs(t, targets[int(which)%len(targets)], string(data))
+		res, err := scanner.Scan(context.Background(), scanner.Options{Home: filepath.Join(root, "home"), GOOS: "darwin", LookupEnv: emptyEnv,
+			DesktopPolicyFile: targets[3]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range res.Servers {
+			if s.Status == "" || s.ID == "" {
+				t.Fatalf("server without status or id: %+v", s)
+			}
+			all := s.Command + strings.Join(s.Args, " ")
+			for _, v := range s.Env {
+				all += v
+			}
+			// With the manifest replaced, api_key may no longer be marked
+			// sensitive: then its value is an ordinary setting.
+			if which%4 != 0 && strings.Contains(all, plantedSecret) {
+				t.Fatalf("the sensitive value reached server %s", s.Name)
+			}
+		}
+		for _, e := range res.Errors {
+			if e.Path == "" || e.Message == "" {
+				t.Fatalf("error without path or message: %+v", e)
+			}
+		}
+	})
+}
+
+// TestExtensionPolicyOnWindows: Claude Desktop's enterprise settings are in
+// the registry on Windows, which no file holds: the policy is reported as
+// unknown, and no extension is judged by it.
+func TestExtensionPolicyOnWindows(t *testing.T) {
+	root := stageClient(t, "claude-desktop-extensions")
+	res, err := scanner.Scan(context.Background(), scanner.Options{Home: filepath.Join(root, "home"), GOOS: "windows", LookupEnv: emptyEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range res.Servers {
+		if s.Scope != scanner.ScopeExtension {
+			continue
+		}
+		n++
+		pol, _ := s.Details["extension_policy"].(map[string]any)
+		if why, _ := pol["unknown"].(string); !strings.Contains(why, `HKLM\SOFTWARE\Policies\Claude`) {
+			t.Errorf("%s: extension_policy = %v", s.Name, s.Details["extension_policy"])
+		}
+		if slices.Contains(s.Decision.Reasons, reports.ReasonExtensionsDisabled) || slices.Contains(s.Decision.Reasons, reports.ReasonExtensionUnsigned) {
+			t.Errorf("%s judged by an unknown policy: %v", s.Name, s.Decision.Reasons)
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d extensions, want the 5 of every layout", n)
 	}
 }

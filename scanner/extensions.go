@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -35,9 +37,24 @@ var desktopDataDirs = []struct{ rel, platform string }{
 func extensionLocations() []location {
 	var out []location
 	for _, d := range desktopDataDirs {
-		out = append(out, location{rel: d.rel + "/Claude Extensions/*/manifest.json", client: ClientClaudeDesktop, handler: desktopExtension})
+		out = append(out, location{rel: d.rel + "/Claude Extensions/*/manifest.json", client: ClientClaudeDesktop, handler: desktopExtension, scope: ScopeExtension})
 	}
 	return out
+}
+
+// extensionFiles are the other files an extension's verdict depends on,
+// for the table (Locations): its settings, the install records, and the
+// enterprise settings of macOS and of the Linux builds.
+func extensionFiles() []Location {
+	var out []Location
+	for _, d := range desktopDataDirs {
+		out = append(out,
+			Location{Client: ClientClaudeDesktop, Scope: ScopeExtension, Base: BaseHome, Path: d.rel + "/Claude Extensions Settings/*.json"},
+			Location{Client: ClientClaudeDesktop, Scope: ScopeExtension, Base: BaseHome, Path: d.rel + "/extensions-installations.json"})
+	}
+	return append(out,
+		Location{Client: ClientClaudeDesktop, Scope: ScopeSystem, Base: BaseRoot, Path: "Library/Managed Preferences/com.anthropic.claudefordesktop.plist", OS: []string{"darwin"}},
+		Location{Client: ClientClaudeDesktop, Scope: ScopeSystem, Base: BaseRoot, Path: "etc/claude-desktop/enterprise.json", OS: []string{"linux"}})
 }
 
 // DeclaredTools is the tool list an extension's manifest declares: the
@@ -45,7 +62,11 @@ func extensionLocations() []location {
 // reads like a tools/list result (findings point into the manifest).
 type DeclaredTools struct {
 	Path string
-	Data []byte
+	// IDPath is the form of Path finding ids are computed from ("~/..."
+	// for an installed extension), so that the same finding has the same
+	// id on every machine and after a move, as the scan's own findings.
+	IDPath string
+	Data   []byte
 }
 
 // manifestDoc is a parsed extension manifest.
@@ -125,7 +146,8 @@ func (p *desktopPolicy) get(key string) (value, set bool, spelled string) {
 
 // desktopPolicyFile returns the enterprise configuration file for the
 // scan's OS: the managed preferences of com.anthropic.claudefordesktop on
-// macOS, /etc/claude-desktop/enterprise.json on Linux (read by the
+// macOS (the user's own, /Library/Managed Preferences/<user>/, before the
+// device's), /etc/claude-desktop/enterprise.json on Linux (read by the
 // community Linux builds); "" on Windows, where it is a registry key
 // (HKLM\SOFTWARE\Policies\Claude) that no file holds.
 func (sc *scan) desktopPolicyFile() string {
@@ -134,7 +156,14 @@ func (sc *scan) desktopPolicyFile() string {
 	}
 	switch sc.opts.GOOS {
 	case "darwin":
-		return "/Library/Managed Preferences/com.anthropic.claudefordesktop.plist"
+		const domain = "com.anthropic.claudefordesktop.plist"
+		if sc.opts.Home != "" {
+			user := filepath.Join("/Library/Managed Preferences", filepath.Base(sc.opts.Home), domain)
+			if _, err := sc.fs.Stat(user); err == nil {
+				return user
+			}
+		}
+		return filepath.Join("/Library/Managed Preferences", domain)
 	case "windows":
 		return ""
 	default:
@@ -196,12 +225,12 @@ func (sc *scan) loadDesktopPolicy() *desktopPolicy {
 
 var plistBool = regexp.MustCompile(`<key>\s*([^<]+?)\s*</key>\s*<(true|false)\s*/>`)
 
-// plistBools reads the boolean keys of an XML property list (the form MDM
-// profiles are written in, and what `plutil -convert xml1` prints). A
-// binary property list is an error naming that conversion.
+// plistBools reads the boolean keys of a property list: the XML form (MDM
+// profiles, `plutil -convert xml1`) or the binary one macOS keeps managed
+// preferences in.
 func plistBools(data []byte) (map[string]bool, error) {
 	if strings.HasPrefix(string(data), "bplist") {
-		return nil, fmt.Errorf("a binary property list; mcpguard reads the XML form (plutil -convert xml1)")
+		return bplistBools(data)
 	}
 	if !strings.Contains(string(data), "<plist") {
 		return nil, fmt.Errorf("not a property list")
@@ -216,21 +245,16 @@ func plistBools(data []byte) (map[string]bool, error) {
 // installRecords reads extensions-installations.json of a data directory
 // once: the install record of each extension id.
 func (sc *scan) installRecords(dataDir string) *jsonc.Value {
-	if x, ok := sc.desktopInstalls[dataDir]; ok {
-		return x.extensions
+	if v, ok := sc.desktopInstalls[dataDir]; ok {
+		return v
 	}
 	root := sc.readJSON(filepath.Join(dataDir, "extensions-installations.json"), ClientClaudeDesktop, "extension-installations", ScopeExtension, false)
 	if sc.desktopInstalls == nil {
-		sc.desktopInstalls = map[string]*installIndex{}
+		sc.desktopInstalls = map[string]*jsonc.Value{}
 	}
-	x := &installIndex{extensions: root.Get("extensions")}
-	sc.desktopInstalls[dataDir] = x
-	return x.extensions
-}
-
-// installIndex is one data directory's extensions-installations.json.
-type installIndex struct {
-	extensions *jsonc.Value // nil when absent or malformed
+	v := root.Get("extensions") // nil when absent or malformed
+	sc.desktopInstalls[dataDir] = v
+	return v
 }
 
 // desktopExtension handles one installed extension's manifest.json.
@@ -253,9 +277,6 @@ func desktopExtension(sc *scan, path, _, _ string) {
 	settings := sc.readJSON(settingsPath, ClientClaudeDesktop, "extension-settings", ScopeExtension, false)
 	rec := sc.installRecords(dataDir).Get(id)
 	s := sc.extensionServer(m, id, extDir, platform, settings)
-	if s == nil {
-		return
-	}
 	s.detail("extension_settings", settingsPath)
 	if rec != nil && rec.Kind == jsonc.Object {
 		inst := map[string]any{}
@@ -316,30 +337,27 @@ func (sc *scan) extensionPolicy(s *Server, rec *jsonc.Value) {
 	if s.Status == reports.StatusInvalid {
 		return
 	}
-	if on, ok, key := pol.get("isDesktopExtensionEnabled"); ok && !on {
-		s.detail("client_policy", key+": false")
-		sc.clientStatus(s, reports.StatusBlocked, reports.ReasonExtensionsDisabled)
-		s.judged = true
+	status := ""
+	if v := rec.Get("signatureInfo").Get("status"); v.IsString() {
+		status = v.Str
+	}
+	reason, key := extensionBlockReason(pol, status)
+	if reason == "" {
+		return
+	}
+	s.detail("client_policy", fmt.Sprintf("%s: %v", key, reason == reports.ReasonExtensionUnsigned))
+	sc.clientStatus(s, reports.StatusBlocked, reason)
+	s.judged = true
+	if reason == reports.ReasonExtensionsDisabled {
 		sc.finding(s, "MCPG-P001", fmt.Sprintf("Claude Desktop does not run extension %q: the organisation turned extensions off (%s: false in %s)", s.Name, key, pol.path),
 			map[string]any{"key": key, "policy": pol.path})
 		return
 	}
-	if req, ok, key := pol.get("isDesktopExtensionSignatureRequired"); ok && req {
-		status := ""
-		if v := rec.Get("signatureInfo").Get("status"); v.IsString() {
-			status = v.Str
-		}
-		if status != "signed" {
-			s.detail("client_policy", key+": true")
-			sc.clientStatus(s, reports.StatusBlocked, reports.ReasonExtensionUnsigned)
-			s.judged = true
-			if status == "" {
-				status = "not recorded"
-			}
-			sc.finding(s, "MCPG-P001", fmt.Sprintf("Claude Desktop does not run extension %q: the organisation requires signed extensions (%s) and its signature is %s", s.Name, key, status),
-				map[string]any{"key": key, "policy": pol.path, "signature": status})
-		}
+	if status == "" {
+		status = "not recorded"
 	}
+	sc.finding(s, "MCPG-P001", fmt.Sprintf("Claude Desktop does not run extension %q: the organisation requires signed extensions (%s) and its signature is %s", s.Name, key, status),
+		map[string]any{"key": key, "policy": pol.path, "signature": status})
 }
 
 // extensionServer builds the server an extension's manifest declares, as
@@ -372,7 +390,7 @@ func (sc *scan) extensionServer(m *manifestDoc, id, extDir, platform string, set
 	}
 	s.detail("extension", details)
 	if tools := root.Get("tools"); tools != nil && tools.Kind == jsonc.Array {
-		s.DeclaredTools = &DeclaredTools{Path: m.path, Data: m.data}
+		s.DeclaredTools = &DeclaredTools{Path: m.path, IDPath: sc.stablePath(m.path), Data: m.data}
 	}
 	cfgMember := memberValue(server).Member("mcp_config")
 	if cfgMember == nil || cfgMember.Value.Kind != jsonc.Object {
@@ -391,14 +409,25 @@ func (sc *scan) extensionServer(m *manifestDoc, id, extDir, platform string, set
 	command, args, env, envKeys := cfg.Get("command"), cfg.Get("args"), cfg.Get("env"), []string(nil)
 	if o := cfg.Get("platform_overrides").Get(platform); o != nil && o.Kind == jsonc.Object {
 		// Each of command, args and env replaces the base one when the
-		// override sets it.
-		if c := o.Get("command"); c.IsString() && c.Str != "" {
+		// override sets it to something JavaScript holds true (an empty
+		// array or object does; "", null and false do not).
+		truthy := func(v *jsonc.Value) bool {
+			switch {
+			case v == nil, v.Kind == jsonc.Null, v.Kind == jsonc.Bool && !v.Bool, v.Kind == jsonc.String && v.Str == "":
+				return false
+			case v.Kind == jsonc.Number:
+				f, err := strconv.ParseFloat(v.Str, 64)
+				return err == nil && f != 0
+			}
+			return true
+		}
+		if c := o.Get("command"); truthy(c) {
 			command = c
 		}
-		if a := o.Get("args"); a != nil {
+		if a := o.Get("args"); truthy(a) {
 			args = a
 		}
-		if e := o.Get("env"); e != nil {
+		if e := o.Get("env"); truthy(e) {
 			env = e
 		}
 		s.detail("platform_override", platform)
@@ -590,9 +619,105 @@ func substituteString(s string, v *extensionVariables) string {
 // list value becomes one argument per entry.
 func substituteArg(a string, v *extensionVariables) []string {
 	if strings.HasPrefix(a, "${user_config.") && strings.HasSuffix(a, "}") && strings.Count(a, "${") == 1 {
-		if list, ok := v.lists[a[2:len(a)-1]]; ok {
+		key := a[2 : len(a)-1]
+		if list, ok := v.lists[key]; ok {
 			return list
+		}
+		if val, ok := v.scalars[key]; !ok || val == "" {
+			// The reference implementation keeps an argument whose value
+			// is missing or empty as written.
+			return []string{a}
 		}
 	}
 	return []string{substituteString(a, v)}
+}
+
+// intendedExtensionPolicy is the Claude Desktop extension policy of
+// intended policy documents (--policy JSON files, a what-if proposal): the
+// enterprise keys they set, later documents winning; nil when none sets
+// one, and the extensions keep the verdict of the machine's own policy.
+func intendedExtensionPolicy(docs []*managed.Document) *desktopPolicy {
+	pol := &desktopPolicy{values: map[string]bool{}}
+	for _, d := range docs {
+		for canonical, alias := range desktopPolicyKeys {
+			for _, k := range []string{canonical, alias} {
+				if m := d.Get(k); m != nil && m.Value.Kind == jsonc.Bool {
+					pol.values[k] = m.Value.Bool
+					pol.path = d.Path
+				}
+			}
+		}
+	}
+	if len(pol.values) == 0 {
+		return nil
+	}
+	return pol
+}
+
+// extensionBlockReason is why an extension policy keeps an extension from
+// running ("" when it does not): extensions off, or a signature required
+// and the install record not signed.
+func extensionBlockReason(pol *desktopPolicy, signature string) (reason, key string) {
+	if on, ok, k := pol.get("isDesktopExtensionEnabled"); ok && !on {
+		return reports.ReasonExtensionsDisabled, k
+	}
+	if req, ok, k := pol.get("isDesktopExtensionSignatureRequired"); ok && req && signature != "signed" {
+		return reports.ReasonExtensionUnsigned, k
+	}
+	return "", ""
+}
+
+// signatureOf is the signature status of an extension's install record.
+func signatureOf(details map[string]any) string {
+	inst, _ := details["installation"].(map[string]any)
+	sig, _ := inst["signature"].(string)
+	return sig
+}
+
+// intendedExtensionVerdict is an extension's decision under an intended
+// extension policy and the change it would make: "block" when Claude
+// Desktop runs or may run it today and the policy would refuse it,
+// "unblock" when the machine's policy blocks it today and this one would
+// not. d is nil when the decision stays; ok is false when nothing changes.
+func intendedExtensionVerdict(pol *desktopPolicy, status reports.Status, now reports.Decision, details map[string]any) (d *reports.Decision, change string, ok bool) {
+	reason, _ := extensionBlockReason(pol, signatureOf(details))
+	blockedToday := status == reports.StatusBlocked &&
+		(slices.Contains(now.Reasons, reports.ReasonExtensionsDisabled) || slices.Contains(now.Reasons, reports.ReasonExtensionUnsigned))
+	switch {
+	case reason != "":
+		if blockedToday {
+			return &reports.Decision{Reasons: []string{reason}}, "", true
+		}
+		return &reports.Decision{Reasons: []string{reason}}, "block", true
+	case blockedToday:
+		return &reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}, "unblock", true
+	}
+	return nil, "", false
+}
+
+// intendedExtensions judges the extensions under the intended policy's
+// extension keys (--policy JSON files), after the lists have: the decision
+// becomes the intended policy's and details.intended_change says what it
+// would change, as for Claude Code servers; statuses stay what Claude
+// Desktop does.
+func (sc *scan) intendedExtensions() {
+	pol := intendedExtensionPolicy(sc.policyFiles)
+	if pol == nil {
+		return
+	}
+	for _, s := range sc.res.Servers {
+		if s.Client != ClientClaudeDesktop || s.Scope != ScopeExtension || s.Status == reports.StatusInvalid {
+			continue
+		}
+		d, change, ok := intendedExtensionVerdict(pol, s.Status, s.Decision, s.Details)
+		if !ok {
+			continue
+		}
+		if d != nil {
+			s.Decision = *d
+		}
+		if change != "" {
+			s.detail("intended_change", change)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/reports"
@@ -28,6 +29,10 @@ type installedPlugin struct {
 	id, name, marketplace string
 	records               []installRecord
 	source                *mktSource // the marketplace's source in known_marketplaces.json, nil when it has none
+	loc                   reports.Location
+	// unloadable says why Claude Code loads nothing of the plugin (its
+	// marketplace is unknown or does not list it); "" when it can load.
+	unloadable string
 }
 
 // installRecord is one installation of a plugin: version 2 of
@@ -115,10 +120,13 @@ func (sc *scan) installedPlugins(w *claudeWorld) []*installedPlugin {
 			records = append(records, r)
 		}
 		entry := known.Get(mkt)
-		if !marketplaceLists(sc, entry, name) {
-			continue
+		ip := &installedPlugin{id: m.Key, name: name, marketplace: mkt, records: records,
+			loc: cfgfile.Loc(path, jsonc.Pointer("plugins", m.Key), m.KeyPos)}
+		if why := marketplaceLists(sc, entry, mkt, name); why != "" {
+			// Claude Code loads nothing of it; an enabled one is reported
+			// (resolvePlugins), so that nothing goes missing silently.
+			ip.unloadable = why
 		}
-		ip := &installedPlugin{id: m.Key, name: name, marketplace: mkt, records: records}
 		ip.source, _ = parseMktSource(entry.Get("source"))
 		out = append(out, ip)
 	}
@@ -187,25 +195,40 @@ func (sc *scan) selectRecord(ip *installedPlugin, dir string) (installRecord, bo
 	return installRecord{}, false
 }
 
-// marketplaceLists reports whether a known marketplace's marketplace.json
-// lists the plugin.
-func marketplaceLists(sc *scan, mkt *jsonc.Value, name string) bool {
+// marketplaceLists says why a known marketplace's marketplace.json does
+// not list the plugin ("" when it does). A marketplace entry or file of the
+// wrong shape is an error at the offending value.
+func marketplaceLists(sc *scan, mkt *jsonc.Value, mktName, name string) string {
+	if mkt == nil {
+		return fmt.Sprintf("marketplace %q is not in known_marketplaces.json", mktName)
+	}
 	loc := mkt.Get("installLocation")
 	if !loc.IsString() {
-		return false
+		sc.fileError(reports.FileError{Path: filepath.Join(sc.claudeConfigDir(), "plugins", "known_marketplaces.json"), Line: mkt.Pos.Line, Column: mkt.Pos.Col,
+			Message: fmt.Sprintf("marketplace %q has no \"installLocation\" string; Claude Code loads none of its plugins", mktName)})
+		return fmt.Sprintf("marketplace %q has no install location", mktName)
 	}
 	path := filepath.Join(loc.Str, ".claude-plugin", "marketplace.json")
 	doc := sc.readJSON(path, ClientClaudeCode, "plugin-marketplace", ScopePlugin, false)
+	if doc == nil {
+		return fmt.Sprintf("marketplace %q has no readable %s", mktName, path)
+	}
 	list := doc.Get("plugins")
 	if list == nil || list.Kind != jsonc.Array {
-		return false
+		pos := doc.Pos
+		if list != nil {
+			pos = list.Pos
+		}
+		sc.fileError(reports.FileError{Path: path, Line: pos.Line, Column: pos.Col,
+			Message: "\"plugins\" must be an array; Claude Code loads no plugin of this marketplace"})
+		return fmt.Sprintf("marketplace %q lists no plugins", mktName)
 	}
 	for _, p := range list.Elems {
 		if n := p.Get("name"); n.IsString() && n.Str == name {
-			return true
+			return ""
 		}
 	}
-	return false
+	return fmt.Sprintf("marketplace %q does not list %q", mktName, name)
 }
 
 // enabledPlugins lists the plugins enabledPlugins turns on for a project,
@@ -410,6 +433,11 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 	for _, id := range enabledPlugins(w, p) {
 		ip := byID[id]
 		if ip == nil {
+			continue
+		}
+		if ip.unloadable != "" {
+			sc.fileFindingEvidence("MCPG-C006", ip.loc, fmt.Sprintf("enabled plugin %q loads nothing in Claude Code: %s", id, ip.unloadable),
+				map[string]any{"problem": "plugin not loadable", "plugin": id}, "plugin", id)
 			continue
 		}
 		rec, ok := sc.selectRecord(ip, p.dir)

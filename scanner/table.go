@@ -74,8 +74,13 @@ func claudeLocations() []Location {
 func Locations() []Location {
 	out := claudeLocations()
 	for _, l := range userLocations() {
-		out = append(out, Location{Client: l.client, Scope: ScopeUser, Base: BaseHome, Path: l.rel, Env: l.env})
+		scope := ScopeUser
+		if l.scope != "" {
+			scope = l.scope
+		}
+		out = append(out, Location{Client: l.client, Scope: scope, Base: BaseHome, Path: l.rel, Env: l.env})
 	}
+	out = append(out, extensionFiles()...)
 	for _, l := range projectLocations() {
 		out = append(out, Location{Client: l.client, Scope: ScopeProject, Base: BaseProject, Path: l.rel, Env: l.env})
 	}

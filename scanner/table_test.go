@@ -11,7 +11,7 @@ import (
 // scan supports appears.
 func TestLocationsTable(t *testing.T) {
 	bases := map[Base]bool{BaseHome: true, BaseClaudeConfig: true, BaseProject: true, BaseManaged: true, BaseRoot: true}
-	scopes := map[string]bool{ScopeUser: true, ScopeProject: true, ScopeLocal: true, ScopeManaged: true, ScopePlugin: true, ScopeIDE: true, ScopeSystem: true}
+	scopes := map[string]bool{ScopeUser: true, ScopeProject: true, ScopeLocal: true, ScopeManaged: true, ScopePlugin: true, ScopeIDE: true, ScopeSystem: true, ScopeExtension: true}
 	seen := map[string]bool{}
 	clients := map[string]bool{}
 	for _, l := range Locations() {

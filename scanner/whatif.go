@@ -177,7 +177,42 @@ func (p *Proposal) Judge(ctx context.Context, goos string, servers []reports.Ser
 		}
 		out[index[j]] = r
 	}
+	if pol := p.extensionPolicy(); pol != nil {
+		for i := range servers {
+			if v, ok := judgeExtension(pol, &servers[i], out[i]); ok {
+				out[i] = v
+			}
+		}
+	}
 	return out, nil
+}
+
+// extensionPolicy is the proposal's Claude Desktop extension policy
+// (intendedExtensionPolicy); nil when it sets none.
+func (p *Proposal) extensionPolicy() *desktopPolicy { return intendedExtensionPolicy(p.docs) }
+
+// judgeExtension judges a saved Claude Desktop extension under the
+// proposal's extension policy, as a scan with the proposal as its --policy
+// would (intendedExtensions): the status stays what Claude Desktop does
+// today, the decision is the proposal's, and the change says what Claude
+// Desktop would do were the proposal its enterprise settings. ok is false
+// for other servers.
+func judgeExtension(pol *desktopPolicy, s *reports.Server, now reports.Judged) (reports.Judged, bool) {
+	if s.Client != ClientClaudeDesktop || s.Scope != ScopeExtension || s.Status == reports.StatusInvalid {
+		return now, false
+	}
+	d, change, ok := intendedExtensionVerdict(pol, s.Status, s.Decision, s.Details)
+	if !ok {
+		return now, false
+	}
+	if !now.Judged {
+		now = reports.Judged{Judged: true, Verdict: reports.Verdict{Status: s.Status, Decision: s.Decision}}
+	}
+	if d != nil {
+		now.Decision = *d
+	}
+	now.Change = change
+	return now, true
 }
 
 // PolicyJudges reports whether a scan gives a saved server a policy

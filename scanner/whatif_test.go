@@ -122,3 +122,65 @@ func TestProposalLoadErrors(t *testing.T) {
 		t.Error("a proposal without an engine loaded")
 	}
 }
+
+// TestProposalExtensionPolicy: a proposal that sets Claude Desktop's
+// extension keys judges the saved extensions as the enterprise settings
+// would on each host (the status stays what Claude Desktop does today, the
+// change says what it would do); one that sets none leaves the extension
+// policy's verdicts alone.
+func TestProposalExtensionPolicy(t *testing.T) {
+	engine, err := policy.NewEngine(context.Background(), policy.EngineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := func(name string, status reports.Status, d reports.Decision, signature string, extra map[string]any) reports.Server {
+		details := map[string]any{"extension": map[string]any{"extension_id": name, "version": "1.0.0"},
+			"installation": map[string]any{"signature": signature}}
+		for k, v := range extra {
+			details[k] = v
+		}
+		return reports.Server{ID: "s-" + name, Name: name, Client: ClientClaudeDesktop, Scope: ScopeExtension, Transport: TransportStdio,
+			Command: "node", Args: []string{"/x/" + name + "/index.js"}, Status: status, Decision: d, Details: details}
+	}
+	allowed := reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}
+	offToday := reports.Decision{Reasons: []string{reports.ReasonExtensionsDisabled}}
+	saved := []reports.Server{
+		ext("signed", reports.StatusActive, allowed, "signed", nil),
+		ext("unsigned", reports.StatusActive, allowed, "unsigned", nil),
+		ext("off", reports.StatusBlocked, offToday, "signed", map[string]any{"disabled_by": "isEnabled: false"}),
+		{ID: "s-cursor", Name: "docs", Client: ClientCursor, Scope: ScopeUser, Transport: TransportStdio, Command: "uvx", Args: []string{"docs"}, Status: reports.StatusActive, Decision: allowed},
+	}
+	cases := []struct {
+		name, proposal string
+		want           []string // status reasons change, per saved server
+	}{
+		{"extensions off", `{"isDesktopExtensionEnabled": false}`,
+			[]string{"active EXTENSIONS_DISABLED block", "active EXTENSIONS_DISABLED block", "blocked EXTENSIONS_DISABLED ", "active ALLOWED "}},
+		{"signatures required", `{"isDxtSignatureRequired": true}`,
+			[]string{"active ALLOWED ", "active EXTENSION_UNSIGNED block", "blocked ALLOWED unblock", "active ALLOWED "}},
+		{"lists only", `{"allowedMcpServers": [{"serverName": "docs"}]}`,
+			[]string{"active NOT_ALLOWLISTED ", "active NOT_ALLOWLISTED ", "blocked EXTENSIONS_DISABLED ", "active ALLOWED "}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "proposal.json")
+			if err := os.WriteFile(file, []byte(tc.proposal), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := NewProposal(ProposalOptions{Policy: engine, PolicyFiles: []string{file}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Judge(context.Background(), "darwin", saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, j := range got {
+				s := string(j.Status) + " " + strings.Join(j.Decision.Reasons, ",") + " " + j.Change
+				if s != tc.want[i] {
+					t.Errorf("%s: %q, want %q", saved[i].Name, s, tc.want[i])
+				}
+			}
+		})
+	}
+}

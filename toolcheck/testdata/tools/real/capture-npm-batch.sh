@@ -5,7 +5,8 @@
 # line; # starts a comment). Packages are installed N at a time (CAPTURE_BATCH,
 # default 8) with one `npm install` into a shared prefix, one install after
 # the other, and each batch is captured while the next one installs. A batch
-# whose install fails is installed package by package instead.
+# whose install fails (one package with a missing dependency fails them all)
+# is installed in halves, recursively.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 list=${1:?usage: capture-npm-batch.sh LIST}
@@ -16,18 +17,30 @@ mkdir -p "$work/batches" "$work/logs"
 mapfile -t lines < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
 pkgname() { local p=${1%% *}; case $p in @*@*) echo "${p%@*}" ;; @*) echo "$p" ;; *) echo "${p%@*}" ;; esac; }
 
-install_batch() { # install_batch DIR LINE...: one npm install for the batch, or one per package
+npmi() { # npmi DIR PACKAGE...: one npm install into DIR
+	local d=$1
+	shift
+	(cd "$d" && timeout 600 npm install --cache "$work/cache" --prefer-offline --fetch-retries=0 --ignore-scripts --no-audit --no-fund --loglevel=error "$@") >>"$d/install.log" 2>&1 </dev/null
+}
+
+install_some() { # install_some DIR PACKAGE...: all at once, or halves of them if that fails
+	local d=$1
+	shift
+	npmi "$d" "$@" && return
+	[ $# -le 1 ] && return
+	local h=$(($# / 2))
+	install_some "$d" "${@:1:h}"
+	install_some "$d" "${@:h+1}"
+}
+
+install_batch() { # install_batch DIR LINE...
 	local d=$1
 	shift
 	local pkgs=() l
 	for l in "$@"; do pkgs+=("${l%% *}"); done
 	mkdir -p "$d"
 	[ -f "$d/package.json" ] || echo '{"name":"capture-batch","private":true}' >"$d/package.json"
-	if ! (cd "$d" && timeout 600 npm install --cache "$work/cache" --prefer-offline --legacy-peer-deps --ignore-scripts --no-audit --no-fund --loglevel=error "${pkgs[@]}") >"$d/install.log" 2>&1 </dev/null; then
-		for l in "${pkgs[@]}"; do
-			(cd "$d" && timeout 300 npm install --cache "$work/cache" --prefer-offline --legacy-peer-deps --ignore-scripts --no-audit --no-fund --loglevel=error "$l") >>"$d/install.log" 2>&1 </dev/null
-		done
-	fi
+	install_some "$d" "${pkgs[@]}"
 	touch "$d/.installed"
 }
 
@@ -38,7 +51,7 @@ capture_batch() { # capture_batch DIR LINE...
 	for l in "$@"; do
 		name=$(pkgname "$l")
 		if [ ! -f "$d/node_modules/$name/package.json" ]; then
-			printf '%s\t?\tinstall-failed\t%s\n' "$name" "$(grep -a 'npm error' "$d/install.log" | tail -1 | cut -c1-120)" >>"$work/status.tsv"
+			printf '%s\t?\tinstall-failed\t%s\n' "$name" "$(grep -a 'npm error' "$d/install.log" | grep -vE 'complete log|^npm error *$' | grep -E 'code|404|ENOTFOUND|notarget|ERESOLVE|engine' | head -1 | cut -c1-120)" >>"$work/status.tsv"
 			continue
 		fi
 		# shellcheck disable=SC2086

@@ -61,7 +61,7 @@ mkdir -p "$dir"
 # the previous one is captured); an installed package is not installed again.
 if [ -f "$dir/node_modules/$name/package.json" ]; then
 	:
-elif ! (cd "$dir" && timeout 300 npm install --cache "$work/cache" --ignore-scripts --no-audit --no-fund --loglevel=error "$pkg") >"$log" 2>&1; then
+elif ! (cd "$dir" && timeout 300 npm install --cache "$work/cache" --fetch-retries=0 --ignore-scripts --no-audit --no-fund --loglevel=error "$pkg") >"$log" 2>&1; then
 	status install-failed "$(tail -1 "$log")"
 	exit 2
 fi

@@ -1,0 +1,35 @@
+package proxy
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+)
+
+// BenchmarkCallRoundTrip is the latency of one tools/call and its result
+// with an event log: what the proxy adds per call (the Guard's verdict, the
+// id table, the tool-called audit event with its redacted arguments).
+// bench/proxy.sh runs it against a baseline build too (BASE=rev).
+func BenchmarkCallRoundTrip(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/project/README.md","token":"` + strings.Repeat("t", 40) + `","limit":100,"text":"` + strings.Repeat("x", 200) + `"}}}` + "\n")
+	for _, mode := range []string{"direct", "proxy"} {
+		b.Run(mode, func(b *testing.B) {
+			argv := fakeServer(b, "normal")
+			var e *endpoint
+			if mode == "direct" {
+				e = direct(b, argv)
+			} else {
+				log := events.New(io.Discard, "proxy", nil).For("bench")
+				e = proxied(b, argv, Options{Enforce: true, Events: log, Inspector: NewGuard(GuardOptions{Name: "bench", Enforce: true, Events: log})})
+			}
+			defer e.close()
+			e.roundTrip(b, line) // start-up
+			b.ResetTimer()
+			for range b.N {
+				e.roundTrip(b, line)
+			}
+		})
+	}
+}

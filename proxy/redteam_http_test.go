@@ -1,0 +1,149 @@
+package proxy
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+)
+
+// Red team (issue 42 parts 1-2): what a hostile Streamable HTTP upstream
+// gets past the proxy.
+
+// TestRedteamContentTypeBothKinds: bodyKind reads a Content-Type naming
+// both media types as an event stream, as the TypeScript SDK does; the
+// official Python SDK checks startswith("application/json") first (and
+// the Go SDK reads the media type), so it reads the body as JSON. A body
+// that is one JSON message has no data field for the proxy's event parser:
+// it passes byte for byte, and the Python client takes the listing the
+// analysis never saw.
+func TestRedteamContentTypeBothKinds(t *testing.T) {
+	for _, ct := range []string{"application/json; x=text/event-stream", "application/json, text/event-stream"} {
+		upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", ct)
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`)
+		}))
+		h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: true, Inspector: &fakeInspector{
+			withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "poisoned"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		px := httptest.NewServer(h)
+		resp, body := post(t, px.URL+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, nil)
+		if strings.Contains(body, "evil") && strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "application/json") {
+			t.Errorf("Content-Type %q: a client that reads it as JSON gets %s", ct, body)
+		}
+		px.Close()
+		upSrv.Close()
+	}
+}
+
+// TestRedteamUpstreamRedirect: the upstream answers a POST with 307 and a
+// Location elsewhere; the proxy passes the redirect on, and the client
+// (fetch, the Python SDK's httpx client with follow_redirects, Go's
+// http.Client: all follow a 307 with the body) posts the request to that
+// server directly. Its listing never passes the proxy.
+func TestRedteamUpstreamRedirect(t *testing.T) {
+	evilSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`)
+	}))
+	t.Cleanup(evilSrv.Close)
+	upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		http.Redirect(w, r, evilSrv.URL+"/mcp", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(upSrv.Close)
+	h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: true, Inspector: &fakeInspector{
+		withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "poisoned"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := httptest.NewServer(h)
+	t.Cleanup(px.Close)
+	resp, body := post(t, px.URL+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, nil)
+	if strings.Contains(body, "evil") {
+		t.Errorf("the client followed the upstream's redirect to %s and got %s", resp.Request.URL, body)
+	}
+}
+
+// TestUpstreamResponsesClientsReadOtherwise: what enforce mode refuses of
+// an upstream's response (a redirect, a Content-Type of both kinds or
+// twice, an event stream with no data event while a request is pending),
+// and that monitor mode forwards it with a report.
+func TestUpstreamResponsesClientsReadOtherwise(t *testing.T) {
+	const listing = `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`
+	cases := []struct {
+		name   string
+		serve  func(w http.ResponseWriter, r *http.Request)
+		status int    // enforce mode
+		want   string // in the enforce-mode body
+	}{
+		{"308 redirect", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", "http://attacker.example/mcp")
+			w.WriteHeader(http.StatusPermanentRedirect)
+		}, http.StatusBadGateway, "redirect"},
+		{"two Content-Type headers", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Add("Content-Type", "text/event-stream")
+			w.Header().Add("Content-Type", "application/json")
+			fmt.Fprint(w, listing)
+		}, http.StatusBadGateway, "Content-Type headers"},
+		{"event stream with no data event", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, ": ping\n\n"+listing+"\n\n")
+		}, http.StatusOK, `"code":-32002`},
+	}
+	for _, c := range cases {
+		for _, enforce := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s enforce=%v", c.name, enforce), func(t *testing.T) {
+				upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					io.Copy(io.Discard, r.Body)
+					c.serve(w, r)
+				}))
+				defer upSrv.Close()
+				var log syncBuffer
+				h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: enforce, Events: events.New(&log, "proxy", nil)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				px := httptest.NewServer(h)
+				defer px.Close()
+				client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+				req, _ := http.NewRequest(http.MethodPost, px.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				body := string(b)
+				log.mu.Lock()
+				evs := log.buf.String()
+				log.mu.Unlock()
+				if enforce {
+					if resp.StatusCode != c.status || !strings.Contains(body, c.want) || strings.Contains(body, "evil") {
+						t.Errorf("enforce: %d %q, want %d with %q", resp.StatusCode, body, c.status, c.want)
+					}
+					if !strings.Contains(evs, `"kind":"message-refused"`) {
+						t.Errorf("enforce: no message-refused event:\n%s", evs)
+					}
+					return
+				}
+				if resp.StatusCode == http.StatusBadGateway || strings.Contains(body, "-32002") {
+					t.Errorf("monitor: refused: %d %q", resp.StatusCode, body)
+				}
+				if !strings.Contains(evs, `"kind":"message-not-analysed"`) {
+					t.Errorf("monitor: no message-not-analysed event:\n%s", evs)
+				}
+			})
+		}
+	}
+}
