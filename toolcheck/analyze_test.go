@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -259,6 +260,9 @@ func TestRealToolLists(t *testing.T) {
 		reps = append(reps, rep)
 	}
 	for k, r := range reviewed {
+		if _, err := os.Stat(filepath.Join("testdata", "tools", "real", "dev", r.File)); err != nil && !slices.ContainsFunc(files, func(f string) bool { return filepath.Base(f) == r.File }) {
+			continue // a list not captured in this tree
+		}
 		if !seen[k] {
 			t.Errorf("reviewed finding %s on %s/%s no longer fires: remove it from real-reviewed.json", r.Rule, r.File, r.Tool)
 		}
