@@ -419,10 +419,52 @@ func pluginLookup(w *claudeWorld, pl plugin) func(string) (string, bool) {
 // pending, blocked or disabled manual server.
 func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string) {
 	manual := map[string]bool{}
+	w.mainUserEndpoints = map[string]bool{}
 	for _, s := range res.winners {
 		if s.Status == reports.StatusActive {
 			manual[pluginEndpoint(s)] = true
+			if s.Scope == ScopeUser {
+				w.mainUserEndpoints[pluginEndpoint(s)] = true
+			}
 		}
+	}
+	res.winners = append(sc.pluginWinners(w, p, res, exclusive, disabled, manual, nil), res.winners...)
+}
+
+// resolveProjectPlugins adds, for another project of a machine scan, the
+// servers of the plugins installed for that project alone (a local or
+// project record that does not apply to the main project): they load there
+// and nowhere else, so they are reported with that project. They are
+// deduplicated against the project's own active servers and the main
+// project's active user servers (the user servers of another project are
+// judged once, for the main one).
+func (sc *scan) resolveProjectPlugins(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string) {
+	if p.dir == "" || p.dir == w.mainDir {
+		return
+	}
+	manual := map[string]bool{}
+	for k := range w.mainUserEndpoints {
+		manual[k] = true
+	}
+	for _, s := range res.winners {
+		if s.Status == reports.StatusActive && s.Project == p.dir {
+			manual[pluginEndpoint(s)] = true
+		}
+	}
+	only := func(ip *installedPlugin) bool {
+		_, inMain := sc.selectRecord(ip, w.mainDir)
+		return !inMain
+	}
+	sc.pluginWinners(w, p, res, exclusive, disabled, manual, only)
+}
+
+// pluginWinners resolves the plugins enabled for project p (those only
+// selects, when it is set) and returns their servers in `claude mcp list`
+// order; every definition is added to res.defs.
+func (sc *scan) pluginWinners(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string, manual map[string]bool, only func(*installedPlugin) bool) []*Server {
+	project := ""
+	if only != nil {
+		project = p.dir
 	}
 	byID := make(map[string]*installedPlugin, len(w.installed))
 	for _, ip := range w.installed {
@@ -432,7 +474,7 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 	var winners, disabledWinners []*Server
 	for _, id := range enabledPlugins(w, p) {
 		ip := byID[id]
-		if ip == nil {
+		if ip == nil || only != nil && !only(ip) {
 			continue
 		}
 		if ip.unloadable != "" {
@@ -447,7 +489,7 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 		pl := plugin{id: ip.id, name: ip.name, marketplace: ip.marketplace, root: rec.root}
 		verdict := w.marketplaces.decide(ip.source)
 		for _, s := range sc.pluginServers(pl) {
-			s.Scope, s.Project = ScopePlugin, ""
+			s.Scope, s.Project = ScopePlugin, project
 			s.detail("claude_scope", claudeScopePlugin)
 			s.detail("install_scope", rec.scope)
 			if rec.projectPath != "" {
@@ -494,8 +536,7 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 			winners = append(winners, s)
 		}
 	}
-	winners = append(winners, disabledWinners...)
-	res.winners = append(winners, res.winners...)
+	return append(winners, disabledWinners...)
 }
 
 // marketplaceBlocked records that the managed marketplace policy keeps a

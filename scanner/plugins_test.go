@@ -265,3 +265,40 @@ func TestUnloadablePlugins(t *testing.T) {
 		})
 	}
 }
+
+// TestPluginOfAnotherProject: in a machine scan, a plugin installed only
+// for another project that ~/.claude.json knows is reported with that
+// project (where it loads), and not for the main project (where it does
+// not).
+func TestPluginOfAnotherProject(t *testing.T) {
+	opts := loadOracleCase(t, "1203-03-record-local-scope-cwd") // local record for <root>/project
+	other := opts.Project
+	main := filepath.Join(filepath.Dir(other), "main")
+	if err := os.MkdirAll(main, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeAbs(t, filepath.Join(opts.Home, ".claude.json"), `{"projects": {"`+other+`": {}, "`+main+`": {}}}`)
+	opts.Project = main
+	res, err := scanner.Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := pluginServers(res)
+	if len(got) != 1 || got[0].Project != other || got[0].Status != reports.StatusActive || got[0].Name != "plugin:pa:s1" {
+		for _, s := range got {
+			t.Logf("%s project=%q %s", s.Name, s.Project, s.Status)
+		}
+		t.Fatalf("want plugin:pa:s1 active for %s only", other)
+	}
+	// The same plugin installed for the user as well loads in the main
+	// project: reported once, machine-wide.
+	writeAbs(t, filepath.Join(opts.Home, ".claude", "plugins", "installed_plugins.json"), `{"version": 2, "plugins": {"pa@mkt": [
+  {"scope": "user", "installPath": "`+filepath.Join(opts.Home, ".claude", "plugins", "cache", "mkt", "pa", "1.0.0")+`"}]}}`)
+	res, err = scanner.Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pluginServers(res); len(got) != 1 || got[0].Project != "" || got[0].Status != reports.StatusActive {
+		t.Fatalf("a user-installed plugin: %d servers, first %+v", len(got), got)
+	}
+}
