@@ -82,14 +82,18 @@ func (p *intentPatterns) gates() []*litRegexp {
 	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convGate, p.convUser, p.private, p.credNoun}
 }
 
-// intentSignals returns the signals of what one text asks for (admitted:
-// the aux bits its whole view admits, which bound each line's), read line
+// intentSignals returns the signals of what one text asks for (view: its
+// match view when made, which a one-line text reuses; admitted: the aux
+// bits its whole view admits, which bound each line's), read line
 // by line (a list item is no sentence of the next) and clause by clause.
-func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
+func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
 	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 || admitted&auxIntent == 0 {
 		return nil
 	}
 	var out []toolSignal
+	if view != "" && strings.IndexByte(text, '\n') < 0 {
+		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted)
+	}
 	for line := range strings.SplitSeq(text, "\n") {
 		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
 			continue
