@@ -7,6 +7,13 @@
 // descriptions, invalid names and tools outside Claude Code's IDE allowlist
 // (SPEC §6 U, A, T and I rules; docs/threats.md).
 //
+// Instructions are judged as intent (intent.go: one strong signal, such as
+// an instruction aimed at another server's tool, is enough), on every
+// string the model reads, after decoding hidden carriers and replaying
+// what a terminal would hide (terminal.go); annotations are judged from
+// the tool's structure (annotations.go: the action word by position and
+// grammar, read with its object).
+//
 // Every finding points at the JSON pointer and position of the offending
 // string in the exact bytes the server sent. The package knows nothing of
 // client configuration files: the proxy links it without the scanner.
