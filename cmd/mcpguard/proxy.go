@@ -147,7 +147,7 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		}
 	}
 	if opts.ListenToken != "" {
-		b, err := os.ReadFile(opts.ListenToken)
+		b, err := readPrivateFile(opts.ListenToken, env.goos)
 		if err != nil {
 			return usage("--listen-token: %w", err)
 		}
@@ -360,4 +360,25 @@ func defaultServerName(argv []string, upstream string) string {
 		return "server"
 	}
 	return prog
+}
+
+// readPrivateFile reads a secret the user keeps in a file (the listen
+// token): on a shared machine, a token other users can read lets them use
+// the listener, so a file readable or writable by its group or by others is
+// refused, as ssh refuses such a key. The mode is read from the open file.
+// Windows has no such mode bits.
+func readPrivateFile(path, goos string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if goos != "windows" && st.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("%s is open to other users (mode %04o): chmod 600 %s", path, st.Mode().Perm(), path)
+	}
+	return io.ReadAll(io.LimitReader(f, 64<<10))
 }

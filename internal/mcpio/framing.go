@@ -19,7 +19,8 @@ type FrameReader struct {
 // ErrFrameTooLarge reports a line over the reader's limit.
 var ErrFrameTooLarge = errors.New("mcpio: message larger than the limit")
 
-// NewFrameReader reads frames from r; max > 0 limits their length.
+// NewFrameReader reads frames from r; max > 0 limits the length of each
+// message, its line end (LF or CRLF) not counted.
 func NewFrameReader(r io.Reader, max int) *FrameReader {
 	return &FrameReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
@@ -29,7 +30,7 @@ func NewFrameReader(r io.Reader, max int) *FrameReader {
 // input it returns io.EOF with no frame.
 func (f *FrameReader) Next() ([]byte, error) {
 	line, err := f.r.ReadSlice('\n')
-	if f.max > 0 && len(line) > f.max {
+	if f.over(line, err == nil || err == io.EOF) {
 		f.buf = append(f.buf[:0], line...)
 		return nil, ErrFrameTooLarge
 	}
@@ -47,7 +48,7 @@ func (f *FrameReader) Next() ([]byte, error) {
 	for {
 		line, err = f.r.ReadSlice('\n')
 		f.buf = append(f.buf, line...)
-		if f.max > 0 && len(f.buf) > f.max {
+		if f.over(f.buf, err == nil || err == io.EOF) {
 			return nil, ErrFrameTooLarge
 		}
 		switch err {
@@ -64,6 +65,19 @@ func (f *FrameReader) Next() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// over reports whether b, the start of a frame (complete: all of it), holds
+// more than the limit: a frame still being read may yet end in CRLF, so
+// one byte more is a carriage return to come.
+func (f *FrameReader) over(b []byte, complete bool) bool {
+	if f.max <= 0 {
+		return false
+	}
+	if complete {
+		return len(TrimFrame(b)) > f.max
+	}
+	return len(b) > f.max+1
 }
 
 // prefixLen is how much of a frame over the limit Prefix keeps.
