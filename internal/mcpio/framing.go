@@ -19,8 +19,7 @@ type FrameReader struct {
 // ErrFrameTooLarge reports a line over the reader's limit.
 var ErrFrameTooLarge = errors.New("mcpio: message larger than the limit")
 
-// NewFrameReader reads frames from r; max > 0 limits the length of each
-// message, its line end (LF or CRLF) not counted.
+// NewFrameReader reads frames from r; max > 0 limits their length.
 func NewFrameReader(r io.Reader, max int) *FrameReader {
 	return &FrameReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
@@ -30,7 +29,7 @@ func NewFrameReader(r io.Reader, max int) *FrameReader {
 // input it returns io.EOF with no frame.
 func (f *FrameReader) Next() ([]byte, error) {
 	line, err := f.r.ReadSlice('\n')
-	if f.over(line, err == nil || err == io.EOF) {
+	if f.over(line) {
 		f.buf = append(f.buf[:0], line...)
 		return nil, ErrFrameTooLarge
 	}
@@ -48,7 +47,7 @@ func (f *FrameReader) Next() ([]byte, error) {
 	for {
 		line, err = f.r.ReadSlice('\n')
 		f.buf = append(f.buf, line...)
-		if f.over(f.buf, err == nil || err == io.EOF) {
+		if f.over(f.buf) {
 			return nil, ErrFrameTooLarge
 		}
 		switch err {
@@ -67,17 +66,20 @@ func (f *FrameReader) Next() ([]byte, error) {
 	}
 }
 
-// over reports whether b, the start of a frame (complete: all of it), holds
-// more than the limit: a frame still being read may yet end in CRLF, so
-// one byte more is a carriage return to come.
-func (f *FrameReader) over(b []byte, complete bool) bool {
+// over reports a frame longer than the limit, its line ending left out:
+// a message of exactly max bytes passes, as it does over HTTP.
+func (f *FrameReader) over(b []byte) bool {
 	if f.max <= 0 {
 		return false
 	}
-	if complete {
-		return len(TrimFrame(b)) > f.max
+	n := len(b)
+	if n > 0 && b[n-1] == '\n' {
+		n--
+		if n > 0 && b[n-1] == '\r' {
+			n--
+		}
 	}
-	return len(b) > f.max+1
+	return n > f.max
 }
 
 // prefixLen is how much of a frame over the limit Prefix keeps.
