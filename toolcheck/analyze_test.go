@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,17 +30,6 @@ func analyze(t *testing.T, doc string, opts Options) *Report {
 
 // tool builds a one-tool bare-array document from a JSON object literal.
 func tool(obj string) string { return "[" + obj + "]" }
-
-// ruleCount counts findings of rule at or above severity rank min.
-func ruleCount(fs []reports.Finding, rule string, min int) int {
-	n := 0
-	for _, f := range fs {
-		if f.Rule == rule && f.Severity.Rank() >= min {
-			n++
-		}
-	}
-	return n
-}
 
 func summary(fs []reports.Finding) string {
 	var b strings.Builder
@@ -270,6 +260,9 @@ func TestRealToolLists(t *testing.T) {
 		reps = append(reps, rep)
 	}
 	for k, r := range reviewed {
+		if _, err := os.Stat(filepath.Join("testdata", "tools", "real", "dev", r.File)); err != nil && !slices.ContainsFunc(files, func(f string) bool { return filepath.Base(f) == r.File }) {
+			continue // a list not captured in this tree
+		}
 		if !seen[k] {
 			t.Errorf("reviewed finding %s on %s/%s no longer fires: remove it from real-reviewed.json", r.Rule, r.File, r.Tool)
 		}

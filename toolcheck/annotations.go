@@ -220,6 +220,9 @@ func membership(words []string, i int, name bool) bool {
 	default:
 		return false
 	}
+	if prep > 0 && anyIn(rest[prep+1:min(prep+4, len(rest))], groupNouns()) {
+		return true // "remove issues from an epic": they stay issues
+	}
 	for _, w := range obj {
 		if contentNouns()[w] || execNouns()[w] {
 			return false
@@ -227,6 +230,11 @@ func membership(words []string, i int, name bool) bool {
 	}
 	return len(obj) > 0
 }
+
+// groupNouns gather things that exist outside them: an epic, a sprint, a
+// playlist. Removing content from one leaves the content.
+var groupNouns = lazyWordSet(`epic epics sprint sprints milestone milestones board boards playlist playlists album albums
+	group groups team teams organization organizations org cart firewall firewalls release releases cycle cycles`)
 
 // unreadLanguage reports whether s is mostly letters outside Latin
 // script: text in a language this analysis does not read, which gives no
@@ -247,8 +255,34 @@ func unreadLanguage(s string) bool {
 			}
 		}
 	}
-	return other > latin
+	if other > latin {
+		return true
+	}
+	// Latin script in another language: more of its function words than
+	// of English's ("Compile en une vue ce qui s'est passé").
+	en, foreign := 0, 0
+	for _, w := range tlWords(s) {
+		switch {
+		case englishFunction()[w]:
+			en++
+		case foreignFunction()[w]:
+			foreign++
+		}
+	}
+	return foreign >= 2 && foreign > en
 }
+
+var (
+	englishFunction = lazyWordSet(`the a an of to and in for is are with on by from this that it as or be at`)
+	// French, Spanish, Portuguese, German, Italian and Dutch function
+	// words that are not English words.
+	foreignFunction = lazyWordSet(`le la les des du une et est dans qui pour sur avec pas ce ces vous nous sont
+		el los las del por con para una que es
+		uma os não com dos das
+		der die das und mit für ist nicht ein eine zu den dem von auf im
+		il di che non per gli nel della
+		het een van voor niet met zijn`)
+)
 
 // nameVerbs returns the action of a split tool name: the first word that
 // is only a verb, wherever it stands (verb first "delete_file", after a
@@ -440,9 +474,24 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			}
 		}
 		e.object = obj
+		phrase := objectPhrase(words, at, name)
 		switch {
-		case e.class&classExec != 0 && readObjects()[obj]:
+		case e.class&classExec != 0 && anyIn(phrase, readObjects()):
+			// "Execute a PromQL query", "Run a Data Explorer query".
 			e.class = classRead
+		case e.class&classExec != 0 && !execNouns()[e.word] && !anyIn(phrase, codeObjects()) && !anyIn(phrase, execNouns()):
+			// Running a workflow, a card, a pipeline or compiling a recap
+			// is the vendor's operation, not code the client cannot see:
+			// weak evidence.
+			e.weak = true
+		case e.class&(classDestroy|classNonIdem) != 0 && anyIn(phrase, referenceNouns()):
+			// A bookmark, a tag, a star: a reference, which the opposite
+			// call restores; making one twice makes one.
+			e.class = e.class&^(classDestroy|classNonIdem) | classMutate
+		case e.class&classDestroy != 0 && haltVerbs()[e.word] && anyIn(phrase, runningWork()):
+			// Cancelling a running query or job stops work; it destroys
+			// nothing stored.
+			e.class = e.class&^classDestroy | classMutate
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
 		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
@@ -460,6 +509,50 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 	}
 	return out
 }
+
+// objectPhrase returns up to four words of the object of the verb at
+// words[at] (past determiners), and in a name also the word before the
+// verb ("mb_bookmark_delete": "bookmark").
+func objectPhrase(words []string, at int, name bool) []string {
+	if at < 0 {
+		return nil
+	}
+	var out []string
+	for _, w := range words[at+1:] {
+		if len(out) == 4 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" {
+			break
+		}
+		if !objectSkips()[w] {
+			out = append(out, w)
+		}
+	}
+	if name && at > 0 {
+		out = append(out, words[at-1])
+	}
+	return out
+}
+
+func anyIn(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceNouns are pointers to something else: removing one leaves the
+// thing, adding one twice adds one.
+var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourite favourites star stars label labels tag tags
+	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
+	assignee assignees reviewer reviewers`)
+
+// haltVerbs stop what runs; runningWork is what they stop.
+var (
+	haltVerbs   = lazyWordSet(`cancel abort stop kill terminate`)
+	runningWork = lazyWordSet(`query queries job jobs request requests operation operations run runs build builds process
+		processes execution executions export exports import imports upload uploads download downloads search searches`)
+)
 
 // wordAfter returns the word after the first obj following words[at]
 // ("device" "clipboard"): the head of a two-word object.
@@ -594,7 +687,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
-		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread {
+		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 		}
 	}
@@ -634,6 +727,26 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 	}
 	return e
+}
+
+// harmlessOverwrite reports whether what a destructive phrase m of view
+// overwrites or replaces is empty or a reference ("overwrite existing
+// empty cells", "replaces existing tags"): nothing is lost.
+func harmlessOverwrite(view, m string) bool {
+	i := strings.Index(view, m)
+	if i < 0 {
+		return false
+	}
+	after := tlWords(view[i+len(m):])
+	if len(after) > 3 {
+		after = after[:3]
+	}
+	for _, w := range after {
+		if w == "empty" || w == "blank" || w == "unused" || referenceNouns()[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // tlFirstClause is the first sentence of a match view up to a colon or a
@@ -857,7 +970,11 @@ func strength(ev, all []verbEvidence) int {
 			nameHit = true
 			nameStrong = nameStrong || !e.weak
 		case "description", "title", "annotations.title":
-			text = true
+			if e.weak {
+				other = true // "Execute a card": the vendor's operation
+			} else {
+				text = true
+			}
 		default:
 			other = true
 		}

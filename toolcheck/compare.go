@@ -200,6 +200,7 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 // the model (always, also, whenever it is called, instead of it).
 func directsAbout(view, name string) bool {
 	p := intentRE()
+	view = withoutCode(view)
 	for rest := view; rest != ""; {
 		var c string
 		c, rest = tlNextClause(rest)
@@ -211,4 +212,27 @@ func directsAbout(view, name string) bool {
 		}
 	}
 	return false
+}
+
+// withoutCode drops fenced code blocks (```…```) from a view: an example's
+// JSON keys and commands direct nothing.
+func withoutCode(view string) string {
+	if !strings.Contains(view, "```") {
+		return view
+	}
+	var b strings.Builder
+	for i := 0; ; i++ {
+		k := strings.Index(view, "```")
+		if k < 0 {
+			if i%2 == 0 {
+				b.WriteString(view)
+			}
+			return b.String()
+		}
+		if i%2 == 0 {
+			b.WriteString(view[:k])
+			b.WriteString(". ")
+		}
+		view = view[k+3:]
+	}
 }

@@ -29,7 +29,7 @@ type intentPatterns struct {
 	server *regexp.Regexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, sinkTo, paramVerb, paramDest, sinkDest, private,
-	convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
+	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
 }
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
@@ -47,6 +47,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		endorse:    newLitRegexp(`\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
 		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
+		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
 		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
@@ -230,7 +231,13 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	}
 	if end {
 		if m := p.endorse.FindString(s); m != "" {
-			add(famPreference, 2, m, false)
+			// Endorsed by the model's own makers: a claim aimed at the
+			// model's choice of tool, nothing a user reads it for.
+			w := 2.0
+			if p.aiMaker.MatchString(m) {
+				w = 4
+			}
+			add(famPreference, w, m, false)
 		}
 	}
 	if conv || universal != "" {

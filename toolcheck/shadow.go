@@ -379,10 +379,11 @@ func (a *toolAnalysis) overLong(t *Tool, desc string, n int) {
 		whole = a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false)
 	}
 	var phr []any
-	// Only phrases that are a finding (a T001 note or more) are worth a
-	// warning when they lie beyond the cut: a weak one ("after calling
-	// this tool", a ".env") is no finding anywhere.
-	if score, fam := poisonScore(whole); score >= suspectThreshold && len(fam) >= 2 || score >= poisonThreshold {
+	// Only phrases that are a warning or an error themselves (the
+	// description's T001 score reaches the threshold) are worth a warning
+	// when they lie beyond the cut: a weak one ("after calling this
+	// tool"), or a note's combination, is not.
+	if score, _ := poisonScore(whole); score >= poisonThreshold {
 		before := map[string]bool{}
 		for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
 			before[s.family+"\x00"+s.match] = true
