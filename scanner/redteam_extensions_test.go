@@ -1,0 +1,108 @@
+package scanner_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"hash/crc32"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpguard/mcpguard/scanner"
+)
+
+// Red-team tests of issue 46 (Claude Desktop extensions). Each one states
+// what Claude Desktop does and fails while mcpguard disagrees.
+
+const redteamSecret = "sk-live-REDTEAM-0123456789abcdef"
+
+// stageExtension writes one installed extension (Linux layout) with its
+// settings file and returns the scan options for it.
+func stageExtension(t *testing.T, id, manifest, settings string) scanner.Options {
+	t.Helper()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	data := filepath.Join(home, ".config", "Claude")
+	writeAbs(t, filepath.Join(data, "Claude Extensions", id, "manifest.json"), manifest)
+	writeAbs(t, filepath.Join(data, "Claude Extensions Settings", id+".json"), settings)
+	return scanner.Options{Home: home, GOOS: "linux", LookupEnv: emptyEnv,
+		DesktopPolicyFile: filepath.Join(root, "no-policy.json")}
+}
+
+func scanJSON(t *testing.T, opts scanner.Options) (*scanner.Result, string) {
+	t.Helper()
+	res, err := scanner.Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(b)
+}
+
+// TestRedteamSensitiveNeverPrinted: a user_config field that Claude Desktop
+// treats as sensitive (JSON.parse: the last of duplicate keys wins) must
+// never have its stored value substituted into the reported server.
+func TestRedteamSensitiveNeverPrinted(t *testing.T) {
+	settings := `{"isEnabled": true, "userConfig": {"api_key": "` + redteamSecret + `"}}`
+	server := `"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node","args":["i.js","--key=${user_config.api_key}"],"env":{"K":"${user_config.api_key}"}}}`
+	cases := map[string]string{
+		"duplicate sensitive key, last true": `{"manifest_version":"0.3","name":"x","version":"1.0.0",` + server + `,
+			"user_config":{"api_key":{"type":"string","title":"k","sensitive":false,"sensitive":true}}}`,
+		"duplicate field, last sensitive": `{"manifest_version":"0.3","name":"x","version":"1.0.0",` + server + `,
+			"user_config":{"api_key":{"type":"string","title":"k"},"api_key":{"type":"string","title":"k","sensitive":true}}}`,
+	}
+	for name, manifest := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, out := scanJSON(t, stageExtension(t, "local.mcpb.rt.x", manifest, settings))
+			if strings.Contains(out, redteamSecret) {
+				t.Errorf("the sensitive value reaches the scan result")
+			}
+		})
+	}
+}
+
+// rawZip builds a zip whose entries carry raw creator and external
+// attributes, as a hostile packer can write them.
+func rawZip(t *testing.T, entries []struct {
+	name, data    string
+	creator       uint16
+	externalAttrs uint32
+}) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, e := range entries {
+		h := &zip.FileHeader{Name: e.name, Method: zip.Store, CreatorVersion: e.creator, ExternalAttrs: e.externalAttrs,
+			CRC32: crc32.ChecksumIEEE([]byte(e.data)), CompressedSize64: uint64(len(e.data)), UncompressedSize64: uint64(len(e.data))}
+		f, err := w.CreateRaw(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte(e.data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func scanBundleWithPolicy(t *testing.T, data []byte, policy string) *scanner.Result {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.mcpb")
+	writeAbs(t, p, string(data))
+	pol := filepath.Join(dir, "enterprise.json")
+	writeAbs(t, pol, policy)
+	res, err := scanner.Scan(context.Background(), scanner.Options{Paths: []string{p}, GOOS: "linux", LookupEnv: emptyEnv, DesktopPolicyFile: pol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
