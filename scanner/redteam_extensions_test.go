@@ -66,6 +66,76 @@ func TestRedteamSensitiveNeverPrinted(t *testing.T) {
 	}
 }
 
+// TestRedteamPolicyValueOfWrongType: an enterprise setting whose value is
+// not a boolean is neither obeyed nor reported; mcpguard then calls every
+// extension allowed without an error. It must be a path:line:col error.
+func TestRedteamPolicyValueOfWrongType(t *testing.T) {
+	plist := func(body string) string {
+		return `<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>` + body + `</dict></plist>`
+	}
+	cases := []struct{ name, file, data string }{
+		{"json string", "enterprise.json", `{"isDesktopExtensionEnabled": "false"}`},
+		{"json number", "enterprise.json", `{"isDesktopExtensionEnabled": 0}`},
+		{"plist integer", "com.anthropic.claudefordesktop.plist", plist(`<key>isDesktopExtensionEnabled</key><integer>0</integer>`)},
+		{"plist string", "com.anthropic.claudefordesktop.plist", plist(`<key>isDesktopExtensionEnabled</key><string>false</string>`)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := stageClient(t, "claude-desktop-extensions")
+			opts := scanner.Options{Home: filepath.Join(root, "home"), GOOS: "linux", LookupEnv: emptyEnv,
+				DesktopPolicyFile: filepath.Join(root, tc.file)}
+			writeAbs(t, opts.DesktopPolicyFile, tc.data)
+			res, _ := scanJSON(t, opts)
+			var located bool
+			for _, e := range res.Errors {
+				if e.Path == opts.DesktopPolicyFile && e.Line > 0 && e.Column > 0 {
+					located = true
+				}
+			}
+			if !located {
+				t.Errorf("no path:line:col error for a non-boolean policy value; errors = %+v", res.Errors)
+			}
+		})
+	}
+}
+
+// TestRedteamPlistNotParsed: the macOS managed preferences are read with
+// a regular expression, not as XML: a commented-out key, a key of a nested
+// dictionary or an XML character reference change what mcpguard reads
+// while CFPreferences reads isDesktopExtensionEnabled = false. The
+// extension must be blocked (or the file an error), never silently
+// allowed.
+func TestRedteamPlistNotParsed(t *testing.T) {
+	plist := func(body string) string {
+		return `<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>` + body + `</dict></plist>`
+	}
+	cases := map[string]string{
+		"comment after":  plist(`<key>isDesktopExtensionEnabled</key><false/><!-- old: <key>isDesktopExtensionEnabled</key><true/> -->`),
+		"nested dict":    plist(`<key>isDesktopExtensionEnabled</key><false/><key>notes</key><dict><key>isDesktopExtensionEnabled</key><true/></dict>`),
+		"char reference": plist(`<key>isDesktopExtension&#69;nabled</key><false/>`),
+		"cdata key":      plist(`<key><![CDATA[isDesktopExtensionEnabled]]></key><false/>`),
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := stageClient(t, "claude-desktop-extensions")
+			opts := scanner.Options{Home: filepath.Join(root, "home"), GOOS: "linux", LookupEnv: emptyEnv,
+				DesktopPolicyFile: filepath.Join(root, "com.anthropic.claudefordesktop.plist")}
+			writeAbs(t, opts.DesktopPolicyFile, data)
+			res, _ := scanJSON(t, opts)
+			for _, e := range res.Errors {
+				if e.Path == opts.DesktopPolicyFile {
+					return // refused loudly: fine
+				}
+			}
+			for _, s := range res.Servers {
+				if s.Name == "local.mcpb.acme-corp.weather" && s.Status != "blocked" {
+					t.Errorf("%s is %s %v; Claude Desktop reads isDesktopExtensionEnabled=false", s.Name, s.Status, s.Decision.Reasons)
+				}
+			}
+		})
+	}
+}
+
 // rawZip builds a zip whose entries carry raw creator and external
 // attributes, as a hostile packer can write them.
 func rawZip(t *testing.T, entries []struct {
