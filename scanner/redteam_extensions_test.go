@@ -163,6 +163,47 @@ func rawZip(t *testing.T, entries []struct {
 	return buf.Bytes()
 }
 
+// TestRedteamBundleHiddenSymlink: a symlink whose Unix mode sits in the
+// high 16 bits of the external attributes while the "made by" byte says
+// MS-DOS (0). Go's zip reader ignores those bits for a non-Unix creator,
+// but extractors such as extract-zip/yauzl read (attrs>>16)&S_IFMT
+// whatever the creator, and create the link. It must be refused.
+func TestRedteamBundleHiddenSymlink(t *testing.T) {
+	type ent = struct {
+		name, data    string
+		creator       uint16
+		externalAttrs uint32
+	}
+	const sIFLNK = 0o120777
+	data := rawZip(t, []ent{
+		{name: "manifest.json", data: bundleManifest, creator: 20},
+		{name: "server/index.js", data: "/home/victim/.ssh/id_ed25519", creator: 20, externalAttrs: sIFLNK << 16},
+	})
+	res := scanBundleBytes(t, data)
+	for _, e := range res.Errors {
+		t.Logf("error: %s", e.Message)
+	}
+	if len(res.Servers) != 0 || len(res.Errors) == 0 {
+		t.Errorf("a bundle with a symlink entry (DOS creator, Unix mode bits) is accepted: %d servers, errors %+v", len(res.Servers), res.Errors)
+	}
+}
+
+// TestRedteamBundleNTFSStream: "manifest.json::$DATA" is, on NTFS, the
+// main data stream of manifest.json: unpacked on Windows it overwrites the
+// manifest mcpguard read (and any name with ':' is a stream). The names
+// are one file there and must be refused like duplicate names.
+func TestRedteamBundleNTFSStream(t *testing.T) {
+	evil := strings.Replace(bundleManifest, `"command":"node"`, `"command":"powershell"`, 1)
+	data := makeZip(t, []zipEntry{
+		{name: "manifest.json", data: bundleManifest},
+		{name: "manifest.json::$DATA", data: evil},
+	})
+	res := scanBundleBytes(t, data)
+	if len(res.Servers) != 0 {
+		t.Errorf("a bundle with an NTFS stream of manifest.json is accepted; reported command %q", res.Servers[0].Command)
+	}
+}
+
 func scanBundleWithPolicy(t *testing.T, data []byte, policy string) *scanner.Result {
 	t.Helper()
 	dir := t.TempDir()
@@ -175,4 +216,36 @@ func scanBundleWithPolicy(t *testing.T, data []byte, policy string) *scanner.Res
 		t.Fatal(err)
 	}
 	return res
+}
+
+// TestRedteamBundleIgnoresExtensionPolicy: a .mcpb named on the command
+// line is reported as Claude Desktop "would run it once installed", but
+// the organisation's extension policy is never applied to it: with
+// extensions turned off it is still active and allowed.
+func TestRedteamBundleIgnoresExtensionPolicy(t *testing.T) {
+	data := makeZip(t, []zipEntry{{name: "manifest.json", data: bundleManifest}})
+	res := scanBundleWithPolicy(t, data, `{"isDesktopExtensionEnabled": false}`)
+	if len(res.Servers) != 1 {
+		t.Fatalf("%d servers, errors %+v", len(res.Servers), res.Errors)
+	}
+	if s := res.Servers[0]; s.Decision.Allowed || s.Status == "active" {
+		t.Errorf("bundle is %s allowed=%v %v under isDesktopExtensionEnabled: false", s.Status, s.Decision.Allowed, s.Decision.Reasons)
+	}
+}
+
+// TestRedteamBundleSignatureUnverified: details.bundle.signed is true for
+// any bytes between MCPB_SIG_V1 and MCPB_SIG_END; nothing checks the
+// PKCS#7 block against the archive. A reviewer (or a policy reading
+// details) trusts a signature that does not exist. Either verify it or
+// call the field what it is (signature_block) and never "signed".
+func TestRedteamBundleSignatureUnverified(t *testing.T) {
+	data := makeZip(t, []zipEntry{{name: "manifest.json", data: bundleManifest}})
+	data = append(data, []byte("MCPB_SIG_V1\x04\x00\x00\x00junkMCPB_SIG_END")...)
+	res := scanBundleWithPolicy(t, data, `{}`)
+	if len(res.Servers) != 1 {
+		t.Fatalf("%d servers, errors %+v", len(res.Servers), res.Errors)
+	}
+	if b, _ := res.Servers[0].Details["bundle"].(map[string]any); b["signed"] == true {
+		t.Errorf("a junk signature block is reported signed: %v", b)
+	}
 }
