@@ -71,6 +71,9 @@ type DeclaredTools struct {
 	// id on every machine and after a move, as the scan's own findings.
 	IDPath string
 	Data   []byte
+	// NoTools is set when the manifest has no "tools" member: it is
+	// analysed as a list of no tools (hidden Unicode anywhere in it).
+	NoTools bool
 }
 
 // manifestDoc is a parsed extension manifest.
@@ -541,8 +544,14 @@ func (sc *scan) extensionServer(m *manifestDoc, id, extDir, platform string, set
 		details["server_type"] = t.Str
 	}
 	s.detail("extension", details)
-	if tools := root.Get("tools"); tools != nil && tools.Kind == jsonc.Array {
+	switch tools := root.Member("tools"); {
+	case tools != nil && tools.Value.Kind == jsonc.Array:
 		s.DeclaredTools = &DeclaredTools{Path: m.path, IDPath: sc.stablePath(m.path), Data: m.data}
+	case tools == nil:
+		// "tools" is optional (the server answers tools/list at run
+		// time): the rest of the manifest is still analysed, for hidden
+		// Unicode in its names, descriptions and arguments.
+		s.DeclaredTools = &DeclaredTools{Path: m.path, IDPath: sc.stablePath(m.path), Data: m.data, NoTools: true}
 	}
 	cfgMember := memberValue(server).Member("mcp_config")
 	if cfgMember == nil || cfgMember.Value.Kind != jsonc.Object {
