@@ -1,10 +1,13 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcpguard/mcpguard/internal/events"
@@ -70,7 +73,11 @@ func (r *relay) newCall(tool string, params []byte) *callRecord {
 				c.more = len(ak) - j
 				break
 			}
-			c.args[name] = auditValue(r.det, name, av[j])
+			key := auditName(r.det, name)
+			if _, dup := c.args[key]; dup {
+				key += "#" + strconv.Itoa(j) // two names the same once clipped or redacted
+			}
+			c.args[key] = auditValue(r.det, name, av[j])
 		}
 	}
 	return c
@@ -85,6 +92,11 @@ func auditValue(det *secrets.Detector, name string, raw []byte) any {
 	if len(raw) == 0 {
 		return nil
 	}
+	if sensitiveName(name) && !bytes.Equal(raw, []byte("null")) {
+		// Under a credential's name any value is one: a pass phrase with
+		// spaces, a numeric PIN, a structure holding the parts of a key.
+		return secrets.Redacted
+	}
 	switch raw[0] {
 	case '"':
 		var s string
@@ -94,15 +106,7 @@ func auditValue(det *secrets.Detector, name string, raw []byte) any {
 		if _, secret := det.Secret(name, s); secret {
 			return secrets.Redacted
 		}
-		s = det.RedactText(s)
-		if len(s) > maxAuditValue {
-			cut := maxAuditValue
-			for cut > 0 && !utf8.RuneStart(s[cut]) {
-				cut--
-			}
-			s = s[:cut] + "... (" + strconv.Itoa(len(s)) + " bytes)"
-		}
-		return s
+		return clipAudit(det.RedactText(s))
 	case '{':
 		return fmt.Sprintf("<object of %d bytes>", len(raw))
 	case '[':
@@ -116,6 +120,60 @@ func auditValue(det *secrets.Detector, name string, raw []byte) any {
 		return nil
 	}
 	return v
+}
+
+// auditName is what the audit shows of an argument's name: a tool with
+// free-form keys (an env or headers map) may use a token as one, or one of
+// any size. Tokens of known formats are hidden and the name is cut to
+// maxAuditValue bytes.
+func auditName(det *secrets.Detector, name string) string {
+	name = det.RedactText(name)
+	return clipAudit(name)
+}
+
+// clipAudit cuts s to maxAuditValue bytes at a rune boundary, saying how
+// long it was.
+func clipAudit(s string) string {
+	if len(s) <= maxAuditValue {
+		return s
+	}
+	cut := maxAuditValue
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// sensitiveWords are words of an argument name whose value is a secret
+// though the secret detector's credential names (made for env keys and
+// headers) do not have them: card and identity codes.
+var sensitiveWords = map[string]bool{"pin": true, "cvv": true, "cvv2": true, "cvc": true, "cvc2": true,
+	"otp": true, "totp": true, "ssn": true, "iban": true, "mfa": true}
+
+// sensitiveName reports an argument name under which any value is
+// redacted: a credential name (password, client_secret, api_key) or a
+// name with a word of sensitiveWords (pin, pin_code, cardCvv).
+func sensitiveName(name string) bool {
+	if secrets.IsCredentialName(name) {
+		return true
+	}
+	start := 0
+	rs := []rune(name)
+	for i := 0; i <= len(rs); i++ {
+		end := i == len(rs) || !(unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])) ||
+			(i > start && unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]))
+		if !end {
+			continue
+		}
+		if i > start && sensitiveWords[strings.ToLower(string(rs[start:i]))] {
+			return true
+		}
+		start = i
+		if i < len(rs) && !(unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])) {
+			start = i + 1
+		}
+	}
+	return false
 }
 
 // called writes the tool-called event of a call. response is the
@@ -141,7 +199,8 @@ func (r *relay) called(c *callRecord, outcome string, response []byte, code int,
 			d["tool_sha256"] = sha
 		}
 	}
-	msg := fmt.Sprintf("tools/call %q: %s", c.tool, outcome)
+	tool := auditName(r.det, c.tool) // a server's name for it: any size
+	msg := fmt.Sprintf("tools/call %q: %s", tool, outcome)
 	switch outcome {
 	case outcomeError:
 		d["error_code"] = code
@@ -154,7 +213,7 @@ func (r *relay) called(c *callRecord, outcome string, response []byte, code int,
 		}
 		msg += ": " + why
 	}
-	r.audit.Emit(events.Event{Kind: "tool-called", Tool: c.tool, Rule: rule, Message: msg, Details: d})
+	r.audit.Emit(events.Event{Kind: "tool-called", Tool: tool, Rule: rule, Message: msg, Details: d})
 }
 
 // answered audits the response to a call: a result (isError or not) or a

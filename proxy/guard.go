@@ -91,6 +91,26 @@ type Guard struct {
 	// earlyPins are the pins made beside the parse of the listing being
 	// inspected (toolcheck.Options.Early), for checkPins.
 	earlyPins *pins.EarlyPins
+	// pageNames are the tool names of the pages of the current listing so
+	// far: a later page must not list a twin of an earlier page's tool.
+	pageNames []string
+}
+
+// maxPageNames bounds pageNames: a server paging without end must not
+// grow the proxy.
+const maxPageNames = 1 << 16
+
+// ownNames are the server's names a listing's names must not imitate: its
+// earlier pages' and its pinned ones (a pinned "read_file" and a listed
+// "reаd_file" are two tools to the person who approved the first).
+func (g *Guard) ownNames() []string {
+	own := g.pageNames
+	if g.pinSet != nil {
+		if p := g.pinSet.Pins[g.opts.Name]; p != nil {
+			own = append(own[:len(own):len(own)], approvedNames(p)...)
+		}
+	}
+	return own
 }
 
 // NewGuard returns a Guard. The launch surface is pinned with the store's
@@ -158,6 +178,7 @@ func (g *Guard) Revision(tool string) string {
 func (g *Guard) ListChanged() {
 	g.mu.Lock()
 	g.last.in = nil
+	g.pageNames = g.pageNames[:0]
 	g.mu.Unlock()
 }
 
@@ -226,7 +247,15 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 	findings := append([]reports.Finding(nil), rep.Findings...)
 	// Names that read as another tool's, of this server or of another one
 	// the user pinned (MCPG-T005 at error).
-	findings = append(findings, toolcheck.NameTwins(rep, g.pinnedTools())...)
+	if !paged {
+		g.pageNames = g.pageNames[:0] // a new listing
+	}
+	findings = append(findings, toolcheck.NameTwins(rep, g.pinnedTools(), g.ownNames())...)
+	for _, t := range rep.Tools {
+		if t.Name != "" && len(g.pageNames) < maxPageNames {
+			g.pageNames = append(g.pageNames, t.Name)
+		}
+	}
 	for _, f := range findings {
 		i := idx.of(f.Location.Pointer)
 		if i < 0 {

@@ -81,6 +81,8 @@ type httpProxy struct {
 	posts atomic.Uint64 // numbers the POSTs: each has its own route
 	// listener says who may use the listener (http_admit.go).
 	listener ListenerOptions
+	// refusals bounds the reports of refused requests (http_admit.go).
+	refusals refusalLimiter
 }
 
 // routeFor is where the ids of one HTTP request are recorded: the client's
@@ -135,6 +137,10 @@ func (h *httpProxy) release(ctx context.Context) {
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if rf := h.admit(req); rf != nil {
 		h.refuse(w, req, rf)
+		return
+	}
+	if req.Method == http.MethodOptions {
+		preflight(w, req) // admit let only an allowed origin's through
 		return
 	}
 	session := req.Header.Get("Mcp-Session-Id")
@@ -201,6 +207,13 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		// A cookie of the upstream's would be stored for the proxy's
 		// address, and sent back by every page of it.
 		resp.Header.Del("Set-Cookie")
+	}
+	if origin := resp.Request.Header.Get("Origin"); origin != "" {
+		// admit let only an allowed origin through: its page may read
+		// the answer and the session id.
+		resp.Header.Set("Access-Control-Allow-Origin", origin)
+		resp.Header.Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
+		resp.Header.Add("Vary", "Origin")
 	}
 	// Requests were recorded under the route of the request they were sent
 	// in; a session id the response assigns (initialize) is for the

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpguard/mcpguard/internal/events"
 )
@@ -51,8 +53,24 @@ func (h *httpProxy) admit(req *http.Request) *refusal {
 	if !hostAllowed(req.Host, lo.Listen) {
 		return &refusal{http.StatusMisdirectedRequest, "host", "the Host header does not name this proxy's listen address"}
 	}
-	if origin := req.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
+	origin := req.Header.Get("Origin")
+	if origin != "" && !h.originAllowed(origin) {
 		return &refusal{http.StatusForbidden, "origin", "requests from this origin are not allowed (--allow-origin)"}
+	}
+	if origin == "" {
+		// A browser sends no Origin on a no-cors GET or a navigation, but
+		// says where the request comes from: a page of another site.
+		// (Clients other than browsers send no Sec-Fetch-* at all.)
+		site := strings.ToLower(req.Header.Get("Sec-Fetch-Site"))
+		mode := strings.ToLower(req.Header.Get("Sec-Fetch-Mode"))
+		if (site != "" && site != "none" && site != "same-origin") || mode == "no-cors" || mode == "navigate" {
+			return &refusal{http.StatusForbidden, "fetch-site", "requests from web pages are not allowed (Sec-Fetch-Site " + clip(site) + ", Sec-Fetch-Mode " + clip(mode) + ")"}
+		}
+	}
+	if req.Method == http.MethodOptions && origin != "" && req.Header.Get("Access-Control-Request-Method") != "" {
+		// The CORS preflight of an allowed origin (it carries no
+		// credentials, and reaches nothing upstream): ServeHTTP answers it.
+		return nil
 	}
 	if lo.Token != "" {
 		got, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
@@ -90,10 +108,97 @@ func (h *httpProxy) refuse(w http.ResponseWriter, req *http.Request, rf *refusal
 	if ct := req.Header.Get("Content-Type"); ct != "" && rf.reason == "content-type" {
 		details["content_type"] = clip(ct)
 	}
-	h.relay.opts.Events.Emit(events.Event{Kind: "http-refused", Severity: "error", Details: details,
-		Message: "refused an HTTP request: " + rf.msg})
-	h.relay.opts.Logger.Warn("HTTP request refused", "status", rf.status, "reason", rf.reason, "host", clip(req.Host), "origin", clip(req.Header.Get("Origin")))
+	kind := rf.reason + "\x00" + req.Method + "\x00" + clip(req.Host) + "\x00" + clip(req.Header.Get("Origin"))
+	if ct, ok := details["content_type"].(string); ok {
+		kind += "\x00" + ct
+	}
+	if n, ok := h.refusals.admit(kind, time.Now()); ok {
+		if n > 0 {
+			details["suppressed"] = n
+		}
+		h.relay.opts.Events.Emit(events.Event{Kind: "http-refused", Severity: "error", Details: details,
+			Message: "refused an HTTP request: " + rf.msg})
+		h.relay.opts.Logger.Warn("HTTP request refused", "status", rf.status, "reason", rf.reason, "host", clip(req.Host), "origin", clip(req.Header.Get("Origin")), "suppressed", n)
+	}
 	http.Error(w, "mcpguard: "+rf.msg, rf.status)
+}
+
+// preflight answers the CORS preflight of an allowed origin, so a browser
+// client on it (--allow-origin) can POST JSON and read the session id.
+func preflight(w http.ResponseWriter, req *http.Request) {
+	hd := w.Header()
+	hd.Set("Access-Control-Allow-Origin", req.Header.Get("Origin"))
+	hd.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+	hd.Set("Access-Control-Allow-Headers", corsHeaders)
+	hd.Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
+	hd.Set("Access-Control-Max-Age", "600")
+	hd.Add("Vary", "Origin")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// corsHeaders are the request headers of the transport a browser client
+// sends.
+const corsHeaders = "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-Id, Mcp-Method, Mcp-Name"
+
+// Refusals are reported once per kind (reason, method, Host, Origin,
+// Content-Type) per
+// refusalInterval, with the number left out since: any web page the user
+// has open can send refused requests in a loop, and must not fill the
+// events file and stderr.
+const (
+	refusalInterval = time.Minute
+	maxRefusalKinds = 256
+)
+
+type refusalLimiter struct {
+	mu    sync.Mutex
+	kinds map[string]*refusalKind
+}
+
+type refusalKind struct {
+	last       time.Time
+	suppressed int
+}
+
+// admit reports whether a refusal of this kind is reported now, and how
+// many were left out before it.
+func (l *refusalLimiter) admit(kind string, now time.Time) (suppressed int, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.kinds == nil {
+		l.kinds = map[string]*refusalKind{}
+	}
+	k := l.kinds[kind]
+	if k == nil {
+		if len(l.kinds) >= maxRefusalKinds {
+			for key, old := range l.kinds { // forget the kinds that are quiet
+				if now.Sub(old.last) >= refusalInterval {
+					delete(l.kinds, key)
+				}
+			}
+		}
+		if len(l.kinds) >= maxRefusalKinds {
+			kind = "\x00overflow" // every kind beyond the bound shares one report
+			if k = l.kinds[kind]; k == nil {
+				k = &refusalKind{}
+				l.kinds[kind] = k
+			}
+		} else {
+			k = &refusalKind{}
+			l.kinds[kind] = k
+		}
+		if k.last.IsZero() {
+			k.last = now
+			return 0, true
+		}
+	}
+	if now.Sub(k.last) < refusalInterval {
+		k.suppressed++
+		return 0, false
+	}
+	n := k.suppressed
+	k.last, k.suppressed = now, 0
+	return n, true
 }
 
 func clip(s string) string {

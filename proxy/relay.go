@@ -289,12 +289,12 @@ func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why stri
 		if variant != "" {
 			if !r.opts.Enforce {
 				r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Tool: name, Severity: "warning",
-					Message: fmt.Sprintf("monitor mode: forwarded a tools/call whose params also hold %q, which some servers read as the tool name", variant)})
+					Message: fmt.Sprintf("monitor mode: forwarded a tools/call whose params also hold %q, which some servers read as another member", variant)})
 				return nil, 0, "", ""
 			}
-			why := fmt.Sprintf("ambiguous tool name: the params also hold %q", variant)
+			why := fmt.Sprintf("ambiguous tools/call: the params also hold %q", variant)
 			r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Message: why})
-			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q beside \"name\"", variant), nil), CodeNotAnalysed, "", why
+			return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: ambiguous tools/call: the params hold %q, which some servers read as name, arguments or _meta", variant), nil), CodeNotAnalysed, "", why
 		}
 		w, withheld := r.opts.Inspector.Withheld(name)
 		if !withheld {
@@ -314,8 +314,10 @@ func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why stri
 
 // callName returns params.name of a tools/call as JSON.parse reads it (the
 // member spelled exactly "name", the last one when repeated), and any other
-// member a case-insensitive decoder would take for it instead ("NAME",
-// "Name": encoding/json's struct decoding takes the last of them).
+// member a case-insensitive decoder would take for it, for "arguments" or
+// for "_meta" instead ("NAME", "Arguments": encoding/json's struct
+// decoding takes the last of them, so a Go server would run other
+// arguments than the ones checked and audited).
 func callName(params []byte) (name, variant string) {
 	keys, values, ok := mcpio.ObjectMembers(params)
 	if !ok {
@@ -330,7 +332,8 @@ func callName(params []byte) (name, variant string) {
 			} else {
 				name = ""
 			}
-		case strings.EqualFold(k, "name"):
+		case strings.EqualFold(k, "name"), k != "arguments" && strings.EqualFold(k, "arguments"),
+			k != "_meta" && strings.EqualFold(k, "_meta"):
 			variant = k
 		}
 	}
@@ -652,11 +655,14 @@ func (e *sessionEnd) Error() string { return e.msg }
 // Options.MaxMessage. It returns the server's exit status and why the
 // session ended; the error is for a server that could not be started.
 func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.Writer, opts Options) (Exit, error) {
-	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr})
+	// As the subreaper (Linux), the proxy can end even what left the
+	// server's group and session.
+	c, err := mcpio.StartChild(mcpio.ChildOptions{Argv: argv, Env: os.Environ(), Stderr: stderr, Subreaper: true})
 	if err != nil {
 		return Exit{}, err
 	}
 	r := newRelay(out, opts)
+	defer catchSIGPIPE()()
 	// A process the server started may keep the pipe open after the server
 	// exits; closing our end stops the reader.
 	defer c.Stdout().Close()

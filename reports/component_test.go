@@ -72,6 +72,13 @@ func TestExtensionComponent(t *testing.T) {
 	if f.Summary.Extensions != 2 {
 		t.Errorf("summary.extensions = %d", f.Summary.Extensions)
 	}
+	var text bytes.Buffer
+	if err := reports.RenderFleet(&text, reports.FormatText, f, reports.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "distinct, 2 Claude Desktop extensions;") || !strings.Contains(text.String(), "extension local.mcpb.acme.weather@1.2.0") {
+		t.Errorf("fleet text:\n%s", text.String())
+	}
 	var ext []reports.DistinctEntry
 	for _, d := range f.Distinct {
 		if d.Component == reports.ComponentExtension {

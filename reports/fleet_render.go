@@ -68,8 +68,12 @@ const topN = 20
 func writeFleetText(w io.Writer, f *Fleet, opts Options) error {
 	bw := bufio.NewWriter(w)
 	s := f.Summary
-	fmt.Fprintf(bw, "mcpguard fleet: %s (%d out of compliance, %d stale), %s (%d distinct; %d allowed, %d not allowed); findings: %d errors, %d warnings, %d notes; errors: %d\n",
-		plural(s.Hosts, "host"), s.HostsOutOfCompliance, s.StaleHosts, plural(s.Servers, "server"), s.DistinctServers, s.Allowed, s.NotAllowed,
+	extensions := ""
+	if s.Extensions > 0 {
+		extensions = ", " + plural(s.Extensions, "Claude Desktop extension")
+	}
+	fmt.Fprintf(bw, "mcpguard fleet: %s (%d out of compliance, %d stale), %s (%d distinct%s; %d allowed, %d not allowed); findings: %d errors, %d warnings, %d notes; errors: %d\n",
+		plural(s.Hosts, "host"), s.HostsOutOfCompliance, s.StaleHosts, plural(s.Servers, "server"), s.DistinctServers, extensions, s.Allowed, s.NotAllowed,
 		s.Findings.Error, s.Findings.Warning, s.Findings.Note, s.Errors)
 
 	fmt.Fprintf(bw, "\nHOSTS\n")

@@ -42,8 +42,9 @@ type WhatIfSummary struct {
 	// the reverse.
 	Lose int `json:"lose"`
 	Gain int `json:"gain"`
-	// Blocked counts the Claude Code servers it would stop loading were
-	// the proposal its managed settings (change "block"); Unblocked the
+	// Blocked counts the Claude Code servers (and Claude Desktop
+	// extensions) it would stop loading were the proposal its managed
+	// settings (change "block"); Unblocked the
 	// servers its lists refuse today that it would load ("unblock").
 	Blocked   int `json:"blocked"`
 	Unblocked int `json:"unblocked"`

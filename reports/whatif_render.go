@@ -12,10 +12,26 @@ import (
 // whatIfHeadline says in one sentence what the proposal changes.
 func whatIfHeadline(w *WhatIf) string {
 	s := w.Summary
-	return fmt.Sprintf("%s %s %s, %s %s %s; were it the managed settings, Claude Code would stop loading %s and start %s; hosts with a server the policy does not allow: %d now, %d after",
+	// Claude Code's managed settings, and Claude Desktop's enterprise
+	// settings when the proposal changes what extensions may run.
+	code, desktop := false, false
+	for _, c := range w.Changes {
+		if c.After.Change != "" {
+			code = code || c.Client != "claude-desktop"
+			desktop = desktop || c.Client == "claude-desktop"
+		}
+	}
+	clients := "Claude Code"
+	switch {
+	case code && desktop:
+		clients = "Claude Code and Claude Desktop"
+	case desktop:
+		clients = "Claude Desktop"
+	}
+	return fmt.Sprintf("%s %s %s, %s %s %s; were it the managed settings, %s would stop loading %s and start %s; hosts with a server the policy does not allow: %d now, %d after",
 		plural(s.HostsLosing, "host"), agree(s.HostsLosing, "lose"), plural(s.Lose, "server"),
 		plural(s.HostsGaining, "host"), agree(s.HostsGaining, "gain"), plural(s.Gain, "server"),
-		plural(s.Blocked, "server"), plural(s.Unblocked, "server"), s.HostsNotAllowedBefore, s.HostsNotAllowedAfter)
+		clients, plural(s.Blocked, "server"), plural(s.Unblocked, "server"), s.HostsNotAllowedBefore, s.HostsNotAllowedAfter)
 }
 
 func policyPaths(w *WhatIf) string {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -388,5 +389,33 @@ func TestWindowsSpecialEntryNames(t *testing.T) {
 		if got := len(res.Servers) == 0; got != refused {
 			t.Errorf("%q: refused = %v, want %v (errors %+v)", name, got, refused, res.Errors)
 		}
+	}
+}
+
+// TestExtensionPolicyOnWindows: Claude Desktop's enterprise settings are in
+// the registry on Windows, which no file holds: the policy is reported as
+// unknown, and no extension is judged by it.
+func TestExtensionPolicyOnWindows(t *testing.T) {
+	root := stageClient(t, "claude-desktop-extensions")
+	res, err := scanner.Scan(context.Background(), scanner.Options{Home: filepath.Join(root, "home"), GOOS: "windows", LookupEnv: emptyEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range res.Servers {
+		if s.Scope != scanner.ScopeExtension {
+			continue
+		}
+		n++
+		pol, _ := s.Details["extension_policy"].(map[string]any)
+		if why, _ := pol["unknown"].(string); !strings.Contains(why, `HKLM\SOFTWARE\Policies\Claude`) {
+			t.Errorf("%s: extension_policy = %v", s.Name, s.Details["extension_policy"])
+		}
+		if slices.Contains(s.Decision.Reasons, reports.ReasonExtensionsDisabled) || slices.Contains(s.Decision.Reasons, reports.ReasonExtensionUnsigned) {
+			t.Errorf("%s judged by an unknown policy: %v", s.Name, s.Decision.Reasons)
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d extensions, want the 5 of every layout", n)
 	}
 }

@@ -63,6 +63,12 @@ type claudeWorld struct {
 	installed []*installedPlugin
 	// marketplaces is the managed plugin marketplace policy.
 	marketplaces *marketplacePolicy
+	// mainDir is the main project of a machine scan, whose resolution
+	// reports the plugins that load there; mainUserEndpoints are the
+	// endpoints of its active user servers, which plugin servers of another
+	// project are deduplicated against too.
+	mainDir           string
+	mainUserEndpoints map[string]bool
 	// userParsed are the user-scope definitions of ~/.claude.json as the
 	// first resolution parsed them (userEntries), nil until then.
 	userParsed []Server
@@ -541,6 +547,8 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 		}
 		if !ownOnly {
 			sc.resolvePlugins(w, p, res, exclusive, disabled)
+		} else {
+			sc.resolveProjectPlugins(w, p, res, exclusive, disabled)
 		}
 
 		// Definitions that never became winners or were suppressed are shadowed.

@@ -290,6 +290,9 @@ func (sc *scan) scanClaudeMachine(w *claudeWorld) (projects []string, finish fun
 	// reads and resolves the next project; a project is finished and kept
 	// once the next one is under way, so the servers keep their order.
 	var finishPrev func()
+	if len(projects) > 0 {
+		w.mainDir = projects[0]
+	}
 	for i, dir := range projects {
 		if sc.ctx.Err() != nil {
 			break

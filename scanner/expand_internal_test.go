@@ -84,3 +84,33 @@ func TestMissingVarsMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestExtensionSubstitution pins the substitution of the mcpb reference
+// implementation (getMcpConfigForManifest): a list setting as its own
+// argument expands to one argument per entry, inside a longer string it
+// stays as written, and an empty or missing value as a whole argument is
+// kept as written.
+func TestExtensionSubstitution(t *testing.T) {
+	v := &extensionVariables{
+		scalars: map[string]string{"__dirname": "/ext", "/": "/", "user_config.units": "metric", "user_config.empty": ""},
+		lists:   map[string][]string{"user_config.dirs": {"/a", "/b c"}},
+	}
+	cases := []struct {
+		arg  string
+		want []string
+	}{
+		{"${__dirname}${/}server.js", []string{"/ext/server.js"}},
+		{"${user_config.dirs}", []string{"/a", "/b c"}},
+		{"--dirs=${user_config.dirs}", []string{"--dirs=${user_config.dirs}"}},
+		{"--units=${user_config.units}", []string{"--units=metric"}},
+		{"${user_config.empty}", []string{"${user_config.empty}"}},
+		{"${user_config.missing}", []string{"${user_config.missing}"}},
+		{"--e=${user_config.empty}", []string{"--e="}},
+		{"$HOME ${HOME", []string{"$HOME ${HOME"}},
+	}
+	for _, tc := range cases {
+		if got := substituteArg(tc.arg, v); !slices.Equal(got, tc.want) {
+			t.Errorf("%q -> %q, want %q", tc.arg, got, tc.want)
+		}
+	}
+}

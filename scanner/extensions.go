@@ -392,21 +392,16 @@ func (e *plistError) Error() string { return e.msg }
 // installRecords reads extensions-installations.json of a data directory
 // once: the install record of each extension id.
 func (sc *scan) installRecords(dataDir string) *jsonc.Value {
-	if x, ok := sc.desktopInstalls[dataDir]; ok {
-		return x.extensions
+	if v, ok := sc.desktopInstalls[dataDir]; ok {
+		return v
 	}
 	root := sc.readJSON(filepath.Join(dataDir, "extensions-installations.json"), ClientClaudeDesktop, "extension-installations", ScopeExtension, false)
 	if sc.desktopInstalls == nil {
-		sc.desktopInstalls = map[string]*installIndex{}
+		sc.desktopInstalls = map[string]*jsonc.Value{}
 	}
-	x := &installIndex{extensions: root.Get("extensions")}
-	sc.desktopInstalls[dataDir] = x
-	return x.extensions
-}
-
-// installIndex is one data directory's extensions-installations.json.
-type installIndex struct {
-	extensions *jsonc.Value // nil when absent or malformed
+	v := root.Get("extensions") // nil when absent or malformed
+	sc.desktopInstalls[dataDir] = v
+	return v
 }
 
 // desktopExtension handles one installed extension's manifest.json.
@@ -429,9 +424,6 @@ func desktopExtension(sc *scan, path, _, _ string) {
 	settings := sc.readJSON(settingsPath, ClientClaudeDesktop, "extension-settings", ScopeExtension, false)
 	rec := sc.installRecords(dataDir).Get(id)
 	s := sc.extensionServer(m, id, extDir, platform, settings)
-	if s == nil {
-		return
-	}
 	s.detail("extension_settings", settingsPath)
 	if rec != nil && rec.Kind == jsonc.Object {
 		inst := map[string]any{}
@@ -570,14 +562,25 @@ func (sc *scan) extensionServer(m *manifestDoc, id, extDir, platform string, set
 	command, args, env, envKeys := cfg.Get("command"), cfg.Get("args"), cfg.Get("env"), []string(nil)
 	if o := cfg.Get("platform_overrides").Get(platform); o != nil && o.Kind == jsonc.Object {
 		// Each of command, args and env replaces the base one when the
-		// override sets it.
-		if c := o.Get("command"); c.IsString() && c.Str != "" {
+		// override sets it to something JavaScript holds true (an empty
+		// array or object does; "", null and false do not).
+		truthy := func(v *jsonc.Value) bool {
+			switch {
+			case v == nil, v.Kind == jsonc.Null, v.Kind == jsonc.Bool && !v.Bool, v.Kind == jsonc.String && v.Str == "":
+				return false
+			case v.Kind == jsonc.Number:
+				f, err := strconv.ParseFloat(v.Str, 64)
+				return err == nil && f != 0
+			}
+			return true
+		}
+		if c := o.Get("command"); truthy(c) {
 			command = c
 		}
-		if a := o.Get("args"); a != nil {
+		if a := o.Get("args"); truthy(a) {
 			args = a
 		}
-		if e := o.Get("env"); e != nil {
+		if e := o.Get("env"); truthy(e) {
 			env = e
 		}
 		s.detail("platform_override", platform)
@@ -769,8 +772,14 @@ func substituteString(s string, v *extensionVariables) string {
 // list value becomes one argument per entry.
 func substituteArg(a string, v *extensionVariables) []string {
 	if strings.HasPrefix(a, "${user_config.") && strings.HasSuffix(a, "}") && strings.Count(a, "${") == 1 {
-		if list, ok := v.lists[a[2:len(a)-1]]; ok {
+		key := a[2 : len(a)-1]
+		if list, ok := v.lists[key]; ok {
 			return list
+		}
+		if val, ok := v.scalars[key]; !ok || val == "" {
+			// The reference implementation keeps an argument whose value
+			// is missing or empty as written.
+			return []string{a}
 		}
 	}
 	return []string{substituteString(a, v)}

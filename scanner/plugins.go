@@ -30,6 +30,10 @@ type installedPlugin struct {
 	id, name, marketplace string
 	records               []installRecord
 	source                *mktSource // the marketplace's source in known_marketplaces.json, nil when it has none
+	loc                   reports.Location
+	// unloadable says why Claude Code loads nothing of the plugin (its
+	// marketplace is unknown or does not list it); "" when it can load.
+	unloadable string
 }
 
 // installRecord is one installation of a plugin: version 2 of
@@ -117,10 +121,13 @@ func (sc *scan) installedPlugins(w *claudeWorld) []*installedPlugin {
 			records = append(records, r)
 		}
 		entry := known.Get(mkt)
-		if !marketplaceLists(sc, entry, name) {
-			continue
+		ip := &installedPlugin{id: m.Key, name: name, marketplace: mkt, records: records,
+			loc: cfgfile.Loc(path, jsonc.Pointer("plugins", m.Key), m.KeyPos)}
+		if why := marketplaceLists(sc, entry, mkt, name); why != "" {
+			// Claude Code loads nothing of it; an enabled one is reported
+			// (resolvePlugins), so that nothing goes missing silently.
+			ip.unloadable = why
 		}
-		ip := &installedPlugin{id: m.Key, name: name, marketplace: mkt, records: records}
 		ip.source, _ = parseMktSource(entry.Get("source"))
 		out = append(out, ip)
 	}
@@ -211,25 +218,40 @@ func (sc *scan) selectRecord(ip *installedPlugin, dir string) (installRecord, bo
 	return installRecord{}, false
 }
 
-// marketplaceLists reports whether a known marketplace's marketplace.json
-// lists the plugin.
-func marketplaceLists(sc *scan, mkt *jsonc.Value, name string) bool {
+// marketplaceLists says why a known marketplace's marketplace.json does
+// not list the plugin ("" when it does). A marketplace entry or file of the
+// wrong shape is an error at the offending value.
+func marketplaceLists(sc *scan, mkt *jsonc.Value, mktName, name string) string {
+	if mkt == nil {
+		return fmt.Sprintf("marketplace %q is not in known_marketplaces.json", mktName)
+	}
 	loc := mkt.Get("installLocation")
 	if !loc.IsString() {
-		return false
+		sc.fileError(reports.FileError{Path: filepath.Join(sc.claudeConfigDir(), "plugins", "known_marketplaces.json"), Line: mkt.Pos.Line, Column: mkt.Pos.Col,
+			Message: fmt.Sprintf("marketplace %q has no \"installLocation\" string; Claude Code loads none of its plugins", mktName)})
+		return fmt.Sprintf("marketplace %q has no install location", mktName)
 	}
 	path := filepath.Join(loc.Str, ".claude-plugin", "marketplace.json")
 	doc := sc.readJSON(path, ClientClaudeCode, "plugin-marketplace", ScopePlugin, false)
+	if doc == nil {
+		return fmt.Sprintf("marketplace %q has no readable %s", mktName, path)
+	}
 	list := doc.Get("plugins")
 	if list == nil || list.Kind != jsonc.Array {
-		return false
+		pos := doc.Pos
+		if list != nil {
+			pos = list.Pos
+		}
+		sc.fileError(reports.FileError{Path: path, Line: pos.Line, Column: pos.Col,
+			Message: "\"plugins\" must be an array; Claude Code loads no plugin of this marketplace"})
+		return fmt.Sprintf("marketplace %q lists no plugins", mktName)
 	}
 	for _, p := range list.Elems {
 		if n := p.Get("name"); n.IsString() && n.Str == name {
-			return true
+			return ""
 		}
 	}
-	return false
+	return fmt.Sprintf("marketplace %q does not list %q", mktName, name)
 }
 
 // enabledPlugins lists the plugins enabledPlugins turns on for a project,
@@ -420,10 +442,52 @@ func pluginLookup(w *claudeWorld, pl plugin) func(string) (string, bool) {
 // pending, blocked or disabled manual server.
 func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string) {
 	manual := map[string]bool{}
+	w.mainUserEndpoints = map[string]bool{}
 	for _, s := range res.winners {
 		if s.Status == reports.StatusActive {
 			manual[pluginEndpoint(s)] = true
+			if s.Scope == ScopeUser {
+				w.mainUserEndpoints[pluginEndpoint(s)] = true
+			}
 		}
+	}
+	res.winners = append(sc.pluginWinners(w, p, res, exclusive, disabled, manual, nil), res.winners...)
+}
+
+// resolveProjectPlugins adds, for another project of a machine scan, the
+// servers of the plugins installed for that project alone (a local or
+// project record that does not apply to the main project): they load there
+// and nowhere else, so they are reported with that project. They are
+// deduplicated against the project's own active servers and the main
+// project's active user servers (the user servers of another project are
+// judged once, for the main one).
+func (sc *scan) resolveProjectPlugins(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string) {
+	if p.dir == "" || p.dir == w.mainDir {
+		return
+	}
+	manual := map[string]bool{}
+	for k := range w.mainUserEndpoints {
+		manual[k] = true
+	}
+	for _, s := range res.winners {
+		if s.Status == reports.StatusActive && s.Project == p.dir {
+			manual[pluginEndpoint(s)] = true
+		}
+	}
+	only := func(ip *installedPlugin) bool {
+		_, inMain := sc.selectRecord(ip, w.mainDir)
+		return !inMain
+	}
+	sc.pluginWinners(w, p, res, exclusive, disabled, manual, only)
+}
+
+// pluginWinners resolves the plugins enabled for project p (those only
+// selects, when it is set) and returns their servers in `claude mcp list`
+// order; every definition is added to res.defs.
+func (sc *scan) pluginWinners(w *claudeWorld, p *claudeProject, res *claudeResolution, exclusive bool, disabled []string, manual map[string]bool, only func(*installedPlugin) bool) []*Server {
+	project := ""
+	if only != nil {
+		project = p.dir
 	}
 	byID := make(map[string]*installedPlugin, len(w.installed))
 	for _, ip := range w.installed {
@@ -433,7 +497,12 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 	var winners, disabledWinners []*Server
 	for _, id := range enabledPlugins(w, p) {
 		ip := byID[id]
-		if ip == nil {
+		if ip == nil || only != nil && !only(ip) {
+			continue
+		}
+		if ip.unloadable != "" {
+			sc.fileFindingEvidence("MCPG-C006", ip.loc, fmt.Sprintf("enabled plugin %q loads nothing in Claude Code: %s", id, ip.unloadable),
+				map[string]any{"problem": "plugin not loadable", "plugin": id}, "plugin", id)
 			continue
 		}
 		rec, ok := sc.selectRecord(ip, p.dir)
@@ -443,7 +512,7 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 		pl := plugin{id: ip.id, name: ip.name, marketplace: ip.marketplace, root: rec.root}
 		verdict := w.marketplaces.decide(ip.source)
 		for _, s := range sc.pluginServers(pl) {
-			s.Scope, s.Project = ScopePlugin, ""
+			s.Scope, s.Project = ScopePlugin, project
 			s.detail("claude_scope", claudeScopePlugin)
 			s.detail("install_scope", rec.scope)
 			if rec.projectPath != "" {
@@ -490,8 +559,7 @@ func (sc *scan) resolvePlugins(w *claudeWorld, p *claudeProject, res *claudeReso
 			winners = append(winners, s)
 		}
 	}
-	winners = append(winners, disabledWinners...)
-	res.winners = append(winners, res.winners...)
+	return append(winners, disabledWinners...)
 }
 
 // marketplaceBlocked records that the managed marketplace policy keeps a

@@ -217,3 +217,88 @@ func FuzzPluginFiles(f *testing.F) {
 		}
 	})
 }
+
+// TestUnloadablePlugins: an enabled plugin Claude Code cannot load (its
+// marketplace unknown, without an install location, not listing it, or a
+// marketplace.json without a plugins array) is never silent: a C006 finding
+// at its installed_plugins.json key, and an error at a malformed file.
+func TestUnloadablePlugins(t *testing.T) {
+	cases := []struct {
+		name, file, data, errAt string
+	}{
+		{"unknown marketplace", "known_marketplaces.json", `{}`, ""},
+		{"no install location", "known_marketplaces.json", `{"mkt": {"source": {"source": "github", "repo": "acme/mkt"}}}`, "known_marketplaces.json"},
+		{"not listed", "marketplaces/mkt/.claude-plugin/marketplace.json", `{"name": "mkt", "plugins": [{"name": "other"}]}`, ""},
+		{"plugins not an array", "marketplaces/mkt/.claude-plugin/marketplace.json", `{"name": "mkt", "plugins": {"pa": {}}}`, "marketplace.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := loadOracleCase(t, "1203-02-record-project-scope-cwd")
+			path := filepath.Join(opts.Home, ".claude", "plugins", filepath.FromSlash(tc.file))
+			if err := os.WriteFile(path, []byte(tc.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := scanner.Scan(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pluginServers(res)) != 0 {
+				t.Error("servers of a plugin Claude Code cannot load")
+			}
+			found := false
+			for _, f := range res.Findings {
+				found = found || f.Rule == "MCPG-C006" && strings.Contains(f.Message, `enabled plugin "pa@mkt" loads nothing`) &&
+					strings.HasSuffix(f.Location.Path, "installed_plugins.json") && f.Location.Line > 0
+			}
+			if !found {
+				t.Errorf("no C006 finding; findings %+v", res.Findings)
+			}
+			if tc.errAt != "" {
+				ok := false
+				for _, e := range res.Errors {
+					ok = ok || strings.HasSuffix(e.Path, tc.errAt) && e.Line > 0
+				}
+				if !ok {
+					t.Errorf("no error at %s: %+v", tc.errAt, res.Errors)
+				}
+			}
+		})
+	}
+}
+
+// TestPluginOfAnotherProject: in a machine scan, a plugin installed only
+// for another project that ~/.claude.json knows is reported with that
+// project (where it loads), and not for the main project (where it does
+// not).
+func TestPluginOfAnotherProject(t *testing.T) {
+	opts := loadOracleCase(t, "1203-03-record-local-scope-cwd") // local record for <root>/project
+	other := opts.Project
+	main := filepath.Join(filepath.Dir(other), "main")
+	if err := os.MkdirAll(main, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeAbs(t, filepath.Join(opts.Home, ".claude.json"), `{"projects": {"`+other+`": {}, "`+main+`": {}}}`)
+	opts.Project = main
+	res, err := scanner.Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := pluginServers(res)
+	if len(got) != 1 || got[0].Project != other || got[0].Status != reports.StatusActive || got[0].Name != "plugin:pa:s1" {
+		for _, s := range got {
+			t.Logf("%s project=%q %s", s.Name, s.Project, s.Status)
+		}
+		t.Fatalf("want plugin:pa:s1 active for %s only", other)
+	}
+	// The same plugin installed for the user as well loads in the main
+	// project: reported once, machine-wide.
+	writeAbs(t, filepath.Join(opts.Home, ".claude", "plugins", "installed_plugins.json"), `{"version": 2, "plugins": {"pa@mkt": [
+  {"scope": "user", "installPath": "`+filepath.Join(opts.Home, ".claude", "plugins", "cache", "mkt", "pa", "1.0.0")+`"}]}}`)
+	res, err = scanner.Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pluginServers(res); len(got) != 1 || got[0].Project != "" || got[0].Status != reports.StatusActive {
+		t.Fatalf("a user-installed plugin: %d servers, first %+v", len(got), got)
+	}
+}

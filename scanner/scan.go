@@ -13,6 +13,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/interp"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/managed"
 	"github.com/mcpguard/mcpguard/policy"
@@ -131,7 +132,7 @@ type scan struct {
 	// (loadDesktopPolicy); desktopInstalls the extension install records of
 	// each Claude data directory.
 	desktop         *desktopPolicy
-	desktopInstalls map[string]*installIndex
+	desktopInstalls map[string]*jsonc.Value
 }
 
 // Scan finds, parses and resolves every MCP configuration the options select.

@@ -256,7 +256,6 @@ func unreadLanguage(s string) bool {
 // with the verbs coordinated with it; without one, the first ambiguous
 // verb, as weak evidence.
 func nameVerbs(words []string) ([]verbEvidence, int) {
-	first := -1
 	for i, w := range words {
 		if _, c := lookupVerb(w, false); c == 0 {
 			continue
@@ -264,6 +263,12 @@ func nameVerbs(words []string) ([]verbEvidence, int) {
 		if !ambiguousVerbs()[w] {
 			ev := leadVerbs(words[i:], 1, false)
 			return ev, i
+		}
+	}
+	first := -1
+	for i, w := range words {
+		if _, c := lookupVerb(w, false); c == 0 {
+			continue
 		}
 		if first < 0 && !(i+1 < len(words) && nounFollowers()[words[i+1]]) {
 			first = i
@@ -831,9 +836,12 @@ func strength(ev, all []verbEvidence) int {
 	nameHit, nameStrong, text, other := false, false, false, false
 	// The other source agrees when it too says the tool changes
 	// something ("put_file": "Replaces an existing file").
-	nameChanges, textChanges := false, false
+	nameChanges, textChanges, textReads := false, false, false
 	for _, e := range all {
 		if e.class&(classMutate|classDestroy|classExec|classSend) == 0 || e.weak {
+			if e.source == "description" && e.class&^classNeutral != 0 && !e.weak {
+				textReads = true // "Generate a chart", "Get the report"
+			}
 			continue
 		}
 		switch e.source {
@@ -857,6 +865,10 @@ func strength(ev, all []verbEvidence) int {
 	switch {
 	case nameHit && text, nameStrong && textChanges, text && nameChanges:
 		return 3
+	case nameStrong && textReads && !textChanges:
+		// The description, the primary evidence, says the tool reads or
+		// computes: the name's verb alone is a weak signal.
+		return 1
 	case nameStrong || text:
 		return 2
 	case nameHit || other:

@@ -28,8 +28,8 @@ import (
 type intentPatterns struct {
 	server *regexp.Regexp
 	universal, directive, order, persist, obligation, instead, endorse,
-	sinkVerb, sinkFlow, paramFlow, sinkDest, private,
-	convNoun, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
+	sinkVerb, sinkData, sinkTo, paramVerb, paramDest, sinkDest, private,
+	convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
 }
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
@@ -39,13 +39,15 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
 		// Words that direct the model.
-		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\bwhen\b[^.!?;]{0,80}\b(?:is|are) (?:used|called|invoked|executed|run)\b`),
+		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),`),
 		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|at the start of|at the beginning of)\b`),
 		persist:    newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
 		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
-		endorse:    newLitRegexp(`\b(?:officially |highly )?(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:the )?(?:most|only) (?:trusted|accurate|reliable|official|secure) \w+(?: \w+)? for (?:ai |llm )?(?:agents|assistants|models)\b`),
-		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:previous|prior|earlier|preceding|past|last (?:\w+ )?)(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool(?:'s)? (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
+		endorse:    newLitRegexp(`\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:said|wrote|typed|asked)\b`),
+		// convGate holds the literals convNoun needs, as a cheap gate.
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
@@ -56,12 +58,16 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// developer configures ("provide your API key via FOO_KEY").
 		credTaken:  newLitRegexp(`\b(?:the user'?s|their|users'|read|reads|reading|fetch|extract|look up|grab|copy|take)\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
-		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|bcc|cc|exfiltrate|transmit|leak|report|submit|email|mail)\b`),
-		sinkFlow:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|(?:the user'?s|their|all|every|any) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:to|into|at)\b(?:[^.;!?]|[.!?]\S){0,30}?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.|\b(?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b)`),
-		paramFlow:  newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b(?:[^.;!?]|[.!?]\S){0,80}?\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\\.env|\\.aws|\\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b(?:[^.;!?]|[.!?]\S){0,80}?(?:\b(?:in|into|as|to|inside) (?:the |its |a )?['"\x60]?[\w-]+['"\x60]? (?:argument|parameter|param|field|property|input)\b|\bas ['"\x60][\w-]+['"\x60])`),
-		sinkDest:   newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
-		private:    newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
-		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|mail|bcc)\b`),
+		// sinkData is what must not be sent away: the user's local secrets
+		// and history; a token or key only as the user's or every one.
+		sinkData:  newLitRegexp(`\b(?:env|environment variables?|(?:the user'?s|their|all|every|any) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
+		sinkTo:    newLitRegexp(`\b(?:to|into|at)\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b`),
+		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
+		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
+		private:   newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
+		verbatim:  newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
 	}
 })
 
@@ -72,13 +78,14 @@ const numIntentGates = 8
 // bits from auxIntentFirst: the phrase automaton tells which a text's view
 // admits in the pass it makes anyway.
 func (p *intentPatterns) gates() []*litRegexp {
-	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convNoun, p.convUser, p.private, p.credNoun}
+	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convGate, p.convUser, p.private, p.credNoun}
 }
 
-// intentSignals returns the signals of what one text asks for, read line
+// intentSignals returns the signals of what one text asks for (admitted:
+// the aux bits its whole view admits, which bound each line's), read line
 // by line (a list item is no sentence of the next) and clause by clause.
-func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool) []toolSignal {
-	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 {
+func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
+	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 || admitted&auxIntent == 0 {
 		return nil
 	}
 	var out []toolSignal
@@ -86,7 +93,7 @@ func (a *toolAnalysis) intentSignals(text, ptr string, pos jsonc.Pos, hidden, pa
 		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
 			continue
 		}
-		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, auxIntent)
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted)
 	}
 	return out
 }
@@ -104,11 +111,44 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		out = append(out, toolSignal{family: fam, weight: w, match: Clip(m, 80), ptr: ptr, pos: pos, hidden: hidden, cross: cross})
 	}
 	gates := p.gates()
+	has := func(k int) bool { return admitted&(auxIntentFirst<<k) != 0 }
+	// Which gates a rule could use here: each rule needs its gate and
+	// the literals of what it checks next, which cost less to look for
+	// than a gate's matches.
+	// A name of another tool, spoken of as one: the cross-tool and
+	// preference rules need it (or every other tool), and looking for it
+	// costs less than their gates.
+	ident := strings.ContainsAny(view, "_-") && a.otherTool(p, view) != ""
+	var need uint32
+	want := func(k int) { need |= 1 << k }
+	if has(0) && ident {
+		want(0)
+	}
+	if has(1) && (p.order.admits(view) || p.fullOutput.admits(view)) {
+		want(1)
+	}
+	if has(2) && (has(1) || ident) && preferenceVerb(view) {
+		want(1)
+		want(2)
+	}
+	if has(3) {
+		want(3)
+	}
+	if (has(4) || has(5)) && (p.convAll.admits(view) || p.verbatim.admits(view)) {
+		want(4)
+		want(5)
+	}
+	if has(6) && (p.sinkVerb.admits(view) || p.paramVerb.admits(view)) {
+		want(6)
+	}
+	if has(7) && p.credSource.admits(view) && p.credTaken.admits(view) {
+		want(7)
+	}
 	valid := utf8.ValidString(view)
 	var starts [numIntentGates][]int // match starts of each gate
 	anyGate := false
 	for k, re := range gates {
-		if admitted&(auxIntentFirst<<k) == 0 || !re.admits(view) {
+		if need&(1<<k) == 0 || !has(k) || !re.admits(view) {
 			continue
 		}
 		// The first matches of each gate, as matchPhrases reads the
@@ -204,7 +244,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 			add(famDirective, 2, s, false)
 		}
 	}
-	if priv && (p.sinkFlow.MatchString(s) || p.paramFlow.MatchString(s)) && !negated(s) {
+	if priv && privateFlow(p, s) && !negated(s) {
 		// Private data to an address or URL.
 		add(famSink, 4, s, false)
 	}
@@ -376,6 +416,39 @@ func tlNextClause(s string) (string, string) {
 func negated(s string) bool {
 	for _, w := range []string{"never ", "do not ", "don't ", "must not ", "should not ", "shouldn't ", "not be "} {
 		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// privateFlow reports whether private data flows to a destination in s:
+// a verb up to 80 bytes before a private word and, up to 110 bytes after
+// it, an address, a URL or a named parameter ("send ~/.ssh/id_rsa to
+// https://…", "put the contents of ~/.aws/credentials in the token
+// argument"). Each check is a plain search in a window, so a long clause
+// costs its length.
+func privateFlow(p *intentPatterns, s string) bool {
+	valid := utf8.ValidString(s)
+	window := func(lo, hi int) string {
+		lo, hi = max(lo, 0), min(hi, len(s))
+		for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
+			lo--
+		}
+		for hi < len(s) && !utf8.RuneStart(s[hi]) {
+			hi++
+		}
+		return s[lo:hi]
+	}
+	for _, m := range p.sinkData.search(s, 4, nil, valid, nil) {
+		before, after := window(m[0]-80, m[0]), window(m[1], m[1]+110)
+		if p.sinkVerb.MatchString(before) && p.sinkTo.MatchString(after) && p.sinkDest.MatchString(after) {
+			return true
+		}
+	}
+	for _, m := range p.private.search(s, 4, nil, valid, nil) {
+		before, after := window(m[0]-80, m[0]), window(m[1], m[1]+110)
+		if p.paramVerb.MatchString(before) && p.paramDest.MatchString(after) {
 			return true
 		}
 	}

@@ -447,7 +447,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		for _, h := range covert {
 			v := matchView(h)
 			ds := a.matchPhrases(v, "", tx.pos, true)
-			ds = append(ds, a.intentSignals(h, "", tx.pos, true, false)...)
+			ds = append(ds, a.intentSignals(h, "", tx.pos, true, false, a.phraseScratch.aux)...)
 			if fieldsAtLeast(v, 2) {
 				ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), pos: tx.pos, hidden: true})
 			}
@@ -486,7 +486,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			pos = t.Value.Pos // as posOf
 		}
 		ds := a.matchPhrases(v, h.pointer, pos, true)
-		ds = append(ds, a.intentSignals(h.text, h.pointer, pos, true, false)...)
+		ds = append(ds, a.intentSignals(h.text, h.pointer, pos, true, false, a.phraseScratch.aux)...)
 		if fieldsAtLeast(v, 2) {
 			ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), ptr: h.pointer, pos: pos, hidden: true})
 		}

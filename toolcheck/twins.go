@@ -24,7 +24,7 @@ type PinnedTools map[string][]string
 type nameKeyed struct {
 	server, name    string
 	folded, shaped  string
-	tool            int // index in the listing; -1 for another server's
+	tool            int // index in the listing; -1 for another's
 	otherServerTool bool
 }
 
@@ -34,11 +34,13 @@ func keyed(server, name string, tool int) nameKeyed {
 }
 
 // NameTwins returns one MCPG-T005 finding, at error, per tool of the
-// listing whose name reads as the name of another tool of the listing or
-// of pinned (the server's own entry there is skipped), naming the twin.
-// Identical names are not twins: a repeated name is T002's, and two
-// servers may both have a "search" (clients namespace them).
-func NameTwins(rep *Report, pinned PinnedTools) []reports.Finding {
+// listing whose name reads as the name of another tool of the listing, of
+// own (the same server's names seen elsewhere: earlier pages of a
+// paginated listing, its pinned tools), or of pinned (the server's own
+// entry there is skipped), naming the twin. Identical names are not
+// twins: a repeated name is T002's, and two servers may both have a
+// "search" (clients namespace them).
+func NameTwins(rep *Report, pinned PinnedTools, own []string) []reports.Finding {
 	var names []nameKeyed
 	for i, t := range rep.Tools {
 		if t.Name != "" {
@@ -47,6 +49,12 @@ func NameTwins(rep *Report, pinned PinnedTools) []reports.Finding {
 	}
 	if len(names) == 0 {
 		return nil
+	}
+	listed := len(names)
+	for _, n := range own {
+		k := keyed(rep.Server, n, -1)
+		k.otherServerTool = false
+		names = append(names, k)
 	}
 	servers := make([]string, 0, len(pinned))
 	for s := range pinned {
@@ -66,10 +74,7 @@ func NameTwins(rep *Report, pinned PinnedTools) []reports.Finding {
 		byShaped[n.shaped] = append(byShaped[n.shaped], i)
 	}
 	var out []reports.Finding
-	for i, n := range names {
-		if n.otherServerTool {
-			continue
-		}
+	for i, n := range names[:listed] {
 		twin := -1
 		for _, group := range [2][]int{byFolded[n.folded], byShaped[n.shaped]} {
 			for _, j := range group {
@@ -84,10 +89,13 @@ func NameTwins(rep *Report, pinned PinnedTools) []reports.Finding {
 		tw := names[twin]
 		t := rep.Tools[n.tool]
 		where, ev := "of the same server", map[string]any{"kind": "twin", "tool": n.name, "twin": tw.name}
-		if tw.otherServerTool {
+		switch {
+		case tw.otherServerTool:
 			where = "of the server " + QuoteName(tw.server)
 			ev["twin_server"] = tw.server
-		} else {
+		case tw.tool < 0:
+			where = "of the same server (an earlier page or its pin)"
+		default:
 			ev["twin_pointer"] = rep.Tools[tw.tool].Pointer
 		}
 		loc := t.Location

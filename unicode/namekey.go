@@ -1,9 +1,15 @@
 package unicode
 
+import (
+	"strings"
+	"unicode"
+)
+
 // NameKeys returns the keys under which two identifiers (tool names) read
 // as one: equal names have equal keys, and so do names that differ only in
 // compatibility forms (fullwidth "ｒｅａｄ", mathematical "𝗿𝗲𝗮𝗱"), case,
-// default-ignorable code points, or characters that UTS #39's
+// default-ignorable code points, White_Space, a dot above on an i, or
+// characters that UTS #39's
 // confusables.txt gives the same prototype (a Cyrillic "а" for a Latin
 // "a", "rn" for "m"). Two names read as one when either of their keys is
 // equal.
@@ -19,7 +25,40 @@ func NameKeys(s string) (folded, shaped string) {
 		k := Analysis(s)
 		return k, k
 	}
-	return Analysis(Skeleton(Analysis(s))), Analysis(Skeleton(s))
+	return nameKeyClean(Analysis(Skeleton(Analysis(s)))), nameKeyClean(Analysis(Skeleton(s)))
+}
+
+// nameKeyClean drops from a key what a reader does not see in a name:
+// White_Space anywhere ("read_file ", a no-break or ideographic space, a
+// line separator), and a combining dot above on a soft-dotted i or j,
+// which renders as the i's own dot (a dotless ı, whose skeleton is i, plus
+// U+0307 reads as i).
+func nameKeyClean(k string) string {
+	clean := true
+	prev := rune(0)
+	for _, r := range k {
+		if unicode.Is(unicode.White_Space, r) || (r == '\u0307' && (prev == 'i' || prev == 'j')) {
+			clean = false
+			break
+		}
+		prev = r
+	}
+	if clean {
+		return k
+	}
+	var b strings.Builder
+	prev = 0
+	for _, r := range k {
+		if unicode.Is(unicode.White_Space, r) {
+			continue
+		}
+		if r == '\u0307' && (prev == 'i' || prev == 'j') {
+			continue // prev stays the i: a second dot is no more visible
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
 }
 
 // nameASCIIInert reports a printable ASCII name whose lower-case form is

@@ -15,16 +15,21 @@ func TestNameKeys(t *testing.T) {
 		{"read_file", "read_file", true},
 		{"read_file", "Read_File", true},
 		{"read_file", "READ_FILE", true},
-		{"read_file", "ｒｅａｄ_ｆｉｌｅ", true},           // fullwidth
-		{"read_file", "𝗿𝗲𝗮𝗱_file", true},           // mathematical bold
-		{"read_file", "re\u0430d_file", true},      // Cyrillic a
-		{"read_file", "r\u0435ad_fil\u0435", true}, // Cyrillic e twice
-		{"list_files", "Iist_files", true},         // capital I for l
-		{"list_files", "1ist_files", true},         // digit one
-		{"send_email", "send_emai\u04CF", true},    // Cyrillic palochka
-		{"modem", "rnodern", true},                 // rn for m
-		{"get_user", "get_us\u200Ber", true},       // zero-width space
-		{"read_file", "read-file", false},          // another separator is another name
+		{"read_file", "ｒｅａｄ_ｆｉｌｅ", true},            // fullwidth
+		{"read_file", "𝗿𝗲𝗮𝗱_file", true},            // mathematical bold
+		{"read_file", "re\u0430d_file", true},       // Cyrillic a
+		{"read_file", "r\u0435ad_fil\u0435", true},  // Cyrillic e twice
+		{"list_files", "Iist_files", true},          // capital I for l
+		{"list_files", "1ist_files", true},          // digit one
+		{"send_email", "send_emai\u04CF", true},     // Cyrillic palochka
+		{"modem", "rnodern", true},                  // rn for m
+		{"get_user", "get_us\u200Ber", true},        // zero-width space
+		{"read_file", "read_file ", true},           // trailing space
+		{"read_file", "\u3000read_file", true},      // ideographic space
+		{"read_file", "read_file\u2028", true},      // line separator
+		{"read_file", "read_f\u0131\u0307le", true}, // dotless i with a dot above
+		{"read_file", "read_fi\u0307le", true},      // i with a second dot
+		{"read_file", "read-file", false},           // another separator is another name
 		{"read_file", "write_file", false},
 		{"list_files", "iist_files", false},
 		{"search", "search2", false},

@@ -10,8 +10,11 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -76,8 +79,9 @@ command line or upstream URL); a later change is withheld until
 server its own. Events (--events) are JSON lines, docs/events.md; logs go to
 stderr, and stdout carries only the protocol.
 
-The proxy exits with the server's exit status (stdio), or 0 after SIGINT or
-SIGTERM (HTTP); 2 when it cannot start.`
+The proxy exits with the server's exit status (stdio), or 0 after SIGINT,
+SIGTERM, SIGHUP or SIGQUIT (HTTP); 2 when it cannot start. Each of them
+ends the server's process group first.`
 
 const proxyExample = `  mcpguard proxy --name github -- npx -y @modelcontextprotocol/server-github
   mcpguard proxy --name ide --mode monitor --events ~/mcpguard-events.jsonl -- node ide-server.js
@@ -150,6 +154,11 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 		b, err := os.ReadFile(opts.ListenToken)
 		if err != nil {
 			return usage("--listen-token: %w", err)
+		}
+		if fi, err := os.Stat(opts.ListenToken); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+			// The token is for shared machines: one other users can read
+			// keeps nobody out (ssh refuses such key files too).
+			return usage("--listen-token %s: readable by others (mode %04o); chmod 600 it", opts.ListenToken, fi.Mode().Perm())
 		}
 		if listener.Token = strings.TrimSpace(string(b)); listener.Token == "" || strings.ContainsAny(listener.Token, " \t\r\n") {
 			return usage("--listen-token %s: want one token on one line", opts.ListenToken)
@@ -262,15 +271,20 @@ func runProxy(cmd *cobra.Command, env environment, opts *ProxyOptions) error {
 	}
 	log.Emit(events.Event{Kind: "proxy-start", Message: "proxy started (" + opts.Mode + " mode)", Details: start})
 
+	// The terminal or session closing (SIGHUP) and SIGQUIT end the proxy
+	// as SIGTERM does, so the server's group is ended; their default
+	// would kill the proxy and leave it behind.
+	ctx, stopHangups := signal.NotifyContext(cmd.Context(), syscall.SIGHUP, syscall.SIGQUIT)
+	defer stopHangups()
 	if httpMode {
-		err := serveHTTP(cmd.Context(), cmd.ErrOrStderr(), opts, popts)
+		err := serveHTTP(ctx, cmd.ErrOrStderr(), opts, popts)
 		log.Emit(events.Event{Kind: "proxy-exit", Message: "proxy stopped", Details: map[string]any{"exit_code": 0}})
 		if err != nil {
 			return &exitCodeError{code: exitError, err: err}
 		}
 		return nil
 	}
-	exit, err := proxy.RunStdio(cmd.Context(), opts.Argv, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), popts)
+	exit, err := proxy.RunStdio(ctx, opts.Argv, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), popts)
 	code := exit.Code
 	if err != nil {
 		log.Emit(events.Event{Kind: "proxy-exit", Severity: "error", Message: "the server could not be started: " + err.Error(), Details: map[string]any{"exit_code": exitError}})

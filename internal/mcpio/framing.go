@@ -29,7 +29,7 @@ func NewFrameReader(r io.Reader, max int) *FrameReader {
 // input it returns io.EOF with no frame.
 func (f *FrameReader) Next() ([]byte, error) {
 	line, err := f.r.ReadSlice('\n')
-	if f.max > 0 && len(line) > f.max {
+	if f.over(line) {
 		f.buf = append(f.buf[:0], line...)
 		return nil, ErrFrameTooLarge
 	}
@@ -47,7 +47,7 @@ func (f *FrameReader) Next() ([]byte, error) {
 	for {
 		line, err = f.r.ReadSlice('\n')
 		f.buf = append(f.buf, line...)
-		if f.max > 0 && len(f.buf) > f.max {
+		if f.over(f.buf) {
 			return nil, ErrFrameTooLarge
 		}
 		switch err {
@@ -64,6 +64,22 @@ func (f *FrameReader) Next() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// over reports a frame longer than the limit, its line ending left out:
+// a message of exactly max bytes passes, as it does over HTTP.
+func (f *FrameReader) over(b []byte) bool {
+	if f.max <= 0 {
+		return false
+	}
+	n := len(b)
+	if n > 0 && b[n-1] == '\n' {
+		n--
+		if n > 0 && b[n-1] == '\r' {
+			n--
+		}
+	}
+	return n > f.max
 }
 
 // prefixLen is how much of a frame over the limit Prefix keeps.

@@ -52,6 +52,26 @@ func TestFrameReaderLimit(t *testing.T) {
 	if _, err := f.Next(); !errors.Is(err, ErrFrameTooLarge) {
 		t.Errorf("err = %v", err)
 	}
+	// The limit is the message's: its line ending does not count, in a
+	// frame that fits the read buffer or not.
+	for _, n := range []int{100, 100 << 10} {
+		for _, end := range []string{"\n", "\r\n", ""} {
+			in := strings.Repeat("y", n) + end
+			if end != "" {
+				in += strings.Repeat("z", n+1) + end
+			}
+			f := NewFrameReader(strings.NewReader(in), n)
+			if b, err := f.Next(); err != nil || len(b) != n+len(end) {
+				t.Errorf("%d bytes + %q at a limit of %d: %d %v", n, end, n, len(b), err)
+			}
+			if end == "" {
+				continue
+			}
+			if _, err := f.Next(); !errors.Is(err, ErrFrameTooLarge) {
+				t.Errorf("%d+1 bytes + %q at a limit of %d: %v", n, end, n, err)
+			}
+		}
+	}
 }
 
 func TestParseEnvelope(t *testing.T) {

@@ -21,6 +21,12 @@ type ChildOptions struct {
 	Dir string
 	// Stderr receives the server's standard error; nil discards it.
 	Stderr io.Writer
+	// Subreaper makes this process, on Linux, the reaper of the server's
+	// orphaned descendants (PR_SET_CHILD_SUBREAPER, process-wide from
+	// then on): one that left the server's group and session (setsid, a
+	// daemon's double fork) becomes this process's child when its parent
+	// exits, and EndGroup ends it too. Elsewhere it does nothing.
+	Subreaper bool
 }
 
 // Child is a running MCP server process with pipes to its stdin and
@@ -30,6 +36,9 @@ type Child struct {
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
 	done   chan struct{} // closed when the process has exited
+	// orphans finds the server's descendants reparented to this process
+	// (ChildOptions.Subreaper, Linux); nil otherwise.
+	orphans func() []int
 }
 
 // StartChild starts a server. It runs in its own process group so that
@@ -45,6 +54,9 @@ func StartChild(opts ChildOptions) (*Child, error) {
 	cmd.Dir = opts.Dir
 	cmd.Stderr = opts.Stderr
 	setProcessGroup(cmd)
+	if opts.Subreaper {
+		becomeSubreaper()
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
@@ -66,6 +78,9 @@ func StartChild(opts ChildOptions) (*Child, error) {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	c := &Child{cmd: cmd, stdin: stdin, stdout: stdout, done: make(chan struct{})}
+	if opts.Subreaper {
+		c.orphans = orphansOf(cmd.Process.Pid)
+	}
 	go func() {
 		_ = cmd.Wait()
 		close(c.done)
@@ -114,9 +129,17 @@ func (c *Child) Shutdown(ctx context.Context, grace time.Duration) {
 // server itself has exited (it waits for that): the processes it started
 // get SIGTERM, and SIGKILL after grace when any of them is still there. A
 // process that left the group (setsid, a daemon that double-forks) cannot
-// be found this way and is left alone.
+// be found this way; with ChildOptions.Subreaper on Linux it is ended
+// too, once reparented to this process.
 func (c *Child) EndGroup(grace time.Duration) {
 	<-c.done
+	c.endGroup(grace)
+	if c.orphans != nil {
+		endOrphans(c.orphans, grace)
+	}
+}
+
+func (c *Child) endGroup(grace time.Duration) {
 	if !groupAlive(c.cmd) {
 		return
 	}
