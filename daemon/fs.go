@@ -86,6 +86,16 @@ func (c *cachingFS) note(p string, dir bool) {
 // ReadFile serves a file from memory when it is unchanged since it was
 // read, and reads it (with cfgfile.Read's checks) otherwise.
 func (c *cachingFS) ReadFile(path string) ([]byte, bool, *reports.FileError) {
+	return c.readFile(path, -1)
+}
+
+// ReadFileOwned is ReadFile with cfgfile.ReadOwned's check for uid (a file
+// of another user's home: the scan of every home).
+func (c *cachingFS) ReadFileOwned(path string, uid int) ([]byte, bool, *reports.FileError) {
+	return c.readFile(path, uid)
+}
+
+func (c *cachingFS) readFile(path string, uid int) ([]byte, bool, *reports.FileError) {
 	c.note(path, false)
 	c.mu.Lock()
 	if data, ok := c.pinned[path]; ok {
@@ -103,7 +113,7 @@ func (c *cachingFS) ReadFile(path string) ([]byte, bool, *reports.FileError) {
 			return nil, false, nil
 		}
 	}
-	data, exists, ferr := cfgfile.Read(path)
+	data, exists, ferr := cfgfile.ReadOwned(path, uid)
 	nf := &cachedFile{data: data, exist: exists, ferr: ferr, hash: sha256.Sum256(data)}
 	if fi2, err := os.Stat(path); err == nil {
 		nf.sig = signature(fi2)

@@ -28,6 +28,12 @@
 // Streamable HTTP, directly and through the proxy; TestIntrospectEras runs
 // scan --introspect against the modern-only server.
 //
+// TestConformanceDNSRebinding runs the MCP conformance suite's
+// dns-rebinding-protection scenario (@modelcontextprotocol/conformance)
+// against the proxy's HTTP listener; on Node 20 it preloads
+// testdata/node/conformance-node20.mjs, which lends the suite's CLI the
+// fs.globSync of Node 22.
+//
 // Each test has its own pin file and event log; assertions on the event log
 // read its JSON lines (kind, rule, tool), never the messages' wording.
 //

@@ -50,7 +50,7 @@ func runTests(m *testing.M) int {
 	} else {
 		nodeBin = p
 	}
-	for _, pkg := range []string{"sdk", "server-everything", "client", "server"} {
+	for _, pkg := range []string{"sdk", "server-everything", "client", "server", "conformance"} {
 		f := filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", pkg, "package.json")
 		if _, err := os.Stat(f); err != nil && skipReason == "" {
 			skipReason = fmt.Sprintf("e2e/testdata/node/node_modules lacks @modelcontextprotocol/%s", pkg)
@@ -89,7 +89,7 @@ var stampOnce sync.Once
 func stampInputs() {
 	_, _ = exec.LookPath("node")
 	_ = os.Getenv("MCPGUARD_E2E_BINARY")
-	for _, pkg := range []string{"sdk", "server-everything", "client", "server"} {
+	for _, pkg := range []string{"sdk", "server-everything", "client", "server", "conformance"} {
 		_, _ = os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", pkg, "package.json"))
 	}
 	_, _ = os.Stat(filepath.Join(nodeDir, "package-lock.json"))

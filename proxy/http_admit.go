@@ -5,6 +5,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -247,8 +248,25 @@ func hostAllowed(hostHeader, listen string) bool {
 }
 
 // originAllowed compares an Origin header with the allowed origins, scheme
-// and host without regard to case.
+// and host without regard to case. The listener's own origin
+// (http://localhost:PORT and the other names hostAllowed takes, with the
+// listen port) is allowed too: no page can come from it, since the proxy
+// serves none — a navigation does not accept text/event-stream and gets
+// 406. Without a known listen port there is no own origin.
 func (h *httpProxy) originAllowed(origin string) bool {
+	if u, err := url.Parse(origin); err == nil && u.Scheme == "http" && u.Path == "" && u.RawQuery == "" && u.User == nil {
+		lhost, lport, err := net.SplitHostPort(h.listener.Listen)
+		name := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+		self := name == strings.ToLower(lhost) && net.ParseIP(lhost) != nil && !net.ParseIP(lhost).IsUnspecified()
+		for _, n := range loopbackNames {
+			self = self || name == n
+		}
+		// Not any address of a listener on 0.0.0.0: a page of another
+		// machine's server on the same port would pass.
+		if err == nil && lport != "" && u.Port() == lport && self {
+			return true
+		}
+	}
 	o := strings.ToLower(strings.TrimSuffix(origin, "/"))
 	for _, a := range h.listener.AllowOrigins {
 		if o == strings.ToLower(strings.TrimSuffix(a, "/")) {

@@ -108,6 +108,9 @@ func TestListenerRefusesWebPages(t *testing.T) {
 		{"simple text/plain POST", "", map[string]string{"Content-Type": "text/plain"}, http.StatusUnsupportedMediaType},
 		{"form POST", "", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, http.StatusUnsupportedMediaType},
 		{"no Accept", "", map[string]string{"Accept": ""}, http.StatusNotAcceptable},
+		{"a page on another local port", "", map[string]string{"Origin": "http://localhost:1"}, http.StatusForbidden},
+		{"the listener's name over https", "", map[string]string{"Origin": "https://127.0.0.1:" + port}, http.StatusForbidden},
+		{"the listener's name with a path", "", map[string]string{"Origin": "http://127.0.0.1:" + port + "/x"}, http.StatusForbidden},
 	}
 	for _, c := range cases {
 		if resp, body := send(t, px, c.host, c.hdr); resp.StatusCode != c.status || strings.Contains(body, "EXECUTED") {
@@ -132,6 +135,15 @@ func TestListenerRefusesWebPages(t *testing.T) {
 	}
 	if resp, _ := send(t, px, "", map[string]string{"Origin": "http://LOCALHOST:3000"}); resp.StatusCode != 200 {
 		t.Errorf("an allowed origin: %d", resp.StatusCode)
+	}
+	// The listener's own origin (what the conformance suite's
+	// dns-rebinding-protection scenario sends as its valid case): no page
+	// can be served from it, since the proxy serves none (a navigation,
+	// which does not accept text/event-stream, gets 406).
+	for _, o := range []string{"http://127.0.0.1:" + port, "http://localhost:" + port, "http://[::1]:" + port} {
+		if resp, body := send(t, px, "", map[string]string{"Origin": o}); resp.StatusCode != 200 {
+			t.Errorf("the listener's own origin %s: %d %s", o, resp.StatusCode, body)
+		}
 	}
 }
 
@@ -174,6 +186,32 @@ func TestListenerCredentials(t *testing.T) {
 		t.Errorf("the listen token reached the upstream: %v", up.headers)
 	}
 	up.mu.Unlock()
+}
+
+// TestOwnOriginOnly: the listener's own origin is its loopback names with
+// its port, never another machine's address on the same port (a listener
+// on 0.0.0.0 takes any address as Host).
+func TestOwnOriginOnly(t *testing.T) {
+	for _, c := range []struct {
+		listen, origin string
+		ok             bool
+	}{
+		{"127.0.0.1:8931", "http://127.0.0.1:8931", true},
+		{"127.0.0.1:8931", "http://localhost:8931", true},
+		{"0.0.0.0:8931", "http://localhost:8931", true},
+		{"0.0.0.0:8931", "http://10.1.2.3:8931", false},
+		{"0.0.0.0:8931", "http://0.0.0.0:8931", false},
+		{"10.1.2.3:8931", "http://10.1.2.3:8931", true},
+		{"127.0.0.1:8931", "http://localhost:8932", false},
+		{"", "http://localhost:8931", false},
+		{"127.0.0.1:8931", "http://evil.example:8931", false},
+		{"127.0.0.1:8931", "http://user@localhost:8931", false},
+	} {
+		h := &httpProxy{listener: ListenerOptions{Listen: c.listen}}
+		if got := h.originAllowed(c.origin); got != c.ok {
+			t.Errorf("listen %s, Origin %s: %v", c.listen, c.origin, got)
+		}
+	}
 }
 
 func TestHostAllowed(t *testing.T) {

@@ -44,15 +44,17 @@ func TestExtensionComponent(t *testing.T) {
 	}
 	var doc struct {
 		Components []struct {
-			Type, Name, Version, Group string
-			Properties                 []struct{ Name, Value string }
+			Type, Name, Version, Group, Purl string
+			Properties                       []struct{ Name, Value string }
 		}
 	}
 	if err := json.Unmarshal(bom.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	c := doc.Components[0]
-	if c.Name != "Acme Weather" || c.Version != "1.2.0" || c.Group != "Acme Corp" || c.Type != "application" {
+	// Identified by the extension id, not by the author-written display
+	// name and author (kept as properties).
+	if c.Name != "local.mcpb.acme.weather" || c.Version != "1.2.0" || c.Group != "" || c.Purl != "pkg:generic/local.mcpb.acme.weather@1.2.0" || c.Type != "application" {
 		t.Errorf("component = %+v", c)
 	}
 	typed := false

@@ -138,10 +138,21 @@ func writeBOM(w io.Writer, version, at string, meta *cdxComponent, props []cdxPr
 		}
 		c := cdxComponent{BOMRef: ref, Type: cdxApplication, Name: nonEmpty(s.Name, "server"), Properties: &props}
 		if ext, ok := Extension(s.Server); ok {
-			// The extension is the package: named and versioned by its
-			// manifest, its author as the group.
-			c.Name, c.Version, c.Group = ext.Name, ext.Version, ext.Author
-			c.Description = "Claude Desktop extension " + strconv.Quote(ext.ID)
+			// The extension is the package, identified by its id (the
+			// directory Claude Desktop installed it in), never by what its
+			// author writes in the manifest: two extensions that copy each
+			// other's display name, author and version stay two
+			// components. Those fields are properties.
+			c.Name, c.Version = ext.ID, ext.Version
+			c.PackageURL = "pkg:generic/" + url.PathEscape(ext.ID)
+			if ext.Version != "" {
+				c.PackageURL += "@" + url.PathEscape(ext.Version)
+			}
+			props = append(props, cdxProperty{Name: "mcpguard:extension:display-name", Value: ext.Name})
+			if ext.Author != "" {
+				props = append(props, cdxProperty{Name: "mcpguard:extension:author", Value: ext.Author})
+			}
+			c.Description = "Claude Desktop extension " + strconv.Quote(ext.Name)
 			if s.Command != "" {
 				c.Description += " run by " + path.Base(strings.ReplaceAll(s.Command, `\`, "/"))
 			}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/mcpguard/mcpguard/reports"
@@ -30,7 +31,11 @@ func declaredToolFindings(res *scanner.Result) ([]reports.Finding, []reports.Fil
 		}
 		// Analysed under the stable path, so that the finding ids are the
 		// scan's kind of id; the locations then name the file itself.
-		rep, err := toolcheck.Analyze(d.Data, toolcheck.Options{Path: idPath, Server: s.Name, ServerID: s.ID})
+		data := d.Data
+		if d.NoTools {
+			data = withEmptyTools(data)
+		}
+		rep, err := toolcheck.Analyze(data, toolcheck.Options{Path: idPath, Server: s.Name, ServerID: s.ID})
 		if err != nil {
 			if fe, ok := toolcheck.AsFileError(err); ok {
 				fe.Path = d.Path
@@ -103,4 +108,25 @@ func withSource(ev map[string]any) map[string]any {
 	}
 	out["source"] = "manifest"
 	return out
+}
+
+// withEmptyTools returns a manifest (a JSON object without "tools") with
+// an empty "tools" array added before its closing brace, so that
+// toolcheck reads it as a tools/list of no tools and reports what else it
+// holds (hidden Unicode) at the positions of the file itself: nothing
+// before the brace moves.
+func withEmptyTools(data []byte) []byte {
+	end := len(bytes.TrimRight(data, " \t\r\n"))
+	open := bytes.IndexByte(data, '{')
+	if end == 0 || data[end-1] != '}' || open < 0 || open >= end-1 {
+		return data // not an object: Analyze says so
+	}
+	member := `"tools":[]`
+	if len(bytes.TrimSpace(data[open+1:end-1])) != 0 {
+		member = "," + member
+	}
+	out := make([]byte, 0, len(data)+len(member))
+	out = append(out, data[:end-1]...)
+	out = append(out, member...)
+	return append(out, data[end-1:]...)
 }

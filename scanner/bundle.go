@@ -30,7 +30,7 @@ const (
 )
 
 // Signed bundles carry a PKCS#7 block after the zip, between these markers
-// (mcpb sign).
+// (mcpb sign). mcpguard notes the block; it does not verify it.
 var (
 	sigHeader = []byte("MCPB_SIG_V1")
 	sigFooter = []byte("MCPB_SIG_END")
@@ -82,19 +82,28 @@ func (sc *scan) scanBundle(p string) {
 		platform = "linux"
 	}
 	s := sc.extensionServer(&manifestDoc{path: mpath, data: manifest, root: root}, id, "", platform, nil)
-	s.detail("bundle", map[string]any{"path": p, "signed": signed, "installed": false})
+	// The PKCS#7 block is not verified (against the archive or any
+	// trusted certificate): its presence says nothing about who made the
+	// bundle, so it is reported as present only, and a policy requiring
+	// signed extensions blocks the bundle as it would an unsigned one.
+	s.detail("bundle", map[string]any{"path": p, "signature_block": signed, "signature_verified": false, "installed": false})
 	if s.Status == "" {
 		s.Status = reports.StatusActive
 		s.Decision = sc.judge(s)
 	}
+	// The organisation's extension policy as it would apply once installed
+	// (no install record: not signed as far as mcpguard knows).
+	sc.extensionPolicy(s, nil)
 	sc.keep(s)
 }
 
 // bundleManifest returns the bytes of a bundle's manifest.json, checking
 // the whole central directory first: a bundle with an entry that would
 // land outside the extension's folder when unpacked (an absolute path,
-// "..", a drive letter, a backslash), a symlink, a device or other
-// special file, a name that is not UTF-8 or holds a NUL, two entries of
+// "..", a drive letter, a backslash), a name Windows reads as another
+// (a colon: an NTFS stream; a reserved device name; a trailing dot or
+// space), a symlink or a device or other special file (by Go's reading of
+// the mode or by the Unix type bits, whatever the creator), a name that is not UTF-8 or holds a NUL, two entries of
 // one name, more than MaxBundleEntries entries, or a manifest.json over
 // MaxManifestBytes is refused. Reading stops at the limit whatever the
 // header claims (a zip bomb yields an error, not memory).
@@ -164,11 +173,32 @@ func unsafeEntry(f *zip.File) string {
 		return "an absolute path"
 	case len(name) >= 2 && name[1] == ':':
 		return "a drive letter"
+	case strings.Contains(name, ":"):
+		// On NTFS "manifest.json::$DATA" is manifest.json itself and
+		// "a:b" a stream of a: names that alias others when unpacked.
+		return "a colon in the name (a drive or an NTFS stream on Windows)"
 	}
-	for _, part := range strings.Split(name, "/") {
+	parts := strings.Split(name, "/")
+	for i, part := range parts {
 		if part == ".." {
 			return "a path that leaves the extension's folder (..)"
 		}
+		if part == "" && i == len(parts)-1 {
+			continue // a directory's trailing slash
+		}
+		if why := windowsSpecial(part); why != "" {
+			return why
+		}
+	}
+	// The Unix file type sits in the high 16 bits of the external
+	// attributes. Go's reader reads it only for a Unix creator, extractors
+	// such as yauzl/extract-zip whatever the creator: judge it whenever it
+	// is set.
+	if unix := (f.ExternalAttrs >> 16) & 0o170000; unix != 0 && unix != 0o100000 && unix != 0o040000 {
+		if unix == 0o120000 {
+			return "a symbolic link (Unix mode bits in the external attributes)"
+		}
+		return fmt.Sprintf("not a regular file or directory (Unix file type %#o in the external attributes)", unix)
 	}
 	mode := f.Mode()
 	switch {
@@ -176,6 +206,32 @@ func unsafeEntry(f *zip.File) string {
 		return "a symbolic link"
 	case mode.Type()&^fs.ModeDir != 0:
 		return "not a regular file or directory (" + mode.Type().String() + ")"
+	}
+	return ""
+}
+
+// windowsSpecial says why a name component would not be unpacked as
+// written on Windows, or "": a reserved device name (CON, PRN, AUX, NUL,
+// COM0-9, LPT0-9, with or without an extension, also with the superscript
+// digits Windows accepts), or a trailing dot or space, which Windows drops
+// (so "a." and "a" are one file).
+func windowsSpecial(part string) string {
+	if strings.HasSuffix(part, ".") && part != "." || strings.HasSuffix(part, " ") {
+		return "a name ending in a dot or a space (Windows drops it, so it names another file)"
+	}
+	base := strings.ToUpper(part)
+	if i := strings.IndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	base = strings.TrimRight(base, " ")
+	switch base {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return "a reserved device name on Windows (" + base + ")"
+	}
+	if len(base) >= 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) {
+		if d := base[3:]; len(d) == 1 && d[0] >= '0' && d[0] <= '9' || d == "¹" || d == "²" || d == "³" {
+			return "a reserved device name on Windows (" + base + ")"
+		}
 	}
 	return ""
 }

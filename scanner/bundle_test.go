@@ -139,7 +139,8 @@ func TestBundleFromMCPBCLI(t *testing.T) {
 }
 
 // TestSignedBundle: the signature block mcpb sign appends after the zip
-// does not stop the archive from being read.
+// does not stop the archive from being read; it is reported as present,
+// never as verified (mcpguard does not check it).
 func TestSignedBundle(t *testing.T) {
 	data := makeZip(t, []zipEntry{{name: "manifest.json", data: bundleManifest}})
 	data = append(data, []byte("MCPB_SIG_V1\x04\x00\x00\x00sigsMCPB_SIG_END")...)
@@ -147,8 +148,9 @@ func TestSignedBundle(t *testing.T) {
 	if len(res.Errors) != 0 || len(res.Servers) != 1 {
 		t.Fatalf("errors %+v, %d servers", res.Errors, len(res.Servers))
 	}
-	if b, _ := res.Servers[0].Details["bundle"].(map[string]any); b["signed"] != true {
-		t.Errorf("bundle details = %v", res.Servers[0].Details["bundle"])
+	b, _ := res.Servers[0].Details["bundle"].(map[string]any)
+	if b["signature_block"] != true || b["signature_verified"] != false || b["signed"] != nil {
+		t.Errorf("bundle details = %v, want a signature block present and not verified", b)
 	}
 }
 
@@ -373,6 +375,21 @@ func FuzzExtensionFiles(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWindowsSpecialEntryNames: names Windows unpacks as another file or a
+// device are refused; ordinary look-alikes are not.
+func TestWindowsSpecialEntryNames(t *testing.T) {
+	for name, refused := range map[string]bool{
+		"server/CON": true, "server/nul.js": true, "Com1.txt": true, "lpt9": true, "server/a.": true, "server/a ": true,
+		"a:b": true, "server/console.js": false, "server/com10.js": false, "server/x.js": false, "server/a.b": false,
+	} {
+		data := makeZip(t, []zipEntry{{name: "manifest.json", data: bundleManifest}, {name: name, data: "x"}})
+		res := scanBundleBytes(t, data)
+		if got := len(res.Servers) == 0; got != refused {
+			t.Errorf("%q: refused = %v, want %v (errors %+v)", name, got, refused, res.Errors)
+		}
+	}
 }
 
 // TestExtensionPolicyOnWindows: Claude Desktop's enterprise settings are in

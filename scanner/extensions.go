@@ -1,7 +1,11 @@
 package scanner
 
 import (
+	"bytes"
+	"encoding/xml"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -67,6 +71,9 @@ type DeclaredTools struct {
 	// id on every machine and after a move, as the scan's own findings.
 	IDPath string
 	Data   []byte
+	// NoTools is set when the manifest has no "tools" member: it is
+	// analysed as a list of no tools (hidden Unicode anywhere in it).
+	NoTools bool
 }
 
 // manifestDoc is a parsed extension manifest.
@@ -126,6 +133,16 @@ var desktopPolicyKeys = map[string]string{
 	"isDesktopExtensionEnabled":           "isDxtEnabled",
 	"isDesktopExtensionDirectoryEnabled":  "isDxtDirectoryEnabled",
 	"isDesktopExtensionSignatureRequired": "isDxtSignatureRequired",
+}
+
+// isPolicyAlias says whether key is the older name of an enterprise key.
+func isPolicyAlias(key string) bool {
+	for _, a := range desktopPolicyKeys {
+		if a == key {
+			return true
+		}
+	}
+	return false
 }
 
 // get returns a key's value, the canonical key winning over its alias.
@@ -196,8 +213,34 @@ func (sc *scan) loadDesktopPolicy() *desktopPolicy {
 		return p
 	}
 	var err error
+	// wrongType records a known key whose value is not a boolean: Claude
+	// Desktop's reading of it is unknown, so the policy is too.
+	wrongType := func(key, kind string, line, col int) {
+		if _, known := desktopPolicyKeys[key]; !known && !isPolicyAlias(key) {
+			return
+		}
+		msg := fmt.Sprintf("%s must be a boolean, not %s; the extension policy is unknown", key, kind)
+		sc.fileError(reports.FileError{Path: path, Line: line, Column: col, Message: "Claude Desktop enterprise settings: " + msg})
+		if p.err == "" {
+			p.err = msg
+		}
+	}
 	if strings.HasSuffix(path, ".plist") {
-		p.values, err = plistBools(data)
+		var vals map[string]plistValue
+		vals, err = plistTop(data)
+		var pe *plistError
+		if errors.As(err, &pe) {
+			sc.fileError(reports.FileError{Path: path, Line: pe.line, Column: pe.col, Message: "Claude Desktop enterprise settings: " + pe.msg})
+			p.err, src.Active, src.Error = pe.msg, false, pe.msg
+			err = nil
+		}
+		for k, v := range vals {
+			if v.kind == "bool" {
+				p.values[k] = v.b
+			} else {
+				wrongType(k, v.kind, v.line, v.col)
+			}
+		}
 	} else {
 		root, errs := cfgfile.ParseJSON(path, data, false)
 		sc.fileError(errs...)
@@ -210,6 +253,8 @@ func (sc *scan) loadDesktopPolicy() *desktopPolicy {
 			for _, m := range root.Members {
 				if m.Value.Kind == jsonc.Bool {
 					p.values[m.Key] = m.Value.Bool
+				} else {
+					wrongType(m.Key, m.Value.Kind.String(), m.Value.Pos.Line, m.Value.Pos.Col)
 				}
 			}
 		}
@@ -223,24 +268,126 @@ func (sc *scan) loadDesktopPolicy() *desktopPolicy {
 	return p
 }
 
-var plistBool = regexp.MustCompile(`<key>\s*([^<]+?)\s*</key>\s*<(true|false)\s*/>`)
-
-// plistBools reads the boolean keys of a property list: the XML form (MDM
-// profiles, `plutil -convert xml1`) or the binary one macOS keeps managed
-// preferences in.
-func plistBools(data []byte) (map[string]bool, error) {
-	if strings.HasPrefix(string(data), "bplist") {
-		return bplistBools(data)
-	}
-	if !strings.Contains(string(data), "<plist") {
-		return nil, fmt.Errorf("not a property list")
-	}
-	out := map[string]bool{}
-	for _, m := range plistBool.FindAllStringSubmatch(string(data), -1) {
-		out[m[1]] = m[2] == "true"
-	}
-	return out, nil
+// plistValue is one value of the top-level dictionary of a property list:
+// a boolean, or the kind of another value, and where it is (XML form only).
+type plistValue struct {
+	kind      string // "bool", or the element name: "string", "integer", "dict", ...
+	b         bool
+	line, col int
 }
+
+// plistTop reads the top-level dictionary of a property list: the XML form
+// (MDM profiles, `plutil -convert xml1`), parsed as XML (comments, entity
+// and character references, CDATA; nested dictionaries are values, never
+// keys of the top one), or the binary one macOS keeps managed preferences
+// in. The last of duplicate keys wins.
+func plistTop(data []byte) (map[string]plistValue, error) {
+	if strings.HasPrefix(string(data), "bplist") {
+		bools, err := bplistBools(data)
+		out := map[string]plistValue{}
+		for k, v := range bools {
+			out[k] = plistValue{kind: "bool", b: v}
+		}
+		return out, err
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	fail := func(msg string) error {
+		line, col := d.InputPos()
+		return &plistError{line: line, col: col, msg: msg}
+	}
+	// next returns the next start or end element, skipping comments,
+	// processing instructions, the DOCTYPE and white space.
+	next := func() (xml.Token, error) {
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				if err == io.EOF {
+					return nil, fail("unexpected end of the property list")
+				}
+				return nil, fail(err.Error())
+			}
+			switch t := tok.(type) {
+			case xml.StartElement, xml.EndElement:
+				return t, nil
+			case xml.CharData:
+				if len(bytes.TrimSpace(t)) != 0 {
+					return nil, fail("text outside an element")
+				}
+			}
+		}
+	}
+	tok, err := next()
+	if err != nil {
+		return nil, err
+	}
+	if st, ok := tok.(xml.StartElement); !ok || st.Name.Local != "plist" {
+		return nil, fail("not a property list")
+	}
+	if tok, err = next(); err != nil {
+		return nil, err
+	}
+	if st, ok := tok.(xml.StartElement); !ok || st.Name.Local != "dict" {
+		return nil, fail("the property list does not hold a dictionary")
+	}
+	out := map[string]plistValue{}
+	for {
+		tok, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := tok.(xml.EndElement); ok {
+			return out, nil // </dict>; what follows is not read
+		}
+		st := tok.(xml.StartElement)
+		if st.Name.Local != "key" {
+			return nil, fail("expected <key> in the dictionary, found <" + st.Name.Local + ">")
+		}
+		var key strings.Builder
+		for {
+			t, err := d.Token()
+			if err != nil {
+				return nil, fail(err.Error())
+			}
+			if cd, ok := t.(xml.CharData); ok {
+				key.Write(cd)
+				continue
+			}
+			if _, ok := t.(xml.Comment); ok {
+				continue
+			}
+			if _, ok := t.(xml.EndElement); ok {
+				break
+			}
+			return nil, fail("unexpected markup in a <key>")
+		}
+		if tok, err = next(); err != nil {
+			return nil, err
+		}
+		vs, ok := tok.(xml.StartElement)
+		if !ok {
+			return nil, fail("key " + strconv.Quote(key.String()) + " has no value")
+		}
+		line, col := d.InputPos()
+		v := plistValue{kind: vs.Name.Local, line: line, col: col}
+		switch vs.Name.Local {
+		case "true", "false":
+			v.kind, v.b = "bool", vs.Name.Local == "true"
+		}
+		if err := d.Skip(); err != nil {
+			return nil, fail(err.Error())
+		}
+		out[key.String()] = v
+	}
+}
+
+// plistError is a property list syntax error at line:col.
+type plistError struct {
+	line, col int
+	msg       string
+}
+
+func (e *plistError) Error() string { return e.msg }
 
 // installRecords reads extensions-installations.json of a data directory
 // once: the install record of each extension id.
@@ -389,8 +536,14 @@ func (sc *scan) extensionServer(m *manifestDoc, id, extDir, platform string, set
 		details["server_type"] = t.Str
 	}
 	s.detail("extension", details)
-	if tools := root.Get("tools"); tools != nil && tools.Kind == jsonc.Array {
+	switch tools := root.Member("tools"); {
+	case tools != nil && tools.Value.Kind == jsonc.Array:
 		s.DeclaredTools = &DeclaredTools{Path: m.path, IDPath: sc.stablePath(m.path), Data: m.data}
+	case tools == nil:
+		// "tools" is optional (the server answers tools/list at run
+		// time): the rest of the manifest is still analysed, for hidden
+		// Unicode in its names, descriptions and arguments.
+		s.DeclaredTools = &DeclaredTools{Path: m.path, IDPath: sc.stablePath(m.path), Data: m.data, NoTools: true}
 	}
 	cfgMember := memberValue(server).Member("mcp_config")
 	if cfgMember == nil || cfgMember.Value.Kind != jsonc.Object {

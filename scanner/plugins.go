@@ -1,6 +1,7 @@
 package scanner
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -61,11 +62,11 @@ func (sc *scan) installedPlugins(w *claudeWorld) []*installedPlugin {
 	}
 	dir := filepath.Join(w.configDir, "plugins")
 	path := filepath.Join(dir, "installed_plugins.json")
-	installed := sc.readJSON(path, ClientClaudeCode, "plugins", ScopePlugin, false)
+	installed := sc.readParsedJSON(path, "plugins")
 	if installed == nil {
 		return nil
 	}
-	known := sc.readJSON(filepath.Join(dir, "known_marketplaces.json"), ClientClaudeCode, "plugins", ScopePlugin, false)
+	known := sc.readParsedJSON(filepath.Join(dir, "known_marketplaces.json"), "plugins")
 	fail := func(pos jsonc.Pos, msg string) []*installedPlugin {
 		sc.fileError(reports.FileError{Path: path, Line: pos.Line, Column: pos.Col,
 			Message: msg + "; Claude Code then loads no plugin from this file"})
@@ -172,6 +173,25 @@ func parseRecord(v *jsonc.Value, v2 bool) (installRecord, string) {
 	return r, ""
 }
 
+// readParsedJSON reads a Claude Code plugin file as Claude Code does, with
+// JSON.parse: a leading byte order mark, which JSON.parse refuses, makes
+// the file malformed (an error at 1:1) like any other syntax error.
+func (sc *scan) readParsedJSON(path, kind string) *jsonc.Value {
+	return sc.readConfig(path, ClientClaudeCode, kind, ScopePlugin, func(data []byte) (*jsonc.Value, []reports.FileError) {
+		if bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) {
+			return nil, []reports.FileError{{Path: path, Line: 1, Column: 1,
+				Message: "invalid JSON: the file starts with a byte order mark, which Claude Code's JSON.parse refuses; Claude Code then loads no plugin from it"}}
+		}
+		root, errs := cfgfile.ParseJSON(path, data, false)
+		sc.duplicateKeys(path, root)
+		if root != nil && root.Kind != jsonc.Object {
+			errs = append(errs, reports.FileError{Path: path, Line: root.Pos.Line, Column: root.Pos.Col, Message: "must hold a JSON object, not " + root.Kind.String()})
+			root = nil
+		}
+		return root, errs
+	})
+}
+
 // selectRecord picks the record Claude Code loads a plugin from in project
 // dir (observed): the first whose scope is user or managed, or whose
 // projectPath is dir or shares dir's git root. ok is false when none
@@ -186,7 +206,10 @@ func (sc *scan) selectRecord(ip *installedPlugin, dir string) (installRecord, bo
 		case r.scope == "user" || r.scope == "managed":
 			return r, true
 		case r.projectPath == "" || dir == "" || !filepath.IsAbs(r.projectPath):
-		case filepath.Clean(r.projectPath) == filepath.Clean(dir):
+		case r.projectPath == dir:
+			// The exact string: Claude Code 2.1.332 loads nothing for a
+			// projectPath spelled with a trailing "/", "/.", ".." or "//"
+			// (recorded with the oracle).
 			return r, true
 		case gitRoot != "" && sc.gitRoot(r.projectPath) == gitRoot:
 			return r, true

@@ -160,7 +160,9 @@ func Scan(ctx context.Context, opts Options) (*Result, error) {
 		seenSources:  map[string]bool{},
 		kept:         map[*Server]bool{},
 		secrets:      opts.Secrets,
-		fs:           opts.FS,
+		// Another user's home (root scanning every home): her files are
+		// read only when she could read them herself.
+		fs: cfgfile.ForHome(opts.FS, opts.Home),
 	}
 	sc.setAnchors()
 	sc.loadPolicyFiles()

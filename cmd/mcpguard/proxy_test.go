@@ -250,12 +250,27 @@ func TestProxyCommandUsage(t *testing.T) {
 		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--allow-origin", "http://localhost:3000/app"},
 		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", "/nonexistent/token"},
 		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", emptyFile(t)},
+		// Another user who can read the token can use the listener.
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", tokenFile(t, 0o644)},
+		{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen-token", tokenFile(t, 0o640)},
 	} {
 		_, stderr, code := runCLI(t, env, args...)
 		if code != exitError || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
+}
+
+// tokenFile is a listen-token file with the given permissions.
+func tokenFile(t *testing.T, mode os.FileMode) string {
+	p := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(p, []byte("s3cr3t-listen-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func emptyFile(t *testing.T) string {

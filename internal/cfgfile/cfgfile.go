@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"syscall"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -20,11 +19,37 @@ const MaxSize = 64 << 20
 // path does not exist (ENOENT or ENOTDIR on a parent); every other failure is a
 // FileError naming the path.
 func Read(path string) (data []byte, exists bool, ferr *reports.FileError) {
-	fi, err := os.Stat(path)
+	return read(path, -1)
+}
+
+// ReadOwned is Read for a file of another user's home, read with more rights
+// than that user has (root scanning every home): the file opened, whatever
+// symbolic links or hard links led to it, must be owned by uid or readable
+// by everyone. Anything else is refused as an error naming path (the link),
+// and nothing of the target is read: a user must not obtain, through her
+// own configuration, a file she cannot read. Where files have no Unix
+// owner it is Read.
+func ReadOwned(path string, uid int) (data []byte, exists bool, ferr *reports.FileError) {
+	return read(path, uid)
+}
+
+func read(path string, uid int) (data []byte, exists bool, ferr *reports.FileError) {
+	// Open first, then describe what was opened (fstat): a check of the
+	// path followed by an open could be raced by a swap, e.g. for a FIFO,
+	// which would block the open forever. openFile opens without blocking.
+	f, err := openFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, false, nil
 		}
+		if errors.Is(err, syscall.EISDIR) {
+			return nil, true, &reports.FileError{Path: path, Message: "is a directory, expected a file"}
+		}
+		return nil, true, &reports.FileError{Path: path, Message: describe(err)}
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
 		return nil, true, &reports.FileError{Path: path, Message: describe(err)}
 	}
 	if fi.IsDir() {
@@ -34,14 +59,17 @@ func Read(path string) (data []byte, exists bool, ferr *reports.FileError) {
 		// A FIFO or device would block or never end.
 		return nil, true, &reports.FileError{Path: path, Message: fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
 	}
+	if uid >= 0 {
+		if why := foreignFile(fi, uid); why != "" {
+			return nil, true, &reports.FileError{Path: path, Message: why}
+		}
+	}
 	if fi.Size() > MaxSize {
 		return nil, true, &reports.FileError{Path: path, Message: fmt.Sprintf("file is %d bytes, over the %d MiB limit", fi.Size(), MaxSize>>20)}
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	if err := blocking(f); err != nil {
 		return nil, true, &reports.FileError{Path: path, Message: describe(err)}
 	}
-	defer f.Close()
 	// The file may grow between Stat and Read: never read past the limit.
 	data, err = readAll(io.LimitReader(f, MaxSize+1), int(fi.Size()))
 	if err != nil {

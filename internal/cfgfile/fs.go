@@ -92,3 +92,48 @@ func cleanDir(d string) string {
 	}
 	return d[:len(d)-1]
 }
+
+// OwnedReader is an FS that can also read with ReadOwned's check.
+type OwnedReader interface {
+	ReadFileOwned(path string, uid int) (data []byte, exists bool, ferr *reports.FileError)
+}
+
+// ReadFileOwned reads path with ReadOwned.
+func (OS) ReadFileOwned(path string, uid int) ([]byte, bool, *reports.FileError) {
+	return ReadOwned(path, uid)
+}
+
+// ForHome returns fsys reading every file under home with ReadOwned's
+// check for the home's owner, when that owner is not the effective user
+// (root scanning every home) and fsys can (OwnedReader); fsys otherwise.
+func ForHome(fsys FS, home string) FS {
+	or, ok := fsys.(OwnedReader)
+	if home == "" || !ok {
+		return fsys
+	}
+	fi, err := fsys.Stat(home)
+	if err != nil {
+		return fsys
+	}
+	uid, ok := ownerOf(fi)
+	if !ok || uid == os.Geteuid() {
+		return fsys
+	}
+	return homeFS{FS: fsys, or: or, home: filepath.Clean(home), uid: uid}
+}
+
+// homeFS is ForHome's FS.
+type homeFS struct {
+	FS
+	or   OwnedReader
+	home string
+	uid  int
+}
+
+// ReadFile reads a file under the home with the owner's check.
+func (h homeFS) ReadFile(path string) ([]byte, bool, *reports.FileError) {
+	if rel, err := filepath.Rel(h.home, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return h.or.ReadFileOwned(path, h.uid)
+	}
+	return h.FS.ReadFile(path)
+}

@@ -164,3 +164,21 @@ func TestFrameReaderLimitAndPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameReaderLimitExcludesLineEnd: --max-message N admits a message of
+// N bytes; its line end (LF or CRLF) is framing, not message.
+func TestFrameReaderLimitExcludesLineEnd(t *testing.T) {
+	for _, max := range []int{10, 100 << 10} {
+		for _, end := range []string{"\n", "\r\n"} {
+			msg := strings.Repeat("m", max)
+			f := NewFrameReader(strings.NewReader(msg+end+strings.Repeat("o", max+1)+end), max)
+			if b, err := f.Next(); err != nil || string(TrimFrame(b)) != msg {
+				t.Errorf("max %d, end %q: a message of exactly the limit: %v", max, end, err)
+				continue
+			}
+			if _, err := f.Next(); !errors.Is(err, ErrFrameTooLarge) {
+				t.Errorf("max %d, end %q: a message one byte over: %v", max, end, err)
+			}
+		}
+	}
+}

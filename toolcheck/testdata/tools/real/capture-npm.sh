@@ -2,9 +2,10 @@
 # capture-npm.sh PACKAGE [SERVER-ARG...]
 #
 # Installs one MCP server from npm into a scratch directory, runs it with no
-# network (unshare -n) and dummy credentials, records its tools/list result
-# with the official SDK client (capture.mjs beside this script), kills the
-# whole process group, and files the result under dev/ or heldout/.
+# network (unshare -n, in a PID namespace too) and dummy credentials,
+# records its tools/list result with the official SDK client (capture.mjs
+# beside this script), kills the whole process group, and files the result
+# under dev/ or heldout/.
 #
 # The split is fixed by the package name alone: the first 8 hex digits of
 # sha256("mcpguard-corpus:" + name), read as a number, modulo 100; below 60
@@ -117,14 +118,18 @@ done
 # shellcheck disable=SC2206
 [ -n "${CAPTURE_ENV:-}" ] && envargs+=(${CAPTURE_ENV})
 
-run() { # run OUT ARGS...: one sandboxed start, whole process group killed after
+# run OUT ARGS...: one sandboxed start in new network and PID namespaces
+# (unshare -n -p -f), so that when the capture ends every process the server
+# started dies with the namespace, even one that left the process group
+# with setsid (a bundled Java gateway did); the process group is killed too.
+run() {
 	local out=$1
 	shift
 	rm -f "$work/pgid-$slug"
 	(
 		cd "$work/home" || exit 1
 		exec setsid bash -c 'echo $$ >"$0"; exec timeout -k 5 "$1" "${@:2}"' "$work/pgid-$slug" "$tmo" \
-			unshare -n env -i PATH="$PATH" HOME="$work/home" TMPDIR="$work/home" LANG=C.UTF-8 NO_COLOR=1 \
+			unshare -n -p -f env -i PATH="$PATH" HOME="$work/home" TMPDIR="$work/home" LANG=C.UTF-8 NO_COLOR=1 \
 			MCPCAP_STDERR=1 "${envargs[@]}" \
 			node "$work/client/capture.mjs" node "$bin" "$@"
 	) >"$out" 2>>"$log" </dev/null
