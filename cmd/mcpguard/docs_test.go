@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,11 +113,6 @@ func TestDocLinksResolve(t *testing.T) {
 	}
 }
 
-// othersDocs are documents another change of this round rewrites (the
-// daemon's operation, the proxy, the rule reference); the text checks
-// below leave them to it.
-var othersDocs = []string{"proxy.md", "rules.md"}
-
 // TestDocsNameOnlyWhatExists: no document sends a reader to a file that is
 // not in the repository (the research notes the project was built from)
 // or to a specification section a reader cannot open.
@@ -126,9 +120,6 @@ func TestDocsNameOnlyWhatExists(t *testing.T) {
 	root := repoRoot(t)
 	mention := regexp.MustCompile(`\bdocs/[a-z0-9-]+\.md\b|\bSPEC §|\b(claude-code|threats|clients|style|peers)\.md\b`)
 	for _, f := range docFiles(t) {
-		if slices.Contains(othersDocs, filepath.Base(f)) {
-			continue
-		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -154,9 +145,6 @@ func TestDocsNameOnlyWhatExists(t *testing.T) {
 func TestFormatListsComplete(t *testing.T) {
 	root := repoRoot(t)
 	for _, f := range docFiles(t) {
-		if slices.Contains(othersDocs, filepath.Base(f)) {
-			continue
-		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
