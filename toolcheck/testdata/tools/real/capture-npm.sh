@@ -135,6 +135,7 @@ run() {
 	) >"$out" 2>>"$log" </dev/null
 	local rc=$?
 	[ -f "$work/pgid-$slug" ] && kill -KILL -- "-$(cat "$work/pgid-$slug")" 2>/dev/null
+	rm -f "$work/pgid-$slug"
 	return $rc
 }
 
