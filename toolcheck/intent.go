@@ -116,7 +116,9 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted)
 	}
 	for line := range strings.SplitSeq(text, "\n") {
-		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
+		// A line whose view would admit none of the line patterns gets
+		// no view: lineIntent reads nothing of it.
+		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 || !a.m.intentLines.viewNeeded(line, a.intentScratch) {
 			continue
 		}
 		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted)
