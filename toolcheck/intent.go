@@ -422,11 +422,17 @@ func (r *Report) ownName(key string) bool {
 		// The server's tool names and their parameters' names: what its
 		// texts name of its own.
 		r.ownKeys = make(map[string]bool, len(r.Tools))
+		// The parameters are the members of inputSchema's properties
+		// (toolParams' names), each read as Get reads its name.
 		for i := range r.Tools {
 			r.ownKeys[identKey(r.Tools[i].Name)] = true
-			for _, p := range toolParams(&r.Tools[i]) {
-				r.ownKeys[identKey(p.name)] = true
-				if e := r.Tools[i].Value.Get("inputSchema").Get("properties").Get(p.name).Get("enum"); e != nil {
+			props := r.Tools[i].Value.Get("inputSchema").Get("properties")
+			if props == nil || props.Kind != jsonc.Object {
+				continue
+			}
+			for _, m := range props.Members {
+				r.ownKeys[identKey(m.Key)] = true
+				if e := props.Get(m.Key).Get("enum"); e != nil {
 					for _, v := range e.Elems {
 						if v.IsString() {
 							r.ownKeys[identKey(v.Str)] = true
