@@ -386,9 +386,16 @@ func toolIdents(s string, n int) [][2]int {
 	var out [][2]int
 	isWord := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' }
 	for i := 0; i < len(s) && len(out) < n; {
-		if !isWord(s[i]) {
-			i++
-			continue
+		// Only a word holding "_" or "-" can be one: read the word
+		// around the next of those, from i (a word's start or a byte
+		// after a word).
+		k := strings.IndexAny(s[i:], "_-")
+		if k < 0 {
+			break
+		}
+		i += k
+		for i > 0 && isWord(s[i-1]) {
+			i--
 		}
 		j := i
 		for j < len(s) && isWord(s[j]) {
