@@ -316,7 +316,8 @@ func preferenceVerb(s string) bool {
 // otherTool returns a tool or server a clause names that is not this
 // server's own, "" when none.
 func (a *toolAnalysis) otherTool(p *intentPatterns, s string) string {
-	if !strings.Contains(s, "server") {
+	// p.server needs "server's " or "servers ".
+	if !strings.Contains(s, "server's ") && !strings.Contains(s, "servers ") {
 		goto idents
 	}
 	// "the github server's create_pull_request": a tool on a named server.
