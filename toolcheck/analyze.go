@@ -177,7 +177,7 @@ func Analyze(data []byte, opts Options) (*Report, error) {
 	rep.Root, rep.ListPointer, rep.Listed = root, listPtr, len(list.Elems)
 	ide := opts.IDE || opts.Server == "ide"
 	m := compiledToolMatchers()
-	a := &toolAnalysis{rep: rep, m: m, phraseScratch: m.phrases.scratch()}
+	a := &toolAnalysis{rep: rep, m: m, phraseScratch: m.phrases.scratch(), intentScratch: m.intentLines.scratch()}
 	a.elemTool = make([]int, len(list.Elems))
 	for i, v := range list.Elems {
 		ptr := listPtr + "/" + strconv.Itoa(i)
@@ -348,10 +348,12 @@ type toolAnalysis struct {
 	hidden map[int][]hiddenText
 	// uniAt records U-findings by pointer (to avoid a second U006).
 	uniAt map[string]bool
-	// m are the compiled patterns; phraseScratch is the phrase matcher's
-	// state, reused from text to text.
+	// m are the compiled patterns; phraseScratch and intentScratch are
+	// the state of the phrase matchers (m.phrases, m.intentLines), reused
+	// from text to text.
 	m             *toolMatchers
 	phraseScratch *phraseScratch
+	intentScratch *phraseScratch
 	// cur caches what several rules read of the tool being analysed.
 	cur       toolCache
 	collector textCollector
@@ -497,7 +499,7 @@ func (a *toolAnalysis) tools() {
 	// copies it, so none writes the shared array (overLong reads it).
 	base := a.findings[:len(a.findings):len(a.findings)]
 	chunks.Run(n, func() func(c, lo, hi int) {
-		w := &toolAnalysis{rep: a.rep, m: a.m, phraseScratch: a.m.phrases.scratch(), findings: base,
+		w := &toolAnalysis{rep: a.rep, m: a.m, phraseScratch: a.m.phrases.scratch(), intentScratch: a.m.intentLines.scratch(), findings: base,
 			hidden: a.hidden, uniAt: a.uniAt, uniByPtr: a.uniByPtr, elemTool: a.elemTool}
 		return func(c, lo, hi int) {
 			start := len(w.findings)

@@ -82,6 +82,27 @@ func (p *intentPatterns) gates() []*litRegexp {
 	return []*litRegexp{p.directive, p.universal, p.instead, p.endorse, p.convGate, p.convUser, p.private, p.credNoun}
 }
 
+// The patterns lineIntent asks of a whole view after the gates, as
+// indices of linePatterns.
+const (
+	lineOrder = numIntentGates + iota
+	lineFullOutput
+	lineConvAll
+	lineVerbatim
+	lineSinkVerb
+	lineParamVerb
+	lineCredSource
+	lineCredTaken
+)
+
+// linePatterns are the patterns lineIntent reads of a whole view: the
+// gates, then the patterns at the line* indices. One pass of their phrase
+// set's automaton tells which a view admits and where each literal first
+// occurs.
+func (p *intentPatterns) linePatterns() []*litRegexp {
+	return append(p.gates(), p.order, p.fullOutput, p.convAll, p.verbatim, p.sinkVerb, p.paramVerb, p.credSource, p.credTaken)
+}
+
 // intentSignals returns the signals of what one text asks for (view: its
 // match view when made, which a one-line text reuses; admitted: the aux
 // bits its whole view admits, which bound each line's), read line
@@ -95,7 +116,9 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted)
 	}
 	for line := range strings.SplitSeq(text, "\n") {
-		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 {
+		// A line whose view would admit none of the line patterns gets
+		// no view: lineIntent reads nothing of it.
+		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 || !a.m.intentLines.viewNeeded(line, a.intentScratch) {
 			continue
 		}
 		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted)
@@ -117,48 +140,64 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	}
 	gates := p.gates()
 	has := func(k int) bool { return admitted&(auxIntentFirst<<k) != 0 }
+	// Which line patterns the view admits (re.admits(view)), from one
+	// automaton pass.
+	ls, sc := a.m.intentLines, a.intentScratch
+	var adm uint32
+	for _, k := range ls.candidates(view, sc) {
+		adm |= 1 << k
+	}
+	admits := func(k int) bool { return adm&(1<<k) != 0 }
 	// Which gates a rule could use here: each rule needs its gate and
 	// the literals of what it checks next, which cost less to look for
 	// than a gate's matches.
 	// A name of another tool, spoken of as one: the cross-tool and
 	// preference rules need it (or every other tool), and looking for it
-	// costs less than their gates.
-	ident := strings.ContainsAny(view, "_-") && a.otherTool(p, view) != ""
+	// costs less than their gates. Read only where a gate the view
+	// admits needs it.
+	identDone, identOK := false, false
+	ident := func() bool {
+		if !identDone {
+			identDone = true
+			identOK = strings.ContainsAny(view, "_-") && a.otherTool(p, view) != ""
+		}
+		return identOK
+	}
 	var need uint32
 	want := func(k int) { need |= 1 << k }
-	if has(0) && ident {
+	if has(0) && admits(0) && ident() {
 		want(0)
 	}
-	if has(1) && (p.order.admits(view) || p.fullOutput.admits(view)) {
+	if has(1) && (admits(lineOrder) || admits(lineFullOutput)) {
 		want(1)
 	}
-	if has(2) && (has(1) || ident) && preferenceVerb(view) {
+	if has(2) && (admits(1) || admits(2)) && preferenceVerb(view) && (has(1) || ident()) {
 		want(1)
 		want(2)
 	}
 	if has(3) {
 		want(3)
 	}
-	if (has(4) || has(5)) && (p.convAll.admits(view) || p.verbatim.admits(view)) {
+	if (has(4) || has(5)) && (admits(lineConvAll) || admits(lineVerbatim)) {
 		want(4)
 		want(5)
 	}
-	if has(6) && (p.sinkVerb.admits(view) || p.paramVerb.admits(view)) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb)) {
 		want(6)
 	}
-	if has(7) && p.credSource.admits(view) && p.credTaken.admits(view) {
+	if has(7) && admits(lineCredSource) && admits(lineCredTaken) {
 		want(7)
 	}
 	valid := utf8.ValidString(view)
 	var starts [numIntentGates][]int // match starts of each gate
 	anyGate := false
 	for k, re := range gates {
-		if need&(1<<k) == 0 || !has(k) || !re.admits(view) {
+		if need&(1<<k) == 0 || !has(k) || !admits(k) {
 			continue
 		}
 		// The first matches of each gate, as matchPhrases reads the
 		// first four of each phrase: a bound on what one text costs.
-		for _, m := range re.search(view, 16, nil, valid, nil) {
+		for _, m := range re.search(view, 16, nil, valid, ls.firstOccurrences(k, len(view), sc)) {
 			starts[k] = append(starts[k], m[0])
 			anyGate = true
 		}
@@ -277,7 +316,8 @@ func preferenceVerb(s string) bool {
 // otherTool returns a tool or server a clause names that is not this
 // server's own, "" when none.
 func (a *toolAnalysis) otherTool(p *intentPatterns, s string) string {
-	if !strings.Contains(s, "server") {
+	// p.server needs "server's " or "servers ".
+	if !strings.Contains(s, "server's ") && !strings.Contains(s, "servers ") {
 		goto idents
 	}
 	// "the github server's create_pull_request": a tool on a named server.
@@ -347,9 +387,16 @@ func toolIdents(s string, n int) [][2]int {
 	var out [][2]int
 	isWord := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' }
 	for i := 0; i < len(s) && len(out) < n; {
-		if !isWord(s[i]) {
-			i++
-			continue
+		// Only a word holding "_" or "-" can be one: read the word
+		// around the next of those, from i (a word's start or a byte
+		// after a word).
+		k := strings.IndexAny(s[i:], "_-")
+		if k < 0 {
+			break
+		}
+		i += k
+		for i > 0 && isWord(s[i-1]) {
+			i--
 		}
 		j := i
 		for j < len(s) && isWord(s[j]) {
@@ -383,11 +430,17 @@ func (r *Report) ownName(key string) bool {
 		// The server's tool names and their parameters' names: what its
 		// texts name of its own.
 		r.ownKeys = make(map[string]bool, len(r.Tools))
+		// The parameters are the members of inputSchema's properties
+		// (toolParams' names), each read as Get reads its name.
 		for i := range r.Tools {
 			r.ownKeys[identKey(r.Tools[i].Name)] = true
-			for _, p := range toolParams(&r.Tools[i]) {
-				r.ownKeys[identKey(p.name)] = true
-				if e := r.Tools[i].Value.Get("inputSchema").Get("properties").Get(p.name).Get("enum"); e != nil {
+			props := r.Tools[i].Value.Get("inputSchema").Get("properties")
+			if props == nil || props.Kind != jsonc.Object {
+				continue
+			}
+			for _, m := range props.Members {
+				r.ownKeys[identKey(m.Key)] = true
+				if e := props.Get(m.Key).Get("enum"); e != nil {
 					for _, v := range e.Elems {
 						if v.IsString() {
 							r.ownKeys[identKey(v.Str)] = true

@@ -352,6 +352,9 @@ type toolMatchers struct {
 	phrases                                       *phraseSet
 	readOnlyClaim, strongDestroy, idempotentClaim *litRegexp
 	flowVerb                                      *litRegexp
+	// intentLines is the phrase set of intentRE's linePatterns, as
+	// auxiliary patterns.
+	intentLines *phraseSet
 }
 
 // The auxiliary patterns of the phrase set, as bits of phraseScratch.aux.
@@ -376,5 +379,6 @@ var compiledToolMatchers = sync.OnceValue(func() *toolMatchers {
 	// In the order of the aux bits.
 	aux := append([]*litRegexp{m.readOnlyClaim, m.strongDestroy, m.idempotentClaim}, intentRE().gates()...)
 	m.phrases = newPhraseSet(poisonPhraseList(), aux...)
+	m.intentLines = newPhraseSet(nil, intentRE().linePatterns()...)
 	return m
 })
