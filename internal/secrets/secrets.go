@@ -680,8 +680,7 @@ func (d *Detector) RedactText(s string) string { out, _ := d.ScanText(s); return
 // into it.
 func (d *Detector) ScanArgs(args []string) ([]string, []Found) {
 	// The arguments themselves until one is hidden: most commands have
-	// no secret, and a copy of each server's was two of a scan's
-	// allocations (the report's, and this).
+	// no secret, and need no copy.
 	out := args[:len(args):len(args)]
 	var found []Found
 	for i, a := range args {
