@@ -163,25 +163,6 @@ func (e *Engine) Err() error {
 	return e.err
 }
 
-// KeepsInputs reports whether an evaluation may keep part of the server
-// input it is given past its return: a memoizing engine keeps every input
-// it evaluated, and topdown, which evaluates an organisation's Rego, has
-// caches of its own. Such an engine must not be given an input made in an
-// InputArena. It waits for the engine to be compiled; a nil engine
-// evaluates nothing.
-func (e *Engine) KeepsInputs() bool {
-	if e == nil {
-		return false
-	}
-	<-e.ready
-	return e.memo != nil || e.withCustom || e.plan == nil
-}
-
-// errTransientInput is EvalServer's refusal of an InputArena's input by an
-// engine that keeps inputs: a caller's mistake, loud rather than a memo
-// or a cache that an arena's next input would change under it.
-var errTransientInput = errors.New("evaluate policy: a server input made in an arena, given to an engine that keeps inputs")
-
 func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	custom, sources, digests, err := customModules(opts.Paths, false)
 	if err != nil {

@@ -45,9 +45,6 @@ type ServerResult struct {
 // once per project and reuse it for every server.
 type Value struct {
 	v ast.Value
-	// arena is the InputArena the value was made in (valid until it is
-	// reset); nil for the heap.
-	arena *InputArena
 }
 
 // NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
@@ -114,9 +111,9 @@ func (v Value) String() string {
 // server} (no server when server is the zero Value).
 func input(server, ctx Value) ast.Value { return inputTerm(server, ctx).Value }
 
-// inputTerm is input as a term, made in server's arena.
+// inputTerm is input as a term.
 func inputTerm(server, ctx Value) *ast.Term {
-	in := server.arena.evalInput()
+	in := &evalInput{}
 	in.rec.Use(in.fields[:])
 	in.ctx.Value = ctx.v
 	in.rec.Add(keyTerm("context"), &in.ctx)
@@ -150,9 +147,6 @@ func inputOptions(in ast.Value) []rego.EvalOption {
 func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	if err := e.Err(); err != nil {
 		return nil, err
-	}
-	if server.arena != nil && e.KeepsInputs() {
-		return nil, errTransientInput
 	}
 	memo := e.memo
 	if server.v == nil || pctx.v == nil {

@@ -104,7 +104,6 @@ type Object struct {
 	inline [2 * inlineFields]*ast.Term
 	later  LaterFields // Later's
 	laterN int
-	arena  *InputArena // where its strings and lists are made; nil: the heap
 }
 
 // inlineFields is how many fields an Object holds without another
@@ -125,72 +124,10 @@ func (o *Object) add(key string, v *ast.Term) { o.rec.Add(keyTerm(key), v) }
 // keyTerm is key as a term: made once for the field names of the engine's
 // input and of the results it reads (keyTerms), afresh for any other.
 func keyTerm(key string) *ast.Term {
-	if k := keyIndex().find(key); k != nil {
+	if k := keyTerms()[key]; k != nil {
 		return k
 	}
 	return ast.StringTerm(key)
-}
-
-// keySlots finds a known key's term without hashing the whole key or
-// probing a map: every field of every server's input looks its key up,
-// and the map's lookup was 2% of an 11,000-server scan's CPU. A key's
-// slot is a multiplicative hash of its length and its first, middle and
-// last bytes, which tell the known keys apart; the seed is the first that
-// puts each in a slot of its own (TestKeyIndex). The slot's term is
-// compared with the key in full, so any other key misses. The common
-// values of AddSymbol's fields are found the same way (symbolIndex).
-type keySlots struct {
-	seed  uint32
-	slots []*ast.Term // nil when no seed was found: known is used
-	known map[string]*ast.Term
-}
-
-// keySlotBits sizes the table: 2,048 slots for the ~75 known keys find a
-// seed in a few tries.
-const keySlotBits = 11
-
-func (k *keySlots) slot(key string) uint32 {
-	n := len(key)
-	sig := uint32(n)<<24 | uint32(key[0])<<16 | uint32(key[n/2])<<8 | uint32(key[n-1])
-	return (sig * k.seed) >> (32 - keySlotBits)
-}
-
-func (k *keySlots) find(key string) *ast.Term {
-	if k.slots == nil {
-		return k.known[key]
-	}
-	if key == "" {
-		return nil
-	}
-	t := k.slots[k.slot(key)]
-	if t == nil || string(t.Value.(ast.String)) != key {
-		return nil
-	}
-	return t
-}
-
-var keyIndex = sync.OnceValue(func() *keySlots { return newKeySlots(keyTerms()) })
-
-// newKeySlots finds a seed that gives each of known a slot of its own.
-func newKeySlots(known map[string]*ast.Term) *keySlots {
-	slots := make([]*ast.Term, 1<<keySlotBits)
-	for try := range uint32(1000) {
-		k := &keySlots{seed: 0x9E3779B1 + 2*try, slots: slots, known: known}
-		clear(slots)
-		ok := true
-		for name, t := range known {
-			i := k.slot(name)
-			if slots[i] != nil {
-				ok = false
-				break
-			}
-			slots[i] = t
-		}
-		if ok {
-			return k
-		}
-	}
-	return &keySlots{known: known}
 }
 
 // keyTerms are the field names of the engine's input (docs/policies.md) and
@@ -227,7 +164,16 @@ var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 })
 
 // AddString adds a string field.
-func (o *Object) AddString(key, v string) { o.add(key, o.arena.stringTerm(v)) }
+func (o *Object) AddString(key, v string) { o.add(key, stringTerm(v)) }
+
+// stringTerm is s as a term: OPA's own for "" (a stdio server's URL, a
+// remote one's command), which every input may share.
+func stringTerm(s string) *ast.Term {
+	if s == "" {
+		return ast.InternedEmptyString
+	}
+	return ast.StringTerm(s)
+}
 
 // AddBool adds a boolean field.
 func (o *Object) AddBool(key string, v bool) { o.add(key, ast.InternedTerm(v)) }
@@ -243,16 +189,12 @@ func (o *Object) AddNull(key string) { o.add(key, ast.InternedNullTerm) }
 // ones (symbolTerms) are terms made once, which every server's input
 // shares; any other value is made as AddString makes it.
 func (o *Object) AddSymbol(key, v string) {
-	if t := symbolIndex().find(v); t != nil {
+	if t := symbolTerms()[v]; t != nil {
 		o.add(key, t)
 		return
 	}
 	o.AddString(key, v)
 }
-
-// symbolIndex finds the common values of AddSymbol's fields: their
-// lookup in the map was 0.5% of an 11,000-server scan's CPU.
-var symbolIndex = sync.OnceValue(func() *keySlots { return newKeySlots(symbolTerms()) })
 
 // symbolTerms are the common values of the fields AddSymbol adds, as
 // terms, made once: each such field of every server's input was two
@@ -287,11 +229,11 @@ func (o *Object) AddStrings(key string, list []string) Strings {
 		o.add(key, regoir.EmptyArray())
 		return Strings{}
 	}
-	terms := o.arena.list(len(list))
+	terms := make([]*ast.Term, len(list))
 	for i, s := range list {
-		terms[i] = o.arena.stringTerm(s)
+		terms[i] = stringTerm(s)
 	}
-	t := o.arena.term(ast.NewArray(terms...))
+	t := ast.ArrayTerm(terms...)
 	o.add(key, t)
 	return Strings{list, t}
 }
@@ -367,7 +309,7 @@ func (o *Object) Later(n int, f LaterFields) {
 type laterObject Object
 
 func (l *laterObject) FillLater() *regoir.Record {
-	rest := l.arena.NewObject(l.laterN)
+	rest := NewObject(l.laterN)
 	l.later.AddLater(rest)
 	return &rest.rec
 }
@@ -375,8 +317,4 @@ func (l *laterObject) FillLater() *regoir.Record {
 func (o *Object) value() ast.Value { return &o.rec }
 
 // Value is the object as an engine value.
-func (o *Object) Value() Value { return Value{v: o.value(), arena: o.arena} }
-
-// Arena is where o was made: nil for the heap. The fields an object leaves
-// for later (LaterFields) make theirs there too.
-func (o *Object) Arena() *InputArena { return o.arena }
+func (o *Object) Value() Value { return Value{v: o.value()} }
