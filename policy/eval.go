@@ -3,7 +3,6 @@ package policy
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -169,19 +168,8 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	in := doc.Value
 	res := &ServerResult{}
 	if !e.withCustom && e.plan != nil {
-		// The verdict query and the hygiene rules in one evaluation: a
-		// second was its own setup, and the verdict's parts an object
-		// built to be taken apart (3% of a server).
-		// The result is read as the evaluation ends: its collections
-		// are made in memory the next evaluation reuses.
-		err := e.plan.EvalTermWith(ctx, entryServer, doc, func(rs []*ast.Term) error {
-			if len(rs) != 1 {
-				return errUndefinedEntry
-			}
-			return decodePlanned(rs[0].Value, res)
-		})
-		if err != nil {
-			return nil, fmt.Errorf("evaluate policy: %w", err)
+		if err := e.planServer(ctx, doc, res); err != nil {
+			return nil, err
 		}
 		return res, nil
 	}
@@ -209,41 +197,20 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 // (plannable), otherwise through topdown's prepared query pq.
 func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, pq rego.PreparedEvalQuery, in ast.Value) (ast.Value, error) {
 	if plannable && e.plan != nil {
-		return planned(ctx, e.plan, entrypoint, in)
+		return e.planned(ctx, entrypoint, in)
 	}
-	cache := e.caches.get()
-	defer e.caches.put(cache)
 	// The evaluation stops when ctx does through a cancel: rego would
 	// otherwise start a goroutine per evaluation to watch ctx, and wake an
 	// idle core for it (BenchmarkEvalServer ~5%, the 11,000-server scan
 	// 2.4%).
 	cancel := topdown.NewCancel()
 	defer context.AfterFunc(ctx, cancel.Cancel)()
-	rs, err := pq.Eval(ctx, append(cache.options(in), rego.EvalExternalCancel(cancel), rawResult())...)
+	rs, err := pq.Eval(ctx, append(inputOptions(in), rego.EvalExternalCancel(cancel), rawResult())...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
 	return resultValue(rs)
 }
-
-// planned evaluates one of the plan's entrypoints and returns its value.
-func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in ast.Value) (ast.Value, error) {
-	return plannedTerm(ctx, plan, entrypoint, ast.NewTerm(in))
-}
-
-// plannedTerm is planned with the input as a term.
-func plannedTerm(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in *ast.Term) (ast.Value, error) {
-	rs, err := plan.EvalTerm(ctx, entrypoint, in)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate policy: %w", err)
-	}
-	if len(rs) != 1 {
-		return nil, fmt.Errorf("evaluate policy: %w", errUndefinedEntry)
-	}
-	return rs[0].Value, nil
-}
-
-var errUndefinedEntry = errors.New("the entrypoint is undefined")
 
 // EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,
 // P006) once per context.
