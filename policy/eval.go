@@ -49,10 +49,9 @@ type Value struct {
 // NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
 // booleans, nil) for the engine: as ast.InterfaceToValue does, but each
 // map whose keys are all field names of the engine's input (keyTerms)
-// becomes a record keyed by those terms, from the top down. The plan finds
-// such a field by pointer (regoir.Record) where an OPA object hashes the
-// key, and a project's context is read a dozen times for every server. A
-// map with any other key (a list's index by server name) is OPA's object,
+// becomes a record keyed by those terms, from the top down, which the
+// plan reads by key without hashing (regoir.Record). A map with any other
+// key (a list's index by server name) is OPA's object,
 // and so is all it holds, as are arrays: neither may hold a record.
 func NewValue(x any) (Value, error) {
 	v, err := newValue(x, keyTerms())
@@ -63,9 +62,8 @@ func NewValue(x any) (Value, error) {
 }
 
 // newValue is NewValue's conversion. A record is made from the map itself,
-// not from an OPA object made first and taken apart (hashing and sorting
-// every key: most of converting a project's context, on the scan's main
-// goroutine once per project).
+// not from an OPA object made first and taken apart, in sorted key order
+// so that the same map always makes the same record.
 func newValue(x any, known map[string]*ast.Term) (ast.Value, error) {
 	m, ok := x.(map[string]any)
 	if !ok || len(m) == 0 {
@@ -124,9 +122,7 @@ func inputTerm(server, ctx Value) *ast.Term {
 	return &in.doc
 }
 
-// evalInput is input's record with its terms, in one allocation: the
-// record, a term for each of its values and one for itself were four for
-// every server a scan judges.
+// evalInput is input's record with its terms, allocated together.
 type evalInput struct {
 	rec              regoir.Record
 	fields           [4]*ast.Term
@@ -135,7 +131,7 @@ type evalInput struct {
 
 // inputOptions are every evaluation's options: the input, parsed, and no
 // metrics (rego otherwise makes a set of timers for each evaluation that
-// nothing reads: 1 KB and a dozen allocations a server).
+// nothing reads).
 func inputOptions(in ast.Value) []rego.EvalOption {
 	// Topdown reads OPA's objects, not records (Object).
 	return []rego.EvalOption{rego.EvalParsedInput(regoir.PlainValue(in)), rego.EvalMetrics(metrics.NoOp())}
@@ -199,10 +195,9 @@ func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, p
 	if plannable && e.plan != nil {
 		return e.planned(ctx, entrypoint, in)
 	}
-	// The evaluation stops when ctx does through a cancel: rego would
-	// otherwise start a goroutine per evaluation to watch ctx, and wake an
-	// idle core for it (BenchmarkEvalServer ~5%, the 11,000-server scan
-	// 2.4%).
+	// The evaluation stops when ctx does, through a cancel: rego would
+	// otherwise start a goroutine per evaluation to watch ctx, which wakes
+	// an idle core for every server.
 	cancel := topdown.NewCancel()
 	defer context.AfterFunc(ctx, cancel.Cancel)()
 	rs, err := pq.Eval(ctx, append(inputOptions(in), rego.EvalExternalCancel(cancel), rawResult())...)

@@ -46,9 +46,9 @@ func asList(v any) []any {
 
 // ArgvKey is the JSON text of a command line, the key that policy lists and
 // servers share (no HTML escaping, as Rego's json.marshal writes it). A
-// list of strings, every server's, is quoted by hand (an encoder's
-// reflection was 1.5% of a large scan's CPU); anything else a settings
-// file may hold goes through encoding/json.
+// list of strings, every server's, is quoted by jsonquote, which writes
+// what encoding/json writes (TestArgvKey); anything else a settings file
+// may hold goes through encoding/json.
 func ArgvKey[T string | any](argv []T) string {
 	if argv == nil {
 		return "null" // as encoding/json writes a nil list
@@ -86,18 +86,14 @@ func nonNilList(l []any) []any {
 }
 
 // Object builds an object of the engine's input field by field, without a
-// Go map that NewValue would convert afterwards: for every server of a
-// scan, building the maps and converting them took 8-12% of a
-// 10,000-server scan's CPU (two profiles). It makes a regoir.Record, which
-// the shipped plan reads without the hashing an OPA object does as it is
-// made (a fifth of the 11,000-server scan's CPU went to making inputs);
-// topdown is given the object it stands for. The zero value is an empty
-// object; each key is added once, and every field before the object is
-// used (Value, or added to another object): it is the record it stands
-// for, with its fields and the term that holds it in another object, in
-// one allocation when it has up to inlineFields fields (every object of
-// a server's input but its later ones: three allocations an object were
-// a dozen a server).
+// Go map that NewValue would convert afterwards. It makes a
+// regoir.Record, which the shipped plan reads without the hashing an OPA
+// object does as it is made; topdown is given the OPA object it stands
+// for, the same value (TestObjectMatchesNewValue). The zero value is an
+// empty object; each key is added once, and every field before the
+// object is used (Value, or added to another object). The record, its
+// fields (up to inlineFields) and the term that holds it in another
+// object are allocated together.
 type Object struct {
 	rec    regoir.Record
 	term   ast.Term // the object as AddObject adds it
@@ -131,12 +127,10 @@ func keyTerm(key string) *ast.Term {
 }
 
 // keyTerms are the field names of the engine's input (docs/policies.md) and
-// of the results it decodes, as terms, made once: OPA interns only names of
-// its own, so each object of every server's input made a term for each of
-// its keys (5% of an 11,000-server scan's CPU), and reading a result made
-// one for each field it looked up (a dozen allocations a server). Terms are
-// immutable. TestInputKeysMadeOnce and TestResultKeysMadeOnce hold the list
-// to the input and the results.
+// of the results it decodes, as terms made once and shared by every input
+// and every lookup in a result (OPA interns only names of its own). Terms
+// are immutable, so sharing them is safe. TestInputKeysMadeOnce and
+// TestResultKeysMadeOnce hold the list to the input and the results.
 var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 	names := []string{
 		// input.server
@@ -197,8 +191,8 @@ func (o *Object) AddSymbol(key, v string) {
 }
 
 // symbolTerms are the common values of the fields AddSymbol adds, as
-// terms, made once: each such field of every server's input was two
-// allocations (the term and its string). Terms are immutable.
+// terms made once and shared by every server's input. Terms are
+// immutable, so sharing them is safe.
 var symbolTerms = sync.OnceValue(func() map[string]*ast.Term {
 	values := []string{
 		"stdio", "http", "sse", "ws", "other", // transports
@@ -280,9 +274,9 @@ func (o *Object) AddObjects(key string, list []*Object) {
 }
 
 // LaterFields adds the fields an Object leaves for later (Object.Later).
-// The object keeps it, not a closure: a scan's server input leaves
-// fields for later in two of its objects, and a closure and its state
-// were three allocations each, for every server.
+// It is an interface rather than a closure so that a caller can hand over
+// a value it has already (the scanner's Server) instead of allocating a
+// closure and its state for every input.
 type LaterFields interface {
 	AddLater(o *Object)
 }
