@@ -76,7 +76,7 @@ func benchServers(n int) []map[string]any {
 // evaluation in the same run by bench/scan.sh).
 func BenchmarkEvalServer(b *testing.B) {
 	b.Run("plan", func(b *testing.B) { benchEvalServer(b, EngineOptions{}) })
-	b.Run("topdown", func(b *testing.B) { benchEvalServer(b, EngineOptions{FromSources: true}) })
+	b.Run("topdown", func(b *testing.B) { benchEvalServer(b, EngineOptions{Topdown: true}) })
 }
 
 // benchEvalServer evaluates the benchmark's servers in turn: through the

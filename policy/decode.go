@@ -52,14 +52,12 @@ func member(v ast.Value, key string) ast.Value {
 }
 
 // elements are an array's elements, or a set's in order; false for any
-// other value. A set's are its own sorted list, which the caller only
-// reads: copying them out (with a closure to collect them) was five
-// allocations a server, for the findings and their evidence.
+// other value. A set's are its own sorted list, shared, not copied: the
+// caller only reads them.
 func elements(v ast.Value) ([]*ast.Term, bool) { return appendElements(nil, v) }
 
-// appendElements is elements appended to buf: a caller's buffer on its
-// stack spares the list for a result's few reasons or findings, one of
-// every server's allocations.
+// appendElements is elements appended to buf, so that a caller can give
+// a buffer on its stack for a result's few reasons or findings.
 func appendElements(buf []*ast.Term, v ast.Value) ([]*ast.Term, bool) {
 	switch x := v.(type) {
 	case *ast.Array:

@@ -38,7 +38,7 @@ warn contains input.server.name
 	// From the sources: topdown evaluates every query, and refEvalServer
 	// reads the results through it. (The plan's are compared with topdown's
 	// by TestPlanEngineMatchesTopdown and FuzzPlanMatchesTopdown.)
-	e, err := NewEngine(ctx, EngineOptions{Modules: map[string]string{"decode.rego": custom}, FromSources: true})
+	e, err := NewEngine(ctx, EngineOptions{Modules: map[string]string{"decode.rego": custom}, Topdown: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,15 +83,15 @@ type EngineOptions struct {
 	// clock or the network sees it once per input: build a new Engine to
 	// start afresh.
 	Memo bool
-	// FromSources evaluates the shipped policies with OPA's topdown,
-	// compiled from their Rego sources, instead of through the shipped
-	// plan (internal/regoir), and with OPA's own rule cache instead of
-	// the engine's (ruleCache): the reference both are tested against,
-	// and a way to rule them out.
-	FromSources bool
+	// Topdown turns the shipped plan off: every query is evaluated by
+	// OPA's topdown, the shipped policies compiled from their Rego
+	// sources. It is the reference the plan (internal/regoir) is tested
+	// against, and the way to rule it out: the decisions and findings are
+	// the same either way.
+	Topdown bool
 	// Preload, when set, holds the shipped plan (or groups), loading since
 	// the command started (PreloadShipped); the engine takes it instead of
-	// loading its own. Ignored with FromSources.
+	// loading its own. Ignored with Topdown.
 	Preload *Preload
 }
 
@@ -116,8 +116,7 @@ type Engine struct {
 	memo    *serverMemo // nil unless EngineOptions.Memo
 	// plan evaluates the server and hygiene queries of an engine without
 	// custom rules or data, in place of topdown (nil: topdown does).
-	plan   *regoir.Evaluator
-	caches *ruleCachePool // nil: OPA's own rule cache (EngineOptions.FromSources)
+	plan *regoir.Evaluator
 }
 
 // Query entrypoints of the shipped policies.
@@ -144,9 +143,6 @@ func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
 // compilation; Err reports its failure.
 func StartEngine(ctx context.Context, opts EngineOptions) *Engine {
 	e := &Engine{ready: make(chan struct{})}
-	if !opts.FromSources {
-		e.caches = &ruleCachePool{}
-	}
 	if opts.Memo {
 		e.memo = newServerMemo()
 	}
@@ -163,25 +159,6 @@ func (e *Engine) Err() error {
 	return e.err
 }
 
-// KeepsInputs reports whether an evaluation may keep part of the server
-// input it is given past its return: a memoizing engine keeps every input
-// it evaluated, and topdown, which evaluates an organisation's Rego, has
-// caches of its own. Such an engine must not be given an input made in an
-// InputArena. It waits for the engine to be compiled; a nil engine
-// evaluates nothing.
-func (e *Engine) KeepsInputs() bool {
-	if e == nil {
-		return false
-	}
-	<-e.ready
-	return e.memo != nil || e.withCustom || e.plan == nil
-}
-
-// errTransientInput is EvalServer's refusal of an InputArena's input by an
-// engine that keeps inputs: a caller's mistake, loud rather than a memo
-// or a cache that an arena's next input would change under it.
-var errTransientInput = errors.New("evaluate policy: a server input made in an arena, given to an engine that keeps inputs")
-
 func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	custom, sources, digests, err := customModules(opts.Paths, false)
 	if err != nil {
@@ -196,7 +173,7 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if len(diags) > 0 {
 		return &CompileError{Diagnostics: diags}
 	}
-	if opts.FromSources {
+	if opts.Topdown {
 		opts.Preload = nil // it holds the plan or the compiled groups
 	}
 	// A preload's queries were prepared without print statements or data,
@@ -207,7 +184,7 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 		pre = nil
 	}
 	if pre == nil {
-		pre = loadShipped(opts.FromSources, len(custom) == 0, opts.Print, opts.Data)
+		pre = loadShipped(opts.Topdown, len(custom) == 0, opts.Print, opts.Data)
 	}
 	e.withCustom = len(custom) > 0
 	e.plan = pre.plan

@@ -3,7 +3,6 @@ package policy
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -45,18 +44,14 @@ type ServerResult struct {
 // once per project and reuse it for every server.
 type Value struct {
 	v ast.Value
-	// arena is the InputArena the value was made in (valid until it is
-	// reset); nil for the heap.
-	arena *InputArena
 }
 
 // NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
 // booleans, nil) for the engine: as ast.InterfaceToValue does, but each
 // map whose keys are all field names of the engine's input (keyTerms)
-// becomes a record keyed by those terms, from the top down. The plan finds
-// such a field by pointer (regoir.Record) where an OPA object hashes the
-// key, and a project's context is read a dozen times for every server. A
-// map with any other key (a list's index by server name) is OPA's object,
+// becomes a record keyed by those terms, from the top down, which the
+// plan reads by key without hashing (regoir.Record). A map with any other
+// key (a list's index by server name) is OPA's object,
 // and so is all it holds, as are arrays: neither may hold a record.
 func NewValue(x any) (Value, error) {
 	v, err := newValue(x, keyTerms())
@@ -67,9 +62,8 @@ func NewValue(x any) (Value, error) {
 }
 
 // newValue is NewValue's conversion. A record is made from the map itself,
-// not from an OPA object made first and taken apart (hashing and sorting
-// every key: most of converting a project's context, on the scan's main
-// goroutine once per project).
+// not from an OPA object made first and taken apart, in sorted key order
+// so that the same map always makes the same record.
 func newValue(x any, known map[string]*ast.Term) (ast.Value, error) {
 	m, ok := x.(map[string]any)
 	if !ok || len(m) == 0 {
@@ -114,9 +108,9 @@ func (v Value) String() string {
 // server} (no server when server is the zero Value).
 func input(server, ctx Value) ast.Value { return inputTerm(server, ctx).Value }
 
-// inputTerm is input as a term, made in server's arena.
+// inputTerm is input as a term.
 func inputTerm(server, ctx Value) *ast.Term {
-	in := server.arena.evalInput()
+	in := &evalInput{}
 	in.rec.Use(in.fields[:])
 	in.ctx.Value = ctx.v
 	in.rec.Add(keyTerm("context"), &in.ctx)
@@ -128,9 +122,7 @@ func inputTerm(server, ctx Value) *ast.Term {
 	return &in.doc
 }
 
-// evalInput is input's record with its terms, in one allocation: the
-// record, a term for each of its values and one for itself were four for
-// every server a scan judges.
+// evalInput is input's record with its terms, allocated together.
 type evalInput struct {
 	rec              regoir.Record
 	fields           [4]*ast.Term
@@ -139,7 +131,7 @@ type evalInput struct {
 
 // inputOptions are every evaluation's options: the input, parsed, and no
 // metrics (rego otherwise makes a set of timers for each evaluation that
-// nothing reads: 1 KB and a dozen allocations a server).
+// nothing reads).
 func inputOptions(in ast.Value) []rego.EvalOption {
 	// Topdown reads OPA's objects, not records (Object).
 	return []rego.EvalOption{rego.EvalParsedInput(regoir.PlainValue(in)), rego.EvalMetrics(metrics.NoOp())}
@@ -150,9 +142,6 @@ func inputOptions(in ast.Value) []rego.EvalOption {
 func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
 	if err := e.Err(); err != nil {
 		return nil, err
-	}
-	if server.arena != nil && e.KeepsInputs() {
-		return nil, errTransientInput
 	}
 	memo := e.memo
 	if server.v == nil || pctx.v == nil {
@@ -175,19 +164,8 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 	in := doc.Value
 	res := &ServerResult{}
 	if !e.withCustom && e.plan != nil {
-		// The verdict query and the hygiene rules in one evaluation: a
-		// second was its own setup, and the verdict's parts an object
-		// built to be taken apart (3% of a server).
-		// The result is read as the evaluation ends: its collections
-		// are made in memory the next evaluation reuses.
-		err := e.plan.EvalTermWith(ctx, entryServer, doc, func(rs []*ast.Term) error {
-			if len(rs) != 1 {
-				return errUndefinedEntry
-			}
-			return decodePlanned(rs[0].Value, res)
-		})
-		if err != nil {
-			return nil, fmt.Errorf("evaluate policy: %w", err)
+		if err := e.planServer(ctx, doc, res); err != nil {
+			return nil, err
 		}
 		return res, nil
 	}
@@ -215,41 +193,19 @@ func (e *Engine) evalServer(ctx context.Context, server, pctx Value) (*ServerRes
 // (plannable), otherwise through topdown's prepared query pq.
 func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, pq rego.PreparedEvalQuery, in ast.Value) (ast.Value, error) {
 	if plannable && e.plan != nil {
-		return planned(ctx, e.plan, entrypoint, in)
+		return e.planned(ctx, entrypoint, in)
 	}
-	cache := e.caches.get()
-	defer e.caches.put(cache)
-	// The evaluation stops when ctx does through a cancel: rego would
-	// otherwise start a goroutine per evaluation to watch ctx, and wake an
-	// idle core for it (BenchmarkEvalServer ~5%, the 11,000-server scan
-	// 2.4%).
+	// The evaluation stops when ctx does, through a cancel: rego would
+	// otherwise start a goroutine per evaluation to watch ctx, which wakes
+	// an idle core for every server.
 	cancel := topdown.NewCancel()
 	defer context.AfterFunc(ctx, cancel.Cancel)()
-	rs, err := pq.Eval(ctx, append(cache.options(in), rego.EvalExternalCancel(cancel), rawResult())...)
+	rs, err := pq.Eval(ctx, append(inputOptions(in), rego.EvalExternalCancel(cancel), rawResult())...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
 	return resultValue(rs)
 }
-
-// planned evaluates one of the plan's entrypoints and returns its value.
-func planned(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in ast.Value) (ast.Value, error) {
-	return plannedTerm(ctx, plan, entrypoint, ast.NewTerm(in))
-}
-
-// plannedTerm is planned with the input as a term.
-func plannedTerm(ctx context.Context, plan *regoir.Evaluator, entrypoint string, in *ast.Term) (ast.Value, error) {
-	rs, err := plan.EvalTerm(ctx, entrypoint, in)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate policy: %w", err)
-	}
-	if len(rs) != 1 {
-		return nil, fmt.Errorf("evaluate policy: %w", errUndefinedEntry)
-	}
-	return rs[0].Value, nil
-}
-
-var errUndefinedEntry = errors.New("the entrypoint is undefined")
 
 // EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,
 // P006) once per context.

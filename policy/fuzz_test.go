@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"maps"
+	"math/rand/v2"
 	"path"
 	"reflect"
 	"slices"
@@ -315,46 +316,102 @@ func FuzzPlanMatchesTopdown(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 	f.Add([]byte(strings.Repeat("\x05\x03\x07\x01", 40)))
 	f.Add([]byte(strings.Repeat("\xff\x81\x02", 50)))
+	planned, ref := planAndTopdown(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		planMatchesTopdown(t, planned, ref, data)
+	})
+}
+
+// TestPlanMatchesTopdownGenerated is FuzzPlanMatchesTopdown over inputs
+// generated from a fixed seed, so that every `go test` (CI included)
+// holds the plan to topdown on a few hundred servers and contexts, not
+// only on the fuzz corpus. It also checks that the inputs reach every
+// kind of decision: a generator that stopped doing so would test little.
+func TestPlanMatchesTopdownGenerated(t *testing.T) {
+	planned, ref := planAndTopdown(t)
+	rng := rand.New(rand.NewPCG(47, 2026))
+	reasons := map[string]int{}
+	for i := range 400 {
+		data := make([]byte, 8+rng.IntN(200))
+		for j := range data {
+			data[j] = byte(rng.UintN(256))
+		}
+		if res := planMatchesTopdown(t, planned, ref, data); res != nil && len(res.Decision.Reasons) > 0 {
+			reasons[res.Decision.Reasons[0]]++
+		}
+		if t.Failed() {
+			t.Fatalf("input %d: %q", i, data)
+		}
+	}
+	for _, r := range []string{reports.ReasonAllowed, reports.ReasonNotAllowlisted} {
+		if reasons[r] == 0 {
+			t.Errorf("no generated server was decided %s (decisions %v)", r, reasons)
+		}
+	}
+	t.Logf("decisions: %v", reasons)
+	if len(reasons) < 3 {
+		t.Errorf("the generated servers reach only %v", reasons)
+	}
+}
+
+// planAndTopdown are an engine that evaluates through the shipped plan
+// and one that evaluates with topdown (EngineOptions.Topdown).
+func planAndTopdown(t testing.TB) (planned, ref *Engine) {
+	t.Helper()
 	ctx := context.Background()
 	planned, err := NewEngine(ctx, EngineOptions{})
 	if err != nil {
-		f.Fatal(err)
+		t.Fatal(err)
 	}
-	ref, err := NewEngine(ctx, EngineOptions{FromSources: true})
+	ref, err = NewEngine(ctx, EngineOptions{Topdown: true})
 	if err != nil {
-		f.Fatal(err)
+		t.Fatal(err)
 	}
 	if planned.plan == nil || ref.plan != nil {
-		f.Fatal("the engines do not differ in how they evaluate")
+		t.Fatal("the engines do not differ in how they evaluate")
 	}
+	return planned, ref
+}
+
+// planMatchesTopdown evaluates the server and the context data makes
+// through both engines, and fails t unless both give the same results or
+// both fail. It returns the plan's server result.
+func planMatchesTopdown(t *testing.T, planned, ref *Engine, data []byte) *ServerResult {
+	t.Helper()
 	odd := []any{nil, true, 7, -1.5, "", "x", []any{}, []any{1, "a", nil}, map[string]any{}, map[string]any{"a": []any{"b"}}}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		b := &byteSource{data: data}
-		pc, err := NewValue(fuzzContext(b))
-		if err != nil {
-			t.Fatal(err)
+	ctx := context.Background()
+	b := &byteSource{data: data}
+	pc, err := NewValue(fuzzContext(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := fuzzServer(b)
+	for _, obj := range []map[string]any{server, server["claude"].(map[string]any), server["facts"].(map[string]any)} {
+		if b.bool() {
+			keys := slices.Sorted(maps.Keys(obj))
+			obj[keys[b.intn(len(keys))]] = odd[b.intn(len(odd))]
 		}
-		server := fuzzServer(b)
-		for _, obj := range []map[string]any{server, server["claude"].(map[string]any), server["facts"].(map[string]any)} {
-			if b.bool() {
-				keys := slices.Sorted(maps.Keys(obj))
-				obj[keys[b.intn(len(keys))]] = odd[b.intn(len(odd))]
-			}
-		}
-		sv, err := NewValue(server)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The plan reads the server as records, as the scanner makes it.
-		got, gotErr := planned.EvalServer(ctx, asRecords(sv), pc)
-		want, wantErr := ref.EvalServer(ctx, sv, pc)
-		if (gotErr != nil) != (wantErr != nil) {
-			t.Fatalf("plan error %v, topdown error %v", gotErr, wantErr)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("plan %+v\ntopdown %+v", got, want)
-		}
-	})
+	}
+	sv, err := NewValue(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The plan reads the server as records, as the scanner makes it.
+	got, gotErr := planned.EvalServer(ctx, asRecords(sv), pc)
+	want, wantErr := ref.EvalServer(ctx, sv, pc)
+	if (gotErr != nil) != (wantErr != nil) {
+		t.Errorf("plan error %v, topdown error %v", gotErr, wantErr)
+	} else if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan %+v\ntopdown %+v", got, want)
+	}
+	gotCtx, gotErr := planned.EvalContext(ctx, pc)
+	wantCtx, wantErr := ref.EvalContext(ctx, pc)
+	if (gotErr != nil) != (wantErr != nil) {
+		t.Errorf("context: plan error %v, topdown error %v", gotErr, wantErr)
+	} else if !reflect.DeepEqual(gotCtx, wantCtx) {
+		t.Errorf("context: plan %+v\ntopdown %+v", gotCtx, wantCtx)
+	}
+	return got
 }
 
 // asRecords is v with its objects made records, outside arrays, keyed by

@@ -46,9 +46,9 @@ func asList(v any) []any {
 
 // ArgvKey is the JSON text of a command line, the key that policy lists and
 // servers share (no HTML escaping, as Rego's json.marshal writes it). A
-// list of strings, every server's, is quoted by hand (an encoder's
-// reflection was 1.5% of a large scan's CPU); anything else a settings
-// file may hold goes through encoding/json.
+// list of strings, every server's, is quoted by jsonquote, which writes
+// what encoding/json writes (TestArgvKey); anything else a settings file
+// may hold goes through encoding/json.
 func ArgvKey[T string | any](argv []T) string {
 	if argv == nil {
 		return "null" // as encoding/json writes a nil list
@@ -86,25 +86,20 @@ func nonNilList(l []any) []any {
 }
 
 // Object builds an object of the engine's input field by field, without a
-// Go map that NewValue would convert afterwards: for every server of a
-// scan, building the maps and converting them took 8-12% of a
-// 10,000-server scan's CPU (two profiles). It makes a regoir.Record, which
-// the shipped plan reads without the hashing an OPA object does as it is
-// made (a fifth of the 11,000-server scan's CPU went to making inputs);
-// topdown is given the object it stands for. The zero value is an empty
-// object; each key is added once, and every field before the object is
-// used (Value, or added to another object): it is the record it stands
-// for, with its fields and the term that holds it in another object, in
-// one allocation when it has up to inlineFields fields (every object of
-// a server's input but its later ones: three allocations an object were
-// a dozen a server).
+// Go map that NewValue would convert afterwards. It makes a
+// regoir.Record, which the shipped plan reads without the hashing an OPA
+// object does as it is made; topdown is given the OPA object it stands
+// for, the same value (TestObjectMatchesNewValue). The zero value is an
+// empty object; each key is added once, and every field before the
+// object is used (Value, or added to another object). The record, its
+// fields (up to inlineFields) and the term that holds it in another
+// object are allocated together.
 type Object struct {
 	rec    regoir.Record
 	term   ast.Term // the object as AddObject adds it
 	inline [2 * inlineFields]*ast.Term
 	later  LaterFields // Later's
 	laterN int
-	arena  *InputArena // where its strings and lists are made; nil: the heap
 }
 
 // inlineFields is how many fields an Object holds without another
@@ -125,81 +120,17 @@ func (o *Object) add(key string, v *ast.Term) { o.rec.Add(keyTerm(key), v) }
 // keyTerm is key as a term: made once for the field names of the engine's
 // input and of the results it reads (keyTerms), afresh for any other.
 func keyTerm(key string) *ast.Term {
-	if k := keyIndex().find(key); k != nil {
+	if k := keyTerms()[key]; k != nil {
 		return k
 	}
 	return ast.StringTerm(key)
 }
 
-// keySlots finds a known key's term without hashing the whole key or
-// probing a map: every field of every server's input looks its key up,
-// and the map's lookup was 2% of an 11,000-server scan's CPU. A key's
-// slot is a multiplicative hash of its length and its first, middle and
-// last bytes, which tell the known keys apart; the seed is the first that
-// puts each in a slot of its own (TestKeyIndex). The slot's term is
-// compared with the key in full, so any other key misses. The common
-// values of AddSymbol's fields are found the same way (symbolIndex).
-type keySlots struct {
-	seed  uint32
-	slots []*ast.Term // nil when no seed was found: known is used
-	known map[string]*ast.Term
-}
-
-// keySlotBits sizes the table: 2,048 slots for the ~75 known keys find a
-// seed in a few tries.
-const keySlotBits = 11
-
-func (k *keySlots) slot(key string) uint32 {
-	n := len(key)
-	sig := uint32(n)<<24 | uint32(key[0])<<16 | uint32(key[n/2])<<8 | uint32(key[n-1])
-	return (sig * k.seed) >> (32 - keySlotBits)
-}
-
-func (k *keySlots) find(key string) *ast.Term {
-	if k.slots == nil {
-		return k.known[key]
-	}
-	if key == "" {
-		return nil
-	}
-	t := k.slots[k.slot(key)]
-	if t == nil || string(t.Value.(ast.String)) != key {
-		return nil
-	}
-	return t
-}
-
-var keyIndex = sync.OnceValue(func() *keySlots { return newKeySlots(keyTerms()) })
-
-// newKeySlots finds a seed that gives each of known a slot of its own.
-func newKeySlots(known map[string]*ast.Term) *keySlots {
-	slots := make([]*ast.Term, 1<<keySlotBits)
-	for try := range uint32(1000) {
-		k := &keySlots{seed: 0x9E3779B1 + 2*try, slots: slots, known: known}
-		clear(slots)
-		ok := true
-		for name, t := range known {
-			i := k.slot(name)
-			if slots[i] != nil {
-				ok = false
-				break
-			}
-			slots[i] = t
-		}
-		if ok {
-			return k
-		}
-	}
-	return &keySlots{known: known}
-}
-
 // keyTerms are the field names of the engine's input (docs/policies.md) and
-// of the results it decodes, as terms, made once: OPA interns only names of
-// its own, so each object of every server's input made a term for each of
-// its keys (5% of an 11,000-server scan's CPU), and reading a result made
-// one for each field it looked up (a dozen allocations a server). Terms are
-// immutable. TestInputKeysMadeOnce and TestResultKeysMadeOnce hold the list
-// to the input and the results.
+// of the results it decodes, as terms made once and shared by every input
+// and every lookup in a result (OPA interns only names of its own). Terms
+// are immutable, so sharing them is safe. TestInputKeysMadeOnce and
+// TestResultKeysMadeOnce hold the list to the input and the results.
 var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 	names := []string{
 		// input.server
@@ -227,7 +158,16 @@ var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 })
 
 // AddString adds a string field.
-func (o *Object) AddString(key, v string) { o.add(key, o.arena.stringTerm(v)) }
+func (o *Object) AddString(key, v string) { o.add(key, stringTerm(v)) }
+
+// stringTerm is s as a term: OPA's own for "" (a stdio server's URL, a
+// remote one's command), which every input may share.
+func stringTerm(s string) *ast.Term {
+	if s == "" {
+		return ast.InternedEmptyString
+	}
+	return ast.StringTerm(s)
+}
 
 // AddBool adds a boolean field.
 func (o *Object) AddBool(key string, v bool) { o.add(key, ast.InternedTerm(v)) }
@@ -243,20 +183,16 @@ func (o *Object) AddNull(key string) { o.add(key, ast.InternedNullTerm) }
 // ones (symbolTerms) are terms made once, which every server's input
 // shares; any other value is made as AddString makes it.
 func (o *Object) AddSymbol(key, v string) {
-	if t := symbolIndex().find(v); t != nil {
+	if t := symbolTerms()[v]; t != nil {
 		o.add(key, t)
 		return
 	}
 	o.AddString(key, v)
 }
 
-// symbolIndex finds the common values of AddSymbol's fields: their
-// lookup in the map was 0.5% of an 11,000-server scan's CPU.
-var symbolIndex = sync.OnceValue(func() *keySlots { return newKeySlots(symbolTerms()) })
-
 // symbolTerms are the common values of the fields AddSymbol adds, as
-// terms, made once: each such field of every server's input was two
-// allocations (the term and its string). Terms are immutable.
+// terms made once and shared by every server's input. Terms are
+// immutable, so sharing them is safe.
 var symbolTerms = sync.OnceValue(func() map[string]*ast.Term {
 	values := []string{
 		"stdio", "http", "sse", "ws", "other", // transports
@@ -287,11 +223,11 @@ func (o *Object) AddStrings(key string, list []string) Strings {
 		o.add(key, regoir.EmptyArray())
 		return Strings{}
 	}
-	terms := o.arena.list(len(list))
+	terms := make([]*ast.Term, len(list))
 	for i, s := range list {
-		terms[i] = o.arena.stringTerm(s)
+		terms[i] = stringTerm(s)
 	}
-	t := o.arena.term(ast.NewArray(terms...))
+	t := ast.ArrayTerm(terms...)
 	o.add(key, t)
 	return Strings{list, t}
 }
@@ -338,9 +274,9 @@ func (o *Object) AddObjects(key string, list []*Object) {
 }
 
 // LaterFields adds the fields an Object leaves for later (Object.Later).
-// The object keeps it, not a closure: a scan's server input leaves
-// fields for later in two of its objects, and a closure and its state
-// were three allocations each, for every server.
+// It is an interface rather than a closure so that a caller can hand over
+// a value it has already (the scanner's Server) instead of allocating a
+// closure and its state for every input.
 type LaterFields interface {
 	AddLater(o *Object)
 }
@@ -367,7 +303,7 @@ func (o *Object) Later(n int, f LaterFields) {
 type laterObject Object
 
 func (l *laterObject) FillLater() *regoir.Record {
-	rest := l.arena.NewObject(l.laterN)
+	rest := NewObject(l.laterN)
 	l.later.AddLater(rest)
 	return &rest.rec
 }
@@ -375,8 +311,4 @@ func (l *laterObject) FillLater() *regoir.Record {
 func (o *Object) value() ast.Value { return &o.rec }
 
 // Value is the object as an engine value.
-func (o *Object) Value() Value { return Value{v: o.value(), arena: o.arena} }
-
-// Arena is where o was made: nil for the heap. The fields an object leaves
-// for later (LaterFields) make theirs there too.
-func (o *Object) Arena() *InputArena { return o.arena }
+func (o *Object) Value() Value { return Value{v: o.value()} }

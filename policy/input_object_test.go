@@ -339,46 +339,17 @@ func fieldRecords(v ast.Value) ast.Value {
 	return r
 }
 
-// TestKeyIndex: the known keys each have a slot of their own (a seed was
-// found), every one finds its own term, and a key that shares a known
-// key's length and sampled bytes, or any other, finds none; and so for
-// AddSymbol's common values.
-func TestKeyIndex(t *testing.T) {
-	k := keyIndex()
-	others := []string{"", "x", "nzme", "nam", "names_", "contexts", "Name", "server\x00"}
-	checkSlots(t, "key", k, keyTerms(), others)
+// TestKeyTerm: a known key's term is the one made once, any other key a
+// term of its own.
+func TestKeyTerm(t *testing.T) {
 	for name, term := range keyTerms() {
 		if got := keyTerm(name); got != term {
 			t.Errorf("keyTerm(%q) made a new term", name)
 		}
 	}
-	for _, other := range others {
+	for _, other := range []string{"", "x", "nzme", "Name", "server\x00"} {
 		if got := keyTerm(other); got.Value.Compare(ast.String(other)) != 0 {
 			t.Errorf("keyTerm(%q) = %v", other, got)
-		}
-	}
-	if k.find("nzme") != nil || k.slot("nzme") != k.slot("name") {
-		t.Error("the test's look-alike key does not share name's slot")
-	}
-	// The symbols, likewise.
-	checkSlots(t, "symbol", symbolIndex(), symbolTerms(), []string{"", "n", "nqx", "npxx", "Npx", "python2", "sh\x00"})
-}
-
-// checkSlots: a seed gives each of known a slot of its own, each finds its
-// own term, and every one of others finds none.
-func checkSlots(t *testing.T, what string, k *keySlots, known map[string]*ast.Term, others []string) {
-	t.Helper()
-	if k.slots == nil {
-		t.Fatalf("no seed separates the %ss: lookups fell back to the map", what)
-	}
-	for name, term := range known {
-		if got := k.find(name); got != term {
-			t.Errorf("%s find(%q) = %v, want the term made once", what, name, got)
-		}
-	}
-	for _, other := range others {
-		if got := k.find(other); got != nil {
-			t.Errorf("%s find(%q) = %v, want none", what, other, got)
 		}
 	}
 }

@@ -39,11 +39,10 @@ func memoKey(server, ctx ast.Value) uint64 {
 }
 
 // memoHash hashes v as memoEqual compares it: a record field by field, in
-// its order, anything else as OPA hashes it. A record's own Hash and
-// Compare go through the OPA object it stands for, built for the purpose:
-// most of what the memo cost a daemon's rescan, which looks up every
-// server. Two equal values whose fields are in different orders hash
-// apart, which costs an evaluation, never a wrong answer.
+// its order, anything else as OPA hashes it. (A record's own Hash and
+// Compare build the OPA object it stands for first, for every server of
+// every rescan.) Two equal values whose fields are in different orders
+// hash apart, which costs an evaluation, never a wrong answer.
 func memoHash(v ast.Value) uint64 {
 	r, ok := v.(*regoir.Record)
 	if !ok {

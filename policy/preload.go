@@ -52,16 +52,16 @@ func PreloadShipped() *Preload {
 	return p
 }
 
-// loadShipped loads what evaluates the shipped policies. Without a data
-// document, that is the shipped plan (nothing to decode or compile), if it
-// was planned from the sources as they are and binds; otherwise it loads
-// the groups by compiling their Rego: the rules group, and the verdict group unless custom rules are to join
-// it (verdict false). The two load in parallel — loading is most of a
-// short command's start-up — and each has its queries prepared, print
+// loadShipped loads what evaluates the shipped policies. Unless topdown
+// is asked for or there is a data document, that is the shipped plan, if
+// it was planned from the sources as they are and binds; otherwise it
+// compiles the groups from their Rego: the rules group, and the verdict
+// group unless custom rules are to join it (verdict false). The two
+// compile in parallel, and each has its queries prepared, print
 // statements going to print and data as the data document.
-func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any) *preloaded {
+func loadShipped(topdown, verdict bool, print io.Writer, data map[string]any) *preloaded {
 	l := &preloaded{bs: builtins()}
-	if !fromSources && len(data) == 0 && planCurrent() {
+	if !topdown && len(data) == 0 && planCurrent() {
 		// A plan that does not bind leaves the queries to topdown
 		// (TestShippedPlan fails on it).
 		if l.plan, _ = bindShippedPlan(l.bs); l.plan != nil {

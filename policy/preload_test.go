@@ -131,7 +131,7 @@ func TestGrowStack(t *testing.T) {
 func TestPlanFitsSmallStack(t *testing.T) {
 	if mode := os.Getenv("MCPGUARD_SMALL_STACK_CHILD"); mode != "" {
 		ctx := context.Background()
-		e, err := NewEngine(ctx, EngineOptions{FromSources: mode == "topdown"})
+		e, err := NewEngine(ctx, EngineOptions{Topdown: mode == "topdown"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,7 @@ const evalStackFrame = 64 << 10
 // the stack each time it fills, copying it and adjusting every frame in
 // it: deep in an evaluation that is four or five copies of an ever deeper
 // stack, each onto fresh pages. Called first thing on a goroutine that
-// evaluates or loads policies, it is one growth of a shallow stack
-// (a one-file scan: 0.5-1.5 ms of ~41; docs/performance.md).
+// evaluates or loads policies, it is one growth of a shallow stack.
 func GrowStack() { growStack() }
 
 // GrowStack grows the calling goroutine's stack to what this engine's

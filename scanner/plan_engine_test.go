@@ -23,7 +23,7 @@ import (
 // the plan preloaded (policy.PreloadShipped).
 func TestPlanEngineMatchesTopdown(t *testing.T) {
 	ctx := context.Background()
-	ref, err := policy.NewEngine(ctx, policy.EngineOptions{FromSources: true})
+	ref, err := policy.NewEngine(ctx, policy.EngineOptions{Topdown: true})
 	if err != nil {
 		t.Fatal(err)
 	}

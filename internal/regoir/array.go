@@ -9,20 +9,23 @@ import (
 )
 
 // An array a plan builds (OpMakeArray, then an OpArrayAppend for each
-// element) cost OPA's API an allocation for the term, three for the
-// array with room for its elements, and one more for each element:
-// ast.Array.Append returns a copy of the array, which the evaluation
-// copied over the one it built. A server's evaluation builds a few
-// (sprintf's operands, a finding's parts), and they were a third of its
-// allocations. Built here, an array with room for up to
-// inlineArrayElems elements is one allocation with its term, and an
-// element is appended in place.
+// element) is, through OPA's API, a term, an array with room for its
+// elements, and a copy of the array for each element (ast.Array.Append
+// returns a new array). Built here, an array with room for up to
+// inlineArrayElems elements is allocated with its term, and an element
+// is appended in place. Appending in place is sound because a plan
+// appends only to an array it has just made and no other value holds
+// yet (fold checks the planner keeps to that).
 //
-// Both write ast.Array's fields through arrayFields, a struct of the
-// same fields: arrayFieldsMatch checks, once, by reflection, that
-// ast.Array is that struct (the OPA this module builds with;
-// TestArrayFields fails on one that changes it), and where it is not,
-// the evaluation builds arrays through OPA's API as before.
+// This is the package's only use of unsafe. Its invariant: ast.Array's
+// fields are exactly arrayFields' (names, types, offsets, size and
+// alignment), so that a pointer to one is a pointer to the other, and
+// appendArray keeps them as OPA's own Append would (the element hashes,
+// their sum, groundness). arrayFieldsMatch checks the layout once, at
+// run time, and without it every array goes through OPA's API;
+// TestArrayFields fails when the layout differs (an OPA upgrade that
+// changes ast.Array) and when an array built here differs from OPA's in
+// value, hash, groundness or length.
 type arrayFields struct {
 	elems  []*ast.Term
 	hashs  []int

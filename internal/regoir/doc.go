@@ -3,6 +3,24 @@
 // imperative form OPA documents for Wasm and for other evaluators
 // (https://www.openpolicyagent.org/docs/ir).
 //
+// When it is used: only for mcpguard's shipped policies, and only through
+// package policy's plan.go (bindShippedPlan, Engine.planServer,
+// Engine.planned). The plan is linked when the policies change (go test
+// ./policy -run TestShippedPlan -update writes policy/shipped.plan) and
+// evaluates a server's verdict and hygiene rules, and the weakness rules,
+// whenever an engine has no data document. Custom Rego joins the verdict
+// group, which topdown then evaluates; a data document (an OPA bundle's)
+// and a plan planned from other sources than the built-in ones (a stale
+// shipped.plan) leave everything to topdown.
+//
+// How to turn it off: policy.EngineOptions.Topdown evaluates every query
+// with OPA's topdown instead. Topdown is the reference: every result of
+// the plan is tested against it on generated inputs (policy's
+// FuzzPlanMatchesTopdown and TestPlanMatchesTopdownGenerated, the
+// scanner's TestPlanEngineMatchesTopdown over whole machines, and this
+// package's TestMatchesTopdown), and the decisions and findings are the
+// same either way.
+//
 // OPA's own evaluator, topdown, interprets the compiled AST: every
 // expression is unified through bindings, every rule looked up in the rule
 // tree, every result cached in a virtual document cache. A plan has done

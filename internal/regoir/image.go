@@ -11,8 +11,7 @@ import (
 // program in one array, a block a span of it, a statement's blocks and
 // arguments spans of two more, its operands indexes. Nothing in the arrays
 // is a pointer, so decoding an image fills a few arrays instead of
-// allocating a tree of small slices (the shipped plan's decoding was most
-// of what a one-file scan waited for), and the collector never scans them.
+// allocating a tree of small slices, and the collector never scans them.
 //
 // Link and its rewrites (fold, resultValues) work on the Program's tree;
 // Image lays it out (Program.Image), and Decode makes one from its

@@ -11,9 +11,9 @@ import (
 
 // inlineBuiltins are the built-ins the evaluator computes itself: the
 // comparisons, count, membership, prefix tests and case mappings that a
-// policy calls a few dozen times for every server (20 calls a server of
-// the shipped plan), where OPA's implementation is a call through its
-// error wrapper and back through an output callback for one value. Each
+// policy calls many times for every server, where OPA's implementation is
+// a call through its error wrapper and back through an output callback
+// for one value. Each
 // returns the built-in's result, or nil to leave the call to OPA's
 // implementation: an operand of a type the built-in refuses, whose error
 // OPA's reports (TestInlineBuiltinsMatchOPA holds each to OPA's).
@@ -91,9 +91,9 @@ func stringTest(test func(s, affix string) bool) func([]*ast.Term) *ast.Term {
 // regexMatch is regex.match for the patterns a plan writes as constants
 // (constantPatterns), each compiled the first time a call uses it: OPA's
 // looks every pattern up in a cache behind a lock that each evaluating
-// goroutine takes, for every call (a server's launcher and version checks
-// make one or two). Compiling them all when the plan is bound instead cost
-// a one-file scan 0.2 ms for patterns it never uses. Another pattern, one
+// goroutine takes, for every call. They are compiled when first used,
+// not when the plan is bound: a short scan uses few of them. Another
+// pattern, one
 // that does not compile, or an operand that is not a string is left to
 // OPA.
 func regexMatch(patterns map[string]*lazyRegexp) func([]*ast.Term) *ast.Term {
@@ -203,8 +203,8 @@ func stringAt(v ast.Value, i int) string {
 // MatchPattern has regex.match answer with match for the plan's calls
 // whose pattern is the constant pattern: a function written by hand that
 // answers as the compiled pattern would, for a pattern a policy tries on
-// every input (Go's regexp took ~0.2 us a call, most of it setting up
-// the match). It reports whether a call of the plan has that pattern.
+// every input, so that no regexp match is set up for each call. It
+// reports whether a call of the plan has that pattern.
 // Call it before the first evaluation.
 func (e *Evaluator) MatchPattern(pattern string, match func(string) bool) bool {
 	l := e.patterns[pattern]

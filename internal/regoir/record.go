@@ -9,9 +9,8 @@ import (
 // A Record is an object of an evaluation's input that the plan reads by
 // key and nothing else touches: a server's input, built afresh for every
 // server of a scan. OPA's objects hash every key and value as they are
-// built and keep a map of them, which was most of the cost of making a
-// server's input (a fifth of an 11,000-server scan's CPU); a Record is its
-// keys and values as given, looked up by comparing keys, and becomes an
+// built and keep a map of them; a Record is its keys and values as
+// given, looked up by comparing keys, and becomes an
 // OPA object (Object) only where a value leaves the plan's reads: compared,
 // scanned, passed to a built-in, put in a result. Values are ast values or
 // Records; arrays hold no Records (an array hashes its elements as it is
@@ -19,8 +18,9 @@ import (
 //
 // A record can leave some of its fields to be made on the first read
 // that needs one (Later): a scan's server input holds fields that the
-// shipped rules read for few servers, and making them for every server
-// was a third of what its input cost.
+// shipped rules read for few servers. Whether a field was made early or
+// late cannot be observed: every read, Object included, fills the later
+// fields first when it needs one (TestRecordLater).
 //
 // A Record implements ast.Value for the code that holds input values
 // without looking at them; each of its methods works on Object. It is
@@ -36,9 +36,9 @@ type Record struct {
 }
 
 // A Filler makes the fields a record leaves for later (Record.Later).
-// The record keeps it, not a closure: a record of every server's input
-// leaves fields for later, and a closure and its state were three
-// allocations each.
+// It is an interface rather than a closure so that a caller can hand
+// over a value it has already instead of allocating a closure for every
+// record.
 type Filler interface {
 	// FillLater returns a record of the later fields (which may leave
 	// fields for later in turn), or nil when there are none.
@@ -71,11 +71,10 @@ func (r *Record) rest() *Record {
 	return r.laterRec
 }
 
-// EmptyArray is an empty array term that inputs may share: most servers
-// of a scan have no secrets, no arguments or no variables, and an array
-// each was three allocations. A plan appends to the arrays it makes,
-// never to its input's; an evaluation that would append to this one
-// fails instead.
+// EmptyArray is an empty array term that inputs may share (most servers
+// have no secrets, no arguments or no variables). A plan appends to the
+// arrays it makes, never to its input's; an evaluation that would append
+// to this one fails instead (TestEmptyArrayShared).
 func EmptyArray() *ast.Term { return emptyArray }
 
 var emptyArray = ast.NewTerm(ast.NewArray())
