@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/mcpguard/mcpguard/internal/chunks"
-	"github.com/mcpguard/mcpguard/internal/prefault"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -55,10 +54,6 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 		r.Sources = []reports.Source{}
 	}
 	r.Servers = r.Servers[:len(res.Servers)]
-	// Fresh memory, filled while the collection its allocation often
-	// starts is marking (prefault.ForWrite): an 11,000-server scan's
-	// report took a TLB shootdown per page.
-	prefault.ForWrite(r.Servers)
 	// A large report on every processor: building it was single-threaded
 	// work at the end of every scan (35 ms of an 11,000-server one, most of
 	// it the redaction's regexps), and each server's part is its own.

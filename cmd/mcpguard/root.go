@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpguard/mcpguard/internal/prefault"
 	"github.com/mcpguard/mcpguard/policy"
 )
 
@@ -50,12 +49,6 @@ type streams struct {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := defaultEnv()
 	preloadFor(&env, args) // first: it is on a scan's critical path
-	if subcommand(args) == "scan" {
-		// A scan's heap only grows (tuneGC): its page faults are taken on
-		// the core the scan leaves idle. (The package's initialiser has
-		// faulted in the binary and the heap mapped at start already.)
-		defer prefault.Start()()
-	}
 	ctx, interrupts := newInterrupts(context.Background())
 	defer interrupts.stop()
 	env.interrupts = interrupts
@@ -155,10 +148,8 @@ func tuneGC(args []string) (stop func()) {
 // after each, until stop.
 func collectFreelyPast(live uint64) (stop func()) {
 	var stopped atomic.Bool
-	// runtime.ReadMemStats, not runtime/metrics: importing that package
-	// runs its initialiser before internal/prefault's
-	// (TestPrefaultInitialisesFirst). Read right after a collection, the
-	// heap allocated is what it left live and little more.
+	// Read right after a collection, the heap allocated is what it left
+	// live and little more.
 	stats := new(runtime.MemStats)
 	var watch func()
 	watch = func() {
