@@ -119,12 +119,11 @@ func subcommand(args []string) string {
 }
 
 // tuneGC trades memory for time in short-lived commands: compiling the
-// policies allocates heavily, and on a small machine the collector running
-// beside it costs a quarter of a scan. The heap stays bounded by a soft limit
-// (shortCommandMemoryLimit). Long-running commands keep Go's defaults, and
-// so does report: a fleet merge's live heap is its reports, well over the
-// limit, and a collector held at the limit would run without pause (20x
-// slower on a 100,000-server fleet).
+// policies allocates heavily, and the collector need not run beside it.
+// The heap stays bounded by a soft limit (shortCommandMemoryLimit).
+// Long-running commands keep Go's defaults, and so does report: a fleet
+// merge's live heap is its reports, well over the limit, and a collector
+// held at the limit would run without pause.
 //
 // The returned function stops watching the heap (the command is done;
 // tests run commands in one process).
@@ -139,11 +138,10 @@ func tuneGC(args []string) (stop func()) {
 
 // collectFreelyPast gives the collector back Go's defaults (GOGC=100, no
 // limit) once a collection leaves more than live bytes live. Under the
-// soft limit, a heap that is mostly live is collected again each time it
-// grows a little: a 55,000-server scan, whose live heap nears the limit,
-// collected 32 to 39 times and took four times longer per server than an
-// 11,000-server one. Past half the limit, collecting when the heap has
-// doubled costs what any Go program pays, in memory twice what it holds.
+// soft limit, a heap that is mostly live would be collected again each
+// time it grows a little; past half the limit, collecting when the heap
+// has doubled costs what any Go program pays, in memory twice what it
+// holds.
 // A collection is seen by a cleanup on an object it frees, made again
 // after each, until stop.
 func collectFreelyPast(live uint64) (stop func()) {
@@ -176,11 +174,7 @@ func collectFreelyPast(live uint64) (stop func()) {
 // collects. A pre-commit scan never reaches it; a large or hostile input is
 // collected as it goes rather than held until the end. It is what the
 // resident-memory budget allows (150 MB for a 10,000-server scan, issue
-// 18): 128 MiB puts the 11,000-server machine at 127 MB and the
-// 22,000-server one at 150 MB. At 96 MiB the 11,000-server scan collected
-// once in the middle of evaluating, with both cores busy, 12% of its time
-// (and where its allocations put that collection moved it by 8%), and the
-// 22,000-server scan six times (docs/performance.md).
+// 18).
 const shortCommandMemoryLimit = 128 << 20
 
 const rootLong = `mcpguard finds every MCP server configuration on a machine, evaluates it
@@ -213,8 +207,8 @@ func newRootCmd(s streams, env environment, name string) *cobra.Command {
 	cmds := commands()
 	for _, c := range cmds {
 		if c.name == name {
-			// The command the run runs, alone: making all of them and
-			// their flags was a tenth of a millisecond of a one-file scan.
+			// The command the run runs, alone: the others and their
+			// flags are not made.
 			root.AddCommand(c.make(env))
 			return root
 		}
