@@ -19,14 +19,10 @@ func ReadReport(path string, data []byte) (*Report, *FileError) {
 }
 
 // A ReportReader decodes reports one after the other, as ReadReport does,
-// sizing each report's server and finding lists by the last report's.
-// Decoding a list appends to it, element by element: a report's 100
-// servers grew their slice eight times, and on a fleet merge those
-// discarded arrays were half of all the memory allocated; decoding into
-// space the reader kept and copying out exactly the length was a tenth of
-// the merge's CPU, the copy. Reports of a fleet are much alike: a list
-// sized like the last report's is most often exactly right, and is
-// returned as it is; one with much room left is copied to its length.
+// sizing each report's server and finding lists by the last report's:
+// reports of a fleet are much alike, so a list sized so is most often
+// exactly right and is not grown while it is decoded; one with much room
+// left is copied to its length.
 // A ReportReader is not safe for concurrent use; the reports it returns
 // share nothing with it.
 type ReportReader struct {
@@ -61,11 +57,12 @@ func (rr *ReportReader) Read(path string, data []byte) (*Report, *FileError) {
 		return fail(schemaAt(), "not an mcpguard report (schema %q, want %q)", schema, Schema)
 	}
 	// One decoding pass, with the JSON v2 decoder (the Go team's, already
-	// in the module graph): decoding is most of a fleet merge, and v2
-	// decodes a report four times as fast as encoding/json, which also
-	// validates the whole input before it decodes. v2 is also stricter,
-	// as a security tool's input should be: a duplicate member name or
-	// invalid UTF-8 is an error, not a silent last-wins.
+	// in the module graph), stricter than encoding/json as a security
+	// tool's input should be: a duplicate member name or invalid UTF-8 is
+	// an error, not a silent last-wins. The servers and findings, nearly
+	// all of a report, are read by hand (fastDecoder; what it saves a
+	// fleet merge is in docs/performance.md); a document it does not read
+	// exactly as Unmarshal would goes to Unmarshal.
 	r := Report{Servers: sizedList[Server](rr.servers), Findings: sizedList[Finding](rr.findings)}
 	var err error
 	if !rr.fast.decodeReport(data, &r) {

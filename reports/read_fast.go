@@ -15,11 +15,10 @@ import (
 // not read exactly as Unmarshal would: a null where saved reports have a
 // string, a number that is not a small integer, an escaped member name,
 // any error. The caller then decodes it with Unmarshal, which also says
-// what is wrong. Unmarshal found each member's field by name in a map,
-// and reflection was half of decoding a fleet's reports; everything else
-// of a report goes through Unmarshal's own code (UnmarshalDecode), and
-// the syntax, the UTF-8 and duplicate names are checked by the same
-// tokenizer. The tests fill every field by reflection and compare with
+// what is wrong. The servers' and findings' members are found by a switch
+// on their names, not by reflection; everything else of a report goes
+// through Unmarshal's own code (UnmarshalDecode), and the syntax, the
+// UTF-8 and duplicate names are checked by the same tokenizer. The tests fill every field by reflection and compare with
 // Unmarshal, so a field added to Server or Finding and not read here
 // fails them.
 func (d *fastDecoder) decodeReport(data []byte, r *Report) bool {
@@ -64,16 +63,21 @@ func (d *fastDecoder) decodeReport(data []byte, r *Report) bool {
 	return err == io.EOF // nothing after the report
 }
 
-// fastDecoder reads reports, one after the other, reusing its tokenizer
-// (a new one per report was a tenth of a merge's garbage). The strings and lists of strings it
-// decodes are copied into blocks it allocates rather than allocated one by
-// one: a report's servers and findings hold thousands of short strings,
-// their allocations were a third of decoding, and a block shares the
-// report's lifetime anyway. The first block is as large as all the last
+// fastDecoder reads reports, one after the other, reusing its tokenizer.
+// The strings and lists of strings it decodes are copied into blocks it
+// allocates rather than allocated one by one (a report's servers and
+// findings hold thousands of short strings, and a block shares the
+// report's lifetime anyway). The first block is as large as all the last
 // report needed (reports of a fleet are much alike), the others an eighth
 // of that.
-// What is written to a block is never written again, and each list is
-// cut to its length, so that appending to one cannot reach the next.
+//
+// The invariant text's unsafe.String relies on: what is written to a
+// block is never written again. A block is only appended to, up to its
+// capacity; a string that does not fit goes to a new block, and a report
+// never shares a block with the next (decodeReport drops them), so a
+// string once returned is immutable, as Go strings must be
+// (TestFastDecodeStringsStayPut fails when a block is reused). Each list
+// is cut to its length, so that appending to one cannot reach the next.
 type fastDecoder struct {
 	dec     *jsontext.Decoder
 	bytes   []byte

@@ -2,6 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -95,5 +99,56 @@ func TestFastDecodeMatchesUnmarshal(t *testing.T) {
 	}
 	if taken < n/2 {
 		t.Fatalf("the hand-written decoder took %d of %d reports", taken, n)
+	}
+}
+
+// TestFastDecodeStringsStayPut holds fastDecoder to the invariant of its
+// unsafe.String: a string it returned is never written over. One decoder
+// reads reports of growing and shrinking sizes (so that its blocks fill,
+// are replaced and are sized anew) and every report is kept; at the end
+// each must still equal what Unmarshal makes of its bytes. A block reused
+// within a report or across reports, or written past a string's end,
+// changes the strings of a report read earlier.
+func TestFastDecodeStringsStayPut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 4))
+	var d fastDecoder
+	type kept struct {
+		data []byte
+		r    Report
+	}
+	var all []kept
+	for i := range 60 {
+		var r Report
+		r.Schema = Schema
+		for k := range []int{3, 200, 1, 40, 0, 500}[i%6] {
+			var s Server
+			fillRandom(rng, reflect.ValueOf(&s).Elem())
+			s.Details, s.Introspection = nil, nil
+			s.ID = fmt.Sprintf("s-%d-%d", i, k)
+			r.Servers = append(r.Servers, s)
+			var f Finding
+			fillRandom(rng, reflect.ValueOf(&f).Elem())
+			f.Evidence = nil
+			f.Message = strings.Repeat(fmt.Sprintf("finding %d of report %d. ", k, i), 1+k%9)
+			r.Findings = append(r.Findings, f)
+		}
+		var b bytes.Buffer
+		if err := indentEncoder(&b, "").Encode(&r); err != nil {
+			t.Fatal(err)
+		}
+		var got Report
+		if !d.decodeReport(b.Bytes(), &got) {
+			t.Fatalf("report %d: the hand-written decoder declined it, so this test tests nothing", i)
+		}
+		all = append(all, kept{b.Bytes(), got})
+	}
+	for i, k := range all {
+		var want Report
+		if err := jsonv2.Unmarshal(k.data, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(k.r, want) {
+			t.Fatalf("report %d changed after later reports were decoded", i)
+		}
 	}
 }

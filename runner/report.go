@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/mcpguard/mcpguard/internal/chunks"
-	"github.com/mcpguard/mcpguard/internal/prefault"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -55,13 +54,7 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 		r.Sources = []reports.Source{}
 	}
 	r.Servers = r.Servers[:len(res.Servers)]
-	// Fresh memory, filled while the collection its allocation often
-	// starts is marking (prefault.ForWrite): an 11,000-server scan's
-	// report took a TLB shootdown per page.
-	prefault.ForWrite(r.Servers)
-	// A large report on every processor: building it was single-threaded
-	// work at the end of every scan (the redaction's regexps above all),
-	// and each server's part is its own.
+	// A large report on every processor: each server's part is its own.
 	chunks.Each(len(res.Servers), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			r.Servers[i] = reportServer(det, res.Servers[i])

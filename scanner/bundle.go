@@ -47,7 +47,7 @@ func isBundle(p string) bool {
 // stays as written: the bundle is not unpacked). A hostile or broken
 // archive is an error and reports nothing.
 func (sc *scan) scanBundle(p string) {
-	data, exists, ferr := sc.readConfigFile(p)
+	data, exists, ferr := sc.fs.ReadFile(p)
 	src := reports.Source{Path: p, Client: ClientClaudeDesktop, Kind: "extension-bundle", Scope: ScopeExtension}
 	if !exists {
 		sc.fileError(reports.FileError{Path: p, Message: "no such file"})

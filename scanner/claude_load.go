@@ -82,7 +82,7 @@ func (sc *scan) loadClaudeWorld() *claudeWorld {
 		w.userSettings = sc.loadSettings(filepath.Join(w.configDir, "settings.json"), managed.KindUser, ScopeUser)
 	}
 	if w.claudeJSONPath != "" {
-		data, exists, ferr := sc.readConfigFile(w.claudeJSONPath)
+		data, exists, ferr := sc.fs.ReadFile(w.claudeJSONPath)
 		switch {
 		case ferr != nil:
 			sc.fileError(*ferr)
@@ -181,7 +181,7 @@ func (sc *scan) loadClaudeProject(w *claudeWorld, dir string, chain []string, se
 		p.localSettings = appendDoc(p.localSettings, sc.loadSettings(filepath.Join(dir, ".claude", "settings.local.json"), managed.KindLocal, ScopeLocal))
 	}
 	for _, path := range chain {
-		data, exists, ferr := sc.readConfigFile(path)
+		data, exists, ferr := sc.fs.ReadFile(path)
 		if !exists {
 			continue
 		}

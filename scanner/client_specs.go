@@ -111,7 +111,7 @@ func (sc *scan) envFileKeys(s *Server, ref string) []string {
 		}
 		p = filepath.Join(s.Project, p)
 	}
-	data, exists, ferr := sc.readConfigFile(p)
+	data, exists, ferr := sc.fs.ReadFile(p)
 	if !exists || ferr != nil {
 		return nil
 	}

@@ -412,7 +412,7 @@ func (sc *scan) readTOML(path, client, kind, scope string) *jsonc.Value {
 // quietTOML parses a TOML file for a lookup (trust table, requirements)
 // without recording anything: the file's own handler reports its errors.
 func (sc *scan) quietTOML(path string) *jsonc.Value {
-	data, exists, ferr := sc.readConfigFile(path)
+	data, exists, ferr := sc.fs.ReadFile(path)
 	if !exists || ferr != nil {
 		return nil
 	}

@@ -85,7 +85,7 @@ type manifestDoc struct {
 
 // readManifest reads and parses an installed extension's manifest.json.
 func (sc *scan) readManifest(path string) *manifestDoc {
-	data, exists, ferr := sc.readConfigFile(path)
+	data, exists, ferr := sc.fs.ReadFile(path)
 	if !exists {
 		return nil
 	}

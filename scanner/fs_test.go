@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpguard/mcpguard/internal/benchdata"
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -178,48 +177,6 @@ func TestProjectProbeFindsEveryFile(t *testing.T) {
 	if len(ps) < 20 {
 		t.Errorf("%d sources: %q", len(ps), ps)
 	}
-}
-
-// TestLargeScan: LargeScan is called once, when the configuration read
-// reaches LargeScanBytes; a machine under it never calls it.
-func TestLargeScan(t *testing.T) {
-	for _, tc := range []struct {
-		n     int // benchdata machine size
-		large bool
-	}{{200, false}, {1000, true}, {4000, true}} {
-		home, managedDir, project, err := benchdata.WriteMachine(t.TempDir(), tc.n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fsys countingFS
-		calls, atBytes := 0, 0
-		opts := scanner.Options{Home: home, ManagedDir: managedDir, Project: project, GOOS: "linux", FS: &fsys,
-			LargeScan: func() { calls++; atBytes = fsys.read }}
-		res, err := scanner.Scan(context.Background(), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case tc.large && calls != 1:
-			t.Errorf("machine of %d servers, %d bytes: LargeScan called %d times, want once", len(res.Servers), fsys.read, calls)
-		case !tc.large && calls != 0:
-			t.Errorf("machine of %d servers, %d bytes: LargeScan called %d times, want none", len(res.Servers), fsys.read, calls)
-		case tc.large && atBytes < scanner.LargeScanBytes:
-			t.Errorf("LargeScan called after %d bytes read, want %d or more", atBytes, scanner.LargeScanBytes)
-		}
-	}
-}
-
-// countingFS is the machine's files, counting the bytes read.
-type countingFS struct {
-	cfgfile.OS
-	read int
-}
-
-func (c *countingFS) ReadFile(p string) ([]byte, bool, *reports.FileError) {
-	data, exists, ferr := c.OS.ReadFile(p)
-	c.read += len(data)
-	return data, exists, ferr
 }
 
 // TestOtherProjectsLeaveUserServers: a project other than the main one

@@ -32,7 +32,7 @@ func (sc *scan) scanIDELocks(dir string, projects []string) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		data, exists, ferr := sc.readConfigFile(path)
+		data, exists, ferr := sc.fs.ReadFile(path)
 		if !exists {
 			continue
 		}

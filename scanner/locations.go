@@ -160,7 +160,7 @@ func (sc *scan) expand(l location, base string) []string {
 // source and every error. It returns nil when the file is absent,
 // unreadable or malformed (parse returns no root).
 func (sc *scan) readConfig(path, client, kind, scope string, parse func(data []byte) (*jsonc.Value, []reports.FileError)) *jsonc.Value {
-	data, exists, ferr := sc.readConfigFile(path)
+	data, exists, ferr := sc.fs.ReadFile(path)
 	if !exists {
 		return nil
 	}

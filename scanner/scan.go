@@ -73,22 +73,7 @@ type Options struct {
 	// and the server is judged as if it were wrapped so: its status and the
 	// MCPG-P008 findings say what Claude Code will do after the wrap.
 	WrapPreview func(*Server) []string
-	// LargeScan, when set, is called once, on the goroutine that reads the
-	// files, when the configuration files read reach LargeScanBytes: the
-	// scan is about to build a heap of tens of MiB (a 500 KB
-	// ~/.claude.json became 120 MB of allocations). The scan command has
-	// that heap mapped with huge pages then (internal/hugeheap), before
-	// the file is parsed; a daemon, whose resident size is a budget,
-	// leaves it unset.
-	LargeScan func()
 }
-
-// LargeScanBytes is how much configuration a scan reads before it calls
-// Options.LargeScan: below it, as in a one-file scan, the demo or a
-// 200-server machine (25 KB), mapping the heap ahead costs more than the
-// page faults it saves; from a machine of ~1,000 servers (120 KB) on, it
-// saves more (docs/performance.md).
-const LargeScanBytes = 64 << 10
 
 // scan is the state of one Scan call.
 type scan struct {
@@ -125,9 +110,6 @@ type scan struct {
 	// anchors are the directories ids name files relative to (identity.go),
 	// deepest first; set before any server is judged.
 	anchors []anchor
-	// configBytes counts what readConfigFile read, for Options.LargeScan.
-	configBytes int
-	largeScan   bool
 	// desktop is Claude Desktop's enterprise configuration, read once
 	// (loadDesktopPolicy); desktopInstalls the extension install records of
 	// each Claude data directory.
@@ -321,18 +303,6 @@ func (sc *scan) source(s reports.Source) {
 	}
 	sc.seenSources[key] = true
 	sc.res.Sources = append(sc.res.Sources, s)
-}
-
-// readConfigFile reads a configuration file through the scan's FS, and
-// calls Options.LargeScan once the files read reach LargeScanBytes.
-func (sc *scan) readConfigFile(path string) (data []byte, exists bool, ferr *reports.FileError) {
-	data, exists, ferr = sc.fs.ReadFile(path)
-	sc.configBytes += len(data)
-	if sc.configBytes >= LargeScanBytes && !sc.largeScan && sc.opts.LargeScan != nil {
-		sc.largeScan = true
-		sc.opts.LargeScan()
-	}
-	return data, exists, ferr
 }
 
 // finalize turns pending findings of kept servers into findings and orders

@@ -6,6 +6,7 @@
 //
 //	go build -o /tmp/mcpguard ./cmd/mcpguard
 //	go -C bench run ./daemonbench /tmp/mcpguard
+//	IDLE=0 EDITS=30 BURST=1 go -C bench run ./daemonbench /tmp/mcpguard   # the edits only
 //
 // bench/daemon.sh does both.
 package main
@@ -35,7 +36,13 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "usage: daemonbench MCPGUARD_BINARY")
 		return 2
 	}
-	if err := bench(args[0], envInt("EDITS", 100), envInt("BURST", 10000)); err != nil {
+	// IDLE=0 skips the idle and resident-memory waits (bench/ab.sh times
+	// the edits only).
+	idle := 5 * time.Second
+	if os.Getenv("IDLE") == "0" {
+		idle = 0
+	}
+	if err := bench(args[0], envInt("EDITS", 100), envInt("BURST", 10000), idle); err != nil {
 		fmt.Fprintln(os.Stderr, "daemonbench:", err)
 		return 1
 	}
@@ -49,7 +56,7 @@ func envInt(k string, def int) int {
 	return def
 }
 
-func bench(bin string, edits, burst int) error {
+func bench(bin string, edits, burst int, idleWait time.Duration) error {
 	root, err := os.MkdirTemp("", "mgb-")
 	if err != nil {
 		return err
@@ -87,9 +94,9 @@ func bench(bin string, edits, burst int) error {
 	fmt.Printf("machine: %d servers, %d watched directories for %d paths\n", st.Servers, st.Watch.Directories, st.Watch.Paths)
 
 	// Idle: no polling loop, so no CPU at all but the Go runtime's own.
-	time.Sleep(time.Second)
+	time.Sleep(idleWait / 5)
 	cpu0 := cpuTicks(pid)
-	time.Sleep(5 * time.Second)
+	time.Sleep(idleWait)
 	idle := cpuTicks(pid) - cpu0
 	atStart := memKB(pid)
 
@@ -156,7 +163,7 @@ func bench(bin string, edits, burst int) error {
 	st1, _ := c.Status(context.Background())
 	// Resident memory once the daemon is idle again after all that work:
 	// what a laptop keeps paying for.
-	time.Sleep(5 * time.Second)
+	time.Sleep(idleWait)
 	after := memKB(pid)
 
 	fmt.Printf("%-40s %12s %12s\n", "measure", "value", "target")

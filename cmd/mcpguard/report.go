@@ -19,7 +19,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpguard/mcpguard/internal/hugeheap"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/runner"
@@ -170,10 +169,7 @@ func runReport(cmd *cobra.Command, env environment, opts *ReportOptions) error {
 	}
 
 	// Several: merge them one at a time, keeping report values, not bytes.
-	// The merge's heap is a few times its input, faulted in once: have it
-	// mapped with huge pages where the kernel takes the advice.
 	input := inputBytes(files)
-	hugeheap.Reserve(int(min(mergeHeapPerInputByte*input, hugeheap.MaxReserve)))
 	if proposal == nil {
 		defer collectOnlyAt(mergeGCLimit(input))()
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpguard/mcpguard/internal/prefault"
 	"github.com/mcpguard/mcpguard/policy"
 )
 
@@ -50,12 +49,6 @@ type streams struct {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := defaultEnv()
 	preloadFor(&env, args) // first: it is on a scan's critical path
-	if subcommand(args) == "scan" {
-		// A scan's heap only grows (tuneGC): its page faults are taken on
-		// the core the scan leaves idle. (The package's initialiser has
-		// faulted in the binary and the heap mapped at start already.)
-		defer prefault.Start()()
-	}
 	ctx, interrupts := newInterrupts(context.Background())
 	defer interrupts.stop()
 	env.interrupts = interrupts
@@ -147,19 +140,16 @@ func tuneGC(args []string) (stop func()) {
 
 // collectFreelyPast gives the collector back Go's defaults (GOGC=100, no
 // limit) once a collection leaves more than live bytes live. Under the
-// soft limit, a heap that is mostly live is collected again each time it
-// grows a little: a 55,000-server scan, whose live heap nears the limit,
-// collected 32 to 39 times and took four times longer per server than an
-// 11,000-server one. Past half the limit, collecting when the heap has
-// doubled costs what any Go program pays, in memory twice what it holds.
+// soft limit, a heap that is mostly live would be collected again each
+// time it grows a little; past half the limit, collecting when the heap
+// has doubled costs what any Go program pays, in memory twice what it
+// holds.
 // A collection is seen by a cleanup on an object it frees, made again
 // after each, until stop.
 func collectFreelyPast(live uint64) (stop func()) {
 	var stopped atomic.Bool
-	// runtime.ReadMemStats, not runtime/metrics: importing that package
-	// runs its initialiser before internal/prefault's
-	// (TestPrefaultInitialisesFirst). Read right after a collection, the
-	// heap allocated is what it left live and little more.
+	// Read right after a collection, the heap allocated is what it left
+	// live and little more.
 	stats := new(runtime.MemStats)
 	var watch func()
 	watch = func() {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpguard/mcpguard/internal/hugeheap"
 	"github.com/mcpguard/mcpguard/internal/ignorefile"
 	"github.com/mcpguard/mcpguard/introspect"
 	"github.com/mcpguard/mcpguard/managed"
@@ -244,11 +243,6 @@ func introspectOptions(cmd *cobra.Command, env environment, opts *ScanOptions) (
 	return io, nil
 }
 
-// largeScanHeap is the heap a large scan has mapped with huge pages: most
-// of what its soft memory limit (shortCommandMemoryLimit) lets it grow to,
-// leaving room for what it holds when it asks.
-const largeScanHeap = shortCommandMemoryLimit * 3 / 4
-
 // scanOptions turns the scan flags into what the scanner reads: in path
 // mode the machine's home and managed directory only when asked for, and
 // CLAUDE_CONFIG_DIR only for the real home.
@@ -260,9 +254,6 @@ func scanOptions(env environment, opts *ScanOptions) scanner.Options {
 		Paths:      opts.Paths,
 		LookupEnv:  env.lookupEnv,
 		GOOS:       env.goos,
-		// A large machine's heap in huge pages: its page faults were a
-		// fifth of an 11,000-server scan's CPU (docs/performance.md).
-		LargeScan: func() { hugeheap.Reserve(largeScanHeap) },
 	}
 	if !opts.homeSet {
 		// CLAUDE_CONFIG_DIR relocates the real home's Claude files; a rebased

@@ -1,5 +1,0 @@
-//go:build race
-
-package prefault
-
-const raceEnabled = true
