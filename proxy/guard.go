@@ -94,6 +94,9 @@ type Guard struct {
 	// pageNames are the tool names of the pages of the current listing so
 	// far: a later page must not list a twin of an earlier page's tool.
 	pageNames []string
+	// items are the withheld prompts, resource templates and resources
+	// (items.go).
+	items map[string]Withheld
 }
 
 // maxPageNames bounds pageNames: a server paging without end must not
@@ -126,7 +129,7 @@ func NewGuard(opts GuardOptions) *Guard {
 		opts.IDE = true
 	}
 	opts.Events = opts.Events.For(opts.Name)
-	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}}
+	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, items: map[string]Withheld{}}
 	if opts.Launch != nil {
 		var key []byte
 		if opts.Pins != nil {
