@@ -2,8 +2,12 @@ package proxy
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/events"
@@ -261,4 +265,58 @@ func TestStdioStatelessLists(t *testing.T) {
 		t.Errorf("resources/list: %s", got)
 	}
 	s.close()
+}
+
+// TestHTTPItems: over Streamable HTTP (a JSON body and an SSE stream) the
+// prompts/list answer is analysed as over stdio, and a prompts/get of the
+// withheld prompt never reaches the upstream.
+func TestHTTPItems(t *testing.T) {
+	for _, sse := range []bool{false, true} {
+		var mu sync.Mutex
+		var seen []string
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			json.Unmarshal(body, &req)
+			mu.Lock()
+			seen = append(seen, req.Method)
+			mu.Unlock()
+			result := `{}`
+			if req.Method == "prompts/list" {
+				result = poisonedPrompts
+			}
+			resp := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
+			if sse {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprintf(w, "id: 1\nevent: message\ndata: %s\n\n", resp)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, resp)
+		}))
+		gt := newGuardTest(t, GuardOptions{Name: "http", Enforce: true})
+		h, err := NewHTTP(up.URL+"/mcp", Options{Enforce: true, Inspector: gt.g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		px := httptest.NewServer(h)
+		_, body := post(t, px.URL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`, nil)
+		if strings.Contains(body, "polish_email") || !strings.Contains(body, `"explain"`) {
+			t.Errorf("sse %v: prompts/list: %s", sse, body)
+		}
+		_, body = post(t, px.URL+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"polish_email"}}`, nil)
+		if !strings.Contains(body, `"code":-32001`) {
+			t.Errorf("sse %v: prompts/get: %s", sse, body)
+		}
+		mu.Lock()
+		if strings.Join(seen, ",") != "prompts/list" {
+			t.Errorf("sse %v: the upstream saw %v", sse, seen)
+		}
+		mu.Unlock()
+		px.Close()
+		up.Close()
+	}
 }
