@@ -95,8 +95,10 @@ type Guard struct {
 	// far: a later page must not list a twin of an earlier page's tool.
 	pageNames []string
 	// items are the withheld prompts, resource templates and resources
-	// (items.go).
-	items map[string]Withheld
+	// (items.go); toolNames the names of the current listing's tools,
+	// which the prompts and resources may speak of as the server's own.
+	items     map[string]Withheld
+	toolNames *toolcheck.Names
 }
 
 // maxPageNames bounds pageNames: a server paging without end must not
@@ -252,7 +254,12 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 	// the user pinned (MCPG-T005 at error).
 	if !paged {
 		g.pageNames = g.pageNames[:0] // a new listing
+		g.toolNames = nil
 	}
+	if g.toolNames == nil {
+		g.toolNames = &toolcheck.Names{}
+	}
+	g.toolNames.Add(rep)
 	findings = append(findings, toolcheck.NameTwins(rep, g.pinnedTools(), g.ownNames())...)
 	for _, t := range rep.Tools {
 		if t.Name != "" && len(g.pageNames) < maxPageNames {

@@ -154,7 +154,22 @@ func nounOf(kind toolcheck.ItemKind) string {
 // analyseItems runs the analysis on a list result, which must be an object
 // with the kind's array, and no member a case-folding client reads as it.
 func (g *Guard) analyseItems(method string, kind toolcheck.ItemKind, result []byte) (*toolcheck.Catalog, error) {
-	cat, err := toolcheck.AnalyzeList(result, kind, toolcheck.Options{Path: method, Server: g.opts.Name, Sanitize: g.opts.Enforce})
+	own := g.toolNames
+	if own == nil && g.opts.Pins != nil {
+		// No tools/list yet: the tools the user approved are the server's.
+		if g.pinSet == nil || g.opts.Pins.Changed() {
+			if ps, err := g.opts.Pins.Load(); err == nil {
+				g.pinSet = ps
+			}
+		}
+		if g.pinSet != nil {
+			own = &toolcheck.Names{}
+			for _, n := range approvedNames(g.pinSet.Pins[g.opts.Name]) {
+				own.AddName(n)
+			}
+		}
+	}
+	cat, err := toolcheck.AnalyzeList(result, kind, toolcheck.Options{Path: method, Server: g.opts.Name, Sanitize: g.opts.Enforce}, own)
 	if err != nil {
 		return nil, err
 	}
