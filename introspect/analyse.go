@@ -44,8 +44,12 @@ func (o *Options) outcome(s *scanner.Server, t *target, l *listing, err error, t
 		in.Status, in.Reason = reports.IntrospectionError, err.Error()
 		return out
 	}
-	rep, err := toolcheck.Analyze(doc, toolcheck.Options{Path: DocumentPath, Server: s.Name, ServerID: s.ID,
+	cat, err := toolcheck.AnalyzeCatalog(doc, toolcheck.Options{Path: DocumentPath, Server: s.Name, ServerID: s.ID,
 		IDE: s.Scope == scanner.ScopeIDE, Policy: o.Tools})
+	var rep *toolcheck.Report
+	if err == nil {
+		rep = cat.Tools
+	}
 	if err != nil {
 		in.Status, in.Reason = reports.IntrospectionError, "the tools/list result cannot be analysed: "+safeText(err.Error(), 200)
 		return out
@@ -54,7 +58,9 @@ func (o *Options) outcome(s *scanner.Server, t *target, l *listing, err error, t
 	if len(l.problems) > 0 {
 		in.Reason = o.Secrets.RedactText(safeText(strings.Join(l.problems, "; "), 300))
 	}
-	for _, f := range rep.Findings {
+	// The findings of the prompts, resources and templates too: their
+	// strings reach the model as the tools' do.
+	for _, f := range cat.Findings {
 		out.Findings = append(out.Findings, relocate(f, s))
 	}
 	if o.Pins != nil {
@@ -69,7 +75,8 @@ func (o *Options) outcome(s *scanner.Server, t *target, l *listing, err error, t
 
 // document joins a server's answers into the one JSON document the
 // analysis reads: {"initialize": result, "tools": [...], "prompts": [...],
-// "resources": [...]}, every element exactly the bytes the server sent.
+// "resources": [...], "resourceTemplates": [...]}, every element exactly
+// the bytes the server sent.
 // Pages of one listing are concatenated.
 func document(l *listing) ([]byte, error) {
 	var b bytes.Buffer
@@ -78,13 +85,18 @@ func document(l *listing) ([]byte, error) {
 	for _, part := range []struct {
 		member string
 		pages  [][]byte
-	}{{"tools", l.tools}, {"prompts", l.prompts}, {"resources", l.resources}} {
+		list   string // the method, for errors
+	}{{"tools", l.tools, "tools/list"}, {"prompts", l.prompts, "prompts/list"}, {"resources", l.resources, "resources/list"},
+		{"resourceTemplates", l.templates, "resources/templates/list"}} {
+		if part.member == "resourceTemplates" && len(part.pages) == 0 {
+			continue // the document of a server without templates stays as it was
+		}
 		fmt.Fprintf(&b, `,%q:[`, part.member)
 		n := 0
 		for _, page := range part.pages {
 			v, _, err := jsonc.Parse(page, jsonc.Options{})
 			if err != nil {
-				return nil, fmt.Errorf("the %s/list result is not JSON: %v", part.member, err)
+				return nil, fmt.Errorf("the %s result is not JSON: %v", part.list, err)
 			}
 			arr := v.Get(part.member)
 			if arr == nil || arr.Kind != jsonc.Array {
@@ -188,6 +200,10 @@ func (o *Options) describe(in *reports.Introspection, l *listing, rep *toolcheck
 		{"resources", func(v *jsonc.Value) {
 			in.Resources = append(in.Resources, reports.IntrospectedResource{Name: o.str(v, "name"), URI: o.Secrets.RedactURL(o.str(v, "uri")),
 				Description: o.str(v, "description"), MIMEType: o.str(v, "mimeType")})
+		}},
+		{"resourceTemplates", func(v *jsonc.Value) {
+			in.ResourceTemplates = append(in.ResourceTemplates, reports.IntrospectedResourceTemplate{Name: o.str(v, "name"),
+				URITemplate: o.Secrets.RedactURL(o.str(v, "uriTemplate")), Description: o.str(v, "description"), MIMEType: o.str(v, "mimeType")})
 		}},
 	} {
 		if arr := rep.Root.Get(m.member); arr != nil {

@@ -141,6 +141,14 @@ func fakeServe(mode string) int {
 			}
 		case "prompts/list":
 			result = `{"prompts":[{"name":"review","description":"Review code"}]}`
+			if s := os.Getenv("MCPGUARD_FAKE_PROMPTS"); s != "" {
+				result = s
+			}
+		case "resources/templates/list":
+			result = `{"resourceTemplates":[]}`
+			if s := os.Getenv("MCPGUARD_FAKE_TEMPLATES"); s != "" {
+				result = s
+			}
 		case "resources/list":
 			result = `{"resources":[{"name":"readme","uri":"file:///readme.md","mimeType":"text/markdown"}]}`
 		default:

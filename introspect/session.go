@@ -166,6 +166,7 @@ type listing struct {
 	tools      [][]byte // tools/list results, one per page
 	prompts    [][]byte
 	resources  [][]byte
+	templates  [][]byte // resources/templates/list results
 	// problems are failures of optional steps (prompts, resources).
 	problems []string
 }
@@ -238,7 +239,8 @@ func (s *session) handshake(ctx context.Context, client clientInfo) (*listing, e
 	for _, opt := range []struct {
 		capability, method string
 		into               *[][]byte
-	}{{"prompts", "prompts/list", &l.prompts}, {"resources", "resources/list", &l.resources}} {
+	}{{"prompts", "prompts/list", &l.prompts}, {"resources", "resources/list", &l.resources},
+		{"resources", "resources/templates/list", &l.templates}} {
 		if _, ok := head.Capabilities[opt.capability]; !ok {
 			continue
 		}

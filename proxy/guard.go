@@ -94,6 +94,11 @@ type Guard struct {
 	// pageNames are the tool names of the pages of the current listing so
 	// far: a later page must not list a twin of an earlier page's tool.
 	pageNames []string
+	// items are the withheld prompts, resource templates and resources
+	// (items.go); toolNames the names of the current listing's tools,
+	// which the prompts and resources may speak of as the server's own.
+	items     map[string]Withheld
+	toolNames *toolcheck.Names
 }
 
 // maxPageNames bounds pageNames: a server paging without end must not
@@ -126,7 +131,7 @@ func NewGuard(opts GuardOptions) *Guard {
 		opts.IDE = true
 	}
 	opts.Events = opts.Events.For(opts.Name)
-	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}}
+	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, items: map[string]Withheld{}}
 	if opts.Launch != nil {
 		var key []byte
 		if opts.Pins != nil {
@@ -249,7 +254,12 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 	// the user pinned (MCPG-T005 at error).
 	if !paged {
 		g.pageNames = g.pageNames[:0] // a new listing
+		g.toolNames = nil
 	}
+	if g.toolNames == nil {
+		g.toolNames = &toolcheck.Names{}
+	}
+	g.toolNames.Add(rep)
 	findings = append(findings, toolcheck.NameTwins(rep, g.pinnedTools(), g.ownNames())...)
 	for _, t := range rep.Tools {
 		if t.Name != "" && len(g.pageNames) < maxPageNames {

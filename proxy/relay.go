@@ -36,6 +36,19 @@ type Inspector interface {
 	Withheld(tool string) (Withheld, bool)
 }
 
+// ItemInspector is an Inspector that also checks the other lists whose
+// strings reach the model: prompts/list, resources/templates/list and
+// resources/list (issue 44 part 3). The relay asks for it with a type
+// assertion, so an Inspector without it forwards those lists unchecked.
+type ItemInspector interface {
+	// ItemsList inspects the result of one of those methods and returns
+	// the result to forward, or why it could not be analysed.
+	ItemsList(method string, result []byte) ([]byte, error)
+	// WithheldItem reports whether a prompts/get of the prompt named id,
+	// or a resources/read of the resource at uri id, must be refused.
+	WithheldItem(method, id string) (Withheld, bool)
+}
+
 // Withheld explains why a tool was withheld from the client.
 type Withheld struct {
 	Rule    string `json:"rule"`
@@ -308,6 +321,8 @@ func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why stri
 		r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Rule: w.Rule, Message: w.Message})
 		return errorResponse(env.ID, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", name, w.Message),
 			map[string]any{"tool": name, "rule": w.Rule}), CodeWithheld, w.Rule, w.Message
+	case "prompts/get", "resources/read":
+		return r.denyItem(env)
 	}
 	return nil, 0, "", ""
 }
@@ -555,6 +570,19 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 				return nil, false
 			}
 			return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: tools/list result could not be analysed: "+err.Error(), nil), true
+		}
+		result = inspected
+	case "prompts/list", "resources/templates/list", "resources/list":
+		ii, ok := r.opts.Inspector.(ItemInspector)
+		if !ok {
+			return nil, false
+		}
+		inspected, err := ii.ItemsList(method, result)
+		if err != nil {
+			if !r.opts.Enforce {
+				return nil, false
+			}
+			return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+method+" result could not be analysed: "+err.Error(), nil), true
 		}
 		result = inspected
 	case "initialize", "server/discover":

@@ -33,10 +33,12 @@ type Introspection struct {
 	Capabilities map[string]any `json:"capabilities,omitempty"`
 	// Instructions are the server's instructions for the model.
 	Instructions string `json:"instructions,omitempty"`
-	// Tools, Prompts and Resources are what the server lists, in its order.
-	Tools     []IntrospectedTool     `json:"tools"`
-	Prompts   []IntrospectedPrompt   `json:"prompts,omitempty"`
-	Resources []IntrospectedResource `json:"resources,omitempty"`
+	// Tools, Prompts, Resources and ResourceTemplates are what the server
+	// lists, in its order.
+	Tools             []IntrospectedTool             `json:"tools"`
+	Prompts           []IntrospectedPrompt           `json:"prompts,omitempty"`
+	Resources         []IntrospectedResource         `json:"resources,omitempty"`
+	ResourceTemplates []IntrospectedResourceTemplate `json:"resource_templates,omitempty"`
 	// DurationMS is the time from start to the last answer.
 	DurationMS int64 `json:"duration_ms"`
 }
@@ -70,6 +72,14 @@ type IntrospectedPrompt struct {
 type IntrospectedResource struct {
 	Name        string `json:"name"`
 	URI         string `json:"uri"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mime_type,omitempty"`
+}
+
+// IntrospectedResourceTemplate is one template of resources/templates/list.
+type IntrospectedResourceTemplate struct {
+	Name        string `json:"name"`
+	URITemplate string `json:"uri_template"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mime_type,omitempty"`
 }

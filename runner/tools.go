@@ -99,12 +99,31 @@ func Tools(ctx context.Context, opts ToolsOptions) (*ToolsResult, error) {
 		out.Inputs = append(out.Inputs, in)
 	}
 	var findings []reports.Finding
-	for _, in := range out.Inputs {
-		name := opts.Name
-		if name == "" {
-			name = serverNameFromPath(in.Path)
+	names := make([]string, len(out.Inputs))
+	perServer := map[string]int{}
+	for i, in := range out.Inputs {
+		names[i] = opts.Name
+		if names[i] == "" {
+			names[i] = serverNameFromPath(in.Path)
 		}
-		cat, err := toolcheck.AnalyzeCatalog(in.Data, toolcheck.Options{Path: in.Path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp})
+		perServer[names[i]]++
+	}
+	// A server captured in several files (its tools in one, its prompts
+	// in another, under one --name): its prompts and resources may speak
+	// of the tools of every file as its own. Only then are the tools'
+	// names read beforehand.
+	own := map[string]*toolcheck.Names{}
+	for i, in := range out.Inputs {
+		if perServer[names[i]] > 1 {
+			if own[names[i]] == nil {
+				own[names[i]] = &toolcheck.Names{}
+			}
+			own[names[i]].Merge(toolcheck.DocumentNames(in.Data))
+		}
+	}
+	for i, in := range out.Inputs {
+		name := names[i]
+		cat, err := toolcheck.AnalyzeCatalogWith(in.Data, toolcheck.Options{Path: in.Path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp}, own[name])
 		if err != nil {
 			if fe, ok := toolcheck.AsFileError(err); ok {
 				fileErrs = append(fileErrs, *fe)

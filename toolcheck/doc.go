@@ -14,6 +14,10 @@
 // the tool's structure (annotations.go: the action word by position and
 // grammar, read with its object).
 //
+// A server's prompts, resource templates and resources (prompts.go:
+// AnalyzeCatalog, AnalyzeList) are read by the same per-string rules,
+// their findings naming the item.
+//
 // Every finding points at the JSON pointer and position of the offending
 // string in the exact bytes the server sent. The package knows nothing of
 // client configuration files: the proxy links it without the scanner.

@@ -197,6 +197,13 @@ const catalogShapes = `want a JSON-RPC tools/list, prompts/list, resources/templ
 // Errors are as Analyze's: a *reports.FileError naming path:line:col, or
 // a shape error wrapping ErrNoToolsList (AsFileError reads both).
 func AnalyzeCatalog(data []byte, opts Options) (*Catalog, error) {
+	return AnalyzeCatalogWith(data, opts, nil)
+}
+
+// AnalyzeCatalogWith is AnalyzeCatalog for a server whose own names
+// include own besides the document's tools' (its tools listed in another
+// document): an instruction to use one of them is no cross-server one.
+func AnalyzeCatalogWith(data []byte, opts Options, own *Names) (*Catalog, error) {
 	cat := &Catalog{Path: opts.Path, Server: opts.Server}
 	rep, err := Analyze(data, opts)
 	var index *jsonc.LineIndex
@@ -233,9 +240,9 @@ func AnalyzeCatalog(data []byte, opts Options) (*Catalog, error) {
 		index = jsonc.NewLineIndex(data)
 	}
 	ufs, _ := mcpunicode.ScanJSON(data) // a late error only stops the scan
-	var own map[string]bool
+	names := own.clone()
 	if cat.Tools != nil {
-		own = ownKeysOf(cat.Tools)
+		names.Add(cat.Tools)
 		// The tools' analysis reported every hidden character of the
 		// document; those inside the other lists are reported again
 		// below, naming their item.
@@ -245,7 +252,7 @@ func AnalyzeCatalog(data []byte, opts Options) (*Catalog, error) {
 			}
 		}
 	}
-	cat.Findings = append(cat.Findings, analyzeItemLists(data, index, ufs, cat.Root, lists, opts, own)...)
+	cat.Findings = append(cat.Findings, analyzeItemLists(data, index, ufs, cat.Root, lists, opts, names)...)
 	cat.Lists = lists
 	sortToolFindings(cat.Findings)
 	return cat, nil
@@ -254,8 +261,9 @@ func AnalyzeCatalog(data []byte, opts Options) (*Catalog, error) {
 // AnalyzeList analyses the result of one prompts/list,
 // resources/templates/list or resources/list response: an object with the
 // kind's array (ListKey), which the proxy forwards. With
-// Options.Sanitize it also computes the output view (SanitizedJSON).
-func AnalyzeList(data []byte, kind ItemKind, opts Options) (*Catalog, error) {
+// Options.Sanitize it also computes the output view (SanitizedJSON). own
+// are the server's tools' names (from its tools/list), nil when unknown.
+func AnalyzeList(data []byte, kind ItemKind, opts Options, own *Names) (*Catalog, error) {
 	l := listOf(kind)
 	if l.key == "" {
 		return nil, fmt.Errorf("no list of kind %q", kind)
@@ -298,7 +306,7 @@ func AnalyzeList(data []byte, kind ItemKind, opts Options) (*Catalog, error) {
 		return nil, shape(arr.Pos, fmt.Sprintf("%q is a JSON %s, not an array", l.key, arr.Kind))
 	}
 	lists := []ItemList{newItemList(l, arr, "/"+l.key)}
-	cat.Findings = analyzeItemLists(data, index, ufs, root, lists, opts, nil)
+	cat.Findings = analyzeItemLists(data, index, ufs, root, lists, opts, own)
 	cat.Lists = lists
 	sortToolFindings(cat.Findings)
 	return cat, nil
@@ -377,27 +385,122 @@ func newItemList(l itemList, arr *jsonc.Value, ptr string) ItemList {
 	return out
 }
 
-// underLists reports whether ptr is inside one of the lists.
+// underLists reports whether ptr is inside an element of one of the
+// lists (the findings analyzeItemLists reports).
 func underLists(ptr string, lists []ItemList) bool {
 	for _, l := range lists {
-		if ptr == l.Pointer || strings.HasPrefix(ptr, l.Pointer+"/") {
+		if strings.HasPrefix(ptr, l.Pointer+"/") {
 			return true
 		}
 	}
 	return false
 }
 
-// ownKeysOf returns the identKeys a tools report's texts may name as the
-// server's own (Report.ownName).
-func ownKeysOf(rep *Report) map[string]bool {
+// Names are a server's own tool, parameter and enum names, which its
+// prompts and resources may speak of: "call search_page first" steers
+// between a server's own tools, "call send_email from the gmail server"
+// does not. The zero value and nil are empty.
+type Names struct{ keys map[string]bool }
+
+// maxNames bounds a Names: a server listing without end must not grow it.
+const maxNames = 1 << 16
+
+// NamesOf returns the own names of tools reports.
+func NamesOf(reps ...*Report) *Names {
+	n := &Names{}
+	for _, r := range reps {
+		n.Add(r)
+	}
+	return n
+}
+
+// Add adds a tools report's own names (Report.ownName's).
+func (n *Names) Add(rep *Report) {
+	if rep == nil {
+		return
+	}
 	rep.ownName("")
-	return rep.ownKeys
+	if n.keys == nil {
+		n.keys = make(map[string]bool, len(rep.ownKeys))
+	}
+	for k := range rep.ownKeys {
+		if len(n.keys) >= maxNames {
+			return
+		}
+		n.keys[k] = true
+	}
+}
+
+// AddName adds one tool name (a pinned tool's, say).
+func (n *Names) AddName(name string) {
+	if n.keys == nil {
+		n.keys = map[string]bool{}
+	}
+	if name != "" && len(n.keys) < maxNames {
+		n.keys[identKey(name)] = true
+	}
+}
+
+// Merge adds the names of o.
+func (n *Names) Merge(o *Names) {
+	if o == nil {
+		return
+	}
+	if n.keys == nil {
+		n.keys = make(map[string]bool, len(o.keys))
+	}
+	for k := range o.keys {
+		if len(n.keys) >= maxNames {
+			return
+		}
+		n.keys[k] = true
+	}
+}
+
+// Len is how many names n holds.
+func (n *Names) Len() int {
+	if n == nil {
+		return 0
+	}
+	return len(n.keys)
+}
+
+func (n *Names) clone() *Names {
+	c := &Names{}
+	c.Merge(n)
+	return c
+}
+
+// DocumentNames returns the own names of the tools a document lists (any
+// shape Analyze reads), without analysing them; nil when it holds no
+// tools list or does not parse.
+func DocumentNames(data []byte) *Names {
+	root, _, err := jsonc.Parse(data, jsonc.Options{})
+	if err != nil {
+		return nil
+	}
+	list, _, err := toolsArray(root)
+	if err != nil {
+		return nil
+	}
+	rep := &Report{}
+	for _, v := range list.Elems {
+		if v.Kind != jsonc.Object {
+			continue
+		}
+		t := Tool{Value: v}
+		if nv := v.Get("name"); nv.IsString() {
+			t.Name = nv.Str
+		}
+		rep.Tools = append(rep.Tools, t)
+	}
+	return NamesOf(rep)
 }
 
 // analyzeItemLists runs the per-string rules on every item of the lists.
 // ufs are the hidden-Unicode findings of the whole document; own are
 // names of the server's own (its tools') that an item may speak of.
-func analyzeItemLists(data []byte, index *jsonc.LineIndex, ufs []mcpunicode.Finding, root *jsonc.Value, lists []ItemList, opts Options, own map[string]bool) []reports.Finding {
+func analyzeItemLists(data []byte, index *jsonc.LineIndex, ufs []mcpunicode.Finding, root *jsonc.Value, lists []ItemList, opts Options, own *Names) []reports.Finding {
 	var out []reports.Finding
 	m := compiledToolMatchers()
 	for li := range lists {
@@ -407,8 +510,10 @@ func analyzeItemLists(data []byte, index *jsonc.LineIndex, ufs []mcpunicode.Find
 		rep := &Report{Path: opts.Path, Server: opts.Server, data: data, index: index, serverID: opts.ServerID,
 			Root: root, ListPointer: l.Pointer, Listed: l.Listed}
 		keys := map[string]bool{}
-		for k := range own {
-			keys[k] = true
+		if own != nil {
+			for k := range own.keys {
+				keys[k] = true
+			}
 		}
 		a := &toolAnalysis{rep: rep, m: m, phraseScratch: m.phrases.scratch(), intentScratch: m.intentLines.scratch()}
 		a.elemTool = make([]int, l.Listed)

@@ -281,7 +281,7 @@ func tagEsc(s string) string {
 // result shape, and its output view is what SanitizeJSON makes.
 func TestAnalyzeList(t *testing.T) {
 	doc := []byte(`{"prompts":[{"name":"p","description":"Explain\u200b code."}],"resultType":"complete","ttlMs":1000}`)
-	cat, err := AnalyzeList(doc, KindPrompt, Options{Path: "prompts/list", Sanitize: true})
+	cat, err := AnalyzeList(doc, KindPrompt, Options{Path: "prompts/list", Sanitize: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestAnalyzeList(t *testing.T) {
 		t.Errorf("sanitized %s %v %v", out, changed, ok)
 	}
 	for kind, doc := range map[ItemKind]string{KindPrompt: `{"tools":[]}`, KindResource: `{"resources":{}}`, KindResourceTemplate: `[]`} {
-		_, err := AnalyzeList([]byte(doc), kind, Options{Path: "x"})
+		_, err := AnalyzeList([]byte(doc), kind, Options{Path: "x"}, nil)
 		if _, ok := AsFileError(err); !ok || !errors.Is(err, ErrNoToolsList) {
 			t.Errorf("%s %s: %v", kind, doc, err)
 		}
@@ -362,6 +362,6 @@ func FuzzAnalyzeCatalog(f *testing.F) {
 			}
 		}
 		check(AnalyzeCatalog(data, Options{Path: "f.json", Server: "s"}))
-		check(AnalyzeList(data, KindPrompt, Options{Path: "f.json", Sanitize: true}))
+		check(AnalyzeList(data, KindPrompt, Options{Path: "f.json", Sanitize: true}, nil))
 	})
 }

@@ -51,7 +51,8 @@ templates and resources get the same hidden-Unicode and hidden-instruction
 rules as tools (T001, T002, T004, U001..U007). "-" reads standard input. Each file is one
 server, named by --name or else by the file name; tools of several files
 are also compared with each other (the same tool name on two servers, a
-description naming another server's tool).
+description naming another server's tool). Files of one server (the same
+--name) are its together: its prompts may name the tools of any of them.
 
 --format json prints the mcpguard/report/v1 document (docs/report-schema.md)
 with an empty servers list: every finding's location.path is the file and

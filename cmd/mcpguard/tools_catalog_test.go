@@ -55,6 +55,24 @@ func TestToolsCatalog(t *testing.T) {
 	}
 
 	dir := t.TempDir()
+	// One server captured in two files: its prompt steers to its own tool.
+	prompts := filepath.Join(dir, "docs.prompts.json")
+	tools := filepath.Join(dir, "docs.tools.json")
+	for p, doc := range map[string]string{
+		prompts: `{"prompts":[{"name":"find","description":"Find a page. You MUST call search_page before using this prompt."}]}`,
+		tools:   `{"tools":[{"name":"search_page","description":"Search the pages."}]}`,
+	} {
+		if err := os.WriteFile(p, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, _, code := runToolsCLI(t, "", "tools", "--name", "docs", prompts, tools); code != exitOK {
+		t.Errorf("one server in two files: exit %d\n%s", code, out)
+	}
+	if _, _, code := runToolsCLI(t, "", "tools", prompts); code != exitFindings {
+		t.Errorf("the prompt alone names a tool its server does not list: exit %d", code)
+	}
+
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, []byte("{\n  \"prompts\": {\"name\": \"p\"}\n}\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,281 @@
+package proxy
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/mcpio"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/toolcheck"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
+)
+
+// Prompts, resource templates and resources (issue 44 part 3). Their
+// names, titles, descriptions, arguments and addresses reach the model as
+// tool descriptions do, so their lists get the tools' analysis
+// (toolcheck.AnalyzeList): in enforce mode hidden characters are removed,
+// and an item with hidden instructions (an error-level MCPG-T001), or
+// whose identifier carries hidden characters, is left out of the list;
+// a prompts/get of a withheld prompt and a resources/read of a withheld
+// resource are refused. The responses are matched to their requests as
+// tools/list's are (correlate.go): a listing nobody asked for is never
+// taken for one.
+
+// itemKey keys a withheld item: its kind and identifier (a prompt's name,
+// a resource's uri, a template's uriTemplate).
+func itemKey(kind toolcheck.ItemKind, id string) string { return string(kind) + "\x00" + id }
+
+// itemID returns what identifies an item to a client.
+func itemID(it *toolcheck.Item) string {
+	if it.Kind == toolcheck.KindPrompt {
+		return it.Name
+	}
+	return it.URI
+}
+
+// itemLabel names an item in events and logs: its name, never its
+// address (a resource's uri may carry a token), else its pointer.
+func itemLabel(it *toolcheck.Item) string {
+	if it.Name != "" {
+		return it.Name
+	}
+	return it.Pointer
+}
+
+// ItemsList implements ItemInspector.
+func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
+	kind, ok := toolcheck.ListMethod(method)
+	if !ok {
+		return result, nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	cat, err := g.analyseItems(method, kind, result)
+	if err != nil {
+		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
+			Message: fmt.Sprintf("%s result not analysed: %v%s", method, err, g.action("; the client gets an error instead", " (monitor mode: forwarded)"))})
+		g.opts.Logger.Error("list result not analysed", "server", g.opts.Name, "method", method, "err", err)
+		return nil, err
+	}
+	list := &cat.Lists[0]
+	byPtr := make(map[string]int, len(list.Items))
+	for i := range list.Items {
+		byPtr[list.Items[i].Pointer] = i
+	}
+	of := func(ptr string) int {
+		rest, ok := strings.CutPrefix(ptr, list.Pointer+"/")
+		if !ok {
+			return -1
+		}
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			rest = rest[:j]
+		}
+		if i, ok := byPtr[list.Pointer+"/"+rest]; ok {
+			return i
+		}
+		return -1
+	}
+	withheld := make([]*Withheld, len(list.Items))
+	for _, f := range cat.Findings {
+		i := of(f.Location.Pointer)
+		if i < 0 || withheld[i] != nil {
+			continue
+		}
+		if w, ok := withholds(f); ok && f.Rule != "MCPG-T005" {
+			withheld[i] = &w
+		}
+	}
+	for i := range list.Items {
+		it := &list.Items[i]
+		if id := itemID(it); id != "" && mcpunicode.Sanitize(id) != id && withheld[i] == nil {
+			// The client would see, and ask for, another item than the server's.
+			withheld[i] = &Withheld{Rule: "MCPG-U001", Message: fmt.Sprintf("the %s's identifier carries hidden characters", nounOf(kind))}
+		}
+	}
+	g.reportItems(cat, of, list)
+	for i := range list.Items {
+		it := &list.Items[i]
+		k := itemKey(kind, itemID(it))
+		if w := withheld[i]; w != nil {
+			if old, was := g.items[k]; !was || old != *w {
+				g.emit(events.Event{Kind: "item-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
+					Message: w.Message + g.action("; removed from "+method+" and requests for it refused", " (monitor mode: forwarded)"),
+					Details: map[string]any{"item_kind": string(kind), "item": itemLabel(it)}})
+				g.opts.Logger.Warn("item withheld", "server", g.opts.Name, "kind", string(kind), "item", itemLabel(it), "rule", w.Rule, "enforced", g.opts.Enforce)
+			}
+			if len(g.items) < maxPageNames || g.items[k] != (Withheld{}) {
+				g.items[k] = *w
+			}
+			continue
+		}
+		delete(g.items, k)
+	}
+	if !g.opts.Enforce {
+		return result, nil
+	}
+	out := result
+	clean, changed, ok := cat.SanitizedJSON()
+	if !ok && !mcpunicode.IsCleanJSON(result) {
+		if clean, changed, err = mcpunicode.SanitizeJSON(result); err != nil {
+			return nil, fmt.Errorf("sanitize: %w", err) // fail closed
+		}
+	}
+	if changed {
+		out = clean
+		g.emit(events.Event{Kind: "items-sanitized", Severity: string(reports.SeverityWarning),
+			Message: "removed hidden characters and escape sequences from " + method, Details: map[string]any{"item_kind": string(kind)}})
+	}
+	edit := list.Listed != len(list.Items)
+	for _, w := range withheld {
+		edit = edit || w != nil
+	}
+	if !edit {
+		return out, nil
+	}
+	edited, err := editItems(out, toolcheck.ListKey(kind), byPtr, list.Pointer, withheld)
+	if err != nil {
+		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
+			Message: fmt.Sprintf("could not rewrite %s (%v); the client gets an error instead", method, err)})
+		return nil, fmt.Errorf("rewrite: %w", err)
+	}
+	return edited, nil
+}
+
+func nounOf(kind toolcheck.ItemKind) string {
+	if kind == toolcheck.KindResourceTemplate {
+		return "resource template"
+	}
+	return string(kind)
+}
+
+// analyseItems runs the analysis on a list result, which must be an object
+// with the kind's array, and no member a case-folding client reads as it.
+func (g *Guard) analyseItems(method string, kind toolcheck.ItemKind, result []byte) (*toolcheck.Catalog, error) {
+	own := g.toolNames
+	if own == nil && g.opts.Pins != nil {
+		// No tools/list yet: the tools the user approved are the server's.
+		if g.pinSet == nil || g.opts.Pins.Changed() {
+			if ps, err := g.opts.Pins.Load(); err == nil {
+				g.pinSet = ps
+			}
+		}
+		if g.pinSet != nil {
+			own = &toolcheck.Names{}
+			for _, n := range approvedNames(g.pinSet.Pins[g.opts.Name]) {
+				own.AddName(n)
+			}
+		}
+	}
+	cat, err := toolcheck.AnalyzeList(result, kind, toolcheck.Options{Path: method, Server: g.opts.Name, Sanitize: g.opts.Enforce}, own)
+	if err != nil {
+		return nil, err
+	}
+	key := toolcheck.ListKey(kind)
+	for _, m := range cat.Root.Members {
+		for _, k := range [...]string{key, "nextCursor"} {
+			if m.Key != k && strings.EqualFold(m.Key, k) {
+				return nil, fmt.Errorf("the result has a member %q, which some clients read as %q", clip(m.Key), k)
+			}
+		}
+	}
+	return cat, nil
+}
+
+// reportItems sends each finding of a list once per proxy run, naming its
+// item.
+func (g *Guard) reportItems(cat *toolcheck.Catalog, of func(string) int, list *toolcheck.ItemList) {
+	for _, f := range cat.Findings {
+		if g.reported[f.ID] {
+			continue
+		}
+		g.reported[f.ID] = true
+		e := events.Event{Kind: "finding", Severity: string(f.Severity), Rule: f.Rule, FindingID: f.ID, Message: f.Message,
+			Details: map[string]any{"pointer": f.Location.Pointer, "item_kind": string(list.Kind)}}
+		if i := of(f.Location.Pointer); i >= 0 {
+			e.Details["item"] = itemLabel(&list.Items[i])
+		}
+		if d, ok := f.Evidence["decoded"].(string); ok && d != "" {
+			e.Details["decoded"] = d
+		}
+		g.emit(e)
+	}
+}
+
+// WithheldItem implements ItemInspector.
+func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
+	kind := toolcheck.KindPrompt
+	if method == "resources/read" {
+		kind = toolcheck.KindResource
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	w, ok := g.items[itemKey(kind, id)]
+	return w, ok
+}
+
+// editItems removes withheld items and elements that are not objects from
+// a list result; only the list member is re-encoded.
+func editItems(result []byte, key string, byPtr map[string]int, listPtr string, withheld []*Withheld) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(result, &top); err != nil {
+		return nil, err
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(top[key], &items); err != nil {
+		return nil, err
+	}
+	kept := make([]json.RawMessage, 0, len(items))
+	for n, raw := range items {
+		i, ok := byPtr[listPtr+"/"+strconv.Itoa(n)]
+		if !ok || withheld[i] != nil {
+			continue // not an object, or withheld: never forwarded
+		}
+		kept = append(kept, raw)
+	}
+	var err error
+	if top[key], err = marshal(kept); err != nil {
+		return nil, err
+	}
+	return marshal(top)
+}
+
+// denyItem refuses a prompts/get or resources/read of a withheld item.
+func (r *relay) denyItem(env *mcpio.Envelope) (resp []byte, code int, rule, why string) {
+	ii, ok := r.opts.Inspector.(ItemInspector)
+	if !ok {
+		return nil, 0, "", ""
+	}
+	member, kind := "name", "prompt"
+	if env.Method == "resources/read" {
+		member, kind = "uri", "resource"
+	}
+	keys, values, ok := mcpio.ObjectMembers(env.Params)
+	if !ok {
+		return nil, 0, "", ""
+	}
+	var id string
+	for i, k := range keys {
+		if k == member {
+			var s string
+			if json.Unmarshal(values[i], &s) == nil {
+				id = s
+			}
+		}
+	}
+	w, withheld := ii.WithheldItem(env.Method, id)
+	if !withheld {
+		return nil, 0, "", ""
+	}
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Rule: w.Rule,
+			Message: fmt.Sprintf("monitor mode: forwarded a %s of a %s that enforce mode withholds: %s", env.Method, kind, w.Message),
+			Details: map[string]any{"item_kind": kind}})
+		return nil, 0, "", ""
+	}
+	r.opts.Events.Emit(events.Event{Kind: "call-refused", Rule: w.Rule, Message: w.Message, Details: map[string]any{"item_kind": kind, "method": env.Method}})
+	return errorResponse(env.ID, CodeWithheld, fmt.Sprintf("mcpguard withheld this %s: %s", kind, w.Message),
+		map[string]any{"item_kind": kind, "rule": w.Rule}), CodeWithheld, w.Rule, w.Message
+}
