@@ -81,9 +81,10 @@ type MemoryStatus struct {
 
 // memoryStatus reads the runtime's memory statistics (no collection; the
 // world stops for a few microseconds). runtime/metrics would read them
-// without that stop, but its package initialisation, which every mcpguard
-// process runs whether or not it is the daemon, builds its descriptions
-// table: 0.4-0.6 ms of each pre-commit scan (docs/performance.md).
+// without that stop, but every mcpguard process, the pre-commit scan
+// included, would then run its package initialisation, which builds a
+// table of descriptions; the architecture test keeps it out of the binary
+// (docs/performance.md).
 func memoryStatus(released time.Time) MemoryStatus {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)

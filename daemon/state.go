@@ -199,8 +199,8 @@ func (sd *stateDir) save(st *state) error {
 
 // marshal is st as JSON, what json.Marshal would write but for the
 // report's layout: the report goes through its own writer (reports.WriteJSON,
-// without reflection; encoding/json of the whole state was 11% of the
-// daemon's CPU per edit), the few other members through encoding/json.
+// byte for byte what encoding/json writes), the few other members through
+// encoding/json.
 func (st *state) marshal() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"schema":`)
@@ -238,9 +238,9 @@ func (st *state) marshal() ([]byte, error) {
 }
 
 // secretHasher makes keyed hashes of what a report does not show, with
-// one HMAC for a whole scan: a new one for each value was its key schedule
-// (two SHA-256 blocks) and allocations again, 14% of the daemon's CPU per
-// edit. Not safe for concurrent use.
+// one HMAC for a whole scan, reset between values, so that the key
+// schedule (two SHA-256 blocks) and its allocations are paid once a scan
+// rather than once a value. Not safe for concurrent use.
 type secretHasher struct {
 	h   hash.Hash
 	sum []byte

@@ -37,7 +37,7 @@ warn contains input.server.name
 `
 	// From the sources: topdown evaluates every query, and refEvalServer
 	// reads the results through it. (The plan's are compared with topdown's
-	// by TestSnapshotEngineMatchesSources and FuzzPlanMatchesTopdown.)
+	// by TestPlanEngineMatchesTopdown and FuzzPlanMatchesTopdown.)
 	e, err := NewEngine(ctx, EngineOptions{Modules: map[string]string{"decode.rego": custom}, FromSources: true})
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func decodeFinding(raw json.RawMessage) (RuleResult, error) {
 func TestShippedQueryIsServerWithoutCustom(t *testing.T) {
 	ctx := context.Background()
 	bs := builtins()
-	verdict, err := shippedCompiler(loadSnapshot(), groupVerdict, bs)
+	verdict, err := shippedCompiler(groupVerdict, bs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,11 +83,11 @@ type EngineOptions struct {
 	// clock or the network sees it once per input: build a new Engine to
 	// start afresh.
 	Memo bool
-	// FromSources compiles the shipped policies from their Rego sources
-	// instead of loading the snapshot compiled into mcpguard, and
-	// evaluates servers with OPA's own rule cache instead of the engine's
-	// (ruleCache): the reference both are tested against, and a way to
-	// rule them out.
+	// FromSources evaluates the shipped policies with OPA's topdown,
+	// compiled from their Rego sources, instead of through the shipped
+	// plan (internal/regoir), and with OPA's own rule cache instead of
+	// the engine's (ruleCache): the reference both are tested against,
+	// and a way to rule them out.
 	FromSources bool
 	// Preload, when set, holds the shipped plan (or groups), loading since
 	// the command started (PreloadShipped); the engine takes it instead of
@@ -197,7 +197,7 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 		return &CompileError{Diagnostics: diags}
 	}
 	if opts.FromSources {
-		opts.Preload = nil // it holds the plan or the snapshot's groups
+		opts.Preload = nil // it holds the plan or the compiled groups
 	}
 	// A preload's queries were prepared without print statements or data,
 	// and its plan has no data document: they serve when there is none (the
@@ -406,16 +406,8 @@ func compileModules(modules map[string]*ast.Module, bs []builtin, print, verify 
 	return c, nil
 }
 
-// shippedCompiler returns the compiled shipped group: from the snapshot when
-// it matches the built-in sources, otherwise by compiling them.
-func shippedCompiler(snap *snapshot, group string, bs []builtin) (*ast.Compiler, error) {
-	g, err := snap.group(group)
-	if err != nil {
-		return nil, err
-	}
-	if g != nil {
-		return g.compiler(bs)
-	}
+// shippedCompiler compiles one shipped group from its Rego sources.
+func shippedCompiler(group string, bs []builtin) (*ast.Compiler, error) {
 	mods, err := groupSources(group)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io/fs"
 	"os"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"github.com/mcpguard/mcpguard/internal/regoir"
 	bundled "github.com/mcpguard/mcpguard/rego"
 )
+
+var update = flag.Bool("update", false, "rewrite shipped.plan and golden files")
 
 // planShipped plans the shipped entrypoints that are evaluated for every
 // server, as `opa build -t plan` does.
@@ -81,7 +84,7 @@ func TestShippedPlan(t *testing.T) {
 
 // TestStalePlanIsNotTaken: a plan whose digest is not the sources', or
 // whose body does not decode, is not what loads the shipped policies; the
-// snapshot's groups are.
+// groups, compiled from their sources, are.
 func TestStalePlanIsNotTaken(t *testing.T) {
 	orig := shippedPlan
 	defer func() { shippedPlan = orig }()

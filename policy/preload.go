@@ -13,7 +13,7 @@ import (
 
 // A Preload is what evaluates the shipped policies — the shipped plan,
 // decoded and bound, or (when the plan is stale) the shipped groups,
-// decoded, compiled and their queries prepared — loaded on goroutines of
+// compiled and their queries prepared — loaded on goroutines of
 // their own as soon as a command knows it will evaluate them: a scan spends
 // its first milliseconds parsing flags and reading configuration files on
 // one core, and the preload runs on the other in that time instead of
@@ -55,8 +55,7 @@ func PreloadShipped() *Preload {
 // loadShipped loads what evaluates the shipped policies. Without a data
 // document, that is the shipped plan (nothing to decode or compile), if it
 // was planned from the sources as they are and binds; otherwise it loads
-// the groups, from the snapshot or (fromSources) by compiling their Rego:
-// the rules group, and the verdict group unless custom rules are to join
+// the groups by compiling their Rego: the rules group, and the verdict group unless custom rules are to join
 // it (verdict false). The two load in parallel — loading is most of a
 // short command's start-up — and each has its queries prepared, print
 // statements going to print and data as the data document.
@@ -69,16 +68,12 @@ func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any
 			return l
 		}
 	}
-	GrowStack() // decoding and compiling recurse as evaluating does
-	var snap *snapshot
-	if !fromSources {
-		snap = loadSnapshot()
-	}
+	GrowStack() // compiling recurses as evaluating does
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		GrowStack()
-		if l.rules, l.rulesErr = shippedCompiler(snap, groupRules, l.bs); l.rulesErr == nil {
+		if l.rules, l.rulesErr = shippedCompiler(groupRules, l.bs); l.rulesErr == nil {
 			var err error
 			l.hygiene, err = prepareQuery(context.Background(), l.rules, hygieneQuery, l.bs, print, data)
 			l.hygieneOK = err == nil
@@ -87,7 +82,7 @@ func loadShipped(fromSources, verdict bool, print io.Writer, data map[string]any
 		}
 	}()
 	if verdict {
-		if l.verdict, l.verdictErr = shippedCompiler(snap, groupVerdict, l.bs); l.verdictErr == nil {
+		if l.verdict, l.verdictErr = shippedCompiler(groupVerdict, l.bs); l.verdictErr == nil {
 			var err error
 			l.server, err = prepareQuery(context.Background(), l.verdict, shippedQuery, l.bs, print, data)
 			l.serverOK = err == nil

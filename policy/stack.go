@@ -1,9 +1,9 @@
 package policy
 
 // evalStackFrame is about the stack an evaluation of the shipped policies
-// reaches (topdown recurses for every rule, expression and term), and the
-// snapshot's decoding: the goroutine that calls GrowStack ends up with
-// twice that, the runtime's next power of two.
+// reaches (topdown recurses for every rule, expression and term), and
+// their compilation: the goroutine that calls GrowStack ends up with twice
+// that, the runtime's next power of two.
 const evalStackFrame = 64 << 10
 
 // GrowStack grows the calling goroutine's stack at once to what a policy

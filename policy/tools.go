@@ -43,9 +43,6 @@ type ToolsPolicyOptions struct {
 	Data    map[string]any
 	// Print receives print() output; nil discards it. Never stdout.
 	Print io.Writer
-	// FromSources compiles the shipped tools policy from its sources, as
-	// for EngineOptions.
-	FromSources bool
 }
 
 // ToolResult is one finding of the tools policy about one tool.
@@ -62,11 +59,7 @@ type ToolResult struct {
 // not compile is a *CompileError.
 func NewToolsPolicy(ctx context.Context, opts ToolsPolicyOptions) (*ToolsPolicy, error) {
 	bs := builtins()
-	var snap *snapshot
-	if !opts.FromSources {
-		snap = loadSnapshot()
-	}
-	c, err := shippedCompiler(snap, groupTools, bs)
+	c, err := shippedCompiler(groupTools, bs)
 	if err != nil {
 		return nil, fmt.Errorf("load tools policy: %w", err)
 	}

@@ -14,6 +14,23 @@ type ToolList struct {
 	Path   string
 	Server string
 	Tools  int
+	// Prompts, ResourceTemplates and Resources count the document's other
+	// lists' items; they are shown when not zero.
+	Prompts, ResourceTemplates, Resources int
+}
+
+// counts says what a document lists: "3 tools", or "0 tools, 2 prompts".
+func (l ToolList) counts() string {
+	s := plural(l.Tools, "tool")
+	for _, c := range []struct {
+		n    int
+		noun string
+	}{{l.Prompts, "prompt"}, {l.ResourceTemplates, "resource template"}, {l.Resources, "resource"}} {
+		if c.n > 0 {
+			s += ", " + plural(c.n, c.noun)
+		}
+	}
+	return s
 }
 
 // WriteToolsText renders the findings of saved tools/list documents for
@@ -27,12 +44,15 @@ func WriteToolsText(w io.Writer, lists []ToolList, findings []Finding, errs []Fi
 	for _, f := range findings {
 		count[f.Severity.Rank()]++
 	}
-	nTools := 0
+	var total ToolList
 	for _, l := range lists {
-		nTools += l.Tools
+		total.Tools += l.Tools
+		total.Prompts += l.Prompts
+		total.ResourceTemplates += l.ResourceTemplates
+		total.Resources += l.Resources
 	}
 	fmt.Fprintf(bw, "mcpguard tools: %s, %s; findings: %s, %s, %s; errors: %d\n",
-		plural(len(lists), "file"), plural(nTools, "tool"),
+		plural(len(lists), "file"), total.counts(),
 		c.sev(SeverityError, plural(count[3], "error")), c.sev(SeverityWarning, plural(count[2], "warning")),
 		c.sev(SeverityNote, plural(count[1], "note")), len(errs))
 	byPath := map[string][]Finding{}
@@ -51,7 +71,7 @@ func WriteToolsText(w io.Writer, lists []ToolList, findings []Finding, errs []Fi
 			}
 			return fs[i].Rule < fs[j].Rule
 		})
-		fmt.Fprintf(bw, "\n%s (server %s): %s, %s\n", TerminalSafe(l.Path), TerminalSafe(l.Server), plural(l.Tools, "tool"), plural(len(fs), "finding"))
+		fmt.Fprintf(bw, "\n%s (server %s): %s, %s\n", TerminalSafe(l.Path), TerminalSafe(l.Server), l.counts(), plural(len(fs), "finding"))
 		for _, f := range fs {
 			fmt.Fprintf(bw, "  %s %s %s: %s\n", c.sev(f.Severity, fmt.Sprintf("%-7s", f.Severity)), f.Rule, TerminalSafe(f.Location.String()), TerminalSafe(f.Message))
 			fmt.Fprintf(bw, "          at %s\n", TerminalSafe(f.Location.Pointer))

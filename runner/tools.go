@@ -37,8 +37,13 @@ type ToolsOptions struct {
 type ToolsResult struct {
 	// Report holds every finding and error (no servers).
 	Report *reports.Report
-	// Lists are the analyses of the documents that parsed, in order.
+	// Lists are the analyses of the tools lists of the documents that
+	// parsed, in order (a document with only prompts or resources has
+	// none).
 	Lists []*toolcheck.Report
+	// Catalogs are the analyses of every document that parsed, in order:
+	// its tools, prompts, resource templates and resources.
+	Catalogs []*toolcheck.Catalog
 	// Inputs are the documents that could be read, in order.
 	Inputs []ToolsInput
 }
@@ -49,7 +54,9 @@ type ToolsInput struct {
 	Data []byte
 }
 
-// Tools analyses saved tools/list documents one server each, then compares
+// Tools analyses saved tools/list documents (and prompts/list,
+// resources/templates/list and resources/list results, or captures of
+// several: toolcheck.AnalyzeCatalog) one server each, then compares
 // the servers with each other. Its error is a usage problem (stdin twice)
 // or a policy that does not compile; unreadable and malformed documents
 // are Report.Errors entries.
@@ -97,7 +104,7 @@ func Tools(ctx context.Context, opts ToolsOptions) (*ToolsResult, error) {
 		if name == "" {
 			name = serverNameFromPath(in.Path)
 		}
-		rep, err := toolcheck.Analyze(in.Data, toolcheck.Options{Path: in.Path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp})
+		cat, err := toolcheck.AnalyzeCatalog(in.Data, toolcheck.Options{Path: in.Path, Server: name, IDE: opts.IDE || opts.Name == "ide", Policy: tp})
 		if err != nil {
 			if fe, ok := toolcheck.AsFileError(err); ok {
 				fileErrs = append(fileErrs, *fe)
@@ -105,8 +112,11 @@ func Tools(ctx context.Context, opts ToolsOptions) (*ToolsResult, error) {
 			}
 			return nil, fmt.Errorf("%s: %w", in.Path, err)
 		}
-		out.Lists = append(out.Lists, rep)
-		findings = append(findings, rep.Findings...)
+		out.Catalogs = append(out.Catalogs, cat)
+		if cat.Tools != nil {
+			out.Lists = append(out.Lists, cat.Tools)
+		}
+		findings = append(findings, cat.Findings...)
 	}
 	findings = append(findings, toolcheck.Compare(out.Lists)...)
 	out.Report = &reports.Report{

@@ -571,9 +571,9 @@ func (sc *scan) startClaude(w *claudeWorld, p *claudeProject, ownOnly bool) (res
 // userEntries are the user-scope definitions of ~/.claude.json for one
 // resolution. A resolution whose servers are kept parses them; another
 // project's (ownOnly) needs them only to merge its own servers with, and
-// drops them after: it gets copies of them as first parsed, which spares
-// a machine of many projects parsing every user server once per project
-// (3,500 of an 11,000-server machine's). A copy has no details and no
+// drops them after: it gets copies of them as first parsed, so that a
+// machine of many projects parses each user server once, not once per
+// project. A copy has no details and no
 // findings of its own, so that nothing it records reaches the servers
 // that are kept.
 func (sc *scan) userEntries(w *claudeWorld, ownOnly bool) []*Server {
@@ -721,9 +721,8 @@ func validPolicyName(s string) bool {
 
 // missingVarsMessage is C007's message for a Claude Code server: server
 // %q references ${A}, ${B}, which have no value and no default. Written
-// in one buffer: through fmt, the quoted names and their join, it was ten
-// allocations a finding, and on the 11,000-server machine 4,500 servers
-// have one.
+// in one buffer, one allocation a finding rather than one for each quoted
+// name and their join: a machine can have thousands of these.
 func missingVarsMessage(name string, missing []string) string {
 	b := make([]byte, 0, 128+len(name)+16*len(missing))
 	b = append(b, "server "...)

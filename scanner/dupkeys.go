@@ -56,8 +56,8 @@ func (sc *scan) duplicateKeys(path string, root *jsonc.Value) {
 
 // hasDuplicateKeys reports whether an object under v repeats a key. Few
 // documents do, and the walk above builds a JSON pointer for every value
-// it visits (1.2% of an 11,000-server scan's CPU, and 3% of what it
-// allocates, for nothing): this one builds none.
+// it visits: this one builds none, and the walk runs only on a document
+// it finds a repeat in.
 func hasDuplicateKeys(v *jsonc.Value) bool {
 	stack := []*jsonc.Value{v}
 	for len(stack) > 0 {

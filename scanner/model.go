@@ -81,9 +81,9 @@ type Server struct {
 	Details map[string]any
 	// HasArgs says whether the entry as written has an "args" member: wrap
 	// adds one to an entry without (wrapargv.ProxyArgs), and its preview of
-	// the wrapped command line must say the same. (The whole entry used to
-	// be kept here as Go maps for this one question: a fifth of a large
-	// scan's live heap, and a copy of every env value.)
+	// the wrapped command line must say the same. A bool rather than the
+	// entry itself: the whole entry as Go maps would hold a copy of every
+	// env value for the rest of the scan.
 	HasArgs bool
 	// Expanded is the Claude Code view after ${VAR} expansion, used for policy
 	// matching; nil for other clients.
@@ -104,8 +104,7 @@ type Server struct {
 	pendingFindings []pendingFinding
 	// unrecorded marks a copy that another project's resolution merges
 	// with and drops (userEntries): what it would record in details goes
-	// nowhere, and making its map cost 3,500 of them on an
-	// 11,000-server machine.
+	// nowhere, so its details map is never made.
 	unrecorded bool
 	// warning is a load-time warning Claude Code prints for an entry it still
 	// loads (C006).
@@ -133,8 +132,8 @@ type redaction struct {
 // Redacted returns the server's command, arguments and URL with their
 // secrets hidden (det's RedactText, RedactArgs and RedactURL). The
 // policy's facts scan the same values for the same detector: their result
-// is reused while the values are the ones they saw (scanning twice was 4%
-// of an 11,000-server scan's CPU).
+// is reused while the values are the ones they saw, so each value is
+// scanned for secrets once.
 func (s *Server) Redacted(det *secrets.Detector) (command string, args []string, url string) {
 	if r := s.redacted; r != nil && r.det == det && r.command == s.Command && r.url == s.URL && slices.Equal(r.args, s.Args) {
 		return r.outCommand, slices.Clone(r.outArgs), r.outURL

@@ -339,10 +339,10 @@ func (sc *scan) readConfigFile(path string) (data []byte, exists bool, ferr *rep
 // everything deterministically.
 func (sc *scan) finalize() {
 	// The ids (hashes of each server and finding) first, on every
-	// processor for a large machine: 19 ms of an 11,000-server scan's
-	// single-threaded end. They depend on nothing but the server, so the
-	// findings are then kept, once each, in the order a one-pass loop kept
-	// them.
+	// processor for a large machine, where they would otherwise be the
+	// scan's single-threaded end. They depend on nothing but the server, so
+	// the findings are then kept, once each, in the order a one-pass loop
+	// kept them.
 	servers := sc.res.Servers
 	found := make([][]reports.Finding, len(servers))
 	chunks.Each(len(servers), func(lo, hi int) {
@@ -371,9 +371,8 @@ func (sc *scan) finalize() {
 	})
 	// The findings kept, the file-level ones first, as pointers sorted in
 	// place of the findings: each is then copied once, into the list in
-	// its order (appended, then sorted through a copy and copied back,
-	// each was copied three times, 4 MB of an 11,000-server scan's
-	// single-threaded end).
+	// its order, not three times (appended, then sorted through a copy and
+	// copied back) in the scan's single-threaded end.
 	n := len(sc.res.Findings)
 	for _, fs := range found {
 		n += len(fs)
@@ -388,8 +387,7 @@ func (sc *scan) finalize() {
 		kept = append(kept, &sc.res.Findings[i])
 	}
 	// The servers' finding ids in one array, each server's a full slice
-	// of it (an append elsewhere copies): a list each was 7,000 of an
-	// 11,000-server scan's allocations.
+	// of it (an append elsewhere copies), not an allocation per server.
 	ids := make([]string, 0, n-len(sc.res.Findings))
 	for i, s := range servers {
 		from := len(ids)

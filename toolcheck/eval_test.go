@@ -22,13 +22,10 @@ import (
 // tool not named in expect is a benign control: it must raise no warning
 // or error.
 type attackCase struct {
-	Class   string `json:"class"`
-	Source  string `json:"source"`
-	Servers []struct {
-		Name  string          `json:"name"`
-		Tools json.RawMessage `json:"tools"`
-	} `json:"servers"`
-	Expect []attackExpect `json:"expect"`
+	Class   string         `json:"class"`
+	Source  string         `json:"source"`
+	Servers []attackServer `json:"servers"`
+	Expect  []attackExpect `json:"expect"`
 }
 
 // attackExpect is a tool that must carry a finding of one of rules at
@@ -37,6 +34,11 @@ type attackExpect struct {
 	Server string   `json:"server"`
 	Tool   string   `json:"tool"`
 	Rules  []string `json:"rules"`
+	// Prompt, ResourceTemplate and Resource name an item of another list
+	// instead of a tool (prompts_test.go).
+	Prompt           string `json:"prompt"`
+	ResourceTemplate string `json:"resource_template"`
+	Resource         string `json:"resource"`
 }
 
 // evalCounts are the figures of one evaluation.
@@ -83,33 +85,43 @@ func toolOf(rep *Report, ptr string) (string, bool) {
 func analyzeGroup(names []string, docs [][]byte) (map[string][]reports.Finding, int, error) {
 	out := map[string][]reports.Finding{}
 	reps := make([]*Report, 0, len(docs))
+	cats := make([]*Catalog, 0, len(docs))
 	tools := 0
 	for i, d := range docs {
-		rep, err := Analyze(d, Options{Path: names[i], Server: names[i]})
+		cat, err := AnalyzeCatalog(d, Options{Path: names[i], Server: names[i]})
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", names[i], err)
 		}
-		tools += len(rep.Tools)
-		reps = append(reps, rep)
+		cats = append(cats, cat)
+		if cat.Tools != nil {
+			tools += len(cat.Tools.Tools)
+			reps = append(reps, cat.Tools)
+		}
 	}
-	byPath := map[string]*Report{}
-	for _, r := range reps {
-		byPath[r.Path] = r
+	byPath := map[string]*Catalog{}
+	for _, c := range cats {
+		byPath[c.Path] = c
 	}
 	put := func(f reports.Finding) {
 		if f.Severity.Rank() < 2 {
 			return
 		}
-		r := byPath[f.Location.Path]
-		name, ok := toolOf(r, f.Location.Pointer)
+		c := byPath[f.Location.Path]
+		name, ok := "", false
+		if c.Tools != nil {
+			name, ok = toolOf(c.Tools, f.Location.Pointer)
+		}
+		if it, found := c.ItemOf(f.Location.Pointer); !ok && found {
+			name, ok = itemKey(it.Kind, it.Name), true
+		}
 		if !ok {
 			name = "\x00document"
 		}
-		k := r.Server + "\x00" + name
+		k := c.Server + "\x00" + name
 		out[k] = append(out[k], f)
 	}
-	for _, r := range reps {
-		for _, f := range r.Findings {
+	for _, c := range cats {
+		for _, f := range c.Findings {
 			put(f)
 		}
 	}
@@ -146,7 +158,7 @@ func evalAttacks(dir string, c *evalCounts) error {
 		docs := make([][]byte, len(ac.Servers))
 		for i, s := range ac.Servers {
 			names[i] = s.Name
-			docs[i] = append(append([]byte(`{"tools":`), s.Tools...), '}')
+			docs[i] = s.document()
 		}
 		fwd, _, err := analyzeGroup(names, docs)
 		if err != nil {
@@ -161,7 +173,7 @@ func evalAttacks(dir string, c *evalCounts) error {
 		expected := map[string]bool{}
 		base := filepath.Base(file)
 		for _, e := range ac.Expect {
-			k := e.Server + "\x00" + e.Tool
+			k := e.Server + "\x00" + e.key()
 			expected[k] = true
 			c.Expectations++
 			met := true
@@ -171,7 +183,7 @@ func evalAttacks(dir string, c *evalCounts) error {
 			if met {
 				c.Met++
 			} else {
-				c.Failures = append(c.Failures, fmt.Sprintf("%s: %s/%s: no %v at warning or above", base, e.Server, e.Tool, e.Rules))
+				c.Failures = append(c.Failures, fmt.Sprintf("%s: %s/%s: no %v at warning or above", base, e.Server, e.key(), e.Rules))
 			}
 		}
 		flagged := map[string]bool{}

@@ -18,8 +18,8 @@ import (
 // daemon's state) arms it before it starts.
 //
 // Arming is not free: the runtime's first signal.Notify starts a thread for
-// signal masks and hands off to it twice, and Stop twice more; in a one-file
-// scan, the pre-commit hook's whole job, that was 0.3-0.5 ms of ~6
+// signal masks and hands off to it twice, and Stop twice more, a cost a
+// one-file scan (the pre-commit hook's whole job) need not pay
 // (docs/performance.md). So commands arm by default, and the two that often
 // do neither, scan and version, are marked to arm only when they need to
 // (armsOnDemand).

@@ -308,8 +308,8 @@ func mergeGCLimit(input int64) int64 {
 // collectOnlyAt has the collector run only when the heap reaches limit,
 // and returns what puts the settings back. A merge's heap is nearly all
 // live (the reports, then the fleet that points into them): collections
-// as the heap doubled found almost nothing to free (peak RSS the same
-// with them or without) and cost a tenth of a JSON or CSV merge.
+// as the heap doubled would find almost nothing to free and leave the
+// peak where it is, at the cost of marking the whole heap each time.
 func collectOnlyAt(limit int64) (restore func()) {
 	oldLimit := debug.SetMemoryLimit(limit)
 	oldPercent := debug.SetGCPercent(-1)

@@ -125,13 +125,14 @@ func subcommand(args []string) string {
 	return args[0]
 }
 
-// tuneGC trades memory for time in short-lived commands: compiling the
-// policies allocates heavily, and on a small machine the collector running
-// beside it costs a quarter of a scan. The heap stays bounded by a soft limit
-// (shortCommandMemoryLimit). Long-running commands keep Go's defaults, and
-// so does report: a fleet merge's live heap is its reports, well over the
-// limit, and a collector held at the limit would run without pause (20x
-// slower on a 100,000-server fleet).
+// tuneGC trades memory for time in short-lived commands: loading the
+// policies and evaluating them allocate heavily, and a collector running
+// beside them on a small machine would take a core from the scan for
+// memory the process is about to give back by exiting. The heap stays
+// bounded by a soft limit (shortCommandMemoryLimit). Long-running commands
+// keep Go's defaults, and so does report: a fleet merge's live heap is its
+// reports, well over the limit, and a collector held at the limit would
+// run without pause.
 //
 // The returned function stops watching the heap (the command is done;
 // tests run commands in one process).
@@ -185,11 +186,10 @@ func collectFreelyPast(live uint64) (stop func()) {
 // collects. A pre-commit scan never reaches it; a large or hostile input is
 // collected as it goes rather than held until the end. It is what the
 // resident-memory budget allows (150 MB for a 10,000-server scan, issue
-// 18): 128 MiB puts the 11,000-server machine at 127 MB and the
-// 22,000-server one at 150 MB. At 96 MiB the 11,000-server scan collected
-// once in the middle of evaluating, with both cores busy, 12% of its time
-// (and where its allocations put that collection moved it by 8%), and the
-// 22,000-server scan six times (docs/performance.md).
+// 18): 128 MiB keeps the 11,000-server machine under that and lets it
+// evaluate without a collection in the middle, when both cores are busy;
+// a lower limit makes large scans collect while they evaluate
+// (docs/performance.md).
 const shortCommandMemoryLimit = 128 << 20
 
 const rootLong = `mcpguard finds every MCP server configuration on a machine, evaluates it
@@ -222,8 +222,8 @@ func newRootCmd(s streams, env environment, name string) *cobra.Command {
 	cmds := commands()
 	for _, c := range cmds {
 		if c.name == name {
-			// The command the run runs, alone: making all of them and
-			// their flags was a tenth of a millisecond of a one-file scan.
+			// The command the run runs, alone: a run pays for making one
+			// command and its flags, not all of them.
 			root.AddCommand(c.make(env))
 			return root
 		}

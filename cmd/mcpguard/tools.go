@@ -13,6 +13,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/atomicfile"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/runner"
+	"github.com/mcpguard/mcpguard/toolcheck"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
@@ -43,7 +44,11 @@ organisation's tool_deny (error) and tool_warn (warning) Rego rules, which
 judge each tool definition (docs/policies.md).
 
 Each FILE is a JSON-RPC tools/list response, an object with a "tools"
-array, or a bare array of tools; "-" reads standard input. Each file is one
+array, or a bare array of tools; or a prompts/list, resources/templates/list
+or resources/list response, or a capture object with any of the "tools",
+"prompts", "resourceTemplates" and "resources" arrays: prompts, resource
+templates and resources get the same hidden-Unicode and hidden-instruction
+rules as tools (T001, T002, T004, U001..U007). "-" reads standard input. Each file is one
 server, named by --name or else by the file name; tools of several files
 are also compared with each other (the same tool name on two servers, a
 description naming another server's tool).
@@ -142,9 +147,10 @@ func runTools(cmd *cobra.Command, env environment, opts *ToolsOptions) error {
 			return &exitCodeError{code: exitError, err: err}
 		}
 	case format == reports.FormatText:
-		lists := make([]reports.ToolList, len(res.Lists))
-		for i, l := range res.Lists {
-			lists[i] = reports.ToolList{Path: l.Path, Server: l.Server, Tools: len(l.Tools)}
+		lists := make([]reports.ToolList, len(res.Catalogs))
+		for i, c := range res.Catalogs {
+			lists[i] = reports.ToolList{Path: c.Path, Server: c.Server, Tools: c.Counts(toolcheck.KindTool),
+				Prompts: c.Counts(toolcheck.KindPrompt), ResourceTemplates: c.Counts(toolcheck.KindResourceTemplate), Resources: c.Counts(toolcheck.KindResource)}
 		}
 		color := opts.Output == "" && env.isTTY(out) && !noColor(env)
 		if err := writeOutput(out, opts.Output, func(w io.Writer) error {
@@ -192,6 +198,7 @@ func writeOutput(stdout io.Writer, output string, write func(io.Writer) error) e
 		output = target
 	}
 	// Replaced atomically but not synced: a report can be made again, and
-	// the fsync of a 130 MB fleet document was a sixth of the merge.
+	// waiting for a fleet document of a hundred MB to reach the disk would
+	// add a large part of the merge's time for no gain.
 	return atomicfile.Write(output, atomicfile.Options{NoSync: true}, write)
 }

@@ -12,11 +12,10 @@ import (
 // library's lookup (current: user.Current, which also knows directory
 // users, LDAP or SSSD), else $USER.
 //
-// The file comes first because the C library's lookup costs ~0.4 ms of CPU
-// (NSS: nscd's socket tried, nsswitch.conf parsed, then the same file)
-// where reading the file costs ~20 us, and a pre-commit scan is bound by
-// its CPU: `scan .mcp.json` 1.269x -> 1.242x and 1.246x -> 1.236x the
-// floor (two runs of 200 interleaved). os/user reads the file itself only
+// The file comes first because the C library's lookup (NSS: nscd's socket
+// tried, nsswitch.conf parsed, then the same file) costs many times what
+// reading the file does, and a pre-commit scan is bound by its CPU.
+// os/user reads the file itself only
 // in binaries built with the osusergo tag, which would lose the directory
 // users.
 func username(passwd string, uid int, current func() (*user.User, error)) string {

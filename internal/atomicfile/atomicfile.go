@@ -26,8 +26,8 @@ type Options struct {
 	// NoSync leaves out the fsyncs: readers still see the old file or
 	// the new whole, but a crash soon after may leave either, or on some
 	// file systems an empty file. For outputs that can be made again (a
-	// report written with --output), where the fsync of a large file was
-	// a sixth of the command.
+	// report written with --output), where waiting for a large file to
+	// reach the disk would cost more than it protects.
 	NoSync bool
 }
 

@@ -8,10 +8,10 @@ const indexFrom = 8
 
 // memberIndex finds an object's members by key, for the duplicate check of
 // a large object (a server list: hundreds of names): open addressing over
-// the members' positions. A Go map's inserts and lookups were a fifth of
-// parsing a large ~/.claude.json. The keys are hashed with maphash under a
-// seed made per parse, as Go's maps are, so that no document can make its
-// keys collide.
+// the members' positions, cheaper than a Go map's inserts and lookups
+// for a check that runs on every large object. The keys are hashed with
+// maphash under a seed made per parse, as Go's maps are, so that no
+// document can make its keys collide.
 type memberIndex struct {
 	slots []int32 // a member's position + 1; 0 is an empty slot
 	n     int

@@ -707,8 +707,8 @@ func (p *parser) key() (string, error) {
 			// A key takes the slot of its length and first, middle and
 			// last bytes: the keys a schema repeats ("command", "args")
 			// stay there, and a unique one (a server's name) costs one
-			// compare more than no table, where a map's lookup and insert
-			// were a fifth of parsing a large ~/.claude.json.
+			// compare more than no table; a map would cost a lookup and an
+			// insert for every key of the document.
 			h := len(b)
 			if len(b) > 0 {
 				h = h*31 + int(b[0])*7 + int(b[len(b)/2])*131 + int(b[len(b)-1])

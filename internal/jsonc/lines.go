@@ -129,8 +129,8 @@ type Size struct {
 // either total exceeds maxValues or maxBytes (0: no limit).
 func Measure(v *Value, maxValues, maxBytes int) Size {
 	var s Size
-	// On the stack for a server entry's dozen values: a list on the heap
-	// for each was two of every server's allocations.
+	// On the stack for a server entry's dozen values, so that measuring
+	// an entry allocates nothing.
 	var room [32]*Value
 	stack := append(room[:0], v)
 	for len(stack) > 0 {

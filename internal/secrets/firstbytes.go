@@ -41,13 +41,12 @@ func firstBytesOf(re *syntax.Regexp) (set byteSet, ok bool) {
 // byFirstByte splits pattern, [flags]^(?:A|B|...)$, by the byte a match
 // starts with: for each byte, the pattern of only the alternatives that
 // can start with it, compiled when first asked for (nil: none can). A
-// value is then tried against a small part of the pattern: the whole of
-// placeholderPattern, backtracking through every alternative, took ~0.4 us
-// on a value as plain as "info" (1.2% of an 11,000-server scan's CPU). The
-// alternatives are cut from the source text, not from a parsed pattern
-// written back (regexp/syntax's String folds every case-insensitive class
-// through Unicode: 0.2 ms a part). A pattern of another shape gets the
-// whole pattern for every byte.
+// value is then tried against a small part of the pattern, where the whole
+// of placeholderPattern backtracks through every alternative even on a
+// value as plain as "info". The alternatives are cut from the source text,
+// not from a parsed pattern written back (regexp/syntax's String folds
+// every case-insensitive class through Unicode, slowly). A pattern of
+// another shape gets the whole pattern for every byte.
 func byFirstByte(pattern string) *[256]func() *regexp.Regexp {
 	var out [256]func() *regexp.Regexp
 	flags, alts, ok := topAlternatives(pattern)

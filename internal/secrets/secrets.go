@@ -16,8 +16,8 @@ const Redacted = "REDACTED"
 type tokenFormat struct {
 	kind string
 	// re is compiled on the first string that holds a needle: most runs
-	// meet two or three of the formats, and compiling all of them was a
-	// fixed cost of every scan.
+	// meet two or three of the formats, so a scan compiles those and not
+	// every format.
 	re func() *regexp.Regexp
 	// needles are literals one of which every match contains (fold: in any
 	// case): a string without any is not searched with re. Most values
@@ -77,9 +77,8 @@ func indexNeedles(formats []tokenFormat) (index [256][]needle) {
 }
 
 // candidates is the set of formats (bit i for formats[i]) one of whose
-// needles s holds, found in one pass over s: testing each format's needles
-// in turn searched every string some 35 times, 40% of what a server's
-// facts cost. A candidate still needs its also byte (hasAlso).
+// needles s holds, found in one pass over s rather than one search per
+// needle (some 35 of them). A candidate still needs its also byte (hasAlso).
 func (d *Detector) candidates(s string) (set uint64) {
 	for i := 0; i < len(s); i++ {
 		for _, n := range d.needles[s[i]] {
@@ -154,8 +153,8 @@ type Detector struct {
 	// placeholders are the placeholder pattern's parts by first byte
 	// (byFirstByte), split on first use and each compiled on its first,
 	// like the token formats: most values never reach them
-	// (placeholderStarts), and compiling the pattern was 0.1 ms of every
-	// scan, a one-file scan's included.
+	// (placeholderStarts), so a scan, a one-file scan's included, compiles
+	// only the parts its values reach.
 	placeholders func() *[256]func() *regexp.Regexp
 	// placeholderFirst holds placeholderStarts' bytes.
 	placeholderFirst [256]bool
@@ -414,9 +413,9 @@ const placeholderPattern = `(?i)^(?:` +
 // with (with (?i), "s" also as the first byte of U+017F, which folds to it):
 // a value that starts with any other cannot match, and skips the pattern.
 // The pattern is tried on every value of every server and almost none
-// starts like a placeholder (a URL, a flag, a path, a package); it was 4%
-// of an 11,000-server scan. TestPlaceholderStarts derives the set from the
-// pattern.
+// starts like a placeholder (a URL, a flag, a path, a package), so most
+// values are decided by one byte. TestPlaceholderStarts derives the set
+// from the pattern.
 const placeholderStarts = "*.<BCDEFGIMNPRSTXY[bcdefgimnprstxy{\xc5"
 
 // IsPlaceholder reports whether v is a variable reference or an obvious
@@ -459,9 +458,9 @@ func (d *Detector) isReferenceOnly(s string) bool {
 
 // withoutReferences is s with its variable references taken out, leftmost
 // first as a regexp alternation takes them: ${{name}}, ${name}, $name,
-// {env:name} and %name% (the reference test holds it to that pattern). A
-// regexp's replacement was most of what judging an env value of ${VAR}
-// cost.
+// {env:name} and %name% (the reference test holds it to that pattern),
+// without a regexp: the replacement would otherwise be most of what
+// judging an env value of ${VAR} costs.
 func withoutReferences(s string) string {
 	var b strings.Builder
 	from := 0 // the start of the text not yet copied
@@ -575,8 +574,8 @@ func credentialQueryParam(name string) bool {
 func (d *Detector) ScanURL(raw string) (string, []Found) {
 	if !strings.ContainsAny(raw, "@?") {
 		// No userinfo and no query, whatever the parse: the text is all
-		// there is to scan (most servers' URLs; the parse was half of what
-		// their secrets cost).
+		// there is to scan (most servers' URLs), and it is scanned without
+		// parsing.
 		return d.ScanText(raw)
 	}
 	return d.scanParsedURL(raw)
@@ -681,8 +680,7 @@ func (d *Detector) RedactText(s string) string { out, _ := d.ScanText(s); return
 // into it.
 func (d *Detector) ScanArgs(args []string) ([]string, []Found) {
 	// The arguments themselves until one is hidden: most commands have
-	// no secret, and a copy of each server's was two of a scan's
-	// allocations (the report's, and this).
+	// no secret, and need no copy.
 	out := args[:len(args):len(args)]
 	var found []Found
 	for i, a := range args {

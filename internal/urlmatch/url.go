@@ -604,8 +604,8 @@ func appendEncodedRunes(buf []rune, r rune, set func(rune) bool) []rune {
 // scheme://host[:port] and then a path, a query or nothing, with an http,
 // https, ws or wss scheme in lower case and a host of lower-case ASCII
 // letters, digits, dots and hyphens, is read without the parser: a scan
-// wants these three of every remote server's URL, and the parser, which
-// works on runes, was most of what a server's URL facts cost. Anything
+// wants these three of every remote server's URL, and the parser works on
+// runes, which the common shape does not need. Anything
 // else goes through Parse (FuzzParseOrigin holds the two to each other).
 func ParseOrigin(s string) (scheme, hostname, port string, err error) {
 	if scheme, hostname, port, ok := simpleOrigin(s); ok {

@@ -14,20 +14,21 @@ import (
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
-// TestSnapshotEngineMatchesSources is the differential test of the compiled
-// policy snapshot: an engine that loads the shipped policies from it and one
-// that compiles their Rego sources (the reference) give byte-identical
-// reports — every verdict, reason and finding — over the oracle corpus, the
-// demo machine and generated machines. So does one given the groups
-// preloaded (policy.PreloadShipped).
-func TestSnapshotEngineMatchesSources(t *testing.T) {
+// TestPlanEngineMatchesTopdown is the differential test of the shipped plan
+// (internal/regoir) at the scanner's level: an engine that evaluates the
+// shipped policies through the plan and one that evaluates them with OPA's
+// topdown, compiled from their Rego sources (the reference), give
+// byte-identical reports — every verdict, reason and finding — over the
+// oracle corpus, the demo machine and generated machines. So does one given
+// the plan preloaded (policy.PreloadShipped).
+func TestPlanEngineMatchesTopdown(t *testing.T) {
 	ctx := context.Background()
 	ref, err := policy.NewEngine(ctx, policy.EngineOptions{FromSources: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := testEngine(t)
-	// And one given the shipped groups loaded ahead of it (what scan does).
+	planned := testEngine(t)
+	// And one given the shipped plan loaded ahead of it (what scan does).
 	preloaded, err := policy.NewEngine(ctx, policy.EngineOptions{Preload: policy.PreloadShipped()})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func TestSnapshotEngineMatchesSources(t *testing.T) {
 			opts.GOOS = "linux"
 		}
 		var out [3][]byte
-		for i, eng := range []*policy.Engine{ref, snap, preloaded} {
+		for i, eng := range []*policy.Engine{ref, planned, preloaded} {
 			opts.Policy = eng
 			res, err := scanner.Scan(ctx, opts)
 			if err != nil {
