@@ -110,6 +110,10 @@ type Tool struct {
 	// Analysis state kept for Compare.
 	key      string // separator- and case-insensitive form of the name
 	skeleton string // TR39 skeleton of key
+	// The name's keys for NameTwins (mcpunicode.NameKeys), made on the
+	// analysis workers when named is set.
+	folded, shaped string
+	named          bool
 }
 
 // ErrNoToolsList is wrapped by Analyze' error for a well-formed JSON
@@ -517,10 +521,15 @@ func (a *toolAnalysis) tools() {
 func (a *toolAnalysis) tool(i int) {
 	t := &a.rep.Tools[i]
 	// The name's key and skeleton are the tool's own, read by its name
-	// rules and, after every tool, by duplicateNames: made here, on the
-	// workers, rather than in the listing loop before them.
+	// rules and, after every tool, by duplicateNames (and its NameKeys by
+	// NameTwins): made here, on the workers, rather than in the listing
+	// loop before them.
 	t.key = identKey(t.Name)
 	t.skeleton = mcpunicode.Skeleton(t.key)
+	if t.Name != "" {
+		t.folded, t.shaped = mcpunicode.NameKeys(t.Name)
+		t.named = true
+	}
 	a.cur.reset()
 	a.texts = a.collector.collectTexts(t)
 	a.nameRules(t)

@@ -240,12 +240,53 @@ var groupNouns = lazyWordSet(`epic epics sprint sprints milestone milestones boa
 // script: text in a language this analysis does not read, which gives no
 // verdict either way.
 func unreadLanguage(s string) bool {
-	latin, other := 0, 0
-	for _, r := range s {
+	// One pass: the letters by script, and the function words of the
+	// words tlWords returns (runs of letters and digits, lower-cased),
+	// each read in place (ASCII) or lower-cased alone.
+	latin, other, en, foreign := 0, 0, 0, 0
+	word := func(w string, ascii bool) {
+		var buf [32]byte
+		var lw string
+		switch {
+		case !ascii:
+			lw = strings.ToLower(w)
+		case len(w) <= len(buf):
+			b := buf[:len(w)]
+			for i := 0; i < len(w); i++ {
+				c := w[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b[i] = c
+			}
+			// The index expressions do not copy b.
+			switch {
+			case englishFunction()[string(b)]:
+				en++
+			case foreignFunction()[string(b)]:
+				foreign++
+			}
+			return
+		default:
+			lw = strings.ToLower(w)
+		}
+		switch {
+		case englishFunction()[lw]:
+			en++
+		case foreignFunction()[lw]:
+			foreign++
+		}
+	}
+	start, ascii := -1, true
+	for i, r := range s {
+		inWord := false
 		switch {
 		case r < 0x80:
 			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
 				latin++
+				inWord = true
+			} else {
+				inWord = '0' <= r && r <= '9'
 			}
 		case unicode.IsLetter(r):
 			if unicode.Is(unicode.Latin, r) {
@@ -253,22 +294,28 @@ func unreadLanguage(s string) bool {
 			} else {
 				other++
 			}
+			inWord = true
+		default:
+			inWord = unicode.IsDigit(r)
 		}
+		switch {
+		case inWord && start < 0:
+			start, ascii = i, r < 0x80
+		case inWord:
+			ascii = ascii && r < 0x80
+		case start >= 0:
+			word(s[start:i], ascii)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		word(s[start:], ascii)
 	}
 	if other > latin {
 		return true
 	}
 	// Latin script in another language: more of its function words than
 	// of English's ("Compile en une vue ce qui s'est passé").
-	en, foreign := 0, 0
-	for _, w := range tlWords(s) {
-		switch {
-		case englishFunction()[w]:
-			en++
-		case foreignFunction()[w]:
-			foreign++
-		}
-	}
 	return foreign >= 2 && foreign > en
 }
 

@@ -93,6 +93,7 @@ const (
 	lineParamVerb
 	lineCredSource
 	lineCredTaken
+	lineConvNoun
 )
 
 // linePatterns are the patterns lineIntent reads of a whole view: the
@@ -100,7 +101,7 @@ const (
 // set's automaton tells which a view admits and where each literal first
 // occurs.
 func (p *intentPatterns) linePatterns() []*litRegexp {
-	return append(p.gates(), p.order, p.fullOutput, p.convAll, p.verbatim, p.sinkVerb, p.paramVerb, p.credSource, p.credTaken)
+	return append(p.gates(), p.order, p.fullOutput, p.convAll, p.verbatim, p.sinkVerb, p.paramVerb, p.credSource, p.credTaken, p.convNoun)
 }
 
 // intentSignals returns the signals of what one text asks for (view: its
@@ -178,7 +179,10 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	if has(3) {
 		want(3)
 	}
-	if (has(4) || has(5)) && (admits(lineConvAll) || admits(lineVerbatim)) {
+	// The conversation rule needs the conversation named and every part
+	// of it, or word for word: a view that admits neither cannot match
+	// them in a clause.
+	if (has(4) || has(5)) && (admits(lineConvNoun) && admits(lineConvAll) || admits(lineVerbatim)) {
 		want(4)
 		want(5)
 	}
@@ -188,9 +192,22 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	if has(7) && admits(lineCredSource) && admits(lineCredTaken) {
 		want(7)
 	}
+	if need&1 != 0 {
+		// The directive gate is read only in a clause that names
+		// another tool: with none, its matches change nothing.
+		found := false
+		for rest := view; rest != "" && !found; {
+			var c string
+			c, rest = tlNextClause(rest)
+			found = len(c) >= 8 && a.otherTool(p, c) != ""
+		}
+		if !found {
+			need &^= 1
+		}
+	}
 	valid := utf8.ValidString(view)
 	var starts [numIntentGates][]int // match starts of each gate
-	anyGate := false
+	last := -1                       // the last match start of any gate
 	for k, re := range gates {
 		if need&(1<<k) == 0 || !has(k) || !admits(k) {
 			continue
@@ -199,10 +216,10 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		// first four of each phrase: a bound on what one text costs.
 		for _, m := range re.search(view, 16, nil, valid, ls.firstOccurrences(k, len(view), sc)) {
 			starts[k] = append(starts[k], m[0])
-			anyGate = true
+			last = max(last, m[0])
 		}
 	}
-	if !anyGate {
+	if last < 0 {
 		return out
 	}
 	// in reports whether gate k matched in view[lo:hi].
@@ -219,6 +236,9 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		c, rest = tlNextClause(rest)
 		lo, hi := off, off+len(c)
 		off = len(view) - len(rest)
+		if lo > last {
+			break // no gate matched from here on
+		}
 		if len(c) < 8 {
 			continue
 		}
@@ -337,7 +357,9 @@ idents:
 	}
 	for _, at := range toolIdents(s, 8) {
 		m := s[at[0]:at[1]]
-		if !a.rep.ownName(identKey(m)) && !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) {
+		// ownName last: its key and, on first use, the report's set of
+		// names are made only for a name spoken of as a tool.
+		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) {
 			return m
 		}
 	}
@@ -431,16 +453,18 @@ func (r *Report) ownName(key string) bool {
 		// texts name of its own.
 		r.ownKeys = make(map[string]bool, len(r.Tools))
 		// The parameters are the members of inputSchema's properties
-		// (toolParams' names), each read as Get reads its name.
+		// (toolParams' names).
 		for i := range r.Tools {
 			r.ownKeys[identKey(r.Tools[i].Name)] = true
 			props := r.Tools[i].Value.Get("inputSchema").Get("properties")
 			if props == nil || props.Kind != jsonc.Object {
 				continue
 			}
+			// A member's key is unique (jsonc keeps the last value under
+			// the first occurrence), so m.Value is props.Get(m.Key).
 			for _, m := range props.Members {
 				r.ownKeys[identKey(m.Key)] = true
-				if e := props.Get(m.Key).Get("enum"); e != nil {
+				if e := m.Value.Get("enum"); e != nil {
 					for _, v := range e.Elems {
 						if v.IsString() {
 							r.ownKeys[identKey(v.Str)] = true

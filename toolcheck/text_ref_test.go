@@ -325,3 +325,74 @@ func FuzzUnpadded(f *testing.F) {
 		}
 	})
 }
+
+// refUnreadLanguage is unreadLanguage as it was before its one pass:
+// letters counted by script, then the function words of tlWords.
+func refUnreadLanguage(s string) bool {
+	latin, other := 0, 0
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+				latin++
+			}
+		case unicode.IsLetter(r):
+			if unicode.Is(unicode.Latin, r) {
+				latin++
+			} else {
+				other++
+			}
+		}
+	}
+	if other > latin {
+		return true
+	}
+	en, foreign := 0, 0
+	for _, w := range tlWords(s) {
+		switch {
+		case englishFunction()[w]:
+			en++
+		case foreignFunction()[w]:
+			foreign++
+		}
+	}
+	return foreign >= 2 && foreign > en
+}
+
+var languageAlphabet = append([]string{"le ", "LA ", "Des", " et ", "für", "FÜR", "não", "NÃO", "the", "The ", " of", "dans",
+	"qui", "ein", "\u0130", "\u212a", "日本語", "Привет", strings.Repeat("x", 40), "１２", "\u2160"}, textAlphabet...)
+
+// TestUnreadLanguage holds unreadLanguage to the reference on function
+// words in every case and script, words longer than its buffer, invalid
+// UTF-8, and every string of the real listing.
+func TestUnreadLanguage(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := unreadLanguage(s), refUnreadLanguage(s); got != want {
+			t.Fatalf("unreadLanguage(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"", "Compile en une vue ce qui s'est passé", "Liste les fichiers dans le dossier et des sous-dossiers",
+		"LISTE LES FICHIERS DANS LE DOSSIER", "Gibt die Liste für den Benutzer zurück und ist nicht leer", "列出所有文件", "Read the file"} {
+		check(s)
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteString(languageAlphabet[rng.IntN(len(languageAlphabet))])
+		}
+		check(b.String())
+	}
+	forStrings(t, realToolList(t, 256<<10), func(s string, _ bool) { check(s); check(matchView(s)) })
+}
+
+func FuzzUnreadLanguage(f *testing.F) {
+	f.Add("Liste les fichiers dans le dossier")
+	f.Add("NÃO é para os usuários \xff da")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := unreadLanguage(s), refUnreadLanguage(s); got != want {
+			t.Fatalf("unreadLanguage(%q) = %v, want %v", s, got, want)
+		}
+	})
+}

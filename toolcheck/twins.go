@@ -42,17 +42,33 @@ func keyed(server, name string, tool int) nameKeyed {
 // "search" (clients namespace them).
 func NameTwins(rep *Report, pinned PinnedTools, own []string) []reports.Finding {
 	var names []nameKeyed
+	// The listed names' keys, made by the analysis; an own name that is
+	// also listed (a listing that matches its pin) reuses them.
+	listedAt := make(map[string]int, len(rep.Tools))
 	for i, t := range rep.Tools {
-		if t.Name != "" {
-			names = append(names, keyed(rep.Server, t.Name, i))
+		if t.Name == "" {
+			continue
 		}
+		k := nameKeyed{server: rep.Server, name: t.Name, folded: t.folded, shaped: t.shaped, tool: i}
+		if !t.named {
+			k = keyed(rep.Server, t.Name, i)
+		}
+		if _, ok := listedAt[t.Name]; !ok {
+			listedAt[t.Name] = len(names)
+		}
+		names = append(names, k)
 	}
 	if len(names) == 0 {
 		return nil
 	}
 	listed := len(names)
 	for _, n := range own {
-		k := keyed(rep.Server, n, -1)
+		var k nameKeyed
+		if j, ok := listedAt[n]; ok {
+			k = nameKeyed{server: rep.Server, name: n, folded: names[j].folded, shaped: names[j].shaped, tool: -1}
+		} else {
+			k = keyed(rep.Server, n, -1)
+		}
 		k.otherServerTool = false
 		names = append(names, k)
 	}
