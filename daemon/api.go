@@ -98,10 +98,9 @@ func memoryStatus(released time.Time) MemoryStatus {
 // ScanStats describe one scan.
 type ScanStats struct {
 	DurationMS float64 `json:"duration_ms"`
-	// Evaluated servers went through the policies; Reused ones kept the
-	// result of an earlier scan because nothing they depend on changed.
+	// Evaluated is how many server evaluations the scan ran (every
+	// server, and a wrapped one for each command line it is judged on).
 	Evaluated uint64 `json:"evaluated"`
-	Reused    uint64 `json:"reused"`
 }
 
 // WatchStatus says how changes are noticed.

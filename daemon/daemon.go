@@ -636,11 +636,12 @@ func sameReport(a, b *reports.Report) bool {
 // scan asked about.
 func (d *daemon) scan(ctx context.Context) (inventory, map[string]bool, error) {
 	d.fs.beginScan()
-	start := time.Now()
+	start, engine := time.Now(), d.engine
+	before := engine.Evaluated()
 	defer func() {
-		reused, evaluated := d.engine.Sweep()
-		st := ScanStats{DurationMS: float64(time.Since(start).Microseconds()) / 1000, Evaluated: evaluated, Reused: reused}
-		d.log.Debug("scanned", "ms", st.DurationMS, "evaluated", evaluated, "reused", reused)
+		evaluated := engine.Evaluated() - before
+		st := ScanStats{DurationMS: float64(time.Since(start).Microseconds()) / 1000, Evaluated: evaluated}
+		d.log.Debug("scanned", "ms", st.DurationMS, "evaluated", evaluated)
 		d.mu.Lock()
 		d.lastStats = st
 		d.mu.Unlock()

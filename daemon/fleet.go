@@ -14,7 +14,7 @@ import (
 // engineOptions are the options of the policy engine: the --policy Rego
 // and the modules and data of the bundles in force.
 func (d *daemon) engineOptions() policy.EngineOptions {
-	o := policy.EngineOptions{Paths: d.regoPaths, Print: d.opts.Print, Memo: true}
+	o := policy.EngineOptions{Paths: d.regoPaths, Print: d.opts.Print}
 	if p := d.fleetPolicy; p != nil {
 		o.Modules, o.Data = p.Modules, p.Data
 	}

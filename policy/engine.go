@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
@@ -76,13 +77,6 @@ type EngineOptions struct {
 	// Print receives the output of print() calls in policies; nil discards it.
 	// It must never be stdout, which belongs to reports and the proxy protocol.
 	Print io.Writer
-	// Memo keeps each server's result for as long as its input and the
-	// policies are the same: a daemon evaluates again only the servers a
-	// change touched. Call Sweep after each scan. A memoized server's
-	// print() output is not repeated, and a custom policy that reads the
-	// clock or the network sees it once per input: build a new Engine to
-	// start afresh.
-	Memo bool
 	// Topdown turns the shipped plan off: every query is evaluated by
 	// OPA's topdown, the shipped policies compiled from their Rego
 	// sources. It is the reference the plan (internal/regoir) is tested
@@ -111,9 +105,9 @@ type Engine struct {
 	Custom []string
 	// Sources are the custom policy files; Digests their contents'
 	// digests by path (FileDigest), for the report's policy sources.
-	Sources []string
-	Digests map[string]string
-	memo    *serverMemo // nil unless EngineOptions.Memo
+	Sources   []string
+	Digests   map[string]string
+	evaluated atomic.Uint64 // EvalServer's evaluations (Evaluated)
 	// plan evaluates the server and hygiene queries of an engine without
 	// custom rules or data, in place of topdown (nil: topdown does).
 	plan *regoir.Evaluator
@@ -143,9 +137,6 @@ func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
 // compilation; Err reports its failure.
 func StartEngine(ctx context.Context, opts EngineOptions) *Engine {
 	e := &Engine{ready: make(chan struct{})}
-	if opts.Memo {
-		e.memo = newServerMemo()
-	}
 	go func() {
 		defer close(e.ready)
 		e.err = e.compile(ctx, opts)
