@@ -70,12 +70,11 @@ func (d *jsonDoc) list(name string, n int, encode func(b *bytes.Buffer, i int) e
 	if _, d.err = d.bw.WriteString("["); d.err != nil {
 		return
 	}
-	// Chunks of 64 for a short list: a 220-server report is four and takes
-	// both cores (256 left it on one, 0.4 ms of a 12 ms scan, 0.9 ms
-	// cold); 256 for a long one, where more chunks cost more than they
-	// share (a 44,000-server fleet merge 1.04x at 64). A list of one chunk
-	// goes eight elements at a time through a small buffer, not one grown
-	// to the whole list. (Where chunks fall does not show in JSON.)
+	// Chunks of 64 for a short list, so that a few hundred servers take
+	// both cores; 256 for a long one, where more chunks cost more than
+	// they share. A list of one chunk goes eight elements at a time
+	// through a small buffer, not one grown to the whole list. (Where
+	// chunks fall does not show in JSON.)
 	chunk := 256
 	if n < 1024 {
 		chunk = 64
@@ -98,6 +97,14 @@ func (d *jsonDoc) list(name string, n int, encode func(b *bytes.Buffer, i int) e
 	}
 }
 
+// raw writes a member whose value is b, already encoded.
+func (d *jsonDoc) raw(name string, b []byte) {
+	d.key(name)
+	if d.err == nil {
+		_, d.err = d.bw.Write(b)
+	}
+}
+
 // end closes the document (an empty one is "{}") and flushes it.
 func (d *jsonDoc) end() error {
 	if d.err != nil {
@@ -113,15 +120,13 @@ func (d *jsonDoc) end() error {
 	return d.bw.Flush()
 }
 
-// The servers and findings are nearly all of a report (11,000 and 7,500
-// on bench/scan.sh's large machine) and of a fleet document, and
-// reflection was most of the time spent writing them: appendServer and
-// appendFinding write them by hand as elements of a top-level list, byte
-// for byte as encoding/json does, maps of any included (appendJSONValue),
-// and leave to encoding/json only what they do not know (introspection,
-// a value of another type). The tests fill every field by reflection and
-// compare with encoding/json, so a field added to Server or Finding and
-// not here fails them.
+// The servers and findings are nearly all of a report and of a fleet
+// document: appendServer and appendFinding write them by hand as elements
+// of a top-level list, byte for byte as encoding/json does, maps of any
+// included (appendJSONValue), and leave to encoding/json only what they
+// do not know (introspection, a value of another type). The tests fill
+// every field by reflection and compare with encoding/json, so a field
+// added to Server or Finding and not here fails them.
 
 // appendServer appends v as an element of a top-level list, with a last
 // member "host" when host is not nil (a fleet's FleetServer).
@@ -337,4 +342,24 @@ func appendJSONEncoded(b []byte, depth int, v any) ([]byte, error) {
 		return b, fmt.Errorf("encode %T: %w", v, err)
 	}
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+}
+
+// appendJSONList appends list, the value of a member at depth, each
+// element by elem (which starts at the element's indentation, depth+1,
+// and ends with its closing): null when nil, as encoding/json writes it.
+func appendJSONList[T any](b []byte, depth int, list []T, elem func(b []byte, v *T) []byte) []byte {
+	switch {
+	case list == nil:
+		return append(b, "null"...)
+	case len(list) == 0:
+		return append(b, "[]"...)
+	}
+	b = append(b, '[')
+	for i := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = elem(appendJSONIndent(b, depth+1), &list[i])
+	}
+	return append(appendJSONIndent(b, depth), ']')
 }

@@ -7,8 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-
-	"github.com/mcpguard/mcpguard/internal/jsonquote"
 )
 
 // Format names an output format.
@@ -118,33 +116,25 @@ func Render(w io.Writer, f Format, r *Report, opts Options) error {
 // escaping is off so that URLs and messages stay readable.
 //
 // The bytes are exactly what an encoding/json Encoder with SetIndent("", "  ")
-// and SetEscapeHTML(false) writes (the goldens hold them). That encoder
-// marshals and then indents into a second buffer, a sixth of a
-// 10,000-server scan, so the report is streamed (jsonDoc), its servers and
-// findings written by hand on every core (appendServer, appendFinding):
-// reflection was most of the time spent writing them, 43 ms of a 250 ms
-// 11,000-server scan.
+// and SetEscapeHTML(false) writes (the goldens hold them, and
+// TestWriteJSONMatchesEncodingJSON checks every field). The report is
+// streamed (jsonDoc) rather than marshalled whole and then indented into a
+// second buffer, and its servers and findings, nearly all of it, are
+// written by hand on every core (appendServer, appendFinding) rather than
+// by reflection; docs/performance.md has what that saves a 200-server
+// scan, a daemon edit and a fleet merge.
 func WriteJSON(w io.Writer, r *Report) error {
 	d := newJSONDoc(bufio.NewWriterSize(w, 64<<10))
-	var b []byte // each member's value, written by hand (json_top.go)
-	b = jsonquote.Append(b[:0], r.Schema, false)
-	d.raw("schema", b)
-	b = appendTool(b[:0], &r.Tool)
-	d.raw("tool", b)
-	b = jsonquote.Append(b[:0], r.GeneratedAt, false)
-	d.raw("generated_at", b)
-	b = appendHost(b[:0], &r.Host)
-	d.raw("host", b)
-	b = appendPolicyInfo(b[:0], &r.Policy)
-	d.raw("policy", b)
+	d.field("schema", r.Schema)
+	d.field("tool", r.Tool)
+	d.field("generated_at", r.GeneratedAt)
+	d.field("host", r.Host)
+	d.field("policy", r.Policy)
 	writeList(d, "servers", r.Servers, appendServer)
 	writeList(d, "findings", r.Findings, appendFinding)
-	b = appendJSONList(b[:0], -1, r.Errors, appendFileError)
-	d.raw("errors", b)
-	b = appendJSONList(b[:0], -1, r.Sources, appendSource)
-	d.raw("sources", b)
-	b = appendSummary(b[:0], &r.Summary)
-	d.raw("summary", b)
+	d.field("errors", r.Errors)
+	d.field("sources", r.Sources)
+	d.field("summary", r.Summary)
 	return d.end()
 }
 
