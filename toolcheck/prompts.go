@@ -251,6 +251,8 @@ func AnalyzeCatalogWith(data []byte, opts Options, own *Names) (*Catalog, error)
 				cat.Findings = append(cat.Findings, f)
 			}
 		}
+	} else {
+		cat.Findings = outsideLists(data, index, ufs, lists, opts)
 	}
 	cat.Findings = append(cat.Findings, analyzeItemLists(data, index, ufs, cat.Root, lists, opts, names)...)
 	cat.Lists = lists
@@ -306,7 +308,7 @@ func AnalyzeList(data []byte, kind ItemKind, opts Options, own *Names) (*Catalog
 		return nil, shape(arr.Pos, fmt.Sprintf("%q is a JSON %s, not an array", l.key, arr.Kind))
 	}
 	lists := []ItemList{newItemList(l, arr, "/"+l.key)}
-	cat.Findings = analyzeItemLists(data, index, ufs, root, lists, opts, own)
+	cat.Findings = append(outsideLists(data, index, ufs, lists, opts), analyzeItemLists(data, index, ufs, root, lists, opts, own)...)
 	cat.Lists = lists
 	sortToolFindings(cat.Findings)
 	return cat, nil
@@ -394,6 +396,24 @@ func underLists(ptr string, lists []ItemList) bool {
 		}
 	}
 	return false
+}
+
+// outsideLists reports the hidden characters of a document without tools
+// that lie outside its lists' items (a result's _meta, nextCursor).
+func outsideLists(data []byte, index *jsonc.LineIndex, ufs []mcpunicode.Finding, lists []ItemList, opts Options) []reports.Finding {
+	var rest []mcpunicode.Finding
+	for _, u := range ufs {
+		if !underLists(u.Pointer, lists) {
+			rest = append(rest, u)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	// No tool holds them: toolIndex finds no list under this pointer.
+	a := &toolAnalysis{rep: &Report{Path: opts.Path, Server: opts.Server, data: data, index: index, serverID: opts.ServerID, ListPointer: "\x00"}}
+	a.unicodeFindings(rest)
+	return a.findings
 }
 
 // Names are a server's own tool, parameter and enum names, which its

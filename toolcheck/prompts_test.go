@@ -403,3 +403,31 @@ func TestRealCatalogs(t *testing.T) {
 	}
 	t.Logf("%d prompts, resource templates and resources of %d servers", items, len(files))
 }
+
+// TestCatalogOutsideItems: hidden characters of a prompts-only document
+// outside its items (a result's _meta) are reported too.
+func TestCatalogOutsideItems(t *testing.T) {
+	doc := []byte(`{"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"p"}],"_meta":{"note":"hi\u200bthere"},"nextCursor":"c\u202e1"}}`)
+	for name, analyse := range map[string]func() (*Catalog, error){
+		"catalog": func() (*Catalog, error) { return AnalyzeCatalog(doc, Options{Path: "o.json"}) },
+		"list": func() (*Catalog, error) {
+			return AnalyzeList([]byte(`{"prompts":[{"name":"p"}],"_meta":{"note":"hi\u200bthere"},"nextCursor":"c\u202e1"}`), KindPrompt, Options{Path: "o.json"}, nil)
+		},
+	} {
+		cat, err := analyse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, f := range cat.Findings {
+			got[f.Rule+" "+f.Location.Pointer] = true
+		}
+		base := "/result"
+		if name == "list" {
+			base = ""
+		}
+		if !got["MCPG-U003 "+base+"/_meta/note"] || !got["MCPG-U002 "+base+"/nextCursor"] || len(got) != 2 {
+			t.Errorf("%s: %v", name, got)
+		}
+	}
+}
