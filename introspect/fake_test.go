@@ -146,7 +146,11 @@ func fakeServe(mode string) int {
 			}
 		case "resources/templates/list":
 			result = `{"resourceTemplates":[]}`
-			if s := os.Getenv("MCPGUARD_FAKE_TEMPLATES"); s != "" {
+			if s := os.Getenv("MCPGUARD_FAKE_TEMPLATES"); s == "method-not-found" {
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`+"\n", req.ID)
+				out.Flush()
+				continue
+			} else if s != "" {
 				result = s
 			}
 		case "resources/list":

@@ -43,3 +43,14 @@ func TestIntrospectPromptsAndTemplates(t *testing.T) {
 		t.Errorf("T001 errors: %v", got)
 	}
 }
+
+// TestIntrospectNoTemplatesMethod: a server that announces resources but
+// does not implement resources/templates/list (most servers before
+// templates) is introspected without a problem reported.
+func TestIntrospectNoTemplatesMethod(t *testing.T) {
+	s := fakeServer(t, "ok", map[string]string{"MCPGUARD_FAKE_TEMPLATES": "method-not-found"})
+	in := Run(context.Background(), []*scanner.Server{s}, testOptions(t))[0].Introspection
+	if in.Status != reports.IntrospectionOK || in.Reason != "" || len(in.ResourceTemplates) != 0 || len(in.Resources) != 1 {
+		t.Errorf("got %+v", in)
+	}
+}

@@ -249,6 +249,10 @@ func (s *session) handshake(ctx context.Context, client clientInfo) (*listing, e
 			if ctx.Err() != nil {
 				return nil, err
 			}
+			var re *rpcError
+			if opt.method == "resources/templates/list" && errors.As(err, &re) && re.code == errMethodNotFound {
+				continue // many servers with resources have no templates, nor the method
+			}
 			l.problems = append(l.problems, fmt.Sprintf("%s: %v", opt.method, err))
 			continue
 		}

@@ -357,3 +357,27 @@ func TestGuardItemsOwnTools(t *testing.T) {
 		t.Errorf("pinned, before tools/list: %s", got)
 	}
 }
+
+// TestRelayItemsMonitor: monitor mode forwards the listing and a
+// prompts/get of a prompt enforce mode withholds, and says so.
+func TestRelayItemsMonitor(t *testing.T) {
+	var log syncBuffer
+	gt := newGuardTest(t, GuardOptions{Name: "srv"})
+	r := newRelay(io.Discard, Options{Inspector: gt.g, Events: events.New(&log, "proxy", nil)})
+	rt := route{}
+	r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`))
+	listing := `{"jsonrpc":"2.0","id":1,"result":` + poisonedPrompts + `}` + "\n"
+	if out := r.fromServer(rt, []byte(listing)); string(out) != listing {
+		t.Errorf("monitor changed the listing: %s", out)
+	}
+	fwd, reply := r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"polish_email"}}`))
+	if fwd == nil || reply != nil {
+		t.Errorf("monitor refused prompts/get: %s", reply)
+	}
+	log.mu.Lock()
+	logged := log.buf.String()
+	log.mu.Unlock()
+	if !strings.Contains(logged, `"kind":"call-allowed-monitor"`) || !strings.Contains(logged, `"item_kind":"prompt"`) {
+		t.Errorf("events:\n%s", logged)
+	}
+}

@@ -54,16 +54,18 @@ type itemList struct {
 
 // itemLists are the lists other than tools, in the order a capture
 // document is read.
-var itemLists = [...]itemList{
-	{KindPrompt, "prompts", "prompts/list", ""},
-	{KindResourceTemplate, "resourceTemplates", "resources/templates/list", "uriTemplate"},
-	{KindResource, "resources", "resources/list", "uri"},
+func itemLists() [3]itemList {
+	return [...]itemList{
+		{KindPrompt, "prompts", "prompts/list", ""},
+		{KindResourceTemplate, "resourceTemplates", "resources/templates/list", "uriTemplate"},
+		{KindResource, "resources", "resources/list", "uri"},
+	}
 }
 
 // ListMethod returns the kind of the list a request method returns, and
 // false for a method that returns no prompts or resources list.
 func ListMethod(method string) (ItemKind, bool) {
-	for _, l := range itemLists {
+	for _, l := range itemLists() {
 		if l.method == method {
 			return l.kind, true
 		}
@@ -74,7 +76,7 @@ func ListMethod(method string) (ItemKind, bool) {
 // ListKey returns the result member that holds a list of the kind
 // ("prompts", "resourceTemplates", "resources", "tools").
 func ListKey(kind ItemKind) string {
-	for _, l := range itemLists {
+	for _, l := range itemLists() {
 		if l.kind == kind {
 			return l.key
 		}
@@ -83,7 +85,7 @@ func ListKey(kind ItemKind) string {
 }
 
 func listOf(kind ItemKind) itemList {
-	for _, l := range itemLists {
+	for _, l := range itemLists() {
 		if l.kind == kind {
 			return l
 		}
@@ -184,7 +186,7 @@ func (c *Catalog) ItemOf(ptr string) (*Item, bool) {
 	return nil, false
 }
 
-// errShape says what documents AnalyzeCatalog accepts.
+// catalogShapes says what documents AnalyzeCatalog accepts.
 const catalogShapes = `want a JSON-RPC tools/list, prompts/list, resources/templates/list or resources/list response, an object with any of the "tools", "prompts", "resourceTemplates" and "resources" arrays, or an array of tools`
 
 // AnalyzeCatalog analyses a document that holds any of a server's lists: a
@@ -251,6 +253,8 @@ func AnalyzeCatalogWith(data []byte, opts Options, own *Names) (*Catalog, error)
 				cat.Findings = append(cat.Findings, f)
 			}
 		}
+	} else {
+		cat.Findings = outsideLists(data, index, ufs, lists, opts)
 	}
 	cat.Findings = append(cat.Findings, analyzeItemLists(data, index, ufs, cat.Root, lists, opts, names)...)
 	cat.Lists = lists
@@ -306,7 +310,7 @@ func AnalyzeList(data []byte, kind ItemKind, opts Options, own *Names) (*Catalog
 		return nil, shape(arr.Pos, fmt.Sprintf("%q is a JSON %s, not an array", l.key, arr.Kind))
 	}
 	lists := []ItemList{newItemList(l, arr, "/"+l.key)}
-	cat.Findings = analyzeItemLists(data, index, ufs, root, lists, opts, own)
+	cat.Findings = append(outsideLists(data, index, ufs, lists, opts), analyzeItemLists(data, index, ufs, root, lists, opts, own)...)
 	cat.Lists = lists
 	sortToolFindings(cat.Findings)
 	return cat, nil
@@ -343,7 +347,7 @@ func findItemLists(root *jsonc.Value) ([]ItemList, *listError) {
 		holder, base = r, "/result"
 	}
 	var out []ItemList
-	for _, l := range itemLists {
+	for _, l := range itemLists() {
 		arr := holder.Get(l.key)
 		if arr == nil {
 			continue
@@ -357,7 +361,7 @@ func findItemLists(root *jsonc.Value) ([]ItemList, *listError) {
 }
 
 func hasAnyList(v *jsonc.Value) bool {
-	for _, l := range itemLists {
+	for _, l := range itemLists() {
 		if v.Get(l.key) != nil {
 			return true
 		}
@@ -394,6 +398,24 @@ func underLists(ptr string, lists []ItemList) bool {
 		}
 	}
 	return false
+}
+
+// outsideLists reports the hidden characters of a document without tools
+// that lie outside its lists' items (a result's _meta, nextCursor).
+func outsideLists(data []byte, index *jsonc.LineIndex, ufs []mcpunicode.Finding, lists []ItemList, opts Options) []reports.Finding {
+	var rest []mcpunicode.Finding
+	for _, u := range ufs {
+		if !underLists(u.Pointer, lists) {
+			rest = append(rest, u)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	// No tool holds them: toolIndex finds no list under this pointer.
+	a := &toolAnalysis{rep: &Report{Path: opts.Path, Server: opts.Server, data: data, index: index, serverID: opts.ServerID, ListPointer: "\x00"}}
+	a.unicodeFindings(rest)
+	return a.findings
 }
 
 // Names are a server's own tool, parameter and enum names, which its

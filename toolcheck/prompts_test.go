@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/reports"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
 // findingsAt returns the warning-or-above rules found per pointer prefix.
@@ -329,7 +330,8 @@ func TestCatalogTestdata(t *testing.T) {
 // output is bounded by the input size.
 func FuzzAnalyzeCatalog(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "catalog", "*.json"))
-	for _, p := range files {
+	real, _ := filepath.Glob(filepath.Join(realDir, "catalog", "*.json"))
+	for _, p := range append(files, real...) {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)
 		}
@@ -364,4 +366,68 @@ func FuzzAnalyzeCatalog(f *testing.F) {
 		check(AnalyzeCatalog(data, Options{Path: "f.json", Server: "s"}))
 		check(AnalyzeList(data, KindPrompt, Options{Path: "f.json", Sanitize: true}, nil))
 	})
+}
+
+// TestRealCatalogs: the prompts, resource templates and resources of real
+// servers (testdata/tools/real/catalog) raise no warning, error or
+// hidden-Unicode finding, and the sanitizer leaves them as they are.
+func TestRealCatalogs(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(realDir, "catalog", "*.json"))
+	if len(files) < 5 {
+		t.Fatalf("want the real catalogs, got %v", files)
+	}
+	items := 0
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat, err := AnalyzeCatalog(data, Options{Path: p, Server: strings.TrimSuffix(filepath.Base(p), ".json")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range cat.Lists {
+			items += len(l.Items)
+		}
+		for _, f := range cat.Findings {
+			if _, in := cat.ItemOf(f.Location.Pointer); in && (f.Severity.Rank() >= 2 || f.Category == "unicode") {
+				t.Errorf("%s: %s %s at %s: %s", p, f.Severity, f.Rule, f.Location.Pointer, f.Message)
+			}
+		}
+		if _, changed, err := mcpunicode.SanitizeJSON(data); err != nil || changed {
+			t.Errorf("%s: the sanitizer changed a real catalog (%v)", p, err)
+		}
+	}
+	if items < 25 {
+		t.Errorf("%d items, want the captured ones", items)
+	}
+	t.Logf("%d prompts, resource templates and resources of %d servers", items, len(files))
+}
+
+// TestCatalogOutsideItems: hidden characters of a prompts-only document
+// outside its items (a result's _meta) are reported too.
+func TestCatalogOutsideItems(t *testing.T) {
+	doc := []byte(`{"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"p"}],"_meta":{"note":"hi\u200bthere"},"nextCursor":"c\u202e1"}}`)
+	for name, analyse := range map[string]func() (*Catalog, error){
+		"catalog": func() (*Catalog, error) { return AnalyzeCatalog(doc, Options{Path: "o.json"}) },
+		"list": func() (*Catalog, error) {
+			return AnalyzeList([]byte(`{"prompts":[{"name":"p"}],"_meta":{"note":"hi\u200bthere"},"nextCursor":"c\u202e1"}`), KindPrompt, Options{Path: "o.json"}, nil)
+		},
+	} {
+		cat, err := analyse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, f := range cat.Findings {
+			got[f.Rule+" "+f.Location.Pointer] = true
+		}
+		base := "/result"
+		if name == "list" {
+			base = ""
+		}
+		if !got["MCPG-U003 "+base+"/_meta/note"] || !got["MCPG-U002 "+base+"/nextCursor"] || len(got) != 2 {
+			t.Errorf("%s: %v", name, got)
+		}
+	}
 }
