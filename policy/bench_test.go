@@ -114,7 +114,7 @@ func BenchmarkNewEngine(b *testing.B) {
 	}
 }
 
-// BenchmarkBindShippedPlan is what a scan's preload does before the first
+// BenchmarkBindShippedPlan is what an engine does before its first
 // evaluation: decode the shipped plan, check it and bind its built-ins.
 func BenchmarkBindShippedPlan(b *testing.B) {
 	bs := builtins()

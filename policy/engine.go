@@ -83,10 +83,6 @@ type EngineOptions struct {
 	// against, and the way to rule it out: the decisions and findings are
 	// the same either way.
 	Topdown bool
-	// Preload, when set, holds the shipped plan (or groups), loading since
-	// the command started (PreloadShipped); the engine takes it instead of
-	// loading its own. Ignored with Topdown.
-	Preload *Preload
 }
 
 // Engine holds the compiled policies: the shipped ones and any custom ones.
@@ -164,19 +160,7 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	if len(diags) > 0 {
 		return &CompileError{Diagnostics: diags}
 	}
-	if opts.Topdown {
-		opts.Preload = nil // it holds the plan or the compiled groups
-	}
-	// A preload's queries were prepared without print statements or data,
-	// and its plan has no data document: they serve when there is none (the
-	// shipped policies print nothing); anything else is prepared here.
-	pre := opts.Preload.take()
-	if pre != nil && len(opts.Data) > 0 {
-		pre = nil
-	}
-	if pre == nil {
-		pre = loadShipped(opts.Topdown, len(custom) == 0, opts.Print, opts.Data)
-	}
+	pre := loadShipped(opts.Topdown, len(custom) == 0, opts.Print, opts.Data)
 	e.withCustom = len(custom) > 0
 	e.plan = pre.plan
 	if e.plan == nil || e.withCustom {
@@ -206,7 +190,7 @@ func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 // prepareServer prepares the verdict query for topdown, when the engine
 // cannot evaluate it through the shipped plan: with custom rules, which
 // join the verdict group, or with a data document.
-func (e *Engine) prepareServer(ctx context.Context, pre *preloaded, custom map[string]*ast.Module, opts EngineOptions) error {
+func (e *Engine) prepareServer(ctx context.Context, pre *loaded, custom map[string]*ast.Module, opts EngineOptions) error {
 	if !e.withCustom {
 		if err := pre.verdictErr; err != nil {
 			return err
@@ -219,7 +203,6 @@ func (e *Engine) prepareServer(ctx context.Context, pre *preloaded, custom map[s
 		e.server, err = prepareQuery(ctx, pre.verdict, shippedQuery, pre.bs, opts.Print, opts.Data)
 		return err
 	}
-	// A preloaded verdict group goes unused.
 	verdict, err := e.compileCustom(custom, pre.bs, opts.Print != nil)
 	if err != nil {
 		return err

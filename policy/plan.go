@@ -78,24 +78,26 @@ func planCurrent() bool {
 }
 
 // planServer evaluates a server's verdict query and hygiene rules through
-// the plan, in one evaluation (entryServer), into res.
+// the plan, in one evaluation (entryServer), into res. The result is
+// read before the evaluation returns (EvalTermWith): its collections live
+// in memory the evaluator reuses for the next one.
 func (e *Engine) planServer(ctx context.Context, doc *ast.Term, res *ServerResult) error {
-	v, err := e.plannedTerm(ctx, entryServer, doc)
+	err := e.plan.EvalTermWith(ctx, entryServer, doc, func(rs []*ast.Term) error {
+		if len(rs) != 1 {
+			return errUndefinedEntry
+		}
+		return decodePlanned(rs[0].Value, res)
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("evaluate policy: %w", err)
 	}
-	return decodePlanned(v, res)
+	return nil
 }
 
 // planned evaluates one of the plan's entrypoints on in and returns its
 // value.
 func (e *Engine) planned(ctx context.Context, entrypoint string, in ast.Value) (ast.Value, error) {
-	return e.plannedTerm(ctx, entrypoint, ast.NewTerm(in))
-}
-
-// plannedTerm is planned with the input as a term.
-func (e *Engine) plannedTerm(ctx context.Context, entrypoint string, in *ast.Term) (ast.Value, error) {
-	rs, err := e.plan.EvalTerm(ctx, entrypoint, in)
+	rs, err := e.plan.EvalTerm(ctx, entrypoint, ast.NewTerm(in))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}

@@ -29,9 +29,6 @@ type Options struct {
 	// paths among Policies are not compiled again: a daemon compiles once
 	// and runs the pipeline on every change.
 	Engine *policy.Engine
-	// Preload, when set and Engine is not, holds the shipped policies
-	// loading since the command started (policy.PreloadShipped).
-	Preload *policy.Preload
 	// Print receives the output of Rego print() calls; nil discards it. It
 	// must never be stdout.
 	Print io.Writer
@@ -74,7 +71,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	engine := opts.Engine
 	if engine == nil {
 		// Compile the policies while the scan reads the configuration files.
-		eopts := policy.EngineOptions{Paths: regoPaths, Print: opts.Print, Preload: opts.Preload}
+		eopts := policy.EngineOptions{Paths: regoPaths, Print: opts.Print}
 		if f := opts.Fleet; f != nil {
 			eopts.Modules, eopts.Data = f.Modules, f.Data
 		}

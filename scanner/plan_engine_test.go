@@ -19,8 +19,7 @@ import (
 // shipped policies through the plan and one that evaluates them with OPA's
 // topdown, compiled from their Rego sources (the reference), give
 // byte-identical reports — every verdict, reason and finding — over the
-// oracle corpus, the demo machine and generated machines. So does one given
-// the plan preloaded (policy.PreloadShipped).
+// oracle corpus, the demo machine and generated machines.
 func TestPlanEngineMatchesTopdown(t *testing.T) {
 	ctx := context.Background()
 	ref, err := policy.NewEngine(ctx, policy.EngineOptions{Topdown: true})
@@ -28,11 +27,6 @@ func TestPlanEngineMatchesTopdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	planned := testEngine(t)
-	// And one given the shipped plan loaded ahead of it (what scan does).
-	preloaded, err := policy.NewEngine(ctx, policy.EngineOptions{Preload: policy.PreloadShipped()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	compare := func(t *testing.T, opts scanner.Options) {
 		t.Helper()
 		if opts.LookupEnv == nil {
@@ -41,8 +35,8 @@ func TestPlanEngineMatchesTopdown(t *testing.T) {
 		if opts.GOOS == "" {
 			opts.GOOS = "linux"
 		}
-		var out [3][]byte
-		for i, eng := range []*policy.Engine{ref, planned, preloaded} {
+		var out [2][]byte
+		for i, eng := range []*policy.Engine{ref, planned} {
 			opts.Policy = eng
 			res, err := scanner.Scan(ctx, opts)
 			if err != nil {

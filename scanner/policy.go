@@ -839,7 +839,6 @@ func (sc *scan) startPolicy(servers []*Server, ctxOf func(*Server) *policyContex
 // itself: handing them out from one goroutine would wake it for every
 // server, on a core the workers need.
 func (b *policyBatch) work() {
-	b.sc.opts.Policy.GrowStack()
 	for {
 		i := int(b.taken.Add(1)) - 1
 		if i >= len(b.servers) {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpguard/mcpguard/fleetpolicy"
-	"github.com/mcpguard/mcpguard/policy"
 )
 
 // environment is what commands learn from the process, injected for tests so
@@ -34,10 +33,6 @@ type environment struct {
 	// startFleet starts OPA's plugins for --opa-config; nil in a build that
 	// does not link them, which runs mcpguard-opa instead (opahelper.go).
 	startFleet fleetpolicy.Starter
-	// preload holds the shipped policies, loading since the process
-	// started, for a command that will evaluate them (runContext); nil
-	// otherwise.
-	preload *policy.Preload
 	// interrupts turn SIGINT and SIGTERM into the cancellation of the
 	// command's context once armed (interrupts.go); nil in tests, where
 	// arming does nothing.

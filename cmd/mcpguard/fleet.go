@@ -81,9 +81,6 @@ func loadFleet(ctx context.Context, stderr io.Writer, opts *FleetOptions, host, 
 	if env.startFleet == nil {
 		return nil, fmt.Errorf("--opa-config: this build cannot start OPA's plugins")
 	}
-	// Starting the plugins registers mcpguard's functions in OPA's global
-	// table of builtins, which the preload reads while it compiles.
-	env.preload.Wait()
 	src, err := env.startFleet(ctx, fleetpolicy.Options{Config: cfg, ID: host, StateDir: stateDir, LookupEnv: env.lookupEnv,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {

@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
-
-	"github.com/mcpguard/mcpguard/policy"
 )
 
 // Exit codes (SPEC §4).
@@ -48,7 +46,6 @@ type streams struct {
 // code. It is the only place that decides exit codes.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := defaultEnv()
-	preloadFor(&env, args) // first: it is on a scan's critical path
 	ctx, interrupts := newInterrupts(context.Background())
 	defer interrupts.stop()
 	env.interrupts = interrupts
@@ -56,21 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runContext(ctx, args, streams{in: stdin, out: stdout, err: stderr}, env)
 }
 
-// preloadFor starts loading the shipped policies when the command will
-// evaluate them: they load on another core while the flags are parsed and
-// the configuration files read, a scan's start-up.
-func preloadFor(env *environment, args []string) {
-	if env.preload == nil && subcommand(args) == "scan" {
-		env.preload = policy.PreloadShipped()
-	}
-}
-
 func runContext(ctx context.Context, args []string, s streams, env environment) int {
-	preloadFor(&env, args)
-	// The command owns the preload's goroutines, whether or not it got as
-	// far as taking it: none outlives it (nor runs beside the next command
-	// of a process that runs several, which may start OPA's plugins).
-	defer env.preload.Wait()
 	root := newRootCmd(s, env, subcommand(args))
 	var prof profileFlags
 	prof.register(root)

@@ -183,7 +183,6 @@ func runScan(cmd *cobra.Command, env environment, opts *ScanOptions) error {
 		Suppressions: sup,
 		Meta:         meta,
 		Introspect:   iopts,
-		Preload:      env.preload,
 	}
 	if fleet != nil {
 		ropts.Fleet = fleet.policy

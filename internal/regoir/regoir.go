@@ -486,6 +486,20 @@ func (e *Evaluator) Eval(ctx context.Context, entrypoint string, input ast.Value
 // never changes: a caller that makes the input for one evaluation makes
 // its term with it.
 func (e *Evaluator) EvalTerm(ctx context.Context, entrypoint string, input *ast.Term) ([]*ast.Term, error) {
+	var out []*ast.Term
+	err := e.eval(ctx, entrypoint, input, false, func(rs []*ast.Term) error { out = rs; return nil })
+	return out, err
+}
+
+// EvalTermWith is EvalTerm that gives the results to read before it
+// returns, and makes the terms of the collections it builds in memory of
+// its own, reused by the next evaluation: read must not keep any part of
+// the results (TestEvalTermWithSlab).
+func (e *Evaluator) EvalTermWith(ctx context.Context, entrypoint string, input *ast.Term, read func([]*ast.Term) error) error {
+	return e.eval(ctx, entrypoint, input, true, read)
+}
+
+func (e *Evaluator) eval(ctx context.Context, entrypoint string, input *ast.Term, slab bool, read func([]*ast.Term) error) error {
 	var plan *Func
 	for i := range e.im.Plans {
 		if e.im.Plans[i].Name == entrypoint {
@@ -493,7 +507,7 @@ func (e *Evaluator) EvalTerm(ctx context.Context, entrypoint string, input *ast.
 		}
 	}
 	if plan == nil {
-		return nil, fmt.Errorf("no plan %q", entrypoint)
+		return fmt.Errorf("no plan %q", entrypoint)
 	}
 	s, _ := e.states.Get().(*state)
 	if s == nil {
@@ -502,6 +516,7 @@ func (e *Evaluator) EvalTerm(ctx context.Context, entrypoint string, input *ast.
 	}
 	defer e.states.Put(s)
 	defer s.reset()
+	s.slab = slab
 	s.bctx = topdown.BuiltinContext{Context: ctx}
 	s.done = ctx.Done()
 	locals := s.stack[:plan.Locals]
@@ -512,13 +527,13 @@ func (e *Evaluator) EvalTerm(ctx context.Context, entrypoint string, input *ast.
 	for _, b := range e.im.Blocks[plan.Blocks.Start:plan.Blocks.end()] {
 		r := s.exec(b, locals)
 		if s.err != nil {
-			return nil, s.err
+			return s.err
 		}
 		if r == ctrlReturn {
 			break
 		}
 	}
-	return s.results, nil
+	return read(s.results)
 }
 
 // state is one evaluation's: the locals of its calls in one stack, the
@@ -542,15 +557,68 @@ type state struct {
 	steps   uint
 	scans   []*scanFrame // by depth
 	depth   int          // of the scan being run
+	// slab is true in an evaluation whose results are read before it
+	// returns (EvalTermWith): the terms of the collections it builds are
+	// made in slabTerms and slabArrays, reused by the next; outside a
+	// fixed function's evaluation (fixing > 0), whose value every later
+	// evaluation shares.
+	slab       bool
+	fixing     int
+	slabTerms  []ast.Term
+	slabArrays []arrayBlock
+	nTerms     int
+	nArrays    int
 }
 
-// newTerm is a term for v.
-func (s *state) newTerm(v ast.Value) *ast.Term { return &ast.Term{Value: v} }
+// Room in a state's slab: a server's evaluation builds a few dozen
+// collections and arrays.
+const (
+	slabTermCount  = 64
+	slabArrayCount = 16
+)
+
+// newTerm is a term for v, made in the slab when the evaluation has one.
+func (s *state) newTerm(v ast.Value) *ast.Term {
+	if !s.slab || s.fixing > 0 {
+		return &ast.Term{Value: v}
+	}
+	if s.slabTerms == nil {
+		s.slabTerms = make([]ast.Term, slabTermCount)
+	}
+	if s.nTerms == len(s.slabTerms) {
+		return &ast.Term{Value: v}
+	}
+	t := &s.slabTerms[s.nTerms]
+	s.nTerms++
+	t.Value = v
+	return t
+}
+
+// makeArray is makeArray's array, its block made in the slab when the
+// evaluation has one.
+func (s *state) makeArray(n int) *ast.Term {
+	if !s.slab || s.fixing > 0 || n > inlineArrayElems || !arrayFieldsMatch() {
+		return makeArray(n)
+	}
+	if s.slabArrays == nil {
+		s.slabArrays = make([]arrayBlock, slabArrayCount)
+	}
+	if s.nArrays == len(s.slabArrays) {
+		return makeArray(n)
+	}
+	b := &s.slabArrays[s.nArrays]
+	s.nArrays++
+	return b.init(n)
+}
 
 // undefinedMemo marks a rule memoized as undefined.
 var undefinedMemo = &ast.Term{}
 
 func (s *state) reset() {
+	// The slab's terms and arrays let go of what they held.
+	clear(s.slabTerms[:s.nTerms])
+	clear(s.slabArrays[:s.nArrays])
+	s.nTerms, s.nArrays, s.slab, s.fixing = 0, 0, false, 0
 	// Only the part of the stack this evaluation reached (high) holds
 	// anything to let go of.
 	clear(s.stack[:s.high])
@@ -698,7 +766,7 @@ func (s *state) exec(b Span, locals []*ast.Term) int {
 			}
 			locals[st.Target] = ast.InternedTerm(n)
 		case OpMakeArray:
-			locals[st.Target] = makeArray(int(st.N))
+			locals[st.Target] = s.makeArray(int(st.N))
 		case OpMakeConst:
 			locals[st.Target] = s.ev.consts[st.N]
 		case OpMakeObject:
@@ -917,11 +985,19 @@ func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 	}
 	s.top += n
 	s.high = max(s.high, s.top)
+	// A fixed function's value outlives the evaluation: nothing of it is
+	// made in the slab.
+	fixing := 0
+	if fixed != nil {
+		fixing = 1
+	}
+	s.fixing += fixing
 	var out *ast.Term
 	for _, b := range s.im.Blocks[fn.Blocks.Start:fn.Blocks.end()] {
 		r := s.exec(b, frame)
 		if s.err != nil {
 			s.top -= n
+			s.fixing -= fixing
 			return nil, ctrlReturn
 		}
 		if r == ctrlReturn {
@@ -929,6 +1005,7 @@ func (s *state) call(st *Instr, locals []*ast.Term) (*ast.Term, int) {
 			break
 		}
 	}
+	s.fixing -= fixing
 	if out == nil {
 		out = frame[fn.Ret]
 	}
