@@ -16,7 +16,8 @@
 # m50 and m200 (genmachine's laptops of ~55 and ~220 servers), big (~11,000
 # servers: time and peak RSS), fleet (`report DIR` of HOSTS x SERVERS
 # machine reports, by default 1,000 x 100, timed with python's json.load of
-# the same files in the same rounds), daemon (bench/daemonbench's 200-server
+# the same files in the same rounds; FORMAT=html merges into that format
+# instead of json), daemon (bench/daemonbench's 200-server
 # daemon, 30 edits: the ratio is of CPU per edit, not of time).
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/ab.sh A_BINARY B_BINARY" >&2; exit 2; }
@@ -78,7 +79,7 @@ work, pairs, names = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
 m50, m200, big = sys.argv[4].split(), sys.argv[5].split(), sys.argv[6].split()
 scan = ["scan", "--format", "json", "--fail-on", "never"]
 args = {"onefile": scan + [work + "/one/.mcp.json"], "m50": scan + m50, "m200": scan + m200, "big": scan + big,
-        "daemon": None, "fleet": ["report", work + "/fleet", "--format", "json", "--fail-on", "never", "-o", work + "/fleet.out"]}
+        "daemon": None, "fleet": ["report", work + "/fleet", "--format", os.environ.get("FORMAT", "json"), "--fail-on", "never", "-o", work + "/fleet.out"]}
 load = "import glob, json, sys\nfor f in sorted(glob.glob(sys.argv[1] + '/*.json')):\n    json.load(open(f))\n"
 
 def daemon_cpu(bin):

@@ -7,13 +7,10 @@ import (
 	"github.com/mcpguard/mcpguard/internal/jsonquote"
 )
 
-// The distinct servers are, with the servers and findings (appendServer,
-// appendFinding), nearly all of a fleet document (40,000, 100,000 and
-// 100,000 on bench/fleet.sh's fleet, 130 MB), and reflection was most of
-// the time spent writing them: appendDistinct writes them by hand, byte
-// for byte as elementJSON does. The tests fill every field by reflection
-// and compare with encoding/json, so a field added and not here fails
-// them.
+// A fleet's servers and findings, nearly all of its document, are written
+// by the report's hand-written writers (appendServer, appendFinding), with
+// the host as a last member. The tests fill every field by reflection and
+// compare with encoding/json, so a field added and not written fails them.
 
 // appendFleetServer appends s as an element of the fleet's servers list,
 // or reports false when the generic encoder is to write it (no server, or
@@ -33,52 +30,6 @@ func appendFleetFinding(b []byte, f *FleetFinding) ([]byte, bool) {
 	}
 	out, err := appendFinding(b, f.Finding, &f.Host)
 	return out, err == nil
-}
-
-// appendDistinct appends d as an element of the fleet's distinct servers
-// (tens of thousands on a large fleet, each with a map).
-func appendDistinct(b []byte, d *DistinctEntry) []byte {
-	b = append(b, "{\n      \"key\": "...)
-	b = jsonquote.Append(b, d.Key, false)
-	b = appendJSONMember(b, 1, "transport", d.Transport)
-	if d.Command != "" {
-		b = appendJSONMember(b, 1, "command", d.Command)
-	}
-	if len(d.Args) > 0 {
-		b = appendJSONKey(b, 1, "args")
-		b = appendJSONStrings(b, 1, d.Args)
-	}
-	if d.URL != "" {
-		b = appendJSONMember(b, 1, "url", d.URL)
-	}
-	b = appendJSONKey(b, 1, "names")
-	b = appendJSONStrings(b, 1, d.Names)
-	b = appendJSONKey(b, 1, "clients")
-	b = appendJSONStrings(b, 1, d.Clients)
-	for _, n := range []struct {
-		name string
-		v    int
-	}{{"hosts", d.Hosts}, {"users", d.Users}, {"instances", d.Instances}, {"allowed", d.Allowed}, {"not_allowed", d.NotAllowed}} {
-		b = appendJSONKey(b, 1, n.name)
-		b = strconv.AppendInt(b, int64(n.v), 10)
-	}
-	b = appendJSONKey(b, 1, "by_status")
-	b, _ = appendJSONObject(b, 1, d.ByStatus) // numbers: never an error
-	b = appendJSONKey(b, 1, "findings")
-	b = append(b, "{\n        \"error\": "...)
-	b = strconv.AppendInt(b, int64(d.Findings.Error), 10)
-	b = appendJSONKey(b, 2, "warning")
-	b = strconv.AppendInt(b, int64(d.Findings.Warning), 10)
-	b = appendJSONKey(b, 2, "note")
-	b = strconv.AppendInt(b, int64(d.Findings.Note), 10)
-	b = append(b, "\n      }"...)
-	if d.Component != "" {
-		b = appendJSONMember(b, 1, "component", d.Component)
-	}
-	if d.Version != "" {
-		b = appendJSONMember(b, 1, "version", d.Version)
-	}
-	return append(b, "\n    }"...)
 }
 
 // appendJSONLocation appends a Location object whose key is at depth.

@@ -88,7 +88,7 @@ func fillRandom(rng *rand.Rand, v reflect.Value) {
 }
 
 // TestFleetElementsMatchEncodingJSON holds the hand-written writers of
-// servers, findings and distinct servers to encoding/json (indented at
+// servers and findings to encoding/json (indented at
 // their depth, HTML characters unescaped: what writeFleetJSON and
 // WriteJSON write), byte for byte, over values whose every field is
 // filled at random, details, evidence and introspection included; it
@@ -139,13 +139,6 @@ func TestFleetElementsMatchEncodingJSON(t *testing.T) {
 			}
 		} else {
 			t.Fatalf("finding %d not written by hand", i)
-		}
-	}
-	for i := range 1000 {
-		var d DistinctEntry
-		fillRandom(rng, reflect.ValueOf(&d).Elem())
-		if got, w := string(appendDistinct(nil, &d)), want(&d); got != w {
-			t.Fatalf("distinct server %d:\n got %s\nwant %s", i, got, w)
 		}
 	}
 	if servers != 3000 || findings != 3000 {

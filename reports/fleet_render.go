@@ -373,10 +373,7 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 		}
 		return jsonv2.MarshalWrite(b, &f.Findings[i], opts)
 	})
-	d.list("distinct_servers", len(f.Distinct), func(b *bytes.Buffer, i int) error {
-		_, err := b.Write(appendDistinct(b.AvailableBuffer(), &f.Distinct[i]))
-		return err
-	})
+	d.list("distinct_servers", len(f.Distinct), generic(func(i int) any { return &f.Distinct[i] }))
 	d.list("findings_by_rule", len(f.Rules), generic(func(i int) any { return &f.Rules[i] }))
 	d.list("errors", len(f.Errors), generic(func(i int) any { return &f.Errors[i] }))
 	d.field("summary", f.Summary)
@@ -392,8 +389,10 @@ func writeFleetJSON(w io.Writer, f *Fleet) error {
 // elementJSON are the options that write an array element of the fleet
 // document byte for byte as indentEncoder(w, "    ") does (encoding/json's
 // semantics, indented at that depth, HTML characters unescaped), in one
-// pass: encoding/json marshals, then indents into a second buffer, which
-// was a quarter of a 100,000-server merge.
+// pass where encoding/json marshals, then indents into a second buffer.
+// They differ on invalid UTF-8 only, which this writes as a raw U+FFFD
+// and encoding/json as \ufffd, the same text once decoded: reports that
+// ReadReport accepts hold none, the name of a file in errors may.
 func elementJSON() jsonv2.Options {
 	return jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
 		jsontext.WithIndent("  "), jsontext.WithIndentPrefix("    "))
