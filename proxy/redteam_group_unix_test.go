@@ -67,7 +67,7 @@ func TestRedteamBrokenStdout(t *testing.T) {
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	err = cmd.Wait()
 	in.Close()
-	if alive(pid) {
+	if outlives(pid) {
 		t.Errorf("the proxy ended (%v) and the grandchild %d in the server's group outlived it", err, pid)
 	}
 }
