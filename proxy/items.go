@@ -95,11 +95,31 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			withheld[i] = &Withheld{Rule: "MCPG-U001", Message: fmt.Sprintf("the %s's identifier carries hidden characters", nounOf(kind))}
 		}
 	}
+	// Items that share an identifier with a withheld one are withheld
+	// with it: a prompts/get of the name may get either from the server.
+	heldIDs := map[string]*Withheld{}
+	for i := range list.Items {
+		if w := withheld[i]; w != nil {
+			if id := itemID(&list.Items[i]); id != "" && heldIDs[id] == nil {
+				heldIDs[id] = w
+			}
+		}
+	}
+	for i := range list.Items {
+		if w := heldIDs[itemID(&list.Items[i])]; w != nil && withheld[i] == nil {
+			withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
+		}
+	}
 	g.reportItems(cat, of, list)
+	decided := map[string]bool{} // keys withheld by this listing
 	for i := range list.Items {
 		it := &list.Items[i]
 		k := itemKey(kind, itemID(it))
 		if w := withheld[i]; w != nil {
+			if decided[k] {
+				continue // its twin decided the key
+			}
+			decided[k] = true
 			if old, was := g.items[k]; !was || old != *w {
 				g.emit(events.Event{Kind: "item-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
 					Message: w.Message + g.action("; removed from "+method+" and requests for it refused", " (monitor mode: forwarded)"),
@@ -111,7 +131,9 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			}
 			continue
 		}
-		delete(g.items, k)
+		if !decided[k] {
+			delete(g.items, k)
+		}
 	}
 	if !g.opts.Enforce {
 		return result, nil
@@ -142,6 +164,17 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 		return nil, fmt.Errorf("rewrite: %w", err)
 	}
 	return edited, nil
+}
+
+// idMember names the member that identifies an item of the kind.
+func idMember(kind toolcheck.ItemKind) string {
+	switch kind {
+	case toolcheck.KindResource:
+		return "uri"
+	case toolcheck.KindResourceTemplate:
+		return "uriTemplate"
+	}
+	return "name"
 }
 
 func nounOf(kind toolcheck.ItemKind) string {
