@@ -428,3 +428,60 @@ func TestGuardItemsDuplicates(t *testing.T) {
 		t.Errorf("events %v", gt.kinds())
 	}
 }
+
+func TestTemplateRegexp(t *testing.T) {
+	for _, c := range []struct {
+		tmpl string
+		in   []string
+		out  []string
+	}{
+		{"docs://pages/{slug}", []string{"docs://pages/intro", "docs://pages/"}, []string{"docs://pages/a/b", "docs://pagesX", "xdocs://pages/a"}},
+		{"file:///{+path}", []string{"file:///etc/passwd", "file:///a/b/c"}, []string{"http:///a"}},
+		{"search://{q}{?page,limit}", []string{"search://x", "search://x?page=2&limit=3"}, []string{"search://x/y"}},
+		{"a.b://{x}", []string{"a.b://1"}, []string{"aXb://1"}},
+	} {
+		re := templateRegexp(c.tmpl)
+		if re == nil {
+			t.Fatalf("%s: no regexp", c.tmpl)
+		}
+		for _, u := range c.in {
+			if !re.MatchString(u) {
+				t.Errorf("%s does not make %s", c.tmpl, u)
+			}
+		}
+		for _, u := range c.out {
+			if re.MatchString(u) {
+				t.Errorf("%s makes %s", c.tmpl, u)
+			}
+		}
+	}
+	for _, bad := range []string{"a://{x", strings.Repeat("{x}", 1000)} {
+		if templateRegexp(bad) != nil {
+			t.Errorf("%.20s: a regexp", bad)
+		}
+	}
+}
+
+// TestGuardTemplateReads: a resources/read of a uri made from a withheld
+// template is refused, unless the server lists that resource itself.
+func TestGuardTemplateReads(t *testing.T) {
+	gt := newGuardTest(t, GuardOptions{Enforce: true})
+	if _, err := gt.g.ItemsList("resources/templates/list", []byte(poisonedTemplates)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gt.g.ItemsList("resources/list", []byte(`{"resources":[{"uri":"docs://pages/listed","name":"listed"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	for uri, want := range map[string]bool{"docs://pages/intro": true, "docs://pages/listed": false, "file:///etc/hosts": false, "docs://pages/a/b": false} {
+		if _, held := gt.g.WithheldItem("resources/read", uri); held != want {
+			t.Errorf("%s: withheld %v, want %v", uri, held, want)
+		}
+	}
+	// A later listing without the poisoned template releases its uris.
+	if _, err := gt.g.ItemsList("resources/templates/list", []byte(`{"resourceTemplates":[{"uriTemplate":"docs://pages/{slug}","name":"page","description":"A page."}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, held := gt.g.WithheldItem("resources/read", "docs://pages/intro"); held {
+		t.Error("released template still refused")
+	}
+}
