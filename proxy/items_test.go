@@ -267,6 +267,38 @@ func TestStdioStatelessLists(t *testing.T) {
 	s.close()
 }
 
+// TestHTTPItemHeaders: a POST whose Mcp-Name names another prompt or
+// resource than its body is refused (something that routes by the header
+// would serve what the proxy did not check); a matching one, plain or
+// base64-written, passes.
+func TestHTTPItemHeaders(t *testing.T) {
+	up := &fakeUpstream{}
+	upSrv := httptest.NewServer(up)
+	t.Cleanup(upSrv.Close)
+	h, _ := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: true, Inspector: &fakeInspector{}})
+	px := httptest.NewServer(h)
+	t.Cleanup(px.Close)
+	get := `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"café"}}`
+	read := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://a"}}`
+	for _, c := range []struct {
+		body, name string
+		ok         bool
+	}{
+		{get, "polish_email", false}, {get, "=?base64?Y2Fmw6k=?=", true}, {get, "=?base64?cG9saXNo?=", false},
+		{read, "docs://b", false}, {read, "docs://a", true},
+	} {
+		resp, body := post(t, px.URL+"/mcp", c.body, map[string]string{"Mcp-Name": c.name})
+		if (resp.StatusCode == http.StatusOK) != c.ok {
+			t.Errorf("Mcp-Name %q on %s: %d %s", c.name, c.body, resp.StatusCode, body)
+		}
+	}
+	up.mu.Lock()
+	defer up.mu.Unlock()
+	if len(up.seen) != 2 {
+		t.Errorf("the upstream saw %q", up.seen)
+	}
+}
+
 // TestHTTPItems: over Streamable HTTP (a JSON body and an SSE stream) the
 // prompts/list answer is analysed as over stdio, and a prompts/get of the
 // withheld prompt never reaches the upstream.
