@@ -13,7 +13,9 @@
 //     what it observes on a direct connection;
 //   - testdata/node/hostile-server.mjs, built with the SDK: hidden Unicode must
 //     be stripped, poisoned tools withheld and calls to them refused (JSON-RPC
-//     error -32001), a lying readOnlyHint dropped, the IDE allowlist enforced
+//     error -32001), a poisoned prompt and resource template left out of
+//     prompts/list and resources/templates/list and a prompts/get of the
+//     prompt refused, a lying readOnlyHint dropped, the IDE allowlist enforced
 //     with --ide, and a rug pull after notifications/tools/list_changed caught
 //     by the pins until `mcpguard pins approve`; --mode monitor must forward
 //     everything unchanged and still write events.

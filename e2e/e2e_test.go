@@ -454,17 +454,22 @@ func guardFlags(dir, name string, more ...string) []string {
 // The client's document
 
 type doc struct {
-	Scenario        string    `json:"scenario"`
-	Server          server    `json:"server"`
-	Notifications   []message `json:"notifications"`
-	ServerRequests  []message `json:"serverRequests"`
-	Lists           [][]tool  `json:"lists"`
-	Calls           []call    `json:"calls"`
-	Skipped         []skipped `json:"skipped"`
-	Unlisted        []string  `json:"unlisted"`
-	ListChangedSeen *bool     `json:"listChangedSeen"`
-	Fatal           *rpcError `json:"fatal"`
-	ListError       *rpcError `json:"listError"`
+	Scenario       string    `json:"scenario"`
+	Server         server    `json:"server"`
+	Notifications  []message `json:"notifications"`
+	ServerRequests []message `json:"serverRequests"`
+	Lists          [][]tool  `json:"lists"`
+	Calls          []call    `json:"calls"`
+	Skipped        []skipped `json:"skipped"`
+	Unlisted       []string  `json:"unlisted"`
+	// Prompts, ResourceTemplates and PromptGets are the hostile scenario's
+	// prompts/list, resources/templates/list and prompts/get of each prompt.
+	Prompts           []map[string]any `json:"prompts"`
+	ResourceTemplates []map[string]any `json:"resourceTemplates"`
+	PromptGets        []call           `json:"promptGets"`
+	ListChangedSeen   *bool            `json:"listChangedSeen"`
+	Fatal             *rpcError        `json:"fatal"`
+	ListError         *rpcError        `json:"listError"`
 
 	raw      any    // the whole document
 	stderr   string // the client's stderr (and a stdio server's)
@@ -911,6 +916,14 @@ func testHostile(t *testing.T, tr transport) {
 			t.Fatalf("direct: call to %s failed: %s%s", c.Name, errText(c.Error), c.Result)
 		}
 	}
+	if got := itemNames(ref.Prompts, "name"); got != "review_code,polish_email" || itemNames(ref.ResourceTemplates, "name") != "page,search" {
+		t.Fatalf("direct: prompts %s, templates %s", got, itemNames(ref.ResourceTemplates, "name"))
+	}
+	for _, g := range ref.PromptGets {
+		if g.Error != nil {
+			t.Fatalf("direct: prompts/get %s failed: %s", g.Name, errText(g.Error))
+		}
+	}
 
 	t.Run("enforce", func(t *testing.T) {
 		h := newHarness(t)
@@ -966,7 +979,33 @@ func testHostile(t *testing.T, tr transport) {
 			}
 		}
 
+		// The poisoned prompt and template are left out, and the prompt
+		// cannot be fetched; the clean ones reach the client unchanged.
+		if got := itemNames(d.Prompts, "name"); got != "review_code" {
+			t.Errorf("prompts listed: %s, want review_code", got)
+		}
+		if got := itemNames(d.ResourceTemplates, "name"); got != "page" {
+			t.Errorf("resource templates listed: %s, want page", got)
+		}
+		if len(d.Prompts) == 1 && !reflect.DeepEqual(d.Prompts[0], ref.Prompts[0]) {
+			t.Errorf("clean prompt changed; %s", diff(ref.Prompts[0], d.Prompts[0]))
+		}
+		for i, g := range d.PromptGets {
+			switch g.Name {
+			case "polish_email":
+				if g.Error == nil || g.Error.Code != codeWithheld || g.Error.Data["item_kind"] != "prompt" {
+					t.Errorf("prompts/get polish_email: got %s%s, want code %d", errText(g.Error), g.Result, codeWithheld)
+				}
+			default:
+				if g.Error != nil || string(g.Result) != string(ref.PromptGets[i].Result) {
+					t.Errorf("prompts/get %s: got %s%s, want %s", g.Name, errText(g.Error), g.Result, ref.PromptGets[i].Result)
+				}
+			}
+		}
+
 		evs := readEvents(t, filepath.Join(dir, "events.jsonl"), "hostile")
+		wantItemWithheld(t, evs, "prompt", "polish_email")
+		wantItemWithheld(t, evs, "resource_template", "search")
 		wantEvent(t, evs, "tool-withheld", "MCPG-T001", "send_feedback")
 		wantEvent(t, evs, "tool-withheld", "", "summarize")
 		wantEvent(t, evs, "call-refused", "MCPG-T001", "send_feedback")
@@ -988,12 +1027,36 @@ func testHostile(t *testing.T, tr transport) {
 		if !reflect.DeepEqual(d.Calls, ref.Calls) {
 			t.Errorf("monitor mode changed tool calls; %s", diff(ref.Calls, d.Calls))
 		}
+		if !reflect.DeepEqual(d.Prompts, ref.Prompts) || !reflect.DeepEqual(d.ResourceTemplates, ref.ResourceTemplates) || !reflect.DeepEqual(d.PromptGets, ref.PromptGets) {
+			t.Errorf("monitor mode changed prompts or templates; %s %s", diff(ref.Prompts, d.Prompts), diff(ref.PromptGets, d.PromptGets))
+		}
 		evs := readEvents(t, filepath.Join(dir, "events.jsonl"), "hostile")
 		wantEvent(t, evs, "", "MCPG-T001", "send_feedback")
 		if e, ok := findEvent(evs, "call-refused", "", ""); ok {
 			t.Errorf("monitor mode refused a call to %s", e.Tool)
 		}
 	})
+}
+
+// itemNames joins the member of each listed item.
+func itemNames(items []map[string]any, member string) string {
+	var out []string
+	for _, it := range items {
+		s, _ := it[member].(string)
+		out = append(out, s)
+	}
+	return strings.Join(out, ",")
+}
+
+// wantItemWithheld asserts an item-withheld event for the item.
+func wantItemWithheld(t *testing.T, evs []event, kind, name string) {
+	t.Helper()
+	for _, e := range evs {
+		if e.Kind == "item-withheld" && e.Details["item_kind"] == kind && e.Details["item"] == name {
+			return
+		}
+	}
+	t.Errorf("no item-withheld event for %s %s", kind, name)
 }
 
 // checkRefused asserts that a call was answered by the proxy as a call to a

@@ -99,6 +99,10 @@ type Guard struct {
 	// which the prompts and resources may speak of as the server's own.
 	items     map[string]Withheld
 	toolNames *toolcheck.Names
+	// heldTemplates are the withheld resource templates, listedURIs the
+	// resources the last resources/list forwarded (items.go).
+	heldTemplates []heldTemplate
+	listedURIs    map[string]bool
 }
 
 // maxPageNames bounds pageNames: a server paging without end must not

@@ -3,6 +3,7 @@ package proxy
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -95,11 +96,31 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			withheld[i] = &Withheld{Rule: "MCPG-U001", Message: fmt.Sprintf("the %s's identifier carries hidden characters", nounOf(kind))}
 		}
 	}
+	// Items that share an identifier with a withheld one are withheld
+	// with it: a prompts/get of the name may get either from the server.
+	heldIDs := map[string]*Withheld{}
+	for i := range list.Items {
+		if w := withheld[i]; w != nil {
+			if id := itemID(&list.Items[i]); id != "" && heldIDs[id] == nil {
+				heldIDs[id] = w
+			}
+		}
+	}
+	for i := range list.Items {
+		if w := heldIDs[itemID(&list.Items[i])]; w != nil && withheld[i] == nil {
+			withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
+		}
+	}
 	g.reportItems(cat, of, list)
+	decided := map[string]bool{} // keys withheld by this listing
 	for i := range list.Items {
 		it := &list.Items[i]
 		k := itemKey(kind, itemID(it))
 		if w := withheld[i]; w != nil {
+			if decided[k] {
+				continue // its twin decided the key
+			}
+			decided[k] = true
 			if old, was := g.items[k]; !was || old != *w {
 				g.emit(events.Event{Kind: "item-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
 					Message: w.Message + g.action("; removed from "+method+" and requests for it refused", " (monitor mode: forwarded)"),
@@ -111,8 +132,11 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			}
 			continue
 		}
-		delete(g.items, k)
+		if !decided[k] {
+			delete(g.items, k)
+		}
 	}
+	g.rememberAddresses(kind, list, withheld)
 	if !g.opts.Enforce {
 		return result, nil
 	}
@@ -142,6 +166,42 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 		return nil, fmt.Errorf("rewrite: %w", err)
 	}
 	return edited, nil
+}
+
+// rememberAddresses keeps, for resources/read, the withheld templates of a
+// templates listing and the uris of the resources a resources listing
+// forwards: each listing replaces what the last one of its kind said.
+func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemList, withheld []*Withheld) {
+	switch kind {
+	case toolcheck.KindResourceTemplate:
+		g.heldTemplates = g.heldTemplates[:0]
+		for i := range list.Items {
+			if withheld[i] == nil || len(g.heldTemplates) >= maxHeldTemplates {
+				continue
+			}
+			if re := templateRegexp(list.Items[i].URI); re != nil {
+				g.heldTemplates = append(g.heldTemplates, heldTemplate{re: re, w: *withheld[i]})
+			}
+		}
+	case toolcheck.KindResource:
+		g.listedURIs = map[string]bool{}
+		for i := range list.Items {
+			if u := list.Items[i].URI; withheld[i] == nil && u != "" && len(g.listedURIs) < maxPageNames {
+				g.listedURIs[u] = true
+			}
+		}
+	}
+}
+
+// idMember names the member that identifies an item of the kind.
+func idMember(kind toolcheck.ItemKind) string {
+	switch kind {
+	case toolcheck.KindResource:
+		return "uri"
+	case toolcheck.KindResourceTemplate:
+		return "uriTemplate"
+	}
+	return "name"
 }
 
 func nounOf(kind toolcheck.ItemKind) string {
@@ -212,8 +272,82 @@ func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	w, ok := g.items[itemKey(kind, id)]
-	return w, ok
+	if w, ok := g.items[itemKey(kind, id)]; ok || kind != toolcheck.KindResource {
+		return w, ok
+	}
+	// A uri made from a withheld template, unless the server lists the
+	// resource itself and it was not withheld.
+	if g.listedURIs[id] {
+		return Withheld{}, false
+	}
+	for _, ht := range g.heldTemplates {
+		if ht.re.MatchString(id) {
+			return ht.w, true
+		}
+	}
+	return Withheld{}, false
+}
+
+// heldTemplate is a withheld resource template: the uris it makes.
+type heldTemplate struct {
+	re *regexp.Regexp
+	w  Withheld
+}
+
+// maxHeldTemplates bounds the templates whose uris are refused, and
+// maxTemplateLen the length of one (a regexp is made of each).
+const (
+	maxHeldTemplates = 256
+	maxTemplateLen   = 2048
+)
+
+// templateRegexp returns the uris an RFC 6570 URI template expands to, as
+// an anchored regular expression: its literal text, and for each
+// expression what its operator can expand to ("{+path}" and "{#frag}" may
+// hold slashes, "{x}" not, "{?q}" a query). nil for a template too long
+// or malformed.
+func templateRegexp(tmpl string) *regexp.Regexp {
+	if len(tmpl) > maxTemplateLen {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			b.WriteString(regexp.QuoteMeta(tmpl))
+			break
+		}
+		j := strings.IndexByte(tmpl[i:], '}')
+		if j < 0 {
+			return nil
+		}
+		b.WriteString(regexp.QuoteMeta(tmpl[:i]))
+		expr := tmpl[i+1 : i+j]
+		tmpl = tmpl[i+j+1:]
+		op := byte(0)
+		if expr != "" {
+			op = expr[0]
+		}
+		switch op {
+		case '+', '#':
+			b.WriteString(".*")
+		case '?', '&':
+			b.WriteString(`(?:[?&][^#]*)?`)
+		case '/':
+			b.WriteString(`(?:/[^?#]*)?`)
+		case '.', ';':
+			b.WriteString(`(?:[.;][^/?#]*)?`)
+		default:
+			b.WriteString(`[^/?#]*`)
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
 }
 
 // editItems removes withheld items and elements that are not objects from

@@ -2,7 +2,10 @@ package proxy
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
@@ -93,5 +96,51 @@ func headerMismatch(h http.Header, body []byte) string {
 			return "the Mcp-Name header names another tool than the body"
 		}
 	}
+	// SEP-2243: Mcp-Name is params.name of a prompts/get, params.uri of a
+	// resources/read (and subscribe), which the proxy checks as it does a
+	// tool's name; a value may be written =?base64?...?=.
+	if len(name) == 1 {
+		member := ""
+		switch m.Method {
+		case "prompts/get":
+			member = "name"
+		case "resources/read", "resources/subscribe", "resources/unsubscribe":
+			member = "uri"
+		}
+		if member != "" && headerValue(name[0]) != paramString(m.Params, member) {
+			return "the Mcp-Name header names another " + map[string]string{"name": "prompt", "uri": "resource"}[member] + " than the body"
+		}
+	}
 	return ""
+}
+
+// headerValue decodes an Mcp-Name value written as =?base64?B64?=
+// (SEP-2243, for values that are not printable ASCII); other values are
+// as they are.
+func headerValue(v string) string {
+	if b64, ok := strings.CutPrefix(v, "=?base64?"); ok {
+		if b64, ok = strings.CutSuffix(b64, "?="); ok {
+			if d, err := base64.StdEncoding.DecodeString(b64); err == nil {
+				return string(d)
+			}
+		}
+	}
+	return v
+}
+
+// paramString returns the string member of params as JSON.parse reads it
+// (the last one when repeated), "" when absent or not a string.
+func paramString(params []byte, member string) string {
+	keys, values, ok := mcpio.ObjectMembers(params)
+	if !ok {
+		return ""
+	}
+	out := ""
+	for i, k := range keys {
+		if k == member {
+			out = ""
+			_ = json.Unmarshal(values[i], &out)
+		}
+	}
+	return out
 }

@@ -29,7 +29,7 @@ import {
   ListRootsRequestSchema,
   ProgressNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_NAMES as HOSTILE_TOOLS, tools as hostileTools } from "./hostile-server.mjs";
+import { TOOL_NAMES as HOSTILE_TOOLS, tools as hostileTools, PROMPTS as HOSTILE_PROMPTS } from "./hostile-server.mjs";
 
 const TIMEOUT_MS = 30000; // any single request; the Go test has its own deadline
 const LIST_CHANGED_TIMEOUT_MS = 5000;
@@ -261,6 +261,22 @@ const scenarios = {
       await callTool(name, args);
     }
     doc.unlisted = HOSTILE_TOOLS.filter((n) => !listed.has(n));
+    // The prompts and resource templates, and every prompt asked for
+    // (hostile-server.mjs has them; the 2.x server of the eras test not).
+    const caps = client.getServerCapabilities() ?? {};
+    if (caps.resources) await listAll("resourceTemplates", (p, o) => client.listResourceTemplates(p, o), "resourceTemplates");
+    if (!caps.prompts) return;
+    await listAll("prompts", (p, o) => client.listPrompts(p, o), "prompts");
+    doc.promptGets = [];
+    for (const p of HOSTILE_PROMPTS) {
+      const rec = { name: p.name };
+      doc.promptGets.push(rec);
+      try {
+        rec.result = await client.getPrompt({ name: p.name, arguments: { code: "x", draft: "x" } }, { timeout: TIMEOUT_MS });
+      } catch (e) {
+        rec.error = errorOf(e);
+      }
+    }
   },
   async rugpull() {
     await listTools();
