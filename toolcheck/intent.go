@@ -135,7 +135,7 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 	}
 	var out []toolSignal
 	if view != "" && strings.IndexByte(text, '\n') < 0 {
-		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted)
+		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted, true)
 	}
 	for line := range strings.SplitSeq(text, "\n") {
 		// A line whose view would admit none of the line patterns gets
@@ -143,7 +143,7 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 || !a.m.intentLines.viewNeeded(line, a.intentScratch) {
 			continue
 		}
-		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted)
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted, false)
 	}
 	return out
 }
@@ -152,7 +152,11 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 // the gates the view admits (auxIntent: unknown). Each admitted gate is
 // searched once in the whole view; only the clauses a gate matched in are
 // read further.
-func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
+//
+// fresh says that the phrase set's last pass (matchPhrases) read this
+// view: admitted then holds every line pattern's bit and its scratch the
+// first occurrences, and no second pass is made.
+func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32, fresh bool) []toolSignal {
 	if admitted&auxIntent == 0 {
 		return out
 	}
@@ -163,11 +167,16 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	gates := p.gates()
 	has := func(k int) bool { return admitted&(auxIntentFirst<<k) != 0 }
 	// Which line patterns the view admits (re.admits(view)), from one
-	// automaton pass.
-	ls, sc := a.m.intentLines, a.intentScratch
+	// automaton pass: the phrase set's, or the line set's own.
+	ls, sc, base := a.m.intentLines, a.intentScratch, 0
 	var adm uint32
-	for _, k := range ls.candidates(view, sc) {
-		adm |= 1 << k
+	if fresh {
+		ls, sc, base = a.m.phrases, a.phraseScratch, len(a.m.phrases.phrases)+auxIntentIndex
+		adm = admitted / auxIntentFirst
+	} else {
+		for _, k := range ls.candidates(view, sc) {
+			adm |= 1 << k
+		}
 	}
 	admits := func(k int) bool { return adm&(1<<k) != 0 }
 	// The universal gate (1) can match only where one of its
@@ -240,7 +249,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		}
 		// The first matches of each gate, as matchPhrases reads the
 		// first four of each phrase: a bound on what one text costs.
-		for _, m := range re.search(view, 16, nil, valid, ls.firstOccurrences(k, len(view), sc)) {
+		for _, m := range re.search(view, 16, nil, valid, ls.firstOccurrences(base+k, len(view), sc)) {
 			starts[k] = append(starts[k], m[0])
 			last = max(last, m[0])
 		}
