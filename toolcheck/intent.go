@@ -30,14 +30,28 @@ type intentPatterns struct {
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, sinkTo, paramVerb, paramDest, sinkDest, private,
 	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim *litRegexp
+	// universalAlt are universal's alternatives, each compiled alone.
+	universalAlt []*litRegexp
+}
+
+// universalAlts are the alternatives of intentPatterns.universal (every
+// other tool). Each is also a line pattern of its own: a match of the
+// whole is a match of one of them, and each needs literals of two kinds
+// ("all " and "tool") where the whole, one group for all four, needs only
+// the commonest ("tool").
+var universalAlts = []string{
+	`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b`,
+	`\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b`,
+	`\bother (?:mcp )?(?:tools?|servers?)\b`,
+	`\banother (?:mcp )?(?:tool|server)\b`,
 }
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
-	return &intentPatterns{
+	p := &intentPatterns{
 		// A server named as such: "the gmail server", "github server's".
 		server: regexp.MustCompile("\\b([a-z0-9][\\w.-]*) (?:mcp )?server'?s ['\"`]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\\b"),
 		// Every other tool.
-		universal: newLitRegexp(`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b|\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b|\bother (?:mcp )?(?:tools?|servers?)\b|\banother (?:mcp )?(?:tool|server)\b`),
+		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
 		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),`),
 		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|at the start of|at the beginning of)\b`),
@@ -70,6 +84,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		private:   newLitRegexp(`\b(?:env|environment variables?|credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|private keys?|ssh|id_rsa|id_ed25519|\.env|\.aws|\.netrc|kube ?config|browser history|shell history|bash_history|chat history|conversation)\b`),
 		verbatim:  newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified)\b`),
 	}
+	for _, alt := range universalAlts {
+		p.universalAlt = append(p.universalAlt, newLitRegexp(alt))
+	}
+	return p
 })
 
 // numIntentGates is the length of gates.
@@ -94,6 +112,8 @@ const (
 	lineCredSource
 	lineCredTaken
 	lineConvNoun
+	// lineUniversalAlt is the first of universalAlts' patterns.
+	lineUniversalAlt
 )
 
 // linePatterns are the patterns lineIntent reads of a whole view: the
@@ -101,7 +121,8 @@ const (
 // set's automaton tells which a view admits and where each literal first
 // occurs.
 func (p *intentPatterns) linePatterns() []*litRegexp {
-	return append(p.gates(), p.order, p.fullOutput, p.convAll, p.verbatim, p.sinkVerb, p.paramVerb, p.credSource, p.credTaken, p.convNoun)
+	return append(append(p.gates(), p.order, p.fullOutput, p.convAll, p.verbatim, p.sinkVerb, p.paramVerb, p.credSource, p.credTaken, p.convNoun),
+		p.universalAlt...)
 }
 
 // intentSignals returns the signals of what one text asks for (view: its
@@ -114,7 +135,7 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 	}
 	var out []toolSignal
 	if view != "" && strings.IndexByte(text, '\n') < 0 {
-		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted)
+		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted, true)
 	}
 	for line := range strings.SplitSeq(text, "\n") {
 		// A line whose view would admit none of the line patterns gets
@@ -122,7 +143,7 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 		if len(line) < 12 || strings.IndexByte(line, ' ') < 0 || !a.m.intentLines.viewNeeded(line, a.intentScratch) {
 			continue
 		}
-		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted)
+		out = a.lineIntent(out, matchView(line), ptr, pos, hidden, param, admitted, false)
 	}
 	return out
 }
@@ -131,7 +152,11 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 // the gates the view admits (auxIntent: unknown). Each admitted gate is
 // searched once in the whole view; only the clauses a gate matched in are
 // read further.
-func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32) []toolSignal {
+//
+// fresh says that the phrase set's last pass (matchPhrases) read this
+// view: admitted then holds every line pattern's bit and its scratch the
+// first occurrences, and no second pass is made.
+func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.Pos, hidden, param bool, admitted uint32, fresh bool) []toolSignal {
 	if admitted&auxIntent == 0 {
 		return out
 	}
@@ -142,13 +167,23 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	gates := p.gates()
 	has := func(k int) bool { return admitted&(auxIntentFirst<<k) != 0 }
 	// Which line patterns the view admits (re.admits(view)), from one
-	// automaton pass.
-	ls, sc := a.m.intentLines, a.intentScratch
+	// automaton pass: the phrase set's, or the line set's own.
+	ls, sc, base := a.m.intentLines, a.intentScratch, 0
 	var adm uint32
-	for _, k := range ls.candidates(view, sc) {
-		adm |= 1 << k
+	if fresh {
+		ls, sc, base = a.m.phrases, a.phraseScratch, len(a.m.phrases.phrases)+auxIntentIndex
+		adm = admitted / auxIntentFirst
+	} else {
+		for _, k := range ls.candidates(view, sc) {
+			adm |= 1 << k
+		}
 	}
 	admits := func(k int) bool { return adm&(1<<k) != 0 }
+	// The universal gate (1) can match only where one of its
+	// alternatives' patterns is admitted.
+	if adm&((1<<len(p.universalAlt)-1)<<lineUniversalAlt) == 0 {
+		adm &^= 1 << 1
+	}
 	// Which gates a rule could use here: each rule needs its gate and
 	// the literals of what it checks next, which cost less to look for
 	// than a gate's matches.
@@ -214,7 +249,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		}
 		// The first matches of each gate, as matchPhrases reads the
 		// first four of each phrase: a bound on what one text costs.
-		for _, m := range re.search(view, 16, nil, valid, ls.firstOccurrences(k, len(view), sc)) {
+		for _, m := range re.search(view, 16, nil, valid, ls.firstOccurrences(base+k, len(view), sc)) {
 			starts[k] = append(starts[k], m[0])
 			last = max(last, m[0])
 		}
@@ -452,10 +487,23 @@ func (r *Report) ownName(key string) bool {
 		// The server's tool names and their parameters' names: what its
 		// texts name of its own.
 		r.ownKeys = make(map[string]bool, len(r.Tools))
+		var buf []byte
+		add := func(s string) {
+			if !tlPrintableASCII(s) {
+				r.ownKeys[identKey(s)] = true
+				return
+			}
+			// Most keys repeat (the same parameters on many tools):
+			// each is made in buf, and a string only for a new one.
+			buf = appendIdentKeyASCII(buf[:0], s)
+			if !r.ownKeys[string(buf)] {
+				r.ownKeys[string(buf)] = true
+			}
+		}
 		// The parameters are the members of inputSchema's properties
 		// (toolParams' names).
 		for i := range r.Tools {
-			r.ownKeys[identKey(r.Tools[i].Name)] = true
+			add(r.Tools[i].Name)
 			props := r.Tools[i].Value.Get("inputSchema").Get("properties")
 			if props == nil || props.Kind != jsonc.Object {
 				continue
@@ -463,11 +511,11 @@ func (r *Report) ownName(key string) bool {
 			// A member's key is unique (jsonc keeps the last value under
 			// the first occurrence), so m.Value is props.Get(m.Key).
 			for _, m := range props.Members {
-				r.ownKeys[identKey(m.Key)] = true
+				add(m.Key)
 				if e := m.Value.Get("enum"); e != nil {
 					for _, v := range e.Elems {
 						if v.IsString() {
-							r.ownKeys[identKey(v.Str)] = true
+							add(v.Str)
 						}
 					}
 				}

@@ -146,6 +146,8 @@ type phraseSet struct {
 	// groupLits[p] are the literal ids of pattern p's group literals, in
 	// group order (litRegexp.search's first).
 	groupLits [][]uint16
+	// viewLimit: viewNeeded reads only the patterns before it.
+	viewLimit int
 }
 
 func newPhraseSet(phrases []toolPhrase, aux ...*litRegexp) *phraseSet {
@@ -243,13 +245,14 @@ func (ps *phraseSet) candidates(s string, sc *phraseScratch) []int {
 }
 
 // viewNeeded reports whether s is not printable ASCII (tlPrintableASCII)
-// or candidates(matchView(s)) lists a pattern, without making the view:
-// the automaton reads s as matchView would write printable ASCII (letters
-// lower-cased, each run of white space one space between words) and stops
-// at the first pattern whose every group has a literal, or at the first
-// byte that is not printable. Most texts of a listing need no view.
+// or candidates(matchView(s)) lists a pattern before viewLimit, without
+// making the view: the automaton reads s as matchView would write
+// printable ASCII (letters lower-cased, each run of white space one space
+// between words) and stops at the first such pattern whose every group
+// has a literal, or at the first byte that is not printable. Most texts of
+// a listing need no view.
 func (ps *phraseSet) viewNeeded(s string, sc *phraseScratch) bool {
-	if len(ps.always) > 0 {
+	if len(ps.always) > 0 && ps.always[0] < ps.viewLimit {
 		return true
 	}
 	gen := sc.next()
@@ -280,8 +283,12 @@ func (ps *phraseSet) viewNeeded(s string, sc *phraseScratch) bool {
 		}
 		e := next[row+uint32(class[c])]
 		row = e % outBase
-		if e >= outBase && len(ps.seen(e, i, gen, sc, sc.cands[:0])) > 0 {
-			return true
+		if e >= outBase {
+			for _, p := range ps.seen(e, i, gen, sc, sc.cands[:0]) {
+				if p < ps.viewLimit {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -362,9 +369,14 @@ const (
 	auxReadOnlyClaim = 1 << iota
 	auxStrongDestroy
 	auxIdempotentClaim
-	// The first needs of the intent rules (intentGates), in order.
+	// The intent rules' line patterns (intentPatterns.linePatterns: the
+	// gates first), in order.
 	auxIntentFirst
 )
+
+// auxIntentIndex is the index of the first line pattern among the aux
+// patterns.
+const auxIntentIndex = 3
 
 // auxIntent is the mask of the intent rules' bits (intentGates' length).
 const auxIntent = (1<<numIntentGates - 1) * auxIntentFirst
@@ -376,9 +388,14 @@ var compiledToolMatchers = sync.OnceValue(func() *toolMatchers {
 		idempotentClaim: newLitRegexp(idempotentClaimExpr),
 		flowVerb:        newLitRegexp(flowVerbExpr),
 	}
-	// In the order of the aux bits.
-	aux := append([]*litRegexp{m.readOnlyClaim, m.strongDestroy, m.idempotentClaim}, intentRE().gates()...)
+	// In the order of the aux bits. The line patterns after the gates
+	// are admitted in the same pass (lineIntent reads them when the view
+	// is the one the pass read), but whether a text needs a view depends
+	// on the phrases, the annotation patterns and the gates only.
+	aux := append([]*litRegexp{m.readOnlyClaim, m.strongDestroy, m.idempotentClaim}, intentRE().linePatterns()...)
 	m.phrases = newPhraseSet(poisonPhraseList(), aux...)
+	m.phrases.viewLimit = len(m.phrases.phrases) + auxIntentIndex + numIntentGates
 	m.intentLines = newPhraseSet(nil, intentRE().linePatterns()...)
+	m.intentLines.viewLimit = len(m.intentLines.res)
 	return m
 })

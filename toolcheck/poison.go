@@ -423,7 +423,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		if tx.view != "" {
 			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
 				param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
-				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted)
+				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted, true)
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}

@@ -509,6 +509,21 @@ func identKey(name string) string {
 	return strings.Join(splitIdent(name), "")
 }
 
+// appendIdentKeyASCII appends identKey(s) of printable ASCII s to dst:
+// its letters and digits, lower-cased (joinIdentASCII without spaces).
+func appendIdentKeyASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isASCIIUpper(c):
+			dst = append(dst, c+'a'-'A')
+		case isASCIILower(c) || isASCIIDigit(c):
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
 // identView is the match view of an identifier: its words joined by
 // spaces ("content_from_reading_ssh_id_rsa" → "content from reading ssh id
 // rsa"), "" when it has none.

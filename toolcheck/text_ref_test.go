@@ -116,6 +116,9 @@ func checkViews(t *testing.T, s string) {
 	if got, want := identKey(s), strings.Join(words, ""); got != want {
 		t.Fatalf("identKey(%q) = %q, want %q", s, got, want)
 	}
+	if got, want := string(appendIdentKeyASCII(nil, s)), strings.Join(words, ""); tlPrintableASCII(s) && got != want {
+		t.Fatalf("appendIdentKeyASCII(%q) = %q, want %q", s, got, want)
+	}
 	if got, want := fieldsAtLeast(s, 2), len(strings.Fields(s)) >= 2; got != want {
 		t.Fatalf("fieldsAtLeast(%q, 2) = %v, want %v", s, got, want)
 	}
