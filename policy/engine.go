@@ -86,11 +86,9 @@ type EngineOptions struct {
 }
 
 // Engine holds the compiled policies: the shipped ones and any custom ones.
-// Compile once with NewEngine (or StartEngine), then evaluate many times; an
-// Engine is safe for concurrent use.
+// Compile once with NewEngine, then evaluate many times; an Engine is safe
+// for concurrent use.
 type Engine struct {
-	ready  chan struct{} // closed when compilation has finished
-	err    error
 	server rego.PreparedEvalQuery // verdict, policy and custom rules
 	// withCustom says the server query is serverQuery (its result has the
 	// custom deny and warn lists), not shippedQuery.
@@ -121,29 +119,11 @@ const (
 // compile error, or a custom module outside mcpguard.custom, is a
 // *CompileError.
 func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
-	e := StartEngine(ctx, opts)
-	if err := e.Err(); err != nil {
+	e := &Engine{}
+	if err := e.compile(ctx, opts); err != nil {
 		return nil, err
 	}
 	return e, nil
-}
-
-// StartEngine compiles in the background and returns at once, so that a
-// command can read its inputs meanwhile. Every method waits for the
-// compilation; Err reports its failure.
-func StartEngine(ctx context.Context, opts EngineOptions) *Engine {
-	e := &Engine{ready: make(chan struct{})}
-	go func() {
-		defer close(e.ready)
-		e.err = e.compile(ctx, opts)
-	}()
-	return e
-}
-
-// Err waits for the compilation and returns its error, if any.
-func (e *Engine) Err() error {
-	<-e.ready
-	return e.err
 }
 
 func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {

@@ -318,7 +318,7 @@ func FuzzPlanMatchesTopdown(f *testing.F) {
 	f.Add([]byte(strings.Repeat("\xff\x81\x02", 50)))
 	planned, ref := planAndTopdown(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		planMatchesTopdown(t, planned, ref, data)
+		planMatchesTopdown(t, planned, ref, data, "")
 	})
 }
 
@@ -331,28 +331,47 @@ func TestPlanMatchesTopdownGenerated(t *testing.T) {
 	planned, ref := planAndTopdown(t)
 	rng := rand.New(rand.NewPCG(47, 2026))
 	reasons := map[string]int{}
-	for i := range 400 {
+	rules := map[string]int{}
+	for i := range 600 {
 		data := make([]byte, 8+rng.IntN(200))
 		for j := range data {
 			data[j] = byte(rng.UintN(256))
 		}
-		if res := planMatchesTopdown(t, planned, ref, data); res != nil && len(res.Decision.Reasons) > 0 {
+		// Every other input launches its server through a program the
+		// hygiene rules look at, as real command lines do.
+		var launcher string
+		if i%2 == 1 {
+			launcher = fuzzLaunchers[rng.IntN(len(fuzzLaunchers))]
+		}
+		if res := planMatchesTopdown(t, planned, ref, data, launcher); res != nil && len(res.Decision.Reasons) > 0 {
 			reasons[res.Decision.Reasons[0]]++
+			for _, f := range res.Findings {
+				rules[f.Rule]++
+			}
 		}
 		if t.Failed() {
-			t.Fatalf("input %d: %q", i, data)
+			t.Fatalf("input %d (launcher %q): %q", i, launcher, data)
 		}
 	}
-	for _, r := range []string{reports.ReasonAllowed, reports.ReasonNotAllowlisted} {
+	t.Logf("decisions: %v; findings: %v", reasons, rules)
+	for _, r := range []string{reports.ReasonAllowed, reports.ReasonNotAllowlisted, reports.ReasonDeniedName,
+		reports.ReasonDeniedCommand, reports.ReasonDeniedURL, reports.ReasonEmptyAllowlist} {
 		if reasons[r] == 0 {
-			t.Errorf("no generated server was decided %s (decisions %v)", r, reasons)
+			t.Errorf("no generated server was decided %s", r)
 		}
 	}
-	t.Logf("decisions: %v", reasons)
-	if len(reasons) < 3 {
-		t.Errorf("the generated servers reach only %v", reasons)
+	// The shipped rules the generator must reach: secrets, launchers,
+	// transports and the Claude Code verdict's findings.
+	for _, r := range []string{"MCPG-C001", "MCPG-C002", "MCPG-C003", "MCPG-C005", "MCPG-P001", "MCPG-P002"} {
+		if rules[r] == 0 {
+			t.Errorf("no generated server has a %s finding", r)
+		}
 	}
 }
+
+// fuzzLaunchers are the programs whose arguments the hygiene rules read.
+var fuzzLaunchers = []string{"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "docker", "podman",
+	"bash", "sh", "cmd", "powershell", "pwsh", "node"}
 
 // planAndTopdown are an engine that evaluates through the shipped plan
 // and one that evaluates with topdown (EngineOptions.Topdown).
@@ -375,8 +394,9 @@ func planAndTopdown(t testing.TB) (planned, ref *Engine) {
 
 // planMatchesTopdown evaluates the server and the context data makes
 // through both engines, and fails t unless both give the same results or
-// both fail. It returns the plan's server result.
-func planMatchesTopdown(t *testing.T, planned, ref *Engine, data []byte) *ServerResult {
+// both fail. A launcher, when given, is put first on a stdio server's
+// command line. It returns the plan's server result.
+func planMatchesTopdown(t *testing.T, planned, ref *Engine, data []byte, launcher string) *ServerResult {
 	t.Helper()
 	odd := []any{nil, true, 7, -1.5, "", "x", []any{}, []any{1, "a", nil}, map[string]any{}, map[string]any{"a": []any{"b"}}}
 	ctx := context.Background()
@@ -386,6 +406,9 @@ func planMatchesTopdown(t *testing.T, planned, ref *Engine, data []byte) *Server
 		t.Fatal(err)
 	}
 	server := fuzzServer(b)
+	if launcher != "" && server["transport"] == "stdio" {
+		launch(server, launcher)
+	}
 	for _, obj := range []map[string]any{server, server["claude"].(map[string]any), server["facts"].(map[string]any)} {
 		if b.bool() {
 			keys := slices.Sorted(maps.Keys(obj))
@@ -412,6 +435,22 @@ func planMatchesTopdown(t *testing.T, planned, ref *Engine, data []byte) *Server
 		t.Errorf("context: plan %+v\ntopdown %+v", gotCtx, wantCtx)
 	}
 	return got
+}
+
+// launch rewrites a stdio server of fuzzServer's to start through
+// launcher, keeping its arguments: the command, Claude Code's view of the
+// command line and the facts agree.
+func launch(server map[string]any, launcher string) {
+	args := []string{}
+	for _, a := range server["args"].([]any) {
+		args = append(args, a.(string))
+	}
+	argv := append([]string{launcher}, args...)
+	claude, facts := server["claude"].(map[string]any), server["facts"].(map[string]any)
+	server["command"] = launcher
+	claude["argv"], claude["argv_keys"] = strs(argv), []any{ArgvKey(argv)}
+	prog, progArgs := fuzzProgram(argv)
+	facts["program"], facts["program_args"] = prog, strs(progArgs)
 }
 
 // asRecords is v with its objects made records, outside arrays, keyed by
