@@ -408,24 +408,17 @@ func indentEncoder(w io.Writer, prefix string) *json.Encoder {
 }
 
 // encodeChunks encodes n elements in chunks of chunk on every core and
-// writes the chunks in order: a large fleet's JSON costs its share of each
+// writes the chunks in order: a large page's data costs its share of each
 // core, and at most a few chunks are held at once. A list of one chunk is
-// encoded on the caller's goroutine, piece elements at a time through one
-// buffer (piece >= chunk: at once).
-func encodeChunks(n, chunk, piece int, encode func(lo, hi int, b *bytes.Buffer) error, write func([]byte) error) error {
+// encoded on the caller's goroutine.
+func encodeChunks(n, chunk int, encode func(lo, hi int, b *bytes.Buffer) error, write func([]byte) error) error {
 	if n <= chunk {
-		// No goroutine to start and wait for (a one-file scan).
+		// No goroutine to start and wait for (a small page).
 		var b bytes.Buffer
-		for lo := 0; lo < n; lo += piece {
-			b.Reset()
-			if err := encode(lo, min(lo+piece, n), &b); err != nil {
-				return err
-			}
-			if err := write(b.Bytes()); err != nil {
-				return err
-			}
+		if err := encode(0, n, &b); err != nil {
+			return err
 		}
-		return nil
+		return write(b.Bytes())
 	}
 	chunks := (n + chunk - 1) / chunk
 	workers := min(runtime.GOMAXPROCS(0), chunks)

@@ -119,7 +119,7 @@ func (d htmlTableData) write(w io.Writer) error {
 	var pool sync.Pool
 	// Parts of 256 rows, each with its own strings: smaller parts would
 	// list the repeated strings more often (a fleet page 4% larger at 64).
-	err = encodeChunks(d.N, 256, 256, func(lo, hi int, b *bytes.Buffer) error {
+	err = encodeChunks(d.N, 256, func(lo, hi int, b *bytes.Buffer) error {
 		c, _ := pool.Get().(*htmlChunk)
 		if c == nil {
 			c = &htmlChunk{index: map[string]int{}}

@@ -56,8 +56,8 @@ func (d *jsonDoc) field(name string, v any) {
 }
 
 // list writes a member whose value is a list of n elements, each encoded
-// by encode at the depth of a top-level list's elements (encodeChunks:
-// on every core, a chunk at a time).
+// by encode at the depth of a top-level list's elements, one at a time
+// through one buffer.
 func (d *jsonDoc) list(name string, n int, encode func(b *bytes.Buffer, i int) error) {
 	d.key(name)
 	if d.err != nil {
@@ -70,28 +70,18 @@ func (d *jsonDoc) list(name string, n int, encode func(b *bytes.Buffer, i int) e
 	if _, d.err = d.bw.WriteString("["); d.err != nil {
 		return
 	}
-	// Chunks of 64 for a short list, so that a few hundred servers take
-	// both cores; 256 for a long one, where more chunks cost more than
-	// they share. A list of one chunk goes eight elements at a time
-	// through a small buffer, not one grown to the whole list. (Where
-	// chunks fall does not show in JSON.)
-	chunk := 256
-	if n < 1024 {
-		chunk = 64
-	}
-	d.err = encodeChunks(n, chunk, 8, func(lo, hi int, b *bytes.Buffer) error {
-		for i := lo; i < hi; i++ {
-			sep := ",\n    "
-			if i == 0 {
-				sep = "\n    "
-			}
-			b.WriteString(sep)
-			if err := encode(b, i); err != nil {
-				return err
-			}
+	var b bytes.Buffer
+	for i := 0; i < n && d.err == nil; i++ {
+		sep := ",\n    "
+		if i == 0 {
+			sep = "\n    "
 		}
-		return nil
-	}, func(b []byte) error { _, err := d.bw.Write(b); return err })
+		b.Reset()
+		b.WriteString(sep)
+		if d.err = encode(&b, i); d.err == nil {
+			_, d.err = d.bw.Write(b.Bytes())
+		}
+	}
 	if d.err == nil {
 		_, d.err = d.bw.WriteString("\n  ]")
 	}

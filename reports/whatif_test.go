@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -117,12 +116,9 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	numbers.Findings = append(numbers.Findings, Finding{ID: "f-n", Rule: "MCPG-X", Message: "numbers",
 		Evidence: map[string]any{"big": 1e21, "small": 0.000001, "int": float64(12345678901234567), "neg": -0.5,
 			"text": "<script>\u2028\u2029&\x7f", "bad": "a\xffb\xc3", "k\xfe": "key", "k\xfd": "sorted", "list": []any{nil, true, "é"}, "empty": map[string]any{}}})
-	// Lists long enough to be written on several goroutines
-	// (encodeChunks, four here whatever the machine), each element
-	// different.
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	// Long lists, each element different.
 	large := hostileReport()
-	for i := range 5000 { // many chunks
+	for i := range 5000 {
 		s := numbers.Servers[i%len(numbers.Servers)]
 		s.ID = fmt.Sprintf("s-%016x", i)
 		s.Args = append([]string{fmt.Sprintf("arg-%d\xff\u2028", i)}, s.Args...)
