@@ -103,6 +103,11 @@ type Guard struct {
 	// resources the last resources/list forwarded (items.go).
 	heldTemplates []heldTemplate
 	listedURIs    map[string]bool
+	// listing are the identifiers (twinKey) the pages of the current
+	// listing of each kind withheld so far, heldURIs the withheld
+	// resources by the uri a server's URL parser reads (canonURI).
+	listing  map[toolcheck.ItemKind]map[string]Withheld
+	heldURIs map[string]Withheld
 }
 
 // maxPageNames bounds pageNames: a server paging without end must not
@@ -135,7 +140,8 @@ func NewGuard(opts GuardOptions) *Guard {
 		opts.IDE = true
 	}
 	opts.Events = opts.Events.For(opts.Name)
-	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, items: map[string]Withheld{}}
+	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, items: map[string]Withheld{},
+		listing: map[toolcheck.ItemKind]map[string]Withheld{}}
 	if opts.Launch != nil {
 		var key []byte
 		if opts.Pins != nil {

@@ -47,7 +47,7 @@ func itemLabel(it *toolcheck.Item) string {
 }
 
 // ItemsList implements ItemInspector.
-func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
+func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, error) {
 	kind, ok := toolcheck.ListMethod(method)
 	if !ok {
 		return result, nil
@@ -98,17 +98,34 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 	}
 	// Items that share an identifier with a withheld one are withheld
 	// with it: a prompts/get of the name may get either from the server.
+	// So are those of a later page that share one with an item an
+	// earlier page of the same listing withheld. Resources' uris are
+	// compared as a server's URL parser reads them.
+	if !paged || g.listing[kind] == nil {
+		g.listing[kind] = map[string]Withheld{}
+	}
+	pageHeld := g.listing[kind]
 	heldIDs := map[string]*Withheld{}
+	for k, w := range pageHeld {
+		heldIDs[k] = &w
+	}
 	for i := range list.Items {
 		if w := withheld[i]; w != nil {
-			if id := itemID(&list.Items[i]); id != "" && heldIDs[id] == nil {
-				heldIDs[id] = w
+			if id := itemID(&list.Items[i]); id != "" && heldIDs[twinKey(kind, id)] == nil {
+				heldIDs[twinKey(kind, id)] = w
 			}
 		}
 	}
 	for i := range list.Items {
-		if w := heldIDs[itemID(&list.Items[i])]; w != nil && withheld[i] == nil {
-			withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
+		if id := itemID(&list.Items[i]); id != "" && withheld[i] == nil {
+			if w := heldIDs[twinKey(kind, id)]; w != nil {
+				withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
+			}
+		}
+	}
+	for k, w := range heldIDs {
+		if len(pageHeld) < maxPageNames {
+			pageHeld[k] = *w
 		}
 	}
 	g.reportItems(cat, of, list)
@@ -136,7 +153,7 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			delete(g.items, k)
 		}
 	}
-	g.rememberAddresses(kind, list, withheld)
+	g.rememberAddresses(kind, list, withheld, paged)
 	if !g.opts.Enforce {
 		return result, nil
 	}
@@ -170,11 +187,14 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 
 // rememberAddresses keeps, for resources/read, the withheld templates of a
 // templates listing and the uris of the resources a resources listing
-// forwards: each listing replaces what the last one of its kind said.
-func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemList, withheld []*Withheld) {
+// forwards: each listing replaces what the last one of its kind said, and
+// a later page (paged) adds to what the earlier pages said.
+func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemList, withheld []*Withheld, paged bool) {
 	switch kind {
 	case toolcheck.KindResourceTemplate:
-		g.heldTemplates = g.heldTemplates[:0]
+		if !paged {
+			g.heldTemplates = g.heldTemplates[:0]
+		}
 		for i := range list.Items {
 			if withheld[i] == nil || len(g.heldTemplates) >= maxHeldTemplates {
 				continue
@@ -184,7 +204,10 @@ func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemL
 			}
 		}
 	case toolcheck.KindResource:
-		g.listedURIs = map[string]bool{}
+		g.indexHeldURIs()
+		if !paged || g.listedURIs == nil {
+			g.listedURIs = map[string]bool{}
+		}
 		for i := range list.Items {
 			if u := list.Items[i].URI; withheld[i] == nil && u != "" && len(g.listedURIs) < maxPageNames {
 				g.listedURIs[u] = true
@@ -275,17 +298,35 @@ func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 	if w, ok := g.items[itemKey(kind, id)]; ok || kind != toolcheck.KindResource {
 		return w, ok
 	}
-	// A uri made from a withheld template, unless the server lists the
-	// resource itself and it was not withheld.
+	// The uri as the server lists a resource it did not withhold is read
+	// as listed. Any other spelling a server's URL parser reads as a
+	// withheld resource's uri is refused, and so is a uri made from a
+	// withheld template.
 	if g.listedURIs[id] {
 		return Withheld{}, false
 	}
+	canon := canonURI(id, false)
+	if w, ok := g.heldURIs[canon]; ok {
+		return w, true
+	}
+	withQuery := canonURI(id, true)
 	for _, ht := range g.heldTemplates {
-		if ht.re.MatchString(id) {
+		if ht.re.MatchString(id) || ht.re.MatchString(withQuery) {
 			return ht.w, true
 		}
 	}
 	return Withheld{}, false
+}
+
+// indexHeldURIs rebuilds heldURIs from the withheld resources.
+func (g *Guard) indexHeldURIs() {
+	g.heldURIs = map[string]Withheld{}
+	prefix := itemKey(toolcheck.KindResource, "")
+	for k, w := range g.items {
+		if uri, ok := strings.CutPrefix(k, prefix); ok && w != (Withheld{}) {
+			g.heldURIs[canonURI(uri, false)] = w
+		}
+	}
 }
 
 // heldTemplate is a withheld resource template: the uris it makes.
@@ -311,7 +352,9 @@ func templateRegexp(tmpl string) *regexp.Regexp {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("^")
+	// Case-insensitive: a URL parser lowers the scheme and host, and a
+	// path that differs only in case refuses more, never less.
+	b.WriteString("(?i)^")
 	for {
 		i := strings.IndexByte(tmpl, '{')
 		if i < 0 {
@@ -390,14 +433,29 @@ func (r *relay) denyItem(env *mcpio.Envelope) (resp []byte, code int, rule, why 
 	if !ok {
 		return nil, 0, "", ""
 	}
-	var id string
+	var id, variant string
 	for i, k := range keys {
-		if k == member {
-			var s string
-			if json.Unmarshal(values[i], &s) == nil {
-				id = s
-			}
+		switch {
+		case k == member:
+			id = ""
+			_ = json.Unmarshal(values[i], &id)
+		case strings.EqualFold(k, member):
+			variant = k
 		}
+	}
+	if variant != "" {
+		// encoding/json's struct decoding (mark3labs/mcp-go, go-sdk)
+		// takes the last member whose name folds to the field's: the
+		// server would get another item than the one checked.
+		if !r.opts.Enforce {
+			r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Severity: "warning",
+				Message: fmt.Sprintf("monitor mode: forwarded a %s whose params also hold %q, which some servers read as %s", env.Method, variant, member),
+				Details: map[string]any{"item_kind": kind}})
+			return nil, 0, "", ""
+		}
+		why := fmt.Sprintf("ambiguous %s: the params also hold %q", env.Method, variant)
+		r.opts.Events.Emit(events.Event{Kind: "call-refused", Message: why, Details: map[string]any{"item_kind": kind, "method": env.Method}})
+		return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: %s, which some servers read as %s", why, member), nil), CodeNotAnalysed, "", why
 	}
 	w, withheld := ii.WithheldItem(env.Method, id)
 	if !withheld {
