@@ -126,9 +126,14 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 	for k, w := range heldIDs {
 		if len(pageHeld) < maxPageNames {
 			pageHeld[k] = *w
+		} else {
+			g.overflowed(kind)
 		}
 	}
 	g.reportItems(cat, of, list)
+	if !paged {
+		delete(g.overflow, kind)
+	}
 	decided := map[string]bool{} // keys withheld by this listing
 	for i := range list.Items {
 		it := &list.Items[i]
@@ -146,6 +151,8 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 			}
 			if len(g.items) < maxPageNames || g.items[k] != (Withheld{}) {
 				g.items[k] = *w
+			} else {
+				g.overflowed(kind)
 			}
 			continue
 		}
@@ -186,7 +193,7 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 }
 
 // rememberAddresses keeps, for resources/read, the withheld templates of a
-// templates listing and the uris of the resources a resources listing
+// templates listing and the ids of the prompts and resources a listing
 // forwards: each listing replaces what the last one of its kind said, and
 // a later page (paged) adds to what the earlier pages said.
 func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemList, withheld []*Withheld, paged bool) {
@@ -194,23 +201,32 @@ func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemL
 	case toolcheck.KindResourceTemplate:
 		if !paged {
 			g.heldTemplates = g.heldTemplates[:0]
+			delete(g.overflow, kind)
 		}
 		for i := range list.Items {
-			if withheld[i] == nil || len(g.heldTemplates) >= maxHeldTemplates {
+			if withheld[i] == nil {
 				continue
 			}
-			if re := templateRegexp(list.Items[i].URI); re != nil {
+			// A template past the bound, or one no regexp is made of, is
+			// not remembered: every uri the resources did not list is
+			// refused instead.
+			if re := templateRegexp(list.Items[i].URI); re != nil && len(g.heldTemplates) < maxHeldTemplates {
 				g.heldTemplates = append(g.heldTemplates, heldTemplate{re: re, w: *withheld[i]})
+			} else {
+				g.overflowed(kind)
 			}
 		}
-	case toolcheck.KindResource:
-		g.indexHeldURIs()
-		if !paged || g.listedURIs == nil {
-			g.listedURIs = map[string]bool{}
+	case toolcheck.KindResource, toolcheck.KindPrompt:
+		if kind == toolcheck.KindResource {
+			g.indexHeldURIs()
 		}
+		if !paged || g.listed[kind] == nil {
+			g.listed[kind] = map[string]bool{}
+		}
+		listed := g.listed[kind]
 		for i := range list.Items {
-			if u := list.Items[i].URI; withheld[i] == nil && u != "" && len(g.listedURIs) < maxPageNames {
-				g.listedURIs[u] = true
+			if id := itemID(&list.Items[i]); withheld[i] == nil && id != "" && len(listed) < maxPageNames {
+				listed[id] = true
 			}
 		}
 	}
@@ -295,15 +311,26 @@ func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if w, ok := g.items[itemKey(kind, id)]; ok || kind != toolcheck.KindResource {
-		return w, ok
+	if w, ok := g.items[itemKey(kind, id)]; ok {
+		return w, true
+	}
+	if kind == toolcheck.KindPrompt {
+		if w, full := g.overflow[kind]; full && !g.listed[kind][id] {
+			return w, true
+		}
+		return Withheld{}, false
 	}
 	// The uri as the server lists a resource it did not withhold is read
 	// as listed. Any other spelling a server's URL parser reads as a
 	// withheld resource's uri is refused, and so is a uri made from a
 	// withheld template.
-	if g.listedURIs[id] {
+	if g.listed[kind][id] {
 		return Withheld{}, false
+	}
+	for _, k := range [...]toolcheck.ItemKind{toolcheck.KindResource, toolcheck.KindResourceTemplate} {
+		if w, full := g.overflow[k]; full {
+			return w, true
+		}
 	}
 	canon := canonURI(id, false)
 	if w, ok := g.heldURIs[canon]; ok {
@@ -316,6 +343,12 @@ func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 		}
 	}
 	return Withheld{}, false
+}
+
+// overflowed records that a withheld item of the kind could not be
+// remembered: the requests the proxy can no longer judge are refused.
+func (g *Guard) overflowed(kind toolcheck.ItemKind) {
+	g.overflow[kind] = Withheld{Rule: "MCPG-T001", Message: fmt.Sprintf("the server withholds more %ss than mcpguard keeps track of; requests for any it did not list clean are refused", nounOf(kind))}
 }
 
 // indexHeldURIs rebuilds heldURIs from the withheld resources.
