@@ -3,6 +3,7 @@ package proxy
 import (
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -230,5 +231,19 @@ func TestRedteamItemsOverflow(t *testing.T) {
 	}
 	if _, held := gt.g.WithheldItem("resources/read", "notes://other"); !held {
 		t.Error("a resource not listed is readable")
+	}
+}
+
+// TestRedteamHeaderBase64Tool: an Mcp-Name written =?base64?...?= (SEP-2243,
+// for a name that is not printable ASCII) is decoded for a tools/call as
+// for a prompts/get: the matching one passes, another name is refused.
+func TestRedteamHeaderBase64Tool(t *testing.T) {
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"café","arguments":{}}}`)
+	for name, want := range map[string]bool{"=?base64?Y2Fmw6k=?=": true, "café": true, "=?base64?cG9saXNo?=": false, "polish": false} {
+		h := http.Header{}
+		h.Set("Mcp-Name", name)
+		if got := headerMismatch(h, call) == ""; got != want {
+			t.Errorf("Mcp-Name %q: agrees %v, want %v", name, got, want)
+		}
 	}
 }
