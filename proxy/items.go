@@ -96,6 +96,19 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 			withheld[i] = &Withheld{Rule: "MCPG-U001", Message: fmt.Sprintf("the %s's identifier carries hidden characters", nounOf(kind))}
 		}
 	}
+	for i := range list.Items {
+		if withheld[i] != nil {
+			continue
+		}
+		for _, m := range list.Items[i].Value.Members {
+			if id := idMember(kind); m.Key != id && strings.EqualFold(m.Key, id) {
+				// A client on Go's encoding/json reads it as the
+				// identifier: it would list, and ask for, another item.
+				withheld[i] = &Withheld{Rule: "MCPG-T005", Message: fmt.Sprintf("the %s also has a member %q, which some clients read as its %s", nounOf(kind), clip(m.Key), id)}
+				break
+			}
+		}
+	}
 	// Items that share an identifier with a withheld one are withheld
 	// with it: a prompts/get of the name may get either from the server.
 	// So are those of a later page that share one with an item an
