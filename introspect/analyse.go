@@ -98,19 +98,27 @@ func document(l *listing) ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("the %s result is not JSON: %v", part.list, err)
 			}
-			arr := v.Get(part.member)
-			if arr == nil || arr.Kind != jsonc.Array {
-				if part.member == "tools" {
-					return nil, fmt.Errorf("the tools/list result has no tools array")
+			// Every array under a member whose name folds to the list's
+			// ("Prompts"): a client on Go's encoding/json reads it as the
+			// list, so it is analysed as one.
+			arrays := 0
+			if v.Kind == jsonc.Object {
+				for _, m := range v.Members {
+					if !strings.EqualFold(m.Key, part.member) || m.Value.Kind != jsonc.Array {
+						continue
+					}
+					arrays++
+					for _, e := range m.Value.Elems {
+						if n > 0 {
+							b.WriteByte(',')
+						}
+						b.Write(page[e.Pos.Offset:e.End])
+						n++
+					}
 				}
-				continue
 			}
-			for _, e := range arr.Elems {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				b.Write(page[e.Pos.Offset:e.End])
-				n++
+			if arrays == 0 && part.member == "tools" {
+				return nil, fmt.Errorf("the tools/list result has no tools array")
 			}
 		}
 		b.WriteByte(']')

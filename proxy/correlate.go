@@ -37,7 +37,7 @@ type route struct {
 type pendingRequest struct {
 	method string
 	id     []byte // as the request had it
-	paged  bool   // tools/list with a cursor
+	paged  bool   // a tools, prompts or resources listing with a cursor
 	// keys are the table keys the request is recorded under.
 	keys []string
 	// call is set for tools/call: what the audit records (audit.go).

@@ -99,10 +99,20 @@ type Guard struct {
 	// which the prompts and resources may speak of as the server's own.
 	items     map[string]Withheld
 	toolNames *toolcheck.Names
-	// heldTemplates are the withheld resource templates, listedURIs the
-	// resources the last resources/list forwarded (items.go).
+	// heldTemplates are the withheld resource templates, listed the
+	// prompts and resources the last listing of their kind forwarded
+	// (items.go).
 	heldTemplates []heldTemplate
-	listedURIs    map[string]bool
+	listed        map[toolcheck.ItemKind]map[string]bool
+	// listing are the identifiers (twinKey) the pages of the current
+	// listing of each kind withheld so far, heldURIs the withheld
+	// resources by the uri a server's URL parser reads (canonURI).
+	listing  map[toolcheck.ItemKind]map[string]Withheld
+	heldURIs map[string]Withheld
+	// overflow says, per kind, why requests for items the proxy did not
+	// see listed clean are refused: the server withheld more of them
+	// than it remembers.
+	overflow map[toolcheck.ItemKind]Withheld
 }
 
 // maxPageNames bounds pageNames: a server paging without end must not
@@ -135,7 +145,9 @@ func NewGuard(opts GuardOptions) *Guard {
 		opts.IDE = true
 	}
 	opts.Events = opts.Events.For(opts.Name)
-	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, items: map[string]Withheld{}}
+	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, items: map[string]Withheld{},
+		listing: map[toolcheck.ItemKind]map[string]Withheld{}, overflow: map[toolcheck.ItemKind]Withheld{},
+		listed: map[toolcheck.ItemKind]map[string]bool{}}
 	if opts.Launch != nil {
 		var key []byte
 		if opts.Pins != nil {

@@ -47,7 +47,7 @@ func itemLabel(it *toolcheck.Item) string {
 }
 
 // ItemsList implements ItemInspector.
-func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
+func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, error) {
 	kind, ok := toolcheck.ListMethod(method)
 	if !ok {
 		return result, nil
@@ -96,22 +96,57 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			withheld[i] = &Withheld{Rule: "MCPG-U001", Message: fmt.Sprintf("the %s's identifier carries hidden characters", nounOf(kind))}
 		}
 	}
+	for i := range list.Items {
+		if withheld[i] != nil {
+			continue
+		}
+		for _, m := range list.Items[i].Value.Members {
+			if id := idMember(kind); m.Key != id && strings.EqualFold(m.Key, id) {
+				// A client on Go's encoding/json reads it as the
+				// identifier: it would list, and ask for, another item.
+				withheld[i] = &Withheld{Rule: "MCPG-T005", Message: fmt.Sprintf("the %s also has a member %q, which some clients read as its %s", nounOf(kind), clip(m.Key), id)}
+				break
+			}
+		}
+	}
 	// Items that share an identifier with a withheld one are withheld
 	// with it: a prompts/get of the name may get either from the server.
+	// So are those of a later page that share one with an item an
+	// earlier page of the same listing withheld. Resources' uris are
+	// compared as a server's URL parser reads them.
+	if !paged || g.listing[kind] == nil {
+		g.listing[kind] = map[string]Withheld{}
+	}
+	pageHeld := g.listing[kind]
 	heldIDs := map[string]*Withheld{}
+	for k, w := range pageHeld {
+		heldIDs[k] = &w
+	}
 	for i := range list.Items {
 		if w := withheld[i]; w != nil {
-			if id := itemID(&list.Items[i]); id != "" && heldIDs[id] == nil {
-				heldIDs[id] = w
+			if id := itemID(&list.Items[i]); id != "" && heldIDs[twinKey(kind, id)] == nil {
+				heldIDs[twinKey(kind, id)] = w
 			}
 		}
 	}
 	for i := range list.Items {
-		if w := heldIDs[itemID(&list.Items[i])]; w != nil && withheld[i] == nil {
-			withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
+		if id := itemID(&list.Items[i]); id != "" && withheld[i] == nil {
+			if w := heldIDs[twinKey(kind, id)]; w != nil {
+				withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
+			}
+		}
+	}
+	for k, w := range heldIDs {
+		if len(pageHeld) < maxPageNames {
+			pageHeld[k] = *w
+		} else {
+			g.overflowed(kind)
 		}
 	}
 	g.reportItems(cat, of, list)
+	if !paged {
+		delete(g.overflow, kind)
+	}
 	decided := map[string]bool{} // keys withheld by this listing
 	for i := range list.Items {
 		it := &list.Items[i]
@@ -129,6 +164,8 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			}
 			if len(g.items) < maxPageNames || g.items[k] != (Withheld{}) {
 				g.items[k] = *w
+			} else {
+				g.overflowed(kind)
 			}
 			continue
 		}
@@ -136,7 +173,7 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 			delete(g.items, k)
 		}
 	}
-	g.rememberAddresses(kind, list, withheld)
+	g.rememberAddresses(kind, list, withheld, paged)
 	if !g.opts.Enforce {
 		return result, nil
 	}
@@ -169,25 +206,40 @@ func (g *Guard) ItemsList(method string, result []byte) ([]byte, error) {
 }
 
 // rememberAddresses keeps, for resources/read, the withheld templates of a
-// templates listing and the uris of the resources a resources listing
-// forwards: each listing replaces what the last one of its kind said.
-func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemList, withheld []*Withheld) {
+// templates listing and the ids of the prompts and resources a listing
+// forwards: each listing replaces what the last one of its kind said, and
+// a later page (paged) adds to what the earlier pages said.
+func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemList, withheld []*Withheld, paged bool) {
 	switch kind {
 	case toolcheck.KindResourceTemplate:
-		g.heldTemplates = g.heldTemplates[:0]
+		if !paged {
+			g.heldTemplates = g.heldTemplates[:0]
+			delete(g.overflow, kind)
+		}
 		for i := range list.Items {
-			if withheld[i] == nil || len(g.heldTemplates) >= maxHeldTemplates {
+			if withheld[i] == nil {
 				continue
 			}
-			if re := templateRegexp(list.Items[i].URI); re != nil {
+			// A template past the bound, or one no regexp is made of, is
+			// not remembered: every uri the resources did not list is
+			// refused instead.
+			if re := templateRegexp(list.Items[i].URI); re != nil && len(g.heldTemplates) < maxHeldTemplates {
 				g.heldTemplates = append(g.heldTemplates, heldTemplate{re: re, w: *withheld[i]})
+			} else {
+				g.overflowed(kind)
 			}
 		}
-	case toolcheck.KindResource:
-		g.listedURIs = map[string]bool{}
+	case toolcheck.KindResource, toolcheck.KindPrompt:
+		if kind == toolcheck.KindResource {
+			g.indexHeldURIs()
+		}
+		if !paged || g.listed[kind] == nil {
+			g.listed[kind] = map[string]bool{}
+		}
+		listed := g.listed[kind]
 		for i := range list.Items {
-			if u := list.Items[i].URI; withheld[i] == nil && u != "" && len(g.listedURIs) < maxPageNames {
-				g.listedURIs[u] = true
+			if id := itemID(&list.Items[i]); withheld[i] == nil && id != "" && len(listed) < maxPageNames {
+				listed[id] = true
 			}
 		}
 	}
@@ -272,20 +324,55 @@ func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if w, ok := g.items[itemKey(kind, id)]; ok || kind != toolcheck.KindResource {
-		return w, ok
+	if w, ok := g.items[itemKey(kind, id)]; ok {
+		return w, true
 	}
-	// A uri made from a withheld template, unless the server lists the
-	// resource itself and it was not withheld.
-	if g.listedURIs[id] {
+	if kind == toolcheck.KindPrompt {
+		if w, full := g.overflow[kind]; full && !g.listed[kind][id] {
+			return w, true
+		}
 		return Withheld{}, false
 	}
+	// The uri as the server lists a resource it did not withhold is read
+	// as listed. Any other spelling a server's URL parser reads as a
+	// withheld resource's uri is refused, and so is a uri made from a
+	// withheld template.
+	if g.listed[kind][id] {
+		return Withheld{}, false
+	}
+	for _, k := range [...]toolcheck.ItemKind{toolcheck.KindResource, toolcheck.KindResourceTemplate} {
+		if w, full := g.overflow[k]; full {
+			return w, true
+		}
+	}
+	canon := canonURI(id, false)
+	if w, ok := g.heldURIs[canon]; ok {
+		return w, true
+	}
+	withQuery := canonURI(id, true)
 	for _, ht := range g.heldTemplates {
-		if ht.re.MatchString(id) {
+		if ht.re.MatchString(id) || ht.re.MatchString(withQuery) {
 			return ht.w, true
 		}
 	}
 	return Withheld{}, false
+}
+
+// overflowed records that a withheld item of the kind could not be
+// remembered: the requests the proxy can no longer judge are refused.
+func (g *Guard) overflowed(kind toolcheck.ItemKind) {
+	g.overflow[kind] = Withheld{Rule: "MCPG-T001", Message: fmt.Sprintf("the server withholds more %ss than mcpguard keeps track of; requests for any it did not list clean are refused", nounOf(kind))}
+}
+
+// indexHeldURIs rebuilds heldURIs from the withheld resources.
+func (g *Guard) indexHeldURIs() {
+	g.heldURIs = map[string]Withheld{}
+	prefix := itemKey(toolcheck.KindResource, "")
+	for k, w := range g.items {
+		if uri, ok := strings.CutPrefix(k, prefix); ok && w != (Withheld{}) {
+			g.heldURIs[canonURI(uri, false)] = w
+		}
+	}
 }
 
 // heldTemplate is a withheld resource template: the uris it makes.
@@ -311,7 +398,9 @@ func templateRegexp(tmpl string) *regexp.Regexp {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("^")
+	// Case-insensitive: a URL parser lowers the scheme and host, and a
+	// path that differs only in case refuses more, never less.
+	b.WriteString("(?i)^")
 	for {
 		i := strings.IndexByte(tmpl, '{')
 		if i < 0 {
@@ -390,14 +479,29 @@ func (r *relay) denyItem(env *mcpio.Envelope) (resp []byte, code int, rule, why 
 	if !ok {
 		return nil, 0, "", ""
 	}
-	var id string
+	var id, variant string
 	for i, k := range keys {
-		if k == member {
-			var s string
-			if json.Unmarshal(values[i], &s) == nil {
-				id = s
-			}
+		switch {
+		case k == member:
+			id = ""
+			_ = json.Unmarshal(values[i], &id)
+		case strings.EqualFold(k, member):
+			variant = k
 		}
+	}
+	if variant != "" {
+		// encoding/json's struct decoding (mark3labs/mcp-go, go-sdk)
+		// takes the last member whose name folds to the field's: the
+		// server would get another item than the one checked.
+		if !r.opts.Enforce {
+			r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Severity: "warning",
+				Message: fmt.Sprintf("monitor mode: forwarded a %s whose params also hold %q, which some servers read as %s", env.Method, variant, member),
+				Details: map[string]any{"item_kind": kind}})
+			return nil, 0, "", ""
+		}
+		why := fmt.Sprintf("ambiguous %s: the params also hold %q", env.Method, variant)
+		r.opts.Events.Emit(events.Event{Kind: "call-refused", Message: why, Details: map[string]any{"item_kind": kind, "method": env.Method}})
+		return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: %s, which some servers read as %s", why, member), nil), CodeNotAnalysed, "", why
 	}
 	w, withheld := ii.WithheldItem(env.Method, id)
 	if !withheld {

@@ -92,13 +92,14 @@ func headerMismatch(h http.Header, body []byte) string {
 		return "the Mcp-Method header names another method than the body"
 	}
 	if len(name) == 1 && m.Method == "tools/call" {
-		if n, _ := callName(m.Params); n != name[0] {
+		if n, _ := callName(m.Params); n != headerValue(name[0]) {
 			return "the Mcp-Name header names another tool than the body"
 		}
 	}
 	// SEP-2243: Mcp-Name is params.name of a prompts/get, params.uri of a
 	// resources/read (and subscribe), which the proxy checks as it does a
-	// tool's name; a value may be written =?base64?...?=.
+	// tool's name; a value, a tool's name too, may be written
+	// =?base64?...?=.
 	if len(name) == 1 {
 		member := ""
 		switch m.Method {

@@ -42,8 +42,9 @@ type Inspector interface {
 // assertion, so an Inspector without it forwards those lists unchecked.
 type ItemInspector interface {
 	// ItemsList inspects the result of one of those methods and returns
-	// the result to forward, or why it could not be analysed.
-	ItemsList(method string, result []byte) ([]byte, error)
+	// the result to forward, or why it could not be analysed; paged is
+	// true for a later page of a listing (the request had a cursor).
+	ItemsList(method string, result []byte, paged bool) ([]byte, error)
 	// WithheldItem reports whether a prompts/get of the prompt named id,
 	// or a resources/read of the resource at uri id, must be refused.
 	WithheldItem(method, id string) (Withheld, bool)
@@ -272,7 +273,9 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	if rt.recorded != nil && len(env.ID) <= maxIDKey {
 		req.id = bytes.Clone(env.ID) // to answer it if its POST's stream has none (HTTP)
 	}
-	if env.Method == "tools/list" {
+	switch env.Method {
+	case "tools/list", "prompts/list", "resources/templates/list", "resources/list":
+		// A cursor asks for a later page of one listing.
 		var p struct {
 			Cursor *string `json:"cursor"`
 		}
@@ -577,7 +580,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		if !ok {
 			return nil, false
 		}
-		inspected, err := ii.ItemsList(method, result)
+		inspected, err := ii.ItemsList(method, result, paged)
 		if err != nil {
 			if !r.opts.Enforce {
 				return nil, false
