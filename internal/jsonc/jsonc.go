@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -243,24 +242,28 @@ type parser struct {
 
 	// Allocation: values come from slabs, and the members and elements of
 	// the containers being parsed from shared stacks copied out at each
-	// container's end into slabs of their own, so a document costs a few
-	// large allocations instead of one per value and per container (tool
-	// lists of megabytes are parsed on the proxy's hot path).
-	slab       []Value
-	memberSlab []Member
-	elemSlab   []*Value
-	members    []Member
-	elems      []*Value
-	keys       *[keyCacheSize]string // recent object keys (key): schemas repeat a few
-	memberKey  string                // the key of the member whose value is being parsed
-	seed       maphash.Seed          // memberIndex's, made with the first large object
-	seeded     bool
+	// container's end, so a document costs a few large allocations instead
+	// of one per value and a growing slice per container (tool lists of
+	// megabytes are parsed on the proxy's hot path).
+	slab    []Value
+	members []Member
+	elems   []*Value
+	keys    map[string]string // interned object keys: schemas repeat a few
+
+	memberKey string // the key of the member whose value is being parsed (Options.Element)
 }
 
 // newValue returns a zeroed value from the current slab.
 func (p *parser) newValue(kind Kind, start Pos) *Value {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]Value, 0, slabSize(cap(p.slab), 1))
+		n := 2 * cap(p.slab)
+		if n < 8 {
+			n = 8
+		}
+		if n > 1024 {
+			n = 1024
+		}
+		p.slab = make([]Value, 0, n)
 	}
 	p.slab = p.slab[:len(p.slab)+1]
 	v := &p.slab[len(p.slab)-1]
@@ -268,11 +271,11 @@ func (p *parser) newValue(kind Kind, start Pos) *Value {
 	return v
 }
 
-// maxInternedKey bounds the keys worth interning, and keyCacheSize the
-// table of recent keys (a power of two).
+// maxInternedKey bounds the keys worth interning, and maxInternedKeys the
+// table, so that a document of unique keys costs no more than without it.
 const (
-	maxInternedKey = 32
-	keyCacheSize   = 256
+	maxInternedKey  = 32
+	maxInternedKeys = 4096
 )
 
 // pos returns the position of byte offset off, which must be on the current line.
@@ -424,23 +427,16 @@ func (p *parser) object(start Pos) (*Value, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	base := len(p.members)
-	v, err := p.objectMembers(start, base)
-	// On success the members were copied out; on error they are dropped.
-	// (Not deferred: with this many returns the compiler would not
-	// open-code the defers, and objects are most of a document's values.)
-	clear(p.members[base:])
-	p.members = p.members[:base]
-	p.depth--
-	return v, err
-}
-
-// objectMembers parses an object's members after its opening brace; the
-// members stacked from base are object's to pop.
-func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
+	defer func() { p.depth-- }()
 	p.off++ // {
 	v := p.newValue(Object, start)
-	var index memberIndex // built once the object is large: most are small
+	base := len(p.members)
+	defer func() {
+		// On success the members were copied out; on error they are dropped.
+		clear(p.members[base:])
+		p.members = p.members[:base]
+	}()
+	var index map[string]int // built lazily: most objects are small
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
 			return nil, err
@@ -478,15 +474,17 @@ func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 			return nil, err
 		}
 		members := p.members[base:]
-		if index.slots == nil && len(members) >= indexFrom {
-			if !p.seeded {
-				p.seed, p.seeded = maphash.MakeSeed(), true
+		if index == nil && len(members) >= 8 {
+			index = make(map[string]int, 16)
+			for i, m := range members {
+				index[m.Key] = i
 			}
-			index.build(p.seed, members)
 		}
 		dup := -1
-		if index.slots != nil {
-			dup = index.find(p.seed, members, key)
+		if index != nil {
+			if i, ok := index[key]; ok {
+				dup = i
+			}
 		} else {
 			for i := range members {
 				if members[i].Key == key {
@@ -499,13 +497,13 @@ func (p *parser) objectMembers(start Pos, base int) (*Value, error) {
 			members[dup].Value = val
 			members[dup].addDup(keyPos)
 		} else {
+			if index != nil {
+				index[key] = len(members)
+			}
 			if p.opts.MaxElements > 0 && len(members) >= p.opts.MaxElements {
 				return nil, &SyntaxError{Pos: start, Msg: fmt.Sprintf("object of more than %d members", p.opts.MaxElements)}
 			}
 			p.members = append(p.members, Member{Key: key, KeyPos: keyPos, Value: val})
-			if index.slots != nil {
-				index.add(p.seed, p.members[base:])
-			}
 		}
 		if err := p.space(); err != nil {
 			return nil, err
@@ -537,19 +535,15 @@ func (p *parser) array(start Pos) (*Value, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	base := len(p.elems)
-	v, err := p.arrayElems(start, base)
-	clear(p.elems[base:])
-	p.elems = p.elems[:base]
-	p.depth--
-	return v, err
-}
-
-// arrayElems is objectMembers for arrays.
-func (p *parser) arrayElems(start Pos, base int) (*Value, error) {
+	defer func() { p.depth-- }()
 	p.off++ // [
 	v := p.newValue(Array, start)
 	key := p.memberKey
+	base := len(p.elems)
+	defer func() {
+		clear(p.elems[base:])
+		p.elems = p.elems[:base]
+	}()
 	for first := true; ; first = false {
 		if err := p.space(); err != nil {
 			return nil, err
@@ -646,51 +640,20 @@ func (p *parser) number(start Pos) (*Value, error) {
 }
 
 // popMembers returns a copy of the members stacked since base (nil for
-// none, as append would have left it); object pops them. Copies come from
-// a block shared by the objects parsed after each other (capped, so that
-// appending to one never reaches the next), a large list of members from
-// an allocation of its own.
+// none, as append would have left it); the deferred cleanup pops them.
 func (p *parser) popMembers(base int) []Member {
-	n := len(p.members) - base
-	if n == 0 {
+	if len(p.members) == base {
 		return nil
 	}
-	if n > slabMax/4 {
-		return slices.Clone(p.members[base:])
-	}
-	if len(p.memberSlab)+n > cap(p.memberSlab) {
-		p.memberSlab = make([]Member, 0, slabSize(cap(p.memberSlab), n))
-	}
-	i := len(p.memberSlab)
-	p.memberSlab = append(p.memberSlab, p.members[base:]...)
-	return p.memberSlab[i : i+n : i+n]
+	return slices.Clone(p.members[base:])
 }
 
 // popElems is popMembers for array elements.
 func (p *parser) popElems(base int) []*Value {
-	n := len(p.elems) - base
-	if n == 0 {
+	if len(p.elems) == base {
 		return nil
 	}
-	if n > slabMax/4 {
-		return slices.Clone(p.elems[base:])
-	}
-	if len(p.elemSlab)+n > cap(p.elemSlab) {
-		p.elemSlab = make([]*Value, 0, slabSize(cap(p.elemSlab), n))
-	}
-	i := len(p.elemSlab)
-	p.elemSlab = append(p.elemSlab, p.elems[base:]...)
-	return p.elemSlab[i : i+n : i+n]
-}
-
-// slabMax caps the blocks values, members and elements come from: a small
-// document gets small blocks, a large one blocks of this many.
-const slabMax = 1024
-
-// slabSize is the size of the next block after one of size last, for at
-// least n entries: doubling from 8 up to slabMax.
-func slabSize(last, n int) int {
-	return max(n, min(max(2*last, 8), slabMax))
+	return slices.Clone(p.elems[base:])
 }
 
 // key decodes an object key, interning short keys without escapes.
@@ -700,24 +663,19 @@ func (p *parser) key() (string, error) {
 		c := p.data[i]
 		if c == '"' {
 			b := p.data[p.off+1 : i]
-			p.off = i + 1
+			if k, ok := p.keys[string(b)]; ok {
+				p.off = i + 1
+				return k, nil
+			}
+			k := string(b)
 			if p.keys == nil {
-				p.keys = new([keyCacheSize]string)
+				p.keys = make(map[string]string, 64)
 			}
-			// A key takes the slot of its length and first, middle and
-			// last bytes: the keys a schema repeats ("command", "args")
-			// stay there, and a unique one (a server's name) costs one
-			// compare more than no table; a map would cost a lookup and an
-			// insert for every key of the document.
-			h := len(b)
-			if len(b) > 0 {
-				h = h*31 + int(b[0])*7 + int(b[len(b)/2])*131 + int(b[len(b)-1])
+			if len(p.keys) < maxInternedKeys {
+				p.keys[k] = k
 			}
-			slot := &p.keys[h&(keyCacheSize-1)]
-			if *slot != string(b) {
-				*slot = string(b)
-			}
-			return *slot, nil
+			p.off = i + 1
+			return k, nil
 		}
 		if c == '\\' || c < 0x20 || c >= 0x80 {
 			break
@@ -728,32 +686,24 @@ func (p *parser) key() (string, error) {
 
 var errUnterminated = errors.New("unterminated string")
 
-// plainByte marks the bytes a string holds as they are: printable ASCII
-// but the quote and the backslash. (A table: strings are most of a
-// document's bytes.)
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // string decodes a JSON string starting at the opening quote. Invalid UTF-8 is
 // replaced by U+FFFD with a warning; lone surrogate escapes become U+FFFD.
 func (p *parser) string() (string, error) {
-	// The string's position is needed only for its errors, and a string
-	// never spans lines: it is computed then.
-	startOff := p.off
+	start := p.pos()
 	p.off++ // opening quote
+	i := p.off
 	// Fast path: no escapes and valid ASCII.
-	i, data := p.off, p.data
-	for i < len(data) && plainByte[data[i]] {
+	for i < len(p.data) {
+		c := p.data[i]
+		if c == '"' {
+			s := string(p.data[p.off:i])
+			p.off = i + 1
+			return s, nil
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
 		i++
-	}
-	if i < len(data) && data[i] == '"' {
-		s := string(data[p.off:i])
-		p.off = i + 1
-		return s, nil
 	}
 	// The decoded text is about as long as the raw one (escapes shrink,
 	// only an invalid byte grows, to U+FFFD): size the builder once from
@@ -772,7 +722,7 @@ func (p *parser) string() (string, error) {
 	p.off = i
 	for {
 		if p.off >= len(p.data) {
-			return "", &SyntaxError{Pos: p.posAt(startOff), Msg: errUnterminated.Error()}
+			return "", &SyntaxError{Pos: start, Msg: errUnterminated.Error()}
 		}
 		c := p.data[p.off]
 		switch {
@@ -784,17 +734,12 @@ func (p *parser) string() (string, error) {
 				return "", err
 			}
 		case c == '\n':
-			return "", &SyntaxError{Pos: p.posAt(startOff), Msg: "unterminated string (newline inside a string)"}
+			return "", &SyntaxError{Pos: start, Msg: "unterminated string (newline inside a string)"}
 		case c < 0x20:
 			return "", p.errorf("control character U+%04X inside a string must be escaped", c)
 		case c < 0x80:
-			// A run of plain ASCII at once.
-			run := p.off + 1
-			for run < len(p.data) && plainByte[p.data[run]] {
-				run++
-			}
-			b.Write(p.data[p.off:run])
-			p.off = run
+			b.WriteByte(c)
+			p.off++
 		default:
 			r, size := utf8.DecodeRune(p.data[p.off:])
 			if r == utf8.RuneError && size == 1 {

