@@ -20,12 +20,14 @@ import (
 // server spoken to directly ("direct") and through RunStdio ("proxy").
 // bench/proxy.sh runs them and prints the differences.
 
-// realTools builds a tools/list result of at least size bytes from the tool
-// lists captured from popular servers (toolcheck/testdata/tools/real), renaming
-// copies so that every name is unique.
+// realTools builds a tools/list result of at least size bytes shaped like
+// one large real listing: whole servers of the captured development set
+// (toolcheck/testdata/tools/real/dev), tools as captured and never renamed
+// (benchdata.RealListing). Repeated, renamed copies (RealToolList) made
+// every sibling tool a text names look like another server's.
 func realTools(tb testing.TB, size int) []byte {
 	tb.Helper()
-	data, err := benchdata.RealToolList("../toolcheck/testdata/tools/real", size)
+	data, err := benchdata.RealListing("../toolcheck/testdata/tools/real/dev", size)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -196,8 +198,8 @@ func BenchmarkToolsList1MBDecode(b *testing.B) {
 	}
 }
 
-// toolsListResponse is a 1 MB tools/list response made of real tool lists,
-// as one line.
+// toolsListResponse is a 1 MB tools/list response made of whole real
+// servers' tool lists (realTools), as one line.
 func toolsListResponse(b *testing.B) []byte {
 	b.Helper()
 	var compact bytes.Buffer

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -338,14 +339,39 @@ func matchView(s string) string {
 		}
 		space = false
 		if r >= 0x80 && r < 0x2000 {
-			if sk := mcpunicode.Skeleton(string(r)); len(sk) > 0 && len(sk) <= 3 && tlASCIIWord(sk) {
-				b.WriteString(strings.ToLower(sk))
+			if f := asciiFold(r); f != "" {
+				b.WriteString(f)
 				continue
 			}
 		}
 		b.WriteRune(r)
 	}
 	return strings.TrimRight(b.String(), " ")
+}
+
+// asciiFoldTable holds, per rune of U+0080..U+1FFF, what asciiFold
+// returns for it, made on the rune's first use.
+type asciiFoldTable [0x2000 - 0x80]atomic.Pointer[string]
+
+var asciiFolds = sync.OnceValue(func() *asciiFoldTable { return new(asciiFoldTable) })
+
+// asciiFold returns the lower-cased ASCII letters matchView writes for a
+// rune r of U+0080..U+1FFF whose TR39 skeleton is 1 to 3 ASCII letters or
+// digits, or "". The skeleton of a rune never changes, so it is computed
+// once per rune (two NFD passes and a builder each time were a tenth of a
+// non-English listing's analysis); two goroutines may both compute it and
+// store the same string.
+func asciiFold(r rune) string {
+	p := &asciiFolds()[r-0x80]
+	if f := p.Load(); f != nil {
+		return *f
+	}
+	f := ""
+	if sk := mcpunicode.Skeleton(string(r)); len(sk) > 0 && len(sk) <= 3 && tlASCIIWord(sk) {
+		f = strings.ToLower(sk)
+	}
+	p.Store(&f)
+	return f
 }
 
 // collapseASCIISpace is matchView's whitespace rule for ASCII text: runs of

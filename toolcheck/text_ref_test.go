@@ -399,3 +399,24 @@ func FuzzUnreadLanguage(f *testing.F) {
 		}
 	})
 }
+
+// TestASCIIFold holds asciiFold to the skeleton of every rune it covers,
+// twice (the first call computes, the second reads the table).
+func TestASCIIFold(t *testing.T) {
+	for range 2 {
+		for r := rune(0x80); r < 0x2000; r++ {
+			want := ""
+			if sk := mcpunicode.Skeleton(string(r)); len(sk) > 0 && len(sk) <= 3 && tlASCIIWord(sk) {
+				want = strings.ToLower(sk)
+			}
+			if got := asciiFold(r); got != want {
+				t.Fatalf("asciiFold(%U) = %q, want %q", r, got, want)
+			}
+		}
+	}
+	for r, want := range map[rune]string{'а': "a", 'ο': "o", 'і': "i", 'é': "", 'ß': ""} {
+		if got := asciiFold(r); got != want {
+			t.Errorf("asciiFold(%q) = %q, want %q", r, got, want)
+		}
+	}
+}

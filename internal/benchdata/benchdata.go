@@ -6,6 +6,7 @@
 package benchdata
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -72,6 +73,63 @@ func WriteMachine(root string, n int) (home, managedDir, project string, err err
 		}
 	}
 	return home, managedDir, project, nil
+}
+
+// RealListing returns a tools/list result ({"tools": [...]}) of at least
+// size bytes shaped like one real large listing: the tools of the captured
+// lists in dir (files holding a JSON-RPC response), whole servers in file
+// name order, each tool as captured (its members in their order) and never
+// repeated or renamed, so that a text naming a sibling tool names a tool of
+// the listing. A tool whose name an earlier server used is left out (one
+// listing does not hold two tools of one name). It fails if dir holds less
+// than size.
+func RealListing(dir string, size int) ([]byte, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var tools []json.RawMessage
+	seen := map[string]bool{}
+	n := 0
+	for _, f := range files {
+		if n >= size {
+			break
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			Result struct {
+				Tools []json.RawMessage `json:"tools"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		for _, raw := range doc.Result.Tools {
+			var t struct {
+				Name string `json:"name"`
+			}
+			if err := json.Unmarshal(raw, &t); err != nil {
+				return nil, fmt.Errorf("%s: %w", f, err)
+			}
+			if seen[t.Name] {
+				continue
+			}
+			seen[t.Name] = true
+			var c bytes.Buffer
+			if err := json.Compact(&c, raw); err != nil {
+				return nil, fmt.Errorf("%s: %w", f, err)
+			}
+			tools = append(tools, c.Bytes())
+			n += c.Len() + 1
+		}
+	}
+	if n < size {
+		return nil, fmt.Errorf("the lists of %s hold %d bytes of tools, want %d", dir, n, size)
+	}
+	return json.Marshal(map[string]any{"tools": tools})
 }
 
 // RealToolList returns a tools/list result ({"tools": [...]}) of at least size
