@@ -126,6 +126,22 @@ func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
 	return e, nil
 }
 
+// KeepsInputs reports whether an evaluation may keep part of the server
+// input it is given past its return: topdown, which evaluates an
+// organisation's Rego, has caches of its own. Such an engine must not be
+// given an input made in an InputArena. A nil engine evaluates nothing.
+func (e *Engine) KeepsInputs() bool {
+	if e == nil {
+		return false
+	}
+	return e.withCustom || e.plan == nil
+}
+
+// errTransientInput is EvalServer's refusal of an InputArena's input by an
+// engine that keeps inputs: a caller's mistake, loud rather than a cache
+// that an arena's next input would change under it.
+var errTransientInput = errors.New("evaluate policy: a server input made in an arena, given to an engine that keeps inputs")
+
 func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	custom, sources, digests, err := customModules(opts.Paths, false)
 	if err != nil {

@@ -44,6 +44,9 @@ type ServerResult struct {
 // once per project and reuse it for every server.
 type Value struct {
 	v ast.Value
+	// arena is the InputArena the value was made in (valid until it is
+	// reset); nil for the heap.
+	arena *InputArena
 }
 
 // NewValue converts a JSON-compatible Go value (maps, slices, strings, numbers,
@@ -108,9 +111,9 @@ func (v Value) String() string {
 // server} (no server when server is the zero Value).
 func input(server, ctx Value) ast.Value { return inputTerm(server, ctx).Value }
 
-// inputTerm is input as a term.
+// inputTerm is input as a term, made in server's arena.
 func inputTerm(server, ctx Value) *ast.Term {
-	in := &evalInput{}
+	in := server.arena.evalInput()
 	in.rec.Use(in.fields[:])
 	in.ctx.Value = ctx.v
 	in.rec.Add(keyTerm("context"), &in.ctx)
@@ -140,6 +143,9 @@ func inputOptions(in ast.Value) []rego.EvalOption {
 // EvalServer evaluates the per-server policies: the Claude Code verdict, the
 // shipped server rules and the custom deny and warn rules.
 func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
+	if server.arena != nil && e.KeepsInputs() {
+		return nil, errTransientInput
+	}
 	e.evaluated.Add(1)
 	return e.evalServer(ctx, server, pctx)
 }

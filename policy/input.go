@@ -100,6 +100,7 @@ type Object struct {
 	inline [2 * inlineFields]*ast.Term
 	later  LaterFields // Later's
 	laterN int
+	arena  *InputArena // where its strings and lists are made; nil: the heap
 }
 
 // inlineFields is how many fields an Object holds without another
@@ -158,16 +159,7 @@ var keyTerms = sync.OnceValue(func() map[string]*ast.Term {
 })
 
 // AddString adds a string field.
-func (o *Object) AddString(key, v string) { o.add(key, stringTerm(v)) }
-
-// stringTerm is s as a term: OPA's own for "" (a stdio server's URL, a
-// remote one's command), which every input may share.
-func stringTerm(s string) *ast.Term {
-	if s == "" {
-		return ast.InternedEmptyString
-	}
-	return ast.StringTerm(s)
-}
+func (o *Object) AddString(key, v string) { o.add(key, o.arena.stringTerm(v)) }
 
 // AddBool adds a boolean field.
 func (o *Object) AddBool(key string, v bool) { o.add(key, ast.InternedTerm(v)) }
@@ -223,11 +215,11 @@ func (o *Object) AddStrings(key string, list []string) Strings {
 		o.add(key, regoir.EmptyArray())
 		return Strings{}
 	}
-	terms := make([]*ast.Term, len(list))
+	terms := o.arena.list(len(list))
 	for i, s := range list {
-		terms[i] = stringTerm(s)
+		terms[i] = o.arena.stringTerm(s)
 	}
-	t := ast.ArrayTerm(terms...)
+	t := o.arena.term(ast.NewArray(terms...))
 	o.add(key, t)
 	return Strings{list, t}
 }
@@ -303,7 +295,7 @@ func (o *Object) Later(n int, f LaterFields) {
 type laterObject Object
 
 func (l *laterObject) FillLater() *regoir.Record {
-	rest := NewObject(l.laterN)
+	rest := l.arena.NewObject(l.laterN)
 	l.later.AddLater(rest)
 	return &rest.rec
 }
@@ -311,4 +303,8 @@ func (l *laterObject) FillLater() *regoir.Record {
 func (o *Object) value() ast.Value { return &o.rec }
 
 // Value is the object as an engine value.
-func (o *Object) Value() Value { return Value{v: o.value()} }
+func (o *Object) Value() Value { return Value{v: o.value(), arena: o.arena} }
+
+// Arena is where o was made: nil for the heap. The fields an object leaves
+// for later (LaterFields) make theirs there too.
+func (o *Object) Arena() *InputArena { return o.arena }

@@ -339,15 +339,15 @@ func fieldRecords(v ast.Value) ast.Value {
 	return r
 }
 
-// TestKeyTerm: a known key's term is the one made once, any other key a
-// term of its own.
+// TestKeyTerm: every known key is the term made once, and any other key
+// is a term of its own with its own text.
 func TestKeyTerm(t *testing.T) {
 	for name, term := range keyTerms() {
 		if got := keyTerm(name); got != term {
 			t.Errorf("keyTerm(%q) made a new term", name)
 		}
 	}
-	for _, other := range []string{"", "x", "nzme", "Name", "server\x00"} {
+	for _, other := range []string{"", "x", "nzme", "nam", "names_", "contexts", "Name", "server\x00"} {
 		if got := keyTerm(other); got.Value.Compare(ast.String(other)) != 0 {
 			t.Errorf("keyTerm(%q) = %v", other, got)
 		}

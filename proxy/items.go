@@ -118,10 +118,7 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 		g.listing[kind] = map[string]Withheld{}
 	}
 	pageHeld := g.listing[kind]
-	heldIDs := map[string]*Withheld{}
-	for k, w := range pageHeld {
-		heldIDs[k] = &w
-	}
+	heldIDs := map[string]*Withheld{} // this page's
 	for i := range list.Items {
 		if w := withheld[i]; w != nil {
 			if id := itemID(&list.Items[i]); id != "" && heldIDs[twinKey(kind, id)] == nil {
@@ -130,13 +127,25 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 		}
 	}
 	for i := range list.Items {
-		if id := itemID(&list.Items[i]); id != "" && withheld[i] == nil {
-			if w := heldIDs[twinKey(kind, id)]; w != nil {
-				withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
+		id := itemID(&list.Items[i])
+		if id == "" || withheld[i] != nil {
+			continue
+		}
+		k := twinKey(kind, id)
+		w := heldIDs[k]
+		if w == nil {
+			if earlier, ok := pageHeld[k]; ok {
+				w = &earlier
 			}
+		}
+		if w != nil {
+			withheld[i] = &Withheld{Rule: w.Rule, Message: fmt.Sprintf("another %s of the same %s is withheld: %s", nounOf(kind), idMember(kind), w.Message)}
 		}
 	}
 	for k, w := range heldIDs {
+		if _, ok := pageHeld[k]; ok {
+			continue
+		}
 		if len(pageHeld) < maxPageNames {
 			pageHeld[k] = *w
 		} else {
@@ -231,7 +240,7 @@ func (g *Guard) rememberAddresses(kind toolcheck.ItemKind, list *toolcheck.ItemL
 		}
 	case toolcheck.KindResource, toolcheck.KindPrompt:
 		if kind == toolcheck.KindResource {
-			g.indexHeldURIs()
+			g.heldURIs = nil // made again at the next resources/read
 		}
 		if !paged || g.listed[kind] == nil {
 			g.listed[kind] = map[string]bool{}
@@ -345,6 +354,9 @@ func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 			return w, true
 		}
 	}
+	if g.heldURIs == nil {
+		g.indexHeldURIs()
+	}
 	canon := canonURI(id, false)
 	if w, ok := g.heldURIs[canon]; ok {
 		return w, true
@@ -364,7 +376,7 @@ func (g *Guard) overflowed(kind toolcheck.ItemKind) {
 	g.overflow[kind] = Withheld{Rule: "MCPG-T001", Message: fmt.Sprintf("the server withholds more %ss than mcpguard keeps track of; requests for any it did not list clean are refused", nounOf(kind))}
 }
 
-// indexHeldURIs rebuilds heldURIs from the withheld resources.
+// indexHeldURIs makes heldURIs of the withheld resources.
 func (g *Guard) indexHeldURIs() {
 	g.heldURIs = map[string]Withheld{}
 	prefix := itemKey(toolcheck.KindResource, "")

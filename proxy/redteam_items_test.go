@@ -272,3 +272,33 @@ func TestRedteamItemFoldedIdentifier(t *testing.T) {
 		t.Errorf("forwarded %s, want c", got)
 	}
 }
+
+// FuzzCanonURI: for any uri, the form without the query is a prefix of
+// the form with it, and the uri with its scheme in upper case, with a
+// fragment or with a "./" segment before its last one reads as the same
+// uri.
+func FuzzCanonURI(f *testing.F) {
+	for _, s := range []string{"file:///srv/Inbox.txt", "docs://pages/intro?x=1", "HTTP://Example.COM:80", "notes:a/b", "%", "a%2", "//x", "file://localhost", "x:/../..", "", "\x00:", "é://é/é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, uri string) {
+		with, without := canonURI(uri, true), canonURI(uri, false)
+		if !strings.HasPrefix(with, without) {
+			t.Fatalf("%q: %q is not a prefix of %q", uri, without, with)
+		}
+		i := strings.IndexByte(uri, ':')
+		if i <= 0 || !isScheme(uri[:i]) || strings.ContainsAny(uri, "#?%\\\t\n\r") || strings.TrimFunc(uri, func(r rune) bool { return r <= ' ' }) != uri {
+			return
+		}
+		for _, v := range []string{strings.ToUpper(uri[:i]) + uri[i:], uri + "#frag"} {
+			if got := canonURI(v, false); got != without {
+				t.Errorf("%q reads as %q, %q as %q", uri, without, v, got)
+			}
+		}
+		if j := strings.LastIndexByte(uri, '/'); j > i+3 {
+			if v := uri[:j] + "/." + uri[j:]; canonURI(v, false) != without {
+				t.Errorf("%q reads as %q, %q as %q", uri, without, v, canonURI(v, false))
+			}
+		}
+	})
+}

@@ -16,7 +16,8 @@ import (
 // TestServerInputMatchesMaps: the input serverInput builds field by field
 // (policy.Object) is the value the Go maps it replaced convert to, for every
 // server of the demo, of the client goldens' machines and of a generated
-// machine, wrapped servers and expanded variables included.
+// machine, wrapped servers and expanded variables included; and so is
+// each made in turn in one arena.
 func TestServerInputMatchesMaps(t *testing.T) {
 	demo, _ := filepath.Abs("../testdata/demo")
 	home, managedDir, project, err := benchdata.WriteMachine(t.TempDir(), 200)
@@ -49,6 +50,7 @@ func TestServerInputMatchesMaps(t *testing.T) {
 		machines = append(machines, Options{Home: h, ManagedDir: filepath.Join(filepath.Dir(h), "managed"), Project: filepath.Join(filepath.Dir(h), "project")})
 	}
 	sc := &scan{}
+	arena := new(policy.InputArena) // every input in turn
 	n := 0
 	for _, m := range machines {
 		m.LookupEnv = func(k string) (string, bool) {
@@ -69,8 +71,12 @@ func TestServerInputMatchesMaps(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := sc.serverInput(v); !got.Equal(want) {
+				if got := sc.serverInput(nil, v); !got.Equal(want) {
 					t.Errorf("%s %q: input\n%s\nwant\n%s", m.Home, v.Name, got, want)
+				}
+				arena.Reset()
+				if got := sc.serverInput(arena, v); !got.Equal(want) {
+					t.Errorf("%s %q: input made in an arena\n%s\nwant\n%s", m.Home, v.Name, got, want)
 				}
 				n++
 			}

@@ -536,7 +536,7 @@ func (sc *scan) pluginWinners(w *claudeWorld, p *claudeProject, res *claudeResol
 			}
 			sc.expandServer(s, pluginLookup(w, pl))
 			s.Expanded.ClientEnv = w.clientEnv
-			v := sc.applyPolicy(s, res.context)
+			v := sc.applyPolicy(s, res.context, nil)
 			s.Decision = v.Decision
 			endpoint := pluginEndpoint(s)
 			switch {

@@ -316,13 +316,13 @@ func (sc *scan) evalContext(pc *policyContext) {
 // The fields the shipped rules read for few servers (a policy's message,
 // an organisation's server) are made when a rule first reads one (Later):
 // custom rules read the whole input, and so does the daemon's memo.
-func (sc *scan) serverInput(s *Server) policy.Value {
-	in := policy.NewObject(5)
+func (sc *scan) serverInput(a *policy.InputArena, s *Server) policy.Value {
+	in := a.NewObject(5)
 	in.AddString("name", s.Name)
 	in.AddSymbol("transport", s.Transport)
 	args := in.AddStrings("args", s.Args)
-	in.AddObject("claude", claudeInput(s))
-	in.AddObject("facts", sc.facts(s, args))
+	in.AddObject("claude", claudeInput(a, s))
+	in.AddObject("facts", sc.facts(a, s, args))
 	in.Later(12, (*laterServerFields)(s))
 	return in.Value()
 }
@@ -341,13 +341,13 @@ func (l *laterServerFields) AddLater(in *policy.Object) {
 	in.AddString("url", s.URL)
 	in.AddStrings("env_keys", s.EnvKeys)
 	in.AddStrings("header_keys", s.HeaderKeys)
-	in.AddObject("source", locObject(s.Source))
+	in.AddObject("source", locObject(in.Arena(), s.Source))
 	in.AddString("status", string(s.Status))
 	in.AddBool("enforced", s.Client == ClientClaudeCode)
 	if s.wrapper != nil {
 		// The server runs through mcpguard proxy; command and args are
 		// the wrapped command line.
-		w := policy.NewObject(2)
+		w := in.Arena().NewObject(2)
 		w.AddString("command", s.wrapper[0])
 		w.AddStrings("args", s.wrapper[1:len(s.wrapper)-1])
 		in.AddObject("wrapped_by", w)
@@ -358,9 +358,9 @@ func (l *laterServerFields) AddLater(in *policy.Object) {
 
 // claudeInput is input.server.claude: Claude Code's view of the server
 // after expansion, as its allow and deny lists match it.
-func claudeInput(s *Server) *policy.Object {
+func claudeInput(a *policy.InputArena, s *Server) *policy.Object {
 	label, _ := s.Details["claude_scope"].(string)
-	claude := policy.NewObject(3)
+	claude := a.NewObject(3)
 	claude.AddSymbol("label", label)
 	claude.AddBool("builtin", s.Scope == ScopeIDE)
 	claude.AddBool("has_var", s.Expanded != nil && s.Expanded.HasVar)
@@ -398,8 +398,8 @@ func (l *laterClaudeFields) AddLater(claude *policy.Object) {
 }
 
 // locObject is a source location as the rules read it.
-func locObject(l reports.Location) *policy.Object {
-	o := policy.NewObject(4)
+func locObject(a *policy.InputArena, l reports.Location) *policy.Object {
+	o := a.NewObject(4)
 	o.AddString("path", l.Path)
 	o.AddString("pointer", l.Pointer)
 	o.AddInt("line", l.Line)
@@ -411,10 +411,10 @@ func locObject(l reports.Location) *policy.Object {
 // values stay in Go), the parsed URL, env keys whose values hold references.
 // args is the input's array of s.Args, which the program's arguments most
 // often are.
-func (sc *scan) facts(s *Server, args policy.Strings) *policy.Object {
+func (sc *scan) facts(a *policy.InputArena, s *Server, args policy.Strings) *policy.Object {
 	var found []*policy.Object
 	add := func(field, key string, index int, kind string) {
-		f := policy.NewObject(4)
+		f := a.NewObject(4)
 		f.AddString("field", field)
 		f.AddString("key", key)
 		f.AddInt("index", index)
@@ -422,9 +422,9 @@ func (sc *scan) facts(s *Server, args policy.Strings) *policy.Object {
 		found = append(found, f)
 	}
 	sc.secretFacts(s, add)
-	facts := policy.NewObject(4)
+	facts := a.NewObject(4)
 	facts.AddObjects("secrets", found)
-	facts.AddObject("url", urlFacts(s.URL))
+	facts.AddObject("url", urlFacts(a, s.URL))
 	prog, progArgs := program(s)
 	facts.AddSymbol("program", prog)
 	facts.AddStringsAgain("program_args", progArgs, args)
@@ -573,7 +573,7 @@ func unwrapLauncher(prog string, args []string) ([]string, bool) {
 }
 
 // urlFacts parses a server URL with the WHATWG parser.
-func urlFacts(raw string) *policy.Object {
+func urlFacts(a *policy.InputArena, raw string) *policy.Object {
 	if raw == "" {
 		return unparsedURL() // a stdio server's
 	}
@@ -581,7 +581,7 @@ func urlFacts(raw string) *policy.Object {
 	if err != nil {
 		return unparsedURL()
 	}
-	o := policy.NewObject(5)
+	o := a.NewObject(5)
 	host := strings.Trim(hostname, "[]")
 	o.AddBool("parsed", true)
 	o.AddSymbol("scheme", scheme)
@@ -634,31 +634,32 @@ type verdict struct {
 // applyPolicy evaluates the server policies for s in context pc and records
 // the findings. A wrapped Claude Code server is evaluated twice: on the
 // wrapped command line (mcpguard's verdict) and on the wrapper argv (what
-// Claude Code enforces); see reconcileWrapped.
+// Claude Code enforces); see reconcileWrapped. Each input is made in
+// arena, which may be nil (the heap).
 //
 // With an intended policy, a Claude Code server is judged in both
 // contexts: pc (Claude Code's own lists) decides only whether Claude Code
 // refuses it; the intended policy decides the verdict and the findings,
 // and the server's "intended_change" detail says what the intended policy
 // would change in Claude Code (IntendedChange).
-func (sc *scan) applyPolicy(s *Server, pc *policyContext) verdict {
+func (sc *scan) applyPolicy(s *Server, pc *policyContext, arena *policy.InputArena) verdict {
 	if sc.opts.Policy == nil || pc == nil {
 		return verdict{Decision: reports.Decision{Allowed: true, Reasons: []string{reports.ReasonAllowed}}}
 	}
 	in := sc.intended
 	if in == nil || pc == in || s.Client != ClientClaudeCode {
-		return sc.judgeIn(s, pc)
+		return sc.judgeIn(s, pc, arena)
 	}
 	view := s
 	if s.wrapper != nil {
 		view = s.wrapperView() // what Claude Code enforces: the wrapper argv
 	}
-	own, err := sc.evalServer(view, pc)
+	own, err := sc.evalServer(view, pc, arena)
 	if err != nil {
 		return sc.policyFailed(s, err)
 	}
 	ownDenies := !own.Decision.Allowed
-	v := sc.judgeIn(s, in)
+	v := sc.judgeIn(s, in, arena)
 	v.claudeDenies, v.intendedDenies = ownDenies, v.claudeDenies
 	if change := IntendedChange(v.claudeDenies, v.intendedDenies); change != "" {
 		s.detail("intended_change", change)
@@ -680,8 +681,8 @@ func IntendedChange(claudeDenies, intendedDenies bool) string {
 }
 
 // judgeIn is applyPolicy in one context.
-func (sc *scan) judgeIn(s *Server, pc *policyContext) verdict {
-	res, err := sc.evalServer(s, pc)
+func (sc *scan) judgeIn(s *Server, pc *policyContext, arena *policy.InputArena) verdict {
+	res, err := sc.evalServer(s, pc, arena)
 	if err != nil {
 		return sc.policyFailed(s, err)
 	}
@@ -695,7 +696,7 @@ func (sc *scan) judgeIn(s *Server, pc *policyContext) verdict {
 	v := verdict{Decision: res.Decision, claudeDenies: !res.Decision.Allowed}
 	findings := res.Findings
 	if s.Client == ClientClaudeCode && s.wrapper != nil {
-		outer, err := sc.evalServer(s.wrapperView(), pc)
+		outer, err := sc.evalServer(s.wrapperView(), pc, arena)
 		if err != nil {
 			return sc.policyFailed(s, err)
 		}
@@ -714,8 +715,11 @@ func (sc *scan) judgeIn(s *Server, pc *policyContext) verdict {
 }
 
 // evalServer runs the server policies for s without recording anything.
-func (sc *scan) evalServer(s *Server, pc *policyContext) (*policy.ServerResult, error) {
-	return sc.opts.Policy.EvalServer(sc.ctx, sc.serverInput(s), pc.value)
+// It resets arena for s's input: the result of the evaluation before is
+// read by then, and nothing of it points into its input.
+func (sc *scan) evalServer(s *Server, pc *policyContext, arena *policy.InputArena) (*policy.ServerResult, error) {
+	arena.Reset()
+	return sc.opts.Policy.EvalServer(sc.ctx, sc.serverInput(arena, s), pc.value)
 }
 
 // policyFailed records a policy that fails at evaluation time. It fails
@@ -839,12 +843,16 @@ func (sc *scan) startPolicy(servers []*Server, ctxOf func(*Server) *policyContex
 // itself: handing them out from one goroutine would wake it for every
 // server, on a core the workers need.
 func (b *policyBatch) work() {
+	var arena *policy.InputArena
+	if !b.sc.opts.Policy.KeepsInputs() {
+		arena = new(policy.InputArena)
+	}
 	for {
 		i := int(b.taken.Add(1)) - 1
 		if i >= len(b.servers) {
 			return
 		}
-		b.out[i] = b.sc.applyPolicy(b.servers[i], b.ctxOf(b.servers[i]))
+		b.out[i] = b.sc.applyPolicy(b.servers[i], b.ctxOf(b.servers[i]), arena)
 	}
 }
 

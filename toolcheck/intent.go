@@ -29,13 +29,15 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 
 // privateData is what must not leave the user's machine, whatever the
 // sink: local secrets by name (environment variables, SSH and cloud
-// credential files, cookies, shell and chat history, the conversation),
-// any file under the home directory ("~/Documents/tax.pdf"), and a
-// credential word only as the user's or every one ("the user's API
-// keys", "all tokens") — "the API key" a tool is configured with is its
-// vendor's, sent to its vendor. A dot-file needs no word boundary before
-// it: "~/.aws" has none between "/" and ".".
-const privateData = `\b(?:env|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
+// credential files, cookies, shell and chat history), the model's own
+// conversation ("this conversation", "the conversation history"; an
+// e-mail or chat API's "the conversation" is a thread), any file under
+// the home directory ("~/Documents/tax.pdf"), and a credential word only
+// as the user's or every one ("the user's API keys", "all tokens") — "the
+// API key" a tool is configured with is its vendor's, sent to its vendor.
+// A dot-file needs no word boundary before it: "~/.aws" has none between
+// "/" and ".".
+const privateData = `\b(?:env|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
 
 // intentPatterns are compiled once (compiledToolMatchers' siblings).
 type intentPatterns struct {
@@ -90,7 +92,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// sinkData is what must not be sent away, read the same way for
 		// every sink (URL, address, parameter): privateData.
 		sinkData:  newLitRegexp(privateData),
-		addrSink:  newLitRegexp(`\b(?:bcc|cc|e-?mail|mail|send|forward|copy)(?: (?:it|them|this|that|everything|a copy|copies))?(?: (?:to|of it to|of them to))? ` + addrPattern),
+		addrSink:  newLitRegexp(`\b(?:bcc|cc|e-?mail|mail|send|forward|copy):?(?: (?:it|them|this|that|everything|a copy|copies))?(?: (?:to|of it to|of them to))? ` + addrPattern + `|\badd ` + addrPattern + ` (?:as|to) (?:a |the )?(?:bcc|cc|recipients?)\b`),
 		sinkTo:    newLitRegexp(`\b(?:to|into|at)\b`),
 		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),

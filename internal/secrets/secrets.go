@@ -150,12 +150,9 @@ type Detector struct {
 	formats []tokenFormat
 	// needles indexes the formats' needles by first byte (candidates).
 	needles [256][]needle
-	// placeholders are the placeholder pattern's parts by first byte
-	// (byFirstByte), split on first use and each compiled on its first,
-	// like the token formats: most values never reach them
-	// (placeholderStarts), so a scan, a one-file scan's included, compiles
-	// only the parts its values reach.
-	placeholders func() *[256]func() *regexp.Regexp
+	// placeholder is placeholderPattern, compiled on first use like the
+	// token formats: most values never reach it (placeholderFirst).
+	placeholder func() *regexp.Regexp
 	// placeholderFirst holds placeholderStarts' bytes.
 	placeholderFirst [256]bool
 }
@@ -165,9 +162,9 @@ type Detector struct {
 func NewDetector() *Detector {
 	formats := tokenFormats()
 	d := &Detector{
-		formats:      formats,
-		needles:      indexNeedles(formats),
-		placeholders: sync.OnceValue(func() *[256]func() *regexp.Regexp { return byFirstByte(placeholderPattern) }),
+		formats:     formats,
+		needles:     indexNeedles(formats),
+		placeholder: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(placeholderPattern) }),
 	}
 	for i := range len(placeholderStarts) {
 		d.placeholderFirst[placeholderStarts[i]] = true
@@ -428,11 +425,7 @@ func (d *Detector) IsPlaceholder(v string) bool {
 	if d.isReferenceOnly(t) {
 		return true
 	}
-	if !d.placeholderFirst[t[0]] {
-		return false
-	}
-	re := (*d.placeholders())[t[0]]
-	return re != nil && re().MatchString(t)
+	return d.placeholderFirst[t[0]] && d.placeholder().MatchString(t)
 }
 
 // placeholderTail catches tokens whose body is filler ("ghp_xxxxxxxx...").

@@ -321,116 +321,6 @@ func FuzzCandidates(f *testing.F) {
 	})
 }
 
-// FuzzPlaceholderFirstBytes: the first-byte test that lets a value skip the
-// placeholder pattern never skips one the pattern matches.
-func FuzzPlaceholderFirstBytes(f *testing.F) {
-	for _, s := range []string{
-		"<token>", "[API_KEY]", "{token}", "Bearer ${TOKEN}", "basic xxx", "your-key-here", "MY_TOKEN", "example.com",
-		"sample", "dummy", "fake", "test", "xxxx", "****", "...", "changeme", "placeholder", "REDACTED", "none", "null",
-		"todo", "tbd", "secret", "password", "token", "sk-...", "sk-xxxx", "ghp_xxxx", "ſecret", "https://x", "-y", "@acme/x",
-		"npx", "ÿ", "\xff", "",
-	} {
-		f.Add(s)
-	}
-	d := NewDetector()
-	pattern := regexp.MustCompile(placeholderPattern) // the whole, which the parts stand for
-	f.Fuzz(func(t *testing.T, s string) {
-		if s == "" {
-			return
-		}
-		whole := pattern.MatchString(s)
-		if whole && !d.placeholderFirst[s[0]] {
-			t.Fatalf("the placeholder pattern matches %q, whose first byte is outside the set", s)
-		}
-		// The part of the pattern for s's first byte answers as the whole.
-		part := (*d.placeholders())[s[0]]
-		if got := part != nil && part().MatchString(s); got != whole {
-			t.Fatalf("%q: the pattern's part for %q matches %v, the whole %v", s, s[0], got, whole)
-		}
-	})
-}
-
-// TestPlaceholderParts: byFirstByte's parts of the placeholder pattern
-// answer as the whole on the fuzz seeds in every case, each a small part
-// of it; and a pattern of another shape gets the whole for every byte.
-func TestPlaceholderParts(t *testing.T) {
-	d := NewDetector()
-	pattern := regexp.MustCompile(placeholderPattern) // the whole, which the parts stand for
-	parts := d.placeholders()
-	for _, s := range []string{
-		"<token>", "[API_KEY]", "{token}", "Bearer ${TOKEN}", "basic xxx", "your-key-here", "MY_TOKEN", "example.com",
-		"sample", "dummy", "fake", "test", "xxxx", "****", "...", "changeme", "change_me", "placeholder", "REDACTED", "none",
-		"null", "todo", "tbd", "secret", "password", "token", "sk-...", "sk-xxxx", "sk-your-key", "ghp_xxxx", "ghp_...",
-		"ſecret", "ſk-xxx", "info", "insert-here", "INSERT_KEY", "Token xxx", "bearer <x>", "my-key", "replace me", "xx",
-		"tests", "nonE", "K", "\u212a",
-	} {
-		for _, v := range []string{s, strings.ToUpper(s), strings.ToLower(s)} {
-			whole := pattern.MatchString(v)
-			part := parts[v[0]]
-			if got := part != nil && part().MatchString(v); got != whole {
-				t.Errorf("%q: part %v, whole %v", v, got, whole)
-			}
-		}
-	}
-	if i := parts['i']; i == nil || len(i().String()) > len(placeholderPattern)/4 {
-		t.Errorf("the part for 'i' is not a small part of the pattern (%v)", i != nil)
-	}
-	other := byFirstByte(`^a|b$`)
-	for b := range other {
-		if other[b] == nil || other[b]().String() != `^a|b$` {
-			t.Fatalf("byte %d of another shape of pattern: not the whole pattern", b)
-		}
-	}
-}
-
-// TestPlaceholderStarts: placeholderStarts is what firstBytes derives from
-// placeholderPattern.
-func TestPlaceholderStarts(t *testing.T) {
-	set, ok := firstBytes(placeholderPattern)
-	var got []byte
-	for b := range set {
-		if set[b] {
-			got = append(got, byte(b))
-		}
-	}
-	if !ok || string(got) != placeholderStarts {
-		t.Errorf("placeholderPattern starts with %q (known %v); placeholderStarts is %q", got, ok, placeholderStarts)
-	}
-}
-
-// TestFirstBytes: the first bytes of a few shapes of pattern, and that a
-// pattern that may match the empty string, or start with any byte, gives
-// none.
-func TestFirstBytes(t *testing.T) {
-	for _, c := range []struct {
-		pattern string
-		want    string // the set, as a string of its bytes; "" for not known
-	}{
-		{`^abc`, "a"},
-		{`(?i)^k`, "Kk\xe2"}, // the Kelvin sign folds to k
-		{`^(?:x+|y{2,}|[0-2])$`, "012xy"},
-		{`^a?b`, "ab"},
-		{`^a*`, ""},
-		{`^.b`, ""},
-		{`^\bword`, "w"},
-		{`^(?:|a)`, ""},
-	} {
-		set, ok := firstBytes(c.pattern)
-		var got []byte
-		for b := range set {
-			if set[b] {
-				got = append(got, byte(b))
-			}
-		}
-		if !ok {
-			got = nil
-		}
-		if string(got) != c.want {
-			t.Errorf("%s: %q, want %q", c.pattern, got, c.want)
-		}
-	}
-}
-
 // FuzzNameStrength: nameStrength, which reads a name's words in place, is
 // the judgement of the words as a list of strings (refNameStrength, the
 // implementation it replaced).
@@ -542,27 +432,22 @@ func FuzzScanURLShortcut(f *testing.F) {
 	})
 }
 
-// TestTopAlternatives: the alternatives of ^(?:...)$ as written, a "|"
-// inside a group, a class or after a backslash not among the cuts; any
-// other shape is not cut.
-func TestTopAlternatives(t *testing.T) {
+// TestIsPlaceholder: documentation placeholders and variable references
+// are not values; anything else is.
+func TestIsPlaceholder(t *testing.T) {
+	d := NewDetector()
 	for _, c := range []struct {
-		pattern string
-		flags   string
-		alts    []string // nil: not cut
+		v    string
+		want bool
 	}{
-		{`(?i)^(?:a|b.*|c)$`, "(?i)", []string{"a", "b.*", "c"}},
-		{`^(?:x(?:y|z)|[|]|\||[]|]w|[^]|]v)$`, "", []string{"x(?:y|z)", "[|]", `\|`, "[]|]w", "[^]|]v"}},
-		{`^(?:only)$`, "", []string{"only"}},
-		{`^a|b$`, "", nil},
-		{`^(?:a)|(b)$`, "", nil},
-		{`x^(?:a|b)$`, "", nil},
-		{`(?is)^(?:a|b)$`, "(?is)", []string{"a", "b"}},
-		{`^(?:(a|b)$`, "", nil},
+		{"<token>", true}, {"[API_KEY]", true}, {"{token}", true}, {"Bearer ${TOKEN}", true}, {"basic xxx", true},
+		{"your-key-here", true}, {"MY_TOKEN", true}, {"example.com", true}, {"changeme", true}, {"REDACTED", true},
+		{"sk-...", true}, {"ghp_xxxx", true}, {"ſecret", true}, {"${env:TOKEN}", true}, {"  ", true},
+		{"info", false}, {"https://x", false}, {"-y", false}, {"@acme/x", false}, {"npx", false}, {"tests", false},
+		{"ghp_" + strings.Repeat("a1", 18), false}, {"xx", false},
 	} {
-		flags, alts, ok := topAlternatives(c.pattern)
-		if ok != (c.alts != nil) || ok && (flags != c.flags || !slices.Equal(alts, c.alts)) {
-			t.Errorf("%s: %q %q %v, want %q %q", c.pattern, flags, alts, ok, c.flags, c.alts)
+		if got := d.IsPlaceholder(c.v); got != c.want {
+			t.Errorf("IsPlaceholder(%q) = %v, want %v", c.v, got, c.want)
 		}
 	}
 }
