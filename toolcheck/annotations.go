@@ -712,13 +712,17 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			}
 		}
 	}
-	clause := func(s string) []verbEvidence {
-		first := tlFirstClause(s)
-		if unreadLanguage(first) {
+	// clauseOf reads a first clause, unread its unreadLanguage.
+	clauseOf := func(first string, unread bool) []verbEvidence {
+		if unread {
 			return nil
 		}
 		w := skipFillers(tlWords(first), nameWords)
 		return judgeObjects(adjust(clauseVerbs(w), w), w, false)
+	}
+	clause := func(s string) []verbEvidence {
+		first := tlFirstClause(s)
+		return clauseOf(first, unreadLanguage(first))
 	}
 	if v := t.Value.Get("title"); v.IsString() {
 		e.title = tagEvidence(clause(a.cur.view(v.Str)), "title")
@@ -730,7 +734,14 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		e.descView = a.cur.view(v.Str)
 		first := tlFirstSentence(e.descView)
 		e.descUnread = unreadLanguage(first)
-		e.desc = tagEvidence(clause(e.descView), "description")
+		// The first clause is cut from this first sentence; most often it
+		// is the whole sentence, whose language was just read.
+		fc := tlSentenceClause(first)
+		fcUnread := e.descUnread
+		if fc != first {
+			fcUnread = unreadLanguage(fc)
+		}
+		e.desc = tagEvidence(clauseOf(fc, fcUnread), "description")
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
@@ -799,8 +810,10 @@ func harmlessOverwrite(view, m string) bool {
 // tlFirstClause is the first sentence of a match view up to a colon or a
 // dash that introduces a list or a definition ("Store details: name,
 // address").
-func tlFirstClause(s string) string {
-	f := tlFirstSentence(s)
+func tlFirstClause(s string) string { return tlSentenceClause(tlFirstSentence(s)) }
+
+// tlSentenceClause is tlFirstClause of a text whose first sentence is f.
+func tlSentenceClause(f string) string {
 	for _, sep := range []string{": ", " - ", " — ", " – "} {
 		if i := strings.Index(f, sep); i >= 0 {
 			f = f[:i]
