@@ -607,24 +607,24 @@ func privateFlow(p *intentPatterns, s string) bool {
 		}
 		return lo, hi
 	}
-	var addrs [][2]int // addrSink's matches, read once
-	addrsDone := false
+	at := strings.IndexByte(s, '@') // an address needs one
 	for _, m := range p.sinkData.search(s, 4, nil, valid, nil) {
 		blo, _ := window(m[0]-80, m[0])
 		_, ahi := window(m[1], m[1]+110)
 		before, after := s[blo:m[0]], s[m[1]:ahi]
-		if p.sinkVerb.MatchString(before) {
+		if p.sinkVerb.MatchString(before) && p.sinkTo.MatchString(after) {
 			if d := p.sinkDest.search(after, 1, nil, valid, nil); d != nil && p.sinkTo.MatchString(after[:d[0][0]+min(3, d[0][1]-d[0][0])]) {
 				return true
 			}
 		}
-		if !addrsDone {
-			addrsDone = true
-			addrs = p.addrSink.search(s, 4, nil, valid, nil)
-		}
-		for _, a := range addrs {
-			if a[1] <= m[0] && m[0]-a[1] <= 110 {
-				return true
+		// An address named first ends at most 110 bytes before the data:
+		// read the window that could hold it, not the whole clause.
+		if at >= 0 && at < m[0] {
+			wlo, _ := window(m[0]-110-160, m[0])
+			for _, a := range p.addrSink.search(s[wlo:m[0]], 2, nil, valid, nil) {
+				if m[0]-(wlo+a[1]) <= 110 {
+					return true
+				}
 			}
 		}
 		if p.paramVerb.MatchString(before) {
