@@ -315,7 +315,7 @@ func (sc *scan) evalContext(pc *policyContext) {
 // (kinds and places, not values), the parsed URL, Claude Code's expanded argv.
 // The fields the shipped rules read for few servers (a policy's message,
 // an organisation's server) are made when a rule first reads one (Later):
-// custom rules read the whole input, and so does the daemon's memo.
+// custom rules read the whole input.
 func (sc *scan) serverInput(a *policy.InputArena, s *Server) policy.Value {
 	in := a.NewObject(5)
 	in.AddString("name", s.Name)
