@@ -103,6 +103,12 @@ func runHelper(mode string) int {
 				}
 			}()
 		}
+		// The silent connections come after the streams have been asked
+		// for: dialled first, they would take every connection slot and
+		// every answer the daemon gives a refused burst, and the follows
+		// would all be closed unanswered (a loaded machine runs this loop
+		// before the follows' goroutines).
+		wg.Wait()
 		for i := 0; i < idle; i++ {
 			if c, err := net.DialTimeout("unix", socket, 5*time.Second); err == nil {
 				count("idle", c)
@@ -110,7 +116,6 @@ func runHelper(mode string) int {
 				count("failed", nil)
 			}
 		}
-		wg.Wait()
 		fmt.Printf("streams=%d refused=%d failed=%d idle=%d\n", counts["streams"], counts["refused"], counts["failed"], counts["idle"])
 		os.Stdout.Sync()
 		// Hold everything (reading what the daemon sends) until told to
