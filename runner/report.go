@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
@@ -53,9 +54,12 @@ func BuildReport(res *scanner.Result, meta Meta, det *secrets.Detector) *reports
 		r.Sources = []reports.Source{}
 	}
 	r.Servers = r.Servers[:len(res.Servers)]
-	for i := range res.Servers {
-		r.Servers[i] = reportServer(det, res.Servers[i])
-	}
+	// A large report on every processor: each server's part is its own.
+	chunks.Each(len(res.Servers), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			r.Servers[i] = reportServer(det, res.Servers[i])
+		}
+	})
 	addDeclaredTools(r, res)
 	RedactFindings(det, r.Findings)
 	for i := range r.Errors {
@@ -110,12 +114,14 @@ func reportServer(det *secrets.Detector, s *scanner.Server) reports.Server {
 // definition redacts command lines, arguments and URLs: one definition on
 // every surface).
 func RedactFindings(det *secrets.Detector, list []reports.Finding) {
-	for i := range list {
-		f := &list[i]
-		f.Message = det.RedactText(f.Message)
-		f.Location.Pointer = det.RedactText(f.Location.Pointer)
-		f.Evidence = redacted(det, f.Evidence)
-	}
+	chunks.Each(len(list), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f := &list[i]
+			f.Message = det.RedactText(f.Message)
+			f.Location.Pointer = det.RedactText(f.Location.Pointer)
+			f.Evidence = redacted(det, f.Evidence)
+		}
+	})
 }
 
 // redacted is m with every string in it (in nested maps and lists too)

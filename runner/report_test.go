@@ -3,18 +3,22 @@ package runner
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"testing"
 
+	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/scanner"
 )
 
-// TestBuildReportServers: a report of many servers holds every server in
-// order, redacted, exactly as reportServer builds each.
-func TestBuildReportServers(t *testing.T) {
+// TestBuildReportInParallel: a report of many servers, built on several
+// goroutines (four here whatever the machine), holds every server in
+// order, redacted, exactly as one built one server at a time.
+func TestBuildReportInParallel(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	res := &scanner.Result{}
-	for i := range 1283 {
+	for i := range 5*chunks.MinItems + 3 {
 		s := &scanner.Server{ID: fmt.Sprintf("s-%016x", i), Name: fmt.Sprintf("srv-%d", i), Client: "claude-code",
 			Transport: "stdio", Command: "npx", Args: []string{"-y", fmt.Sprintf("pkg-%d", i)},
 			Status: reports.StatusActive, Decision: reports.Decision{Allowed: true, Reasons: []string{"ALLOWED"}}}

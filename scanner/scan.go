@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/mcpguard/mcpguard/internal/cfgfile"
+	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/interp"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/internal/secrets"
@@ -307,32 +308,37 @@ func (sc *scan) source(s reports.Source) {
 // finalize turns pending findings of kept servers into findings and orders
 // everything deterministically.
 func (sc *scan) finalize() {
-	// The ids (hashes of each server and finding) first; the findings are
-	// then kept, once each, in the servers' order.
+	// The ids (hashes of each server and finding) first, on every
+	// processor for a large machine, where they would otherwise be the
+	// scan's single-threaded end. They depend on nothing but the server, so
+	// the findings are then kept, once each, in the order a one-pass loop
+	// kept them.
 	servers := sc.res.Servers
 	found := make([][]reports.Finding, len(servers))
-	for i := range servers {
-		s := servers[i]
-		if s.ID == "" {
-			s.ID = sc.serverID(s)
-		}
-		if s.Decision.Reasons == nil {
-			s.Decision.Reasons = []string{}
-		}
-		for _, p := range s.pendingFindings {
-			loc := s.Source
-			if p.loc != nil {
-				loc = *p.loc
+	chunks.Each(len(servers), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			s := servers[i]
+			if s.ID == "" {
+				s.ID = sc.serverID(s)
 			}
-			f := sc.newFinding(p.rule, loc, s.ID, p.message, p.disc...)
-			f.Evidence = p.evidence
-			if p.severity != "" {
-				f.Severity = p.severity
+			if s.Decision.Reasons == nil {
+				s.Decision.Reasons = []string{}
 			}
-			found[i] = append(found[i], f)
+			for _, p := range s.pendingFindings {
+				loc := s.Source
+				if p.loc != nil {
+					loc = *p.loc
+				}
+				f := sc.newFinding(p.rule, loc, s.ID, p.message, p.disc...)
+				f.Evidence = p.evidence
+				if p.severity != "" {
+					f.Severity = p.severity
+				}
+				found[i] = append(found[i], f)
+			}
+			s.pendingFindings = nil
 		}
-		s.pendingFindings = nil
-	}
+	})
 	// The findings kept, the file-level ones first, as pointers sorted in
 	// place of the findings: each is then copied once, into the list in
 	// its order, not three times (appended, then sorted through a copy and

@@ -13,6 +13,26 @@ const (
 	MinBytes = 64 << 10
 )
 
+// MinItems is the number of items from which Each spreads a list over the
+// processors when each item costs microseconds (a scan's servers, its
+// findings): below it, starting goroutines costs more than they save.
+const MinItems = 256
+
+// Many reports whether n such items are worth spreading: at least
+// MinItems, and more than one processor.
+func Many(n int) bool { return n >= MinItems && runtime.GOMAXPROCS(0) > 1 }
+
+// Each calls do for ranges [lo, hi) that tile [0, n): on every processor
+// (Run) when Many(n), else once for the whole list on the calling
+// goroutine.
+func Each(n int, do func(lo, hi int)) {
+	if !Many(n) {
+		do(0, n)
+		return
+	}
+	Run(n, func() func(c, lo, hi int) { return func(_, lo, hi int) { do(lo, hi) } })
+}
+
 // Count returns the number of chunks of Size that n items make.
 func Count(n int) int { return (n + Size - 1) / Size }
 

@@ -29,6 +29,34 @@ func TestRunCoversEveryItemOnce(t *testing.T) {
 	}
 }
 
+// TestEachCoversEveryItemOnce checks that Each tiles [0, n) on one
+// processor and on several, below MinItems and from it, and spreads the
+// work only from MinItems on several processors.
+func TestEachCoversEveryItemOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, procs := range []int{1, 4} {
+		runtime.GOMAXPROCS(procs)
+		for _, n := range []int{0, 1, MinItems - 1, MinItems, 3*MinItems + 5} {
+			seen := make([]atomic.Int32, n)
+			var calls atomic.Int32
+			Each(n, func(lo, hi int) {
+				calls.Add(1)
+				for i := lo; i < hi; i++ {
+					seen[i].Add(1)
+				}
+			})
+			for i := range seen {
+				if got := seen[i].Load(); got != 1 {
+					t.Fatalf("GOMAXPROCS %d, n=%d: item %d ran %d times", procs, n, i, got)
+				}
+			}
+			if spread := calls.Load() > 1; spread != (procs > 1 && n >= MinItems) {
+				t.Errorf("GOMAXPROCS %d, n=%d: %d calls", procs, n, calls.Load())
+			}
+		}
+	}
+}
+
 // TestRunPanics checks that a worker's panic reaches the caller, as
 // a panic of a sequential loop would, instead of killing the process.
 func TestRunPanics(t *testing.T) {
