@@ -86,9 +86,11 @@ type EngineOptions struct {
 }
 
 // Engine holds the compiled policies: the shipped ones and any custom ones.
-// Compile once with NewEngine, then evaluate many times; an Engine is safe
-// for concurrent use.
+// Compile once with NewEngine (or StartEngine), then evaluate many times; an
+// Engine is safe for concurrent use.
 type Engine struct {
+	ready  chan struct{} // closed when compilation has finished
+	err    error
 	server rego.PreparedEvalQuery // verdict, policy and custom rules
 	// withCustom says the server query is serverQuery (its result has the
 	// custom deny and warn lists), not shippedQuery.
@@ -119,8 +121,8 @@ const (
 // compile error, or a custom module outside mcpguard.custom, is a
 // *CompileError.
 func NewEngine(ctx context.Context, opts EngineOptions) (*Engine, error) {
-	e := &Engine{}
-	if err := e.compile(ctx, opts); err != nil {
+	e := StartEngine(ctx, opts)
+	if err := e.Err(); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -134,6 +136,9 @@ func (e *Engine) KeepsInputs() bool {
 	if e == nil {
 		return false
 	}
+	if e.Err() != nil {
+		return false
+	}
 	return e.withCustom || e.plan == nil
 }
 
@@ -141,6 +146,24 @@ func (e *Engine) KeepsInputs() bool {
 // engine that keeps inputs: a caller's mistake, loud rather than a cache
 // that an arena's next input would change under it.
 var errTransientInput = errors.New("evaluate policy: a server input made in an arena, given to an engine that keeps inputs")
+
+// StartEngine compiles in the background and returns at once, so that a
+// command can read its inputs meanwhile. Every method waits for the
+// compilation; Err reports its failure.
+func StartEngine(ctx context.Context, opts EngineOptions) *Engine {
+	e := &Engine{ready: make(chan struct{})}
+	go func() {
+		defer close(e.ready)
+		e.err = e.compile(ctx, opts)
+	}()
+	return e
+}
+
+// Err waits for the compilation and returns its error, if any.
+func (e *Engine) Err() error {
+	<-e.ready
+	return e.err
+}
 
 func (e *Engine) compile(ctx context.Context, opts EngineOptions) error {
 	custom, sources, digests, err := customModules(opts.Paths, false)

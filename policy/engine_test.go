@@ -314,6 +314,34 @@ func TestCustomPolicyPrint(t *testing.T) {
 	}
 }
 
+func TestStartEngine(t *testing.T) {
+	ctx := context.Background()
+	e := StartEngine(ctx, EngineOptions{})
+	if err := e.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Err(); err != nil { // Err can be asked again
+		t.Fatal(err)
+	}
+	if len(e.Custom) != 0 {
+		t.Errorf("Custom = %v", e.Custom)
+	}
+
+	dir := writePolicy(t, map[string]string{"bad.rego": "package acme\n"})
+	bad := StartEngine(ctx, EngineOptions{Paths: []string{dir}})
+	var ce *CompileError
+	if err := bad.Err(); !errors.As(err, &ce) {
+		t.Fatalf("Err() = %v, want a *CompileError", err)
+	}
+	// Every method reports the compilation's failure.
+	if _, err := bad.EvalServer(ctx, testServer(t, "x", []string{"x"}, ""), testContext(t, nil)); !errors.As(err, &ce) {
+		t.Errorf("EvalServer on a failed engine: %v", err)
+	}
+	if _, err := bad.EvalContext(ctx, testContext(t, nil)); !errors.As(err, &ce) {
+		t.Errorf("EvalContext on a failed engine: %v", err)
+	}
+}
+
 func TestRunTestsCustom(t *testing.T) {
 	dir := writePolicy(t, map[string]string{
 		"acme.rego": acmePolicy,

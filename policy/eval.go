@@ -143,6 +143,9 @@ func inputOptions(in ast.Value) []rego.EvalOption {
 // EvalServer evaluates the per-server policies: the Claude Code verdict, the
 // shipped server rules and the custom deny and warn rules.
 func (e *Engine) EvalServer(ctx context.Context, server, pctx Value) (*ServerResult, error) {
+	if err := e.Err(); err != nil {
+		return nil, err
+	}
 	if server.arena != nil && e.KeepsInputs() {
 		return nil, errTransientInput
 	}
@@ -210,6 +213,9 @@ func (e *Engine) query(ctx context.Context, plannable bool, entrypoint string, p
 // EvalContext evaluates the rules about the policy itself (MCPG-P003, P005,
 // P006) once per context.
 func (e *Engine) EvalContext(ctx context.Context, pctx Value) ([]RuleResult, error) {
+	if err := e.Err(); err != nil {
+		return nil, err
+	}
 	v, err := e.query(ctx, true, entryContext, e.context, input(Value{}, pctx))
 	if err != nil {
 		return nil, err

@@ -70,14 +70,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	regoPaths, jsonPaths := SplitPolicies(opts.Policies)
 	engine := opts.Engine
 	if engine == nil {
+		// Compile the policies while the scan reads the configuration files.
 		eopts := policy.EngineOptions{Paths: regoPaths, Print: opts.Print}
 		if f := opts.Fleet; f != nil {
 			eopts.Modules, eopts.Data = f.Modules, f.Data
 		}
-		// A policy that does not compile stops here, before any scan.
-		var err error
-		if engine, err = policy.NewEngine(ctx, eopts); err != nil {
-			return nil, fmt.Errorf("load policy: %w", err)
+		engine = policy.StartEngine(ctx, eopts)
+		if len(regoPaths) > 0 || len(eopts.Modules) > 0 {
+			// A custom policy that does not compile stops here, before any scan.
+			if err := engine.Err(); err != nil {
+				return nil, fmt.Errorf("load policy: %w", err)
+			}
 		}
 	}
 	det := opts.Secrets
@@ -92,6 +95,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res, err := scanner.Scan(ctx, sopts)
 	if err != nil {
 		return nil, fmt.Errorf("scan: %w", err)
+	}
+	if err := engine.Err(); err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
 	}
 	rep := BuildReport(res, opts.Meta, det)
 	if opts.Introspect != nil {

@@ -446,7 +446,7 @@ func (sc *scan) completePolicySources(sources []reports.PolicySource) []reports.
 // rules, then each custom Rego file with its digest. A nil engine judged
 // nothing.
 func RuleSources(e *policy.Engine) []reports.PolicySource {
-	if e == nil {
+	if e == nil || e.Err() != nil {
 		return nil
 	}
 	out := []reports.PolicySource{{Path: "builtin:mcpguard", Kind: reports.KindShippedRules, Active: true, Digest: policy.ShippedDigest()}}

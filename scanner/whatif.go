@@ -51,6 +51,9 @@ func NewProposal(opts ProposalOptions) (*Proposal, error) {
 	if opts.Policy == nil {
 		return nil, errors.New("proposal: no policy engine")
 	}
+	if err := opts.Policy.Err(); err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
 	if opts.FS == nil {
 		opts.FS = cfgfile.OS{}
 	}
