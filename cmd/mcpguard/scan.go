@@ -253,6 +253,7 @@ func scanOptions(env environment, opts *ScanOptions) scanner.Options {
 		Paths:      opts.Paths,
 		LookupEnv:  env.lookupEnv,
 		GOOS:       env.goos,
+		FS:         newLargeScanFS(),
 	}
 	if !opts.homeSet {
 		// CLAUDE_CONFIG_DIR relocates the real home's Claude files; a rebased

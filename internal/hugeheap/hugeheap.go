@@ -1,0 +1,29 @@
+package hugeheap
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// MinReserve is the least Reserve acts on: below it, the collection it
+// runs costs more than the faults it saves.
+const MinReserve = 16 << 20
+
+// MaxReserve bounds a reservation: the heap range is only mapped, not
+// used, but a system that does not overcommit memory counts it.
+const MaxReserve = 1 << 30
+
+// Uncleared allocates n bytes the runtime does not clear. A large
+// allocation on memory the heap never used is not cleared anyway, but one
+// that starts in a gap the heap freed is cleared whole: make([]byte, n)
+// then touched every page of the range, 4 KiB at a time, before it could
+// be advised (in a scan that reserved 96 MiB, a third of the reservations
+// took 300 ms instead of 1: goroutines' stacks freed at the heap's end
+// made such gaps). strings.Builder.Grow allocates without clearing
+// (bytealg.MakeNoZero); one byte is written to find the buffer.
+func Uncleared(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(b.String()), n)
+}
