@@ -5,11 +5,11 @@ package schematest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -57,11 +57,17 @@ func (v *Validator) Validate(data []byte) error {
 // SPDX and JSF schemas it refers to, from the cyclonedx-go module that
 // mcpguard builds with (the module carries the specification's files).
 func CycloneDX16() (*Validator, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/CycloneDX/cyclonedx-go").Output()
+	// go mod download, not go list -m: a module no package imports is not
+	// in a fresh module cache, and go list then names no directory.
+	out, err := exec.Command("go", "mod", "download", "-json", "github.com/CycloneDX/cyclonedx-go").Output()
 	if err != nil {
-		return nil, fmt.Errorf("find the cyclonedx-go module: %w", err)
+		return nil, fmt.Errorf("download the cyclonedx-go module: %w", err)
 	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), "schema")
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		return nil, fmt.Errorf("download the cyclonedx-go module: no directory in %q", out)
+	}
+	dir := filepath.Join(mod.Dir, "schema")
 	read := func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }
 	bom, err := read("bom-1.6.schema.json")
 	if err != nil {
