@@ -24,7 +24,7 @@ var layers = [][]string{
 	// Leaves: the standard library and x/ only, or other leaves.
 	{"unicode/...", "rego", "internal/jsonc", "internal/jsonquote", "internal/interp", "internal/secrets", "internal/wrapargv",
 		"internal/chunks", "internal/atomicfile", "internal/filelock", "internal/mcpio", "internal/benchdata",
-		"internal/oracle", "internal/schematest", "internal/bundletest",
+		"internal/oracle", "internal/schematest", "internal/bundletest", "internal/hugeheap",
 		"internal/regoir"},
 	// Leaves built on leaves.
 	{"internal/urlmatch", "internal/jsonedit", "internal/events"},

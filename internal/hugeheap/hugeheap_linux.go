@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"os"
 	"runtime"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
-
-const hugePage = 2 << 20
 
 // modeFile says how the kernel uses transparent huge pages: the selected
 // mode is in brackets ("always [madvise] never").
@@ -37,20 +34,15 @@ func Reserve(n int) bool {
 	if strictCommit() || unix.Sysinfo(&si) != nil || uint64(n) > uint64(si.Totalram)*uint64(si.Unit)/4 {
 		return false
 	}
-	block := Uncleared(n)
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
-	start, end := alignUp(base), (base+uintptr(n))&^(hugePage-1)
-	ok := false
-	if end > start {
-		off := int(start - base)
-		ok = unix.Madvise(block[off:off+int(end-start)], unix.MADV_HUGEPAGE) == nil
-	}
+	// The whole block is advised: a large allocation starts on a page
+	// boundary, as madvise needs, and the kernel backs the 2 MiB-aligned
+	// parts of an advised range with huge pages.
+	block := uncleared(n)
+	ok := unix.Madvise(block, unix.MADV_HUGEPAGE) == nil
 	runtime.KeepAlive(block) // and no longer: the collection frees it
 	runtime.GC()
 	return ok
 }
-
-func alignUp(p uintptr) uintptr { return (p + hugePage - 1) &^ (hugePage - 1) }
 
 // strictCommit reports whether the kernel refuses mappings beyond its
 // commit limit (vm.overcommit_memory 2), or whether that cannot be read.

@@ -94,7 +94,7 @@ func TestUnclearedTouchesNothing(t *testing.T) {
 	gap = nil
 	runtime.GC()
 	before := rss(t)
-	block := Uncleared(size)
+	block := uncleared(size)
 	after := rss(t)
 	runtime.KeepAlive(block)
 	if grown := after - before; grown > 8<<20 {
