@@ -30,10 +30,6 @@ type User struct {
 	Home string
 }
 
-// Users lists the accounts of this machine that can hold MCP
-// configurations, as UserSource{}.List does.
-func Users() ([]User, error) { return UserSource{}.List() }
-
 // UserSource says where the accounts come from. Zero values mean the
 // defaults noted.
 type UserSource struct {

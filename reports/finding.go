@@ -217,17 +217,6 @@ func NewFinding(rule string, loc Location, serverID, message string, discriminat
 	}
 }
 
-// MaxSeverityRank returns the highest severity rank among findings.
-func MaxSeverityRank(findings []Finding) int {
-	max := 0
-	for _, f := range findings {
-		if r := f.Severity.Rank(); r > max {
-			max = r
-		}
-	}
-	return max
-}
-
 // TrimMessage shortens s to at most n runes for messages that quote input.
 func TrimMessage(s string, n int) string {
 	if len([]rune(s)) <= n {
