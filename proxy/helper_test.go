@@ -43,7 +43,9 @@ func fakeServer(t testing.TB, mode string) []string {
 // requested, and answers every later request twice), "hostile-lists" (the
 // same with poisoned prompts/list and resources/templates/list answers).
 // prompts/list, resources/templates/list and resources/list answer with
-// MCPGUARD_FAKE_PROMPTS, MCPGUARD_FAKE_TEMPLATES and MCPGUARD_FAKE_RESOURCES.
+// MCPGUARD_FAKE_PROMPTS, MCPGUARD_FAKE_TEMPLATES and MCPGUARD_FAKE_RESOURCES;
+// a resources/subscribe is followed by notifications/resources/updated for
+// each uri in MCPGUARD_FAKE_UPDATED.
 func serve(mode string) int {
 	switch mode {
 	case "ignore-term":
@@ -167,6 +169,13 @@ func serve(mode string) int {
 			result = `{}`
 		}
 		fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n", req.ID, result)
+		if req.Method == "resources/subscribe" {
+			// An update for every uri of MCPGUARD_FAKE_UPDATED (one a
+			// line), whatever was subscribed.
+			for _, u := range strings.Fields(os.Getenv("MCPGUARD_FAKE_UPDATED")) {
+				fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":%q}}\n", u)
+			}
+		}
 		if os.Getenv("MCPGUARD_FAKE_EXIT_AFTER_FIRST") != "" {
 			out.Flush()
 			return 0

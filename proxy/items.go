@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcpguard/mcpguard/internal/events"
-	"github.com/mcpguard/mcpguard/internal/mcpio"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
@@ -328,8 +327,8 @@ func (g *Guard) reportItems(cat *toolcheck.Catalog, of func(string) int, list *t
 // WithheldItem implements ItemInspector.
 func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 	kind := toolcheck.KindPrompt
-	if method == "resources/read" {
-		kind = toolcheck.KindResource
+	if method != "prompts/get" {
+		kind = toolcheck.KindResource // resources/read, subscribe, unsubscribe
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -346,6 +345,11 @@ func (g *Guard) WithheldItem(method, id string) (Withheld, bool) {
 	// as listed. Any other spelling a server's URL parser reads as a
 	// withheld resource's uri is refused, and so is a uri made from a
 	// withheld template.
+	if w, ok := g.items[itemKey(toolcheck.KindResourceTemplate, id)]; ok {
+		// A completion/complete's ref/resource names a template by its
+		// uriTemplate.
+		return w, true
+	}
 	if g.listed[kind][id] {
 		return Withheld{}, false
 	}
@@ -475,57 +479,4 @@ func editItems(result []byte, key string, byPtr map[string]int, listPtr string, 
 		return nil, err
 	}
 	return marshal(top)
-}
-
-// denyItem refuses a prompts/get or resources/read of a withheld item.
-func (r *relay) denyItem(env *mcpio.Envelope) (resp []byte, code int, rule, why string) {
-	ii, ok := r.opts.Inspector.(ItemInspector)
-	if !ok {
-		return nil, 0, "", ""
-	}
-	member, kind := "name", "prompt"
-	if env.Method == "resources/read" {
-		member, kind = "uri", "resource"
-	}
-	keys, values, ok := mcpio.ObjectMembers(env.Params)
-	if !ok {
-		return nil, 0, "", ""
-	}
-	var id, variant string
-	for i, k := range keys {
-		switch {
-		case k == member:
-			id = ""
-			_ = json.Unmarshal(values[i], &id)
-		case strings.EqualFold(k, member):
-			variant = k
-		}
-	}
-	if variant != "" {
-		// encoding/json's struct decoding (mark3labs/mcp-go, go-sdk)
-		// takes the last member whose name folds to the field's: the
-		// server would get another item than the one checked.
-		if !r.opts.Enforce {
-			r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Severity: "warning",
-				Message: fmt.Sprintf("monitor mode: forwarded a %s whose params also hold %q, which some servers read as %s", env.Method, variant, member),
-				Details: map[string]any{"item_kind": kind}})
-			return nil, 0, "", ""
-		}
-		why := fmt.Sprintf("ambiguous %s: the params also hold %q", env.Method, variant)
-		r.opts.Events.Emit(events.Event{Kind: "call-refused", Message: why, Details: map[string]any{"item_kind": kind, "method": env.Method}})
-		return errorResponse(env.ID, CodeNotAnalysed, fmt.Sprintf("mcpguard: %s, which some servers read as %s", why, member), nil), CodeNotAnalysed, "", why
-	}
-	w, withheld := ii.WithheldItem(env.Method, id)
-	if !withheld {
-		return nil, 0, "", ""
-	}
-	if !r.opts.Enforce {
-		r.opts.Events.Emit(events.Event{Kind: "call-allowed-monitor", Rule: w.Rule,
-			Message: fmt.Sprintf("monitor mode: forwarded a %s of a %s that enforce mode withholds: %s", env.Method, kind, w.Message),
-			Details: map[string]any{"item_kind": kind}})
-		return nil, 0, "", ""
-	}
-	r.opts.Events.Emit(events.Event{Kind: "call-refused", Rule: w.Rule, Message: w.Message, Details: map[string]any{"item_kind": kind, "method": env.Method}})
-	return errorResponse(env.ID, CodeWithheld, fmt.Sprintf("mcpguard withheld this %s: %s", kind, w.Message),
-		map[string]any{"item_kind": kind, "rule": w.Rule}), CodeWithheld, w.Rule, w.Message
 }

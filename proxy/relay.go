@@ -324,7 +324,7 @@ func (r *relay) deny(env *mcpio.Envelope) (resp []byte, code int, rule, why stri
 		r.opts.Events.Emit(events.Event{Kind: "call-refused", Tool: name, Rule: w.Rule, Message: w.Message})
 		return errorResponse(env.ID, CodeWithheld, fmt.Sprintf("mcpguard withheld tool %q: %s", name, w.Message),
 			map[string]any{"tool": name, "rule": w.Rule}), CodeWithheld, w.Rule, w.Message
-	case "prompts/get", "resources/read":
+	case "prompts/get", "resources/read", "resources/subscribe", "resources/unsubscribe", "completion/complete":
 		return r.denyItem(env)
 	}
 	return nil, 0, "", ""
@@ -528,6 +528,9 @@ func (r *relay) refuseServer(rt route, frame, id []byte, why string) []byte {
 // serverMessage inspects one parsed server message; ok is true when the
 // message is replaced by out (nil: dropped).
 func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte, ok bool) {
+	if m.IsNotification() && m.Method == "notifications/resources/updated" {
+		return r.resourceUpdated(&m)
+	}
 	if m.IsNotification() && m.Method == "notifications/tools/list_changed" {
 		r.opts.Inspector.ListChanged()
 		r.opts.Events.Emit(events.Event{Kind: "tools-list-changed", Message: "the server announced a changed tool list; the next tools/list is checked against the pins"})
