@@ -359,7 +359,10 @@ type toolAnalysis struct {
 	phraseScratch *phraseScratch
 	intentScratch *phraseScratch
 	// cur caches what several rules read of the tool being analysed.
-	cur       toolCache
+	cur toolCache
+	// curParam is the name of the parameter whose description the intent
+	// rules read, "" in any other text.
+	curParam  string
 	collector textCollector
 	// texts are the texts of the tool being analysed (collectTexts).
 	texts []toolText

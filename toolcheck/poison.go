@@ -423,7 +423,12 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		if tx.view != "" {
 			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
 				param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
+				a.curParam = ""
+				if param {
+					a.curParam = describedParam(a.collector.pointer(tx))
+				}
 				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted, true)
+				a.curParam = ""
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}
@@ -495,6 +500,25 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 	sigs = append(sigs, a.covertParams(t, desc)...)
 	sigs = append(sigs, schemaAnomalies(t)...)
 	a.reportPoisoning(t, sigs)
+}
+
+// describedParam returns the name of the parameter whose description is
+// at ptr (".../properties/session/description": "session"), "" when ptr
+// is no parameter's description.
+func describedParam(ptr string) string {
+	rest, ok := strings.CutSuffix(ptr, "/description")
+	if !ok {
+		return ""
+	}
+	i := strings.LastIndex(rest, "/properties/")
+	if i < 0 {
+		return ""
+	}
+	name := rest[i+len("/properties/"):]
+	if strings.IndexByte(name, '/') >= 0 {
+		return "" // a nested schema's description ("/items/description")
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
 }
 
 // posOf returns the position of the string at ptr within tool t.
