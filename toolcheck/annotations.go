@@ -484,7 +484,7 @@ var (
 	// readObjects are operations that read: an execution verb on one of
 	// them runs a read.
 	readObjects = lazyWordSet(`query queries aggregation aggregations aggregate find search searches select lookup
-		report reports analysis count explain`)
+		report reports analysis count explain audit audits`)
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages
@@ -531,10 +531,20 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// is the vendor's operation, not code the client cannot see:
 			// weak evidence.
 			e.weak = true
-		case e.class&(classDestroy|classNonIdem) != 0 && anyIn(phrase, referenceNouns()):
+		case e.class&(classDestroy|classNonIdem) != 0 && anyIn(phraseHeads(phrase, name && at > 0), referenceNouns()):
 			// A bookmark, a tag, a star: a reference, which the opposite
-			// call restores; making one twice makes one.
-			e.class = e.class&^(classDestroy|classNonIdem) | classMutate
+			// call restores; making one twice makes one. Only the head of
+			// the object counts: a "pin map" is a map. Removing a
+			// reference changes something; generating one does not.
+			if e.class&classDestroy != 0 {
+				e.class |= classMutate
+			}
+			e.class &^= classDestroy | classNonIdem
+		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
+			// A cache is a copy of what is stored elsewhere: clearing or
+			// purging it loses nothing that the next read does not
+			// rebuild.
+			continue
 		case e.class&classDestroy != 0 && haltVerbs()[e.word] && anyIn(phrase, runningWork()):
 			// Cancelling a running query or job stops work; it destroys
 			// nothing stored.
@@ -557,7 +567,11 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 	return out
 }
 
-// objectPhrase returns up to four words of the object of the verb at
+// clauseEnds start a subordinate clause: the object before them is over
+// ("Clear the cache so that later calls fetch ...").
+var clauseEnds = lazyWordSet(`so that which when whenever if because before after until while then where unless`)
+
+// objectPhrase returns up to six words of the object of the verb at
 // words[at] (past determiners), and in a name also the word before the
 // verb ("mb_bookmark_delete": "bookmark").
 func objectPhrase(words []string, at int, name bool) []string {
@@ -566,7 +580,7 @@ func objectPhrase(words []string, at int, name bool) []string {
 	}
 	var out []string
 	for _, w := range words[at+1:] {
-		if len(out) == 4 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" {
+		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || clauseEnds()[w] {
 			break
 		}
 		if !objectSkips()[w] {
@@ -577,6 +591,22 @@ func objectPhrase(words []string, at int, name bool) []string {
 		out = append(out, words[at-1])
 	}
 	return out
+}
+
+// phraseHeads returns the heads of an object phrase from objectPhrase:
+// its last word (the noun the others modify: "pin map" is a map), and the
+// name word before the verb when named is set (objectPhrase appended it).
+func phraseHeads(phrase []string, named bool) []string {
+	if named {
+		if len(phrase) == 1 {
+			return phrase
+		}
+		return []string{phrase[len(phrase)-2], phrase[len(phrase)-1]}
+	}
+	if len(phrase) == 0 {
+		return nil
+	}
+	return phrase[len(phrase)-1:]
 }
 
 func anyIn(ws []string, set map[string]bool) bool {
@@ -593,6 +623,10 @@ func anyIn(ws []string, set map[string]bool) bool {
 var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourite favourites star stars label labels tag tags
 	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
 	assignee assignees reviewer reviewers`)
+
+// derivedNouns are copies kept to answer faster: what they hold is
+// stored elsewhere.
+var derivedNouns = lazyWordSet(`cache caches cached`)
 
 // haltVerbs stop what runs; runningWork is what they stop.
 var (
@@ -659,7 +693,7 @@ const (
 	// (docs/rules.md, MCPG-A002): replacing or overwriting it is.
 	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|replaces? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
 	// idempotentClaimExpr recognises creation that is idempotent by design.
-	idempotentClaimExpr = `\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exists?\b|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\bcreate or replace\b`
+	idempotentClaimExpr = `\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
 // netParams are parameter names that address the network.

@@ -114,7 +114,13 @@ func TestAnnotations(t *testing.T) {
 		want       map[string]string // rule → level; unlisted A rules must be absent
 	}{
 		{"read-only writer", `{"name": "write_file", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
-		{"read-only by third-person verb", `{"name": "tokensave_x", "description": "Deletes the cache.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		{"read-only by third-person verb", `{"name": "tokensave_x", "description": "Deletes the file.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		{"cache cleared by a read-only tool", `{"name": "refresh_cache", "description": "Clear the cache so that later calls fetch fresh content.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"cache purge not destructive", `{"name": "purge_cache", "description": "Purge page and object caches.", "annotations": {"destructiveHint": false}}`, nil},
+		{"pin map generated read-only", `{"name": "generate_pin_map", "annotations": {"title": "Generate Pin Map", "readOnlyHint": true}}`, nil},
+		{"bookmark deleted non-destructively", `{"name": "delete_bookmark", "description": "Delete a bookmark.", "annotations": {"destructiveHint": false}}`, nil},
+		{"audit run read-only", `{"name": "run_audit", "description": "Run a real PageSpeed Insights v5 audit against a public URL.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"create or replace idempotent", `{"name": "write_theme_file", "description": "Replace (or create) a theme stylesheet on disk.", "annotations": {"idempotentHint": true}}`, nil},
 		{"read-only sender", `{"name": "slack_post_message", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
 		{"read-only shell by noun", `{"name": "bash", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"read-only reader", `{"name": "read_file", "title": "Read File", "annotations": {"readOnlyHint": true, "openWorldHint": false}}`, nil},
