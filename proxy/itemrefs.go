@@ -32,18 +32,26 @@ type itemRef struct {
 	variant string
 }
 
-// stringMember returns the string member name of an object as JSON.parse
-// reads it (the last one; "" when it is no string) and the last member
-// that a case-folding decoder (Go's encoding/json) takes for it instead.
-func stringMember(keys []string, values [][]byte, name string) (value, variant string) {
+// member returns the value of an object's member name as JSON.parse
+// reads it (the last one; nil when there is none) and the last member that
+// a case-folding decoder (Go's encoding/json) takes for it instead.
+func member(keys []string, values [][]byte, name string) (raw []byte, variant string) {
 	for i, k := range keys {
 		switch {
 		case k == name:
-			value = ""
-			_ = json.Unmarshal(values[i], &value)
+			raw = values[i]
 		case strings.EqualFold(k, name):
 			variant = k
 		}
+	}
+	return raw, variant
+}
+
+// stringMember is member's value as a string ("" when it is no string).
+func stringMember(keys []string, values [][]byte, name string) (value, variant string) {
+	raw, variant := member(keys, values, name)
+	if raw != nil {
+		_ = json.Unmarshal(raw, &value)
 	}
 	return value, variant
 }
@@ -63,14 +71,7 @@ func refOf(method string, params []byte) (ref itemRef, ok bool) {
 		ref = itemRef{lookup: "resources/read", kind: "resource", member: "uri"}
 	case "completion/complete":
 		var raw []byte
-		for i, k := range keys {
-			switch {
-			case k == "ref":
-				raw = values[i]
-			case strings.EqualFold(k, "ref"):
-				ref.variant = k
-			}
-		}
+		raw, ref.variant = member(keys, values, "ref")
 		rk, rv, isObj := mcpio.ObjectMembers(raw)
 		if !isObj {
 			if ref.variant != "" {

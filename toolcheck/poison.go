@@ -422,10 +422,14 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		// gates), one line at a time when the text has several.
 		if tx.view != "" {
 			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
-				param := tx.role == roleSchemaText && strings.Contains(a.collector.pointer(tx), "/properties/")
+				var param bool
 				a.curParam = ""
-				if param {
-					a.curParam = describedParam(a.collector.pointer(tx))
+				if tx.role == roleSchemaText {
+					ptr := a.collector.pointer(tx)
+					param = strings.Contains(ptr, "/properties/")
+					if param {
+						a.curParam = describedParam(ptr)
+					}
 				}
 				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted, true)
 				a.curParam = ""
