@@ -33,3 +33,31 @@ func BenchmarkCallRoundTrip(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCallResult is the latency of a tools/call whose result is 4 KiB
+// of text: ASCII (the clean check alone) or with emoji ZWJ sequences and
+// RTL text (a full sanitizer pass that changes nothing), which the client
+// gets byte for byte.
+func BenchmarkCallResult(b *testing.B) {
+	for _, tool := range []string{"text", "text-unicode"} {
+		line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}` + "\n")
+		for _, mode := range []string{"direct", "proxy"} {
+			b.Run(tool+"/"+mode, func(b *testing.B) {
+				argv := fakeServer(b, "normal")
+				var e *endpoint
+				if mode == "direct" {
+					e = direct(b, argv)
+				} else {
+					log := events.New(io.Discard, "proxy", nil).For("bench")
+					e = proxied(b, argv, Options{Enforce: true, Events: log, Inspector: NewGuard(GuardOptions{Name: "bench", Enforce: true, Events: log})})
+				}
+				defer e.close()
+				e.roundTrip(b, line) // start-up
+				b.ResetTimer()
+				for range b.N {
+					e.roundTrip(b, line)
+				}
+			})
+		}
+	}
+}

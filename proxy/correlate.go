@@ -42,6 +42,9 @@ type pendingRequest struct {
 	keys []string
 	// call is set for tools/call: what the audit records (audit.go).
 	call *callRecord
+	// name is a prompts/get's prompt: its result is judged as that
+	// prompt.
+	name string
 	// settled is set once the response has come.
 	settled bool
 }

@@ -74,8 +74,11 @@ type Guard struct {
 	// trusting is set while the first listing of a server without a pin is
 	// being recorded page by page.
 	trusting bool
-	// reported are the finding ids already sent as events.
-	reported map[string]bool
+	// reported are the finding ids already sent as events;
+	// promptFindings those of prompts/get results, by prompt (bounded,
+	// results.go).
+	reported       map[string]bool
+	promptFindings map[string]bool
 	// last caches the previous listing: clients list often, and an
 	// unchanged result needs no second analysis.
 	last struct {
@@ -145,7 +148,7 @@ func NewGuard(opts GuardOptions) *Guard {
 		opts.IDE = true
 	}
 	opts.Events = opts.Events.For(opts.Name)
-	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, items: map[string]Withheld{},
+	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, promptFindings: map[string]bool{}, items: map[string]Withheld{},
 		listing: map[toolcheck.ItemKind]map[string]Withheld{}, overflow: map[toolcheck.ItemKind]Withheld{},
 		listed: map[toolcheck.ItemKind]map[string]bool{}}
 	if opts.Launch != nil {

@@ -274,6 +274,26 @@ func nounOf(kind toolcheck.ItemKind) string {
 // analyseItems runs the analysis on a list result, which must be an object
 // with the kind's array, and no member a case-folding client reads as it.
 func (g *Guard) analyseItems(method string, kind toolcheck.ItemKind, result []byte) (*toolcheck.Catalog, error) {
+	cat, err := toolcheck.AnalyzeList(result, kind, toolcheck.Options{Path: method, Server: g.opts.Name, Sanitize: g.opts.Enforce}, g.ownTools())
+	if err != nil {
+		return nil, err
+	}
+	key := toolcheck.ListKey(kind)
+	for _, m := range cat.Root.Members {
+		for _, k := range [...]string{key, "nextCursor"} {
+			if m.Key != k && strings.EqualFold(m.Key, k) {
+				return nil, fmt.Errorf("the result has a member %q, which some clients read as %q", clip(m.Key), k)
+			}
+		}
+	}
+	return cat, nil
+}
+
+// ownTools are the names of the server's own tools, which its prompts and
+// resources may steer to: the current tools/list's or, before the first
+// one, the ones approved in the pin file; nil without either. The caller
+// holds g.mu.
+func (g *Guard) ownTools() *toolcheck.Names {
 	own := g.toolNames
 	if own == nil && g.opts.Pins != nil {
 		// No tools/list yet: the tools the user approved are the server's.
@@ -289,19 +309,7 @@ func (g *Guard) analyseItems(method string, kind toolcheck.ItemKind, result []by
 			}
 		}
 	}
-	cat, err := toolcheck.AnalyzeList(result, kind, toolcheck.Options{Path: method, Server: g.opts.Name, Sanitize: g.opts.Enforce}, own)
-	if err != nil {
-		return nil, err
-	}
-	key := toolcheck.ListKey(kind)
-	for _, m := range cat.Root.Members {
-		for _, k := range [...]string{key, "nextCursor"} {
-			if m.Key != k && strings.EqualFold(m.Key, k) {
-				return nil, fmt.Errorf("the result has a member %q, which some clients read as %q", clip(m.Key), k)
-			}
-		}
-	}
-	return cat, nil
+	return own
 }
 
 // reportItems sends each finding of a list once per proxy run, naming its

@@ -25,6 +25,25 @@ import (
 
 var inputRequiredMark = []byte(`"input_required"`)
 
+// isInputRequired reports an input_required result: an object whose
+// resultType (the last one, as JSON.parse reads it) is "input_required".
+func isInputRequired(result []byte) bool {
+	if !bytes.Contains(result, inputRequiredMark) {
+		return false // the fast path: every other result
+	}
+	keys, values, ok := mcpio.ObjectMembers(result)
+	if !ok {
+		return false
+	}
+	is := false
+	for i, k := range keys {
+		if k == "resultType" {
+			is = string(values[i]) == `"input_required"`
+		}
+	}
+	return is
+}
+
 // inputRequired returns an input_required result with hidden characters
 // removed from its inputRequests (enforce mode), and whether it changed
 // it. requestState is the server's opaque token and is left alone.

@@ -50,6 +50,22 @@ type ItemInspector interface {
 	WithheldItem(method, id string) (Withheld, bool)
 }
 
+// ResultInspector is an Inspector that also checks the results whose text
+// goes into the model's context: a prompts/get result (the prompt's
+// messages, judged as a listed prompt is), and the data of a tools/call
+// or resources/read result (hidden characters and terminal escapes
+// removed, no verdict). The relay asks for it with a type assertion, so
+// an Inspector without it forwards those results unchecked.
+type ResultInspector interface {
+	// Result inspects the result of a prompts/get of the prompt named
+	// name, of a tools/call of the tool name, or of a resources/read
+	// (name ""), and returns the result to forward; the same slice when
+	// nothing changes. withheld is set when the result must not reach the
+	// client (a prompt with hidden instructions), err when it could not
+	// be analysed; the relay acts on either in enforce mode only.
+	Result(method, name string, result []byte) (out []byte, withheld *Withheld, err error)
+}
+
 // Withheld explains why a tool was withheld from the client.
 type Withheld struct {
 	Rule    string `json:"rule"`
@@ -270,6 +286,9 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 		return denied
 	}
 	req := &pendingRequest{method: env.Method, call: call}
+	if env.Method == "prompts/get" {
+		req.name = paramString(env.Params, "name") // the prompt its result is judged as
+	}
 	if rt.recorded != nil && len(env.ID) <= maxIDKey {
 		req.id = bytes.Clone(env.ID) // to answer it if its POST's stream has none (HTTP)
 	}
@@ -555,10 +574,10 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	if !forward {
 		return nil, true
 	}
-	if req != nil && req.call != nil {
-		r.answered(req.call, msg, &m)
-	}
 	if req == nil || m.Result == nil {
+		if req != nil {
+			r.answered(req.call, msg, &m)
+		}
 		return nil, false
 	}
 	method, paged := req.method, req.paged
@@ -568,6 +587,22 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		// then sees exactly what the analysis saw.
 		result = mcpio.Normalize(result)
 	}
+	switch method {
+	case "prompts/get", "tools/call", "resources/read":
+		var refused []byte
+		if result, refused = r.contentResult(req, msg, &m, result); refused != nil {
+			return refused, true
+		}
+		if bytes.Equal(result, m.Result) {
+			return nil, false
+		}
+		rewritten, err := replaceResult(msg, m.Result, result)
+		if err != nil {
+			return nil, false
+		}
+		return rewritten, true
+	}
+	r.answered(req.call, msg, &m)
 	switch method {
 	case "tools/list":
 		inspected, err := r.opts.Inspector.ToolsList(result, paged)
@@ -612,6 +647,42 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		return nil, false
 	}
 	return rewritten, true
+}
+
+// contentResult inspects the result of a prompts/get, tools/call or
+// resources/read (ResultInspector) and records a tools/call's answer in
+// the audit. It returns the result to forward, or, in enforce mode, the
+// error response the client gets instead (refused): a prompt with hidden
+// instructions (-32001), a result that could not be analysed (-32002).
+// An input_required result (2026-07-28) is the server's question, not
+// its answer: only its inputRequests are cleaned, its requestState is
+// the server's opaque token.
+func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message, result []byte) (out, refused []byte) {
+	ri, ok := r.opts.Inspector.(ResultInspector)
+	if !ok || isInputRequired(result) {
+		r.answered(req.call, msg, m)
+		if out, changed := r.inputRequired(req.method, result); changed {
+			return out, nil
+		}
+		return result, nil
+	}
+	name := req.name
+	if req.call != nil {
+		name = req.call.tool
+	}
+	out, w, err := ri.Result(req.method, name, result)
+	switch {
+	case err != nil && r.opts.Enforce:
+		why := req.method + " result could not be analysed: " + err.Error()
+		r.called(req.call, outcomeRefused, msg, CodeNotAnalysed, "", why)
+		return nil, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+why, nil)
+	case w != nil && r.opts.Enforce:
+		return nil, errorResponse(m.ID, CodeWithheld, "mcpguard withheld this prompt: "+w.Message, map[string]any{"item_kind": "prompt", "rule": w.Rule})
+	case err != nil || w != nil:
+		out = result // monitor mode: forwarded, the events say what enforce mode does
+	}
+	r.answered(req.call, msg, m)
+	return out, nil
 }
 
 // replaceResult rebuilds a response with a new result. When old is the
