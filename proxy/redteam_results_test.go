@@ -414,3 +414,40 @@ func TestHTTPResults(t *testing.T) {
 		})
 	}
 }
+
+// TestRedteamDeepResults: a prompts/get result nested deeper than the
+// analysis goes, and a tools/call result with a hidden character nested
+// deeper than the sanitizer goes, are answered with -32002 (the audit
+// records the call refused); a clean tools/call result as deep passes as
+// it is.
+func TestRedteamDeepResults(t *testing.T) {
+	var audit syncBuffer
+	gt := newGuardTest(t, GuardOptions{Name: "srv", Enforce: true})
+	r := newRelay(io.Discard, Options{Enforce: true, Inspector: gt.g, Events: events.New(io.Discard, "proxy", nil), Audit: events.New(&audit, "proxy", nil)})
+	rt := route{}
+	deep := func(n int, text string) string {
+		return `{"content":` + strings.Repeat(`[`, n) + `{"type":"text","text":"` + text + `"}` + strings.Repeat(`]`, n) + `}`
+	}
+	for i, c := range []struct {
+		method, result string
+		want           string
+	}{
+		{"prompts/get", `{"messages":` + strings.Repeat(`[`, 600) + strings.Repeat(`]`, 600) + `}`, `"code":-32002`},
+		{"tools/call", deep(1200, `a\u200bb`), `"code":-32002`},
+		{"tools/call", deep(1200, `ab`), `"result":` + deep(1200, `ab`)},
+	} {
+		id := i + 1
+		if fwd, _ := r.fromClient(rt, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"name":"x","arguments":{}}}`, id, c.method))); fwd == nil {
+			t.Fatalf("%d: not forwarded", id)
+		}
+		if out := string(r.fromServer(rt, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, id, c.result)+"\n"))); !strings.Contains(out, c.want) {
+			t.Errorf("%d (%s): got %.200s, want %s", id, c.method, out, c.want)
+		}
+	}
+	audit.mu.Lock()
+	log := audit.buf.String()
+	audit.mu.Unlock()
+	if !strings.Contains(log, `"outcome":"refused"`) || !strings.Contains(log, `"outcome":"ok"`) || !strings.Contains(log, `"error_code":-32002`) {
+		t.Errorf("audit: %s", log)
+	}
+}
