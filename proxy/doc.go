@@ -5,7 +5,9 @@
 // child process) and over Streamable HTTP.
 //
 // The proxy forwards the original bytes of every message it does not change,
-// decodes only what it must inspect (responses to tools/list, tools/call
+// decodes only what it must inspect (responses to tools/list, the prompts
+// and resources lists, initialize, and the results the model reads —
+// prompts/get, tools/call, resources/read (results.go) —, tools/call
 // requests, notifications/tools/list_changed), and never reorders or
 // corrupts a message. It drops, in enforce mode, what no peer may send: a
 // response to a request the other side has not sent or that was answered

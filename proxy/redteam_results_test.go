@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/mcpio"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
 // Hostile servers against the checks of the results the model reads
@@ -450,4 +452,51 @@ func TestRedteamDeepResults(t *testing.T) {
 	if !strings.Contains(log, `"outcome":"refused"`) || !strings.Contains(log, `"outcome":"ok"`) || !strings.Contains(log, `"error_code":-32002`) {
 		t.Errorf("audit: %s", log)
 	}
+}
+
+// FuzzResultFrame: whatever a server answers to a prompts/get, a
+// tools/call and a resources/read, the proxy in enforce mode never
+// panics, forwards only frames that parse, and every result it forwards
+// is its own sanitized view (nothing left for the sanitizer to remove).
+func FuzzResultFrame(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":` + promptJSON(smuggledPromptText) + `}`,
+		`{"jsonrpc":"2.0","id":1,"result":` + benignPrompt + `}`,
+		`{"jsonrpc":"2.0","id":2,"result":` + csiResult + `}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"contents":[{"uri":"a://b","text":"x\u200by"}]}}`,
+		`[{"jsonrpc":"2.0","id":2,"result":` + csiResult + `},{"jsonrpc":"2.0","id":1,"result":` + crossServerPrompt + `}]`,
+		`{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"\u202eok"}}},"requestState":"\u200b"}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"\xff\U000E0041\"}]}}",
+		`{"jsonrpc":"2.0","id":1,"result":[]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		g := NewGuard(GuardOptions{Name: "srv", Enforce: true})
+		r := newRelay(io.Discard, Options{Enforce: true, Inspector: g})
+		r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p"}}`+"\n"))
+		r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{}}}`+"\n"))
+		r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"a://b"}}`+"\n"))
+		out := r.fromServer(route{}, frame)
+		if out == nil || blank(mcpio.TrimFrame(out)) {
+			return
+		}
+		m, err := mcpio.ParseMessage(mcpio.TrimFrame(out))
+		if err != nil {
+			return // forwarded as the server sent it: it answers nothing the proxy saw (covered by FuzzServerFrame)
+		}
+		msgs := [][]byte{mcpio.TrimFrame(out)}
+		if m.Batch != nil {
+			msgs = m.Batch
+		}
+		for _, msg := range msgs {
+			mm, err := mcpio.ParseMessage(msg)
+			if err != nil || mm.Result == nil || mm.Ambiguous != "" || isInputRequired(mm.Result) {
+				continue
+			}
+			if _, changed, err := mcpunicode.SanitizeJSON(mm.Result); err == nil && changed {
+				t.Fatalf("forwarded a result with hidden characters: %q -> %q", frame, out)
+			}
+		}
+	})
 }

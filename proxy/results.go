@@ -24,6 +24,8 @@ import (
 // as from the lists. A clean result is forwarded as it is, after the fast
 // clean check alone (unicode.IsCleanJSON).
 
+var _ ResultInspector = (*Guard)(nil)
+
 // Result implements ResultInspector.
 func (g *Guard) Result(method, name string, result []byte) ([]byte, *Withheld, error) {
 	var held *Withheld
