@@ -51,13 +51,14 @@ func (g *Guard) Result(method, name string, result []byte) ([]byte, *Withheld, e
 		return result, held, nil
 	}
 	e := events.Event{Kind: "result-sanitized", Severity: string(reports.SeverityWarning), Details: map[string]any{"method": method}}
+	label := clipAudit(name) // the client's name for it: any size
 	switch method {
 	case "tools/call":
-		e.Tool = name
-		e.Message = fmt.Sprintf("the result of tool %s carries hidden characters or escape sequences", toolcheck.QuoteName(name))
+		e.Tool = label
+		e.Message = fmt.Sprintf("the result of tool %s carries hidden characters or escape sequences", toolcheck.QuoteName(label))
 	case "prompts/get":
-		e.Details["item_kind"], e.Details["item"] = string(toolcheck.KindPrompt), name
-		e.Message = fmt.Sprintf("prompt %s carries hidden characters or escape sequences", toolcheck.QuoteName(name))
+		e.Details["item_kind"], e.Details["item"] = string(toolcheck.KindPrompt), label
+		e.Message = fmt.Sprintf("prompt %s carries hidden characters or escape sequences", toolcheck.QuoteName(label))
 	default:
 		// Never the uri: it may carry a token.
 		e.Details["item_kind"] = string(toolcheck.KindResource)
@@ -91,14 +92,15 @@ func (g *Guard) promptGet(name string, result []byte) (*Withheld, error) {
 	}
 	g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
 		Message: fmt.Sprintf("prompts/get result not analysed: %v%s", err, g.action("; the client gets an error instead", " (monitor mode: forwarded)")),
-		Details: map[string]any{"item_kind": string(toolcheck.KindPrompt), "item": name, "method": "prompts/get"}})
-	g.opts.Logger.Error("prompts/get result not analysed", "server", g.opts.Name, "prompt", name, "err", err)
+		Details: map[string]any{"item_kind": string(toolcheck.KindPrompt), "item": clipAudit(name), "method": "prompts/get"}})
+	g.opts.Logger.Error("prompts/get result not analysed", "server", g.opts.Name, "prompt", clipAudit(name), "err", err)
 	return nil, err
 }
 
 // judgePrompt reports the findings of a prompts/get result (each once per
 // prompt) and returns the verdict. The caller holds g.mu.
 func (g *Guard) judgePrompt(name string, cat *toolcheck.Catalog) *Withheld {
+	name = clipAudit(name) // the client's name for it: any size
 	var held *Withheld
 	for _, f := range cat.Findings {
 		if f.Rule == "MCPG-T005" {
