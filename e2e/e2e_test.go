@@ -916,7 +916,7 @@ func testHostile(t *testing.T, tr transport) {
 			t.Fatalf("direct: call to %s failed: %s%s", c.Name, errText(c.Error), c.Result)
 		}
 	}
-	if got := itemNames(ref.Prompts, "name"); got != "review_code,polish_email" || itemNames(ref.ResourceTemplates, "name") != "page,search" {
+	if got := itemNames(ref.Prompts, "name"); got != "review_code,polish_email,triage_issue" || itemNames(ref.ResourceTemplates, "name") != "page,search" {
 		t.Fatalf("direct: prompts %s, templates %s", got, itemNames(ref.ResourceTemplates, "name"))
 	}
 	for _, g := range ref.PromptGets {
@@ -981,20 +981,22 @@ func testHostile(t *testing.T, tr transport) {
 
 		// The poisoned prompt and template are left out, and the prompt
 		// cannot be fetched; the clean ones reach the client unchanged.
-		if got := itemNames(d.Prompts, "name"); got != "review_code" {
-			t.Errorf("prompts listed: %s, want review_code", got)
+		if got := itemNames(d.Prompts, "name"); got != "review_code,triage_issue" {
+			t.Errorf("prompts listed: %s, want review_code,triage_issue", got)
 		}
 		if got := itemNames(d.ResourceTemplates, "name"); got != "page" {
 			t.Errorf("resource templates listed: %s, want page", got)
 		}
-		if len(d.Prompts) == 1 && !reflect.DeepEqual(d.Prompts[0], ref.Prompts[0]) {
+		if len(d.Prompts) > 0 && !reflect.DeepEqual(d.Prompts[0], ref.Prompts[0]) {
 			t.Errorf("clean prompt changed; %s", diff(ref.Prompts[0], d.Prompts[0]))
 		}
 		for i, g := range d.PromptGets {
 			switch g.Name {
-			case "polish_email":
+			case "polish_email", "triage_issue":
+				// Refused before the server (its listing), or its
+				// messages judged on the way back.
 				if g.Error == nil || g.Error.Code != codeWithheld || g.Error.Data["item_kind"] != "prompt" {
-					t.Errorf("prompts/get polish_email: got %s%s, want code %d", errText(g.Error), g.Result, codeWithheld)
+					t.Errorf("prompts/get %s: got %s%s, want code %d", g.Name, errText(g.Error), g.Result, codeWithheld)
 				}
 			default:
 				if g.Error != nil || string(g.Result) != string(ref.PromptGets[i].Result) {
@@ -1005,6 +1007,7 @@ func testHostile(t *testing.T, tr transport) {
 
 		evs := readEvents(t, filepath.Join(dir, "events.jsonl"), "hostile")
 		wantItemWithheld(t, evs, "prompt", "polish_email")
+		wantItemWithheld(t, evs, "prompt", "triage_issue")
 		wantItemWithheld(t, evs, "resource_template", "search")
 		wantEvent(t, evs, "tool-withheld", "MCPG-T001", "send_feedback")
 		wantEvent(t, evs, "tool-withheld", "", "summarize")
