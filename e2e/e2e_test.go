@@ -974,8 +974,17 @@ func testHostile(t *testing.T, tr transport) {
 			if _, withheld := hostileWithheld[c.Name]; withheld {
 				continue
 			}
-			if !c.ok() || string(c.Result) != string(ref.Calls[i].Result) {
-				t.Errorf("call to %s: got %s%s, want %s", c.Name, errText(c.Error), c.Result, ref.Calls[i].Result)
+			want := string(ref.Calls[i].Result)
+			if c.Name == "openFile" {
+				// The line stays; the escapes that hide it from a
+				// terminal go.
+				want = strings.ReplaceAll(want, `\u001b[1A\u001b[2K`, "")
+				if want == string(ref.Calls[i].Result) {
+					t.Errorf("openFile's result has no CSI sequences to remove: %s", want)
+				}
+			}
+			if !c.ok() || string(c.Result) != want {
+				t.Errorf("call to %s: got %s%s, want %s", c.Name, errText(c.Error), c.Result, want)
 			}
 		}
 
@@ -1008,6 +1017,7 @@ func testHostile(t *testing.T, tr transport) {
 		evs := readEvents(t, filepath.Join(dir, "events.jsonl"), "hostile")
 		wantItemWithheld(t, evs, "prompt", "polish_email")
 		wantItemWithheld(t, evs, "prompt", "triage_issue")
+		wantEvent(t, evs, "result-sanitized", "", "openFile")
 		wantItemWithheld(t, evs, "resource_template", "search")
 		wantEvent(t, evs, "tool-withheld", "MCPG-T001", "send_feedback")
 		wantEvent(t, evs, "tool-withheld", "", "summarize")
