@@ -759,6 +759,17 @@ func (w *jsonWalker) addEdits() {
 // validated by the tokenizer) into a.cps with document offsets.
 func (a *analyzer) loadJSON(b []byte, start, end int) {
 	a.identifier = false
+	// One code point per byte that starts one (escapes make fewer): sized
+	// once, the slice is not grown code point by code point.
+	n := 0
+	for _, c := range b[start:end] {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	if cap(a.cps) < n {
+		a.cps = make([]cp, 0, n)
+	}
 	a.cps = a.cps[:0]
 	doff := 0
 	for i := start; i < end; {
