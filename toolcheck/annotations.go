@@ -692,8 +692,11 @@ const (
 	// An update of an existing resource's fields is not destructive
 	// (docs/rules.md, MCPG-A002): replacing or overwriting it is.
 	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|replaces? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
-	// idempotentClaimExpr recognises creation that is idempotent by design.
-	idempotentClaimExpr = `\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
+	// idempotentClaimExpr recognises creation that is idempotent by design,
+	// also where the description says a repeated call is safe ("Safe to
+	// call multiple times", "safe to retry") or what a repeated call
+	// returns ("returns the existing identity if already registered").
+	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
 // netParams are parameter names that address the network.

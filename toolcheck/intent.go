@@ -162,6 +162,8 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 || admitted&auxIntent == 0 {
 		return nil
 	}
+	a.curRaw = text
+	defer func() { a.curRaw = "" }()
 	var out []toolSignal
 	if view != "" && strings.IndexByte(text, '\n') < 0 {
 		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted, true)
@@ -595,11 +597,23 @@ idents:
 		m := s[at[0]:at[1]]
 		// ownName last: its key and, on first use, the report's set of
 		// names are made only for a name spoken of as a tool.
-		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) {
+		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) {
 			return m
 		}
 	}
 	return ""
+}
+
+// constantName reports whether the name m (lower-cased by the match
+// view) is written only in upper case in the text being read
+// ("COMFYUI_MCP_REGISTRY_URLS"): an environment variable or a constant,
+// which is how such names are spelt, not a tool.
+func (a *toolAnalysis) constantName(m string) bool {
+	if a.curRaw == "" || strings.Contains(a.curRaw, m) {
+		return false
+	}
+	u := strings.ToUpper(m)
+	return u != m && strings.Contains(a.curRaw, u)
 }
 
 // usedAsTool reports whether the name at s[i:j] is spoken of as a tool:
@@ -674,12 +688,26 @@ func toolIdents(s string, n int) [][2]int {
 		case w == "" || w[0] < 'a' || w[0] > 'z':
 		case strings.Contains(w, "_"):
 			out = append(out, [2]int{a, b})
-		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool")):
+		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool") && !indefiniteBefore(s[:a])):
 			out = append(out, [2]int{a, b})
 		}
 		i = j
 	}
 	return out
+}
+
+// indefiniteBefore reports whether before (the text ahead of a word) ends
+// in an indefinite determiner: "a workflow-construction tool", "any
+// read-only tool" describe a kind of tool with a compound modifier; a
+// tool named in kebab case is "the query-docs tool" or quoted.
+func indefiniteBefore(before string) bool {
+	before = strings.TrimRight(before, " ")
+	k := strings.LastIndexByte(before, ' ')
+	switch before[k+1:] {
+	case "a", "an", "any", "each", "every", "some", "another", "one", "no", "other":
+		return true
+	}
+	return false
 }
 
 // ownName reports whether key is the identKey of a tool of the report.
