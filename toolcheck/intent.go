@@ -383,7 +383,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if conv || universal != "" {
 		verbatim := p.verbatim.MatchString(s)
 		switch {
-		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim) && (param || p.transfer.MatchString(s)):
+		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim) && (param || askedTransfer(p, s)):
 			// The conversation, or what the user wrote word for word.
 			add(famDirective, 4, s, false)
 		case universal != "" && p.fullOutput.MatchString(s):
@@ -406,6 +406,35 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
 		add(famSensitive, 4, s, false)
 	}
+}
+
+// unaskedFrames put a verb in a noun's or a comparison's complement,
+// where it names an act rather than asks for one: "replaces the need to
+// include the full chat history", "saves tokens compared to including
+// the full chat history", "without passing the whole conversation".
+var unaskedFrames = []string{"the need to", "no need to", "compared to", "compared with", "instead of", "rather than", "than",
+	"without", "avoids", "avoid", "avoiding"}
+
+// askedTransfer reports whether a clause has a verb that hands data over
+// (p.transfer) outside an unaskedFrames complement.
+func askedTransfer(p *intentPatterns, s string) bool {
+	if !p.transfer.admits(s) {
+		return false
+	}
+	for _, m := range p.transfer.search(s, 8, nil, utf8.ValidString(s), nil) {
+		before := strings.TrimRight(s[:m[0]], " ")
+		framed := false
+		for _, f := range unaskedFrames {
+			if before == f || strings.HasSuffix(before, " "+f) {
+				framed = true
+				break
+			}
+		}
+		if !framed {
+			return true
+		}
+	}
+	return false
 }
 
 // steersWithData reports whether a clause directs the model, as a
