@@ -540,6 +540,12 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 				e.class |= classMutate
 			}
 			e.class &^= classDestroy | classNonIdem
+		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) && !placedIn(words, at):
+			// "Create a PDF", "generate a chart": a rendering of the input,
+			// returned to the caller; a retry renders the same again. One
+			// made in a document ("Create a chart in a spreadsheet") is
+			// stored there.
+			e.class = classRead
 		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
 			// A cache is a copy of what is stored elsewhere: clearing or
 			// purging it loses nothing that the next read does not
@@ -623,6 +629,30 @@ func anyIn(ws []string, set map[string]bool) bool {
 var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourite favourites star stars label labels tag tags
 	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
 	assignee assignees reviewer reviewers`)
+
+// renderVerbs make an output from their input; renderedNouns are the
+// document formats and renderings they make (a PDF, a chart, a QR code),
+// which hold nothing but that input.
+var (
+	renderVerbs   = lazyWordSet(`create generate`)
+	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
+		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid`)
+)
+
+// placedIn reports whether the object of the verb at words[at] is put in
+// or on something ("a chart in a spreadsheet", "a diagram on the board").
+func placedIn(words []string, at int) bool {
+	for _, w := range words[max(at+1, 0):] {
+		switch w {
+		case "in", "into", "on", "onto", "inside", "within":
+			return true
+		}
+		if objectPrepositions()[w] || clauseEnds()[w] {
+			return false
+		}
+	}
+	return false
+}
 
 // derivedNouns are copies kept to answer faster: what they hold is
 // stored elsewhere.

@@ -182,7 +182,9 @@ func TestAnnotations(t *testing.T) {
 		{"comment addition is not", `{"name": "add_comment", "description": "Add a comment to an issue.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
 		{"description in an unread language", `{"name": "fetch_alerts", "description": "アラートを取得します。", "annotations": {"readOnlyHint": true}}`, nil},
 		{"vendor upload in a closed world", `{"name": "upload_asset", "description": "Upload an asset to the account's media library.", "annotations": {"openWorldHint": false}}`, nil},
-		{"the description reads, the name writes", `{"name": "create_chart", "description": "Generate a chart image from the given data.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
+		{"the description reads, the name writes", `{"name": "create_report", "description": "Generate a report from the given data.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
+		{"a rendering of the input", `{"name": "create_chart", "description": "Generate a chart image from the given data.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a rendering stored in a document", `{"name": "create_chart", "description": "Create a chart in a spreadsheet.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
