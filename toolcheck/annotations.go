@@ -141,6 +141,11 @@ var ambiguousVerbs = lazyWordSet(`add set share store deploy alert eval email ma
 var objectIntroducers = lazyWordSet(`a an the this that these those its your my our their his her one two three some any all
 	every each both multiple several new it them him me us given specified selected provided existing`)
 
+// complementizers open a clause that is a verb's object ("Check whether
+// the token has write permissions", "Show how a run ended"): the word
+// before one is a verb.
+var complementizers = lazyWordSet(`whether if how what which who whom where why`)
+
 // nounFollowers follow an ambiguous word used as a noun or a noun
 // modifier ("set of documents", "alerts for a monitor").
 var nounFollowers = lazyWordSet(`of for about by is are was were has have settings details results templates stats statistics
@@ -164,7 +169,7 @@ func grammarVerb(words []string, i int) bool {
 	}
 	next := words[i+1]
 	switch {
-	case objectIntroducers()[next] || isNumberWord(next):
+	case objectIntroducers()[next] || isNumberWord(next) || complementizers()[next]:
 		return true
 	case nounFollowers()[next] || objectPrepositions()[next]:
 		return false
@@ -772,8 +777,10 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	}
 	e.name = tagEvidence(judgeObjects(adjust(nv, nameWords), nameWords, true), "name")
 	if classesOf(e.name)&^classNeutral == 0 {
-		for _, w := range nameWords {
-			if execNouns()[w] {
+		for i, w := range nameWords {
+			// "eval_results", "shell_history": a modifier of the noun
+			// after it, not the tool's action.
+			if execNouns()[w] && !(i+1 < len(nameWords) && nounFollowers()[nameWords[i+1]]) {
 				e.name = append(e.name, verbEvidence{class: classExec, word: w, source: "name"})
 				break
 			}
@@ -809,6 +816,9 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			fcUnread = unreadLanguage(fc)
 		}
 		e.desc = tagEvidence(clauseOf(fc, fcUnread), "description")
+		if len(e.desc) == 0 && !fcUnread {
+			e.desc = returnedData(skipFillers(tlWords(fc), nil))
+		}
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
@@ -852,6 +862,29 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 	}
 	return e
+}
+
+// returnedNouns are what a description that opens with a noun phrase
+// says the tool returns ("History of publishes", "Number of installs of an
+// app", "Status of a pipeline run").
+var returnedNouns = lazyWordSet(`history count counts number numbers status statuses list details detail report reports
+	result results info information summary overview statistics stats metrics logs names total totals breakdown usage
+	quota schema metadata contents`)
+
+// returnedData returns read evidence for a description's first clause
+// (words) that has no leading verb and opens with what the tool returns:
+// a returnedNouns word followed by "of", "for", "about", "on" or "per".
+// A name's verb then modifies that noun ("publish_history") and is a weak
+// signal alone. A title gets none: a title that names data is no claim.
+func returnedData(words []string) []verbEvidence {
+	if len(words) < 2 || !returnedNouns()[words[0]] {
+		return nil
+	}
+	switch words[1] {
+	case "of", "for", "about", "on", "per":
+		return []verbEvidence{{class: classRead, word: words[0], source: "description"}}
+	}
+	return nil
 }
 
 // harmlessOverwrite reports whether what a destructive phrase m of view
