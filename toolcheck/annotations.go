@@ -560,6 +560,10 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// Cancelling a running query or job stops work; it destroys
 			// nothing stored.
 			e.class = e.class&^classDestroy | classMutate
+		case e.word == "drop" && at > 0 && (words[at-1] == "drag" || at > 1 && words[at-1] == "and" && words[at-2] == "drag"):
+			// "Drag and drop", "drag_drop": a pointer gesture, not dropping
+			// a table.
+			e.class = classMutate
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
 		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
@@ -889,11 +893,21 @@ func returnedData(words []string) []verbEvidence {
 
 // harmlessOverwrite reports whether what a destructive phrase m of view
 // overwrites or replaces is empty or a reference ("overwrite existing
-// empty cells", "replaces existing tags"): nothing is lost.
+// empty cells", "replaces existing tags"), or backed up first in the same
+// sentence: nothing is lost.
 func harmlessOverwrite(view, m string) bool {
 	i := strings.Index(view, m)
 	if i < 0 {
 		return false
+	}
+	// "Creates a .bak backup before overwriting": what is overwritten is
+	// kept.
+	before := view[:i]
+	if k := strings.LastIndex(before, ". "); k >= 0 {
+		before = before[k+2:]
+	}
+	if strings.Contains(before, "backup") || strings.Contains(before, "back up") || strings.Contains(before, "backs up") || strings.Contains(before, ".bak") {
+		return true
 	}
 	after := tlWords(view[i+len(m):])
 	if len(after) > 3 {
