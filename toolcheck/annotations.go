@@ -130,10 +130,12 @@ type verbEvidence struct {
 
 // ambiguousVerbs are words that are as often nouns as verbs ("a set of
 // documents", "store details", "a deploy record", "eval results",
-// "1-click checkout"): a verb only where the grammar makes one.
+// "1-click checkout"), or more often (a webhook, an SMS, an HTTP
+// request: "set_webhook" sets one): a verb only where the grammar makes
+// one.
 var ambiguousVerbs = lazyWordSet(`add set share store deploy alert eval email mail click post message comment reply star fork
 	commit merge lock mark archive schedule transition register copy clone sync patch import run invite launch record
-	return display print watch monitor check request note log dial react sum`)
+	return display print watch monitor check request note log dial react sum webhook sms dm tweet http`)
 
 // determiners and the like introduce a verb's object: an ambiguous word
 // at the start of a clause followed by one is a verb ("Add two numbers",
