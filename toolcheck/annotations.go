@@ -562,6 +562,10 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// Cancelling a running query or job stops work; it destroys
 			// nothing stored.
 			e.class = e.class&^classDestroy | classMutate
+		case e.class&(classMutate|classSend|classNonIdem) != 0 && e.class&(classDestroy|classExec) == 0 && toView(words, at):
+			// "Push backend node IDs to the frontend for inspection": moved
+			// into the client's own view, no user data changes.
+			e.class = classRead
 		case e.word == "drop" && at > 0 && (words[at-1] == "drag" || at > 1 && words[at-1] == "and" && words[at-2] == "drag"):
 			// "Drag and drop", "drag_drop": a pointer gesture, not dropping
 			// a table.
@@ -649,6 +653,29 @@ var (
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
 		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid`)
 )
+
+// viewNouns are the client's own display: what is sent there is shown.
+var viewNouns = lazyWordSet(`frontend ui viewer panel screen console inspector devtools`)
+
+// toView reports whether the verb at words[at] moves its object to the
+// client's own display ("to the frontend", "to the console").
+func toView(words []string, at int) bool {
+	for k := max(at+1, 0); k+1 < len(words); k++ {
+		if clauseEnds()[words[k]] {
+			return false
+		}
+		if words[k] != "to" {
+			continue
+		}
+		for _, w := range words[k+1:] {
+			if !objectSkips()[w] {
+				return viewNouns()[w]
+			}
+		}
+		return false
+	}
+	return false
+}
 
 // placedIn reports whether the object of the verb at words[at] is put in
 // or on something ("a chart in a spreadsheet", "a diagram on the board").

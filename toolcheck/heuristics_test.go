@@ -188,6 +188,8 @@ func TestAnnotations(t *testing.T) {
 		{"a description that names what it returns", `{"name": "publish_history", "description": "History of publishes for a site.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
 		{"a verbless description is no read", `{"name": "publish_site", "description": "Site publication.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"a noun a name's verb acts on", `{"name": "set_webhook", "description": "Set the webhook URL for events.", "inputSchema": {"type": "object", "properties": {"webhook_url": {"type": "string", "format": "uri"}}}, "annotations": {"openWorldHint": false, "destructiveHint": false}}`, map[string]string{ruleA003: "note"}},
+		{"moved into the client's view", `{"name": "push_nodes_to_frontend", "description": "Push backend node IDs to the frontend for inspection.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"pushed to a remote", `{"name": "push_branch", "description": "Push a branch to the remote.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"drag and drop", `{"name": "drag_drop", "description": "Drag and drop from source element to target element", "annotations": {"destructiveHint": false}}`, nil},
 		{"dropping a table", `{"name": "drop_table", "description": "Drop a table.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"an overwrite after a backup", `{"name": "fix_test", "description": "Apply a fix to a test file. Creates a .bak backup before overwriting.", "annotations": {"destructiveHint": false}}`, nil},

@@ -717,7 +717,7 @@ func toolIdents(s string, n int) [][2]int {
 		case w == "" || w[0] < 'a' || w[0] > 'z':
 		case strings.Contains(w, "_"):
 			out = append(out, [2]int{a, b})
-		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool") && !indefiniteBefore(s[:a])):
+		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool") && !indefiniteBefore(s[:a]) && !toolCompound(s[b+len(" tool"):])):
 			out = append(out, [2]int{a, b})
 		}
 		i = j
@@ -734,6 +734,27 @@ func indefiniteBefore(before string) bool {
 	k := strings.LastIndexByte(before, ' ')
 	switch before[k+1:] {
 	case "a", "an", "any", "each", "every", "some", "another", "one", "no", "other":
+		return true
+	}
+	return false
+}
+
+// toolCompound reports whether after (the text after "tool") makes "tool"
+// the first noun of a compound ("re-fetch tool list", "the cached tool
+// calls"): the word before it then modifies that compound, it names no
+// tool.
+func toolCompound(after string) bool {
+	after = strings.TrimPrefix(after, "s")
+	if after == "" || after[0] != ' ' {
+		return false
+	}
+	w := after[1:]
+	if k := strings.IndexAny(w, " ,.;:)"); k >= 0 {
+		w = w[:k]
+	}
+	switch w {
+	case "list", "lists", "call", "calls", "name", "names", "result", "results", "output", "outputs", "schema", "schemas",
+		"description", "descriptions", "definition", "definitions", "cache", "catalog", "registry", "metadata":
 		return true
 	}
 	return false
