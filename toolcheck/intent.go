@@ -383,8 +383,10 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if conv || universal != "" {
 		verbatim := p.verbatim.MatchString(s)
 		switch {
-		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim) && (param || askedTransfer(p, s)):
-			// The conversation, or what the user wrote word for word.
+		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim && (p.convNoun.MatchString(s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s"))) && (param || askedTransfer(p, s)):
+			// The conversation, or what the user wrote word for word: the
+			// user's messages, not the one message or question the tool
+			// is for ("query: the user's question, verbatim").
 			add(famDirective, 4, s, false)
 		case universal != "" && p.fullOutput.MatchString(s):
 			// Every other tool's full output (Log-To-Leak).
