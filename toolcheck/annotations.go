@@ -920,6 +920,28 @@ func returnedData(words []string) []verbEvidence {
 	return nil
 }
 
+// existingVerbs find or change what exists: "create or get", "get or
+// create", "find or create", "create or update" (upsert) make one at most.
+var existingVerbs = lazyWordSet(`get find fetch retrieve load open reuse update replace`)
+
+// orExisting reports whether a split name coordinates a verb that adds
+// with one that finds or changes what exists, by "or" ("create_or_get_user",
+// "getOrCreateLabel"): idempotent by design, whatever the description's
+// language.
+func orExisting(words []string) bool {
+	for k := 1; k+1 < len(words); k++ {
+		if words[k] != "or" {
+			continue
+		}
+		_, a := lookupVerb(words[k-1], false)
+		_, b := lookupVerb(words[k+1], false)
+		if a&classNonIdem != 0 && existingVerbs()[words[k+1]] || b&classNonIdem != 0 && existingVerbs()[words[k-1]] {
+			return true
+		}
+	}
+	return false
+}
+
 // harmlessOverwrite reports whether what a destructive phrase m of view
 // overwrites or replaces is empty or a reference ("overwrite existing
 // empty cells", "replaces existing tags"), or backed up first in the same
@@ -1069,7 +1091,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	}
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
-	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) {
+	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) {
 		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
 			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")
