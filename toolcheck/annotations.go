@@ -200,7 +200,7 @@ var contentNouns = lazyWordSet(`file files folder folders directory directories 
 	cell cells block blocks node nodes memory memories observation observations entity entities relation relations`)
 
 // membershipVerbs are the verbs of a membership change.
-var membershipVerbs = lazyWordSet(`add remove unlink detach attach assign unassign`)
+var membershipVerbs = lazyWordSet(`add remove unlink detach attach assign unassign grant revoke`)
 
 // membership reports whether the verb at words[i] adds to or removes from
 // a container something that is not content: "remove X from Y", "add X to

@@ -198,6 +198,8 @@ func TestAnnotations(t *testing.T) {
 		{"pushed to a remote", `{"name": "push_branch", "description": "Push a branch to the remote.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"get or create in the name", `{"name": "create_or_get_user", "description": "获取或创建用户", "annotations": {"idempotentHint": true}}`, nil},
 		{"create in the name", `{"name": "create_user", "description": "创建用户", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		{"revoking a role from a user", `{"name": "revoke_role", "description": "Revoke a role from a user.", "annotations": {"destructiveHint": false}}`, nil},
+		{"revoking an API key", `{"name": "revoke_api_key", "description": "Revoke an API key.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"drag and drop", `{"name": "drag_drop", "description": "Drag and drop from source element to target element", "annotations": {"destructiveHint": false}}`, nil},
 		{"dropping a table", `{"name": "drop_table", "description": "Drop a table.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"an overwrite after a backup", `{"name": "fix_test", "description": "Apply a fix to a test file. Creates a .bak backup before overwriting.", "annotations": {"destructiveHint": false}}`, nil},
