@@ -362,7 +362,9 @@ type toolAnalysis struct {
 	cur toolCache
 	// curParam is the name of the parameter whose description the intent
 	// rules read, "" in any other text.
-	curParam  string
+	curParam string
+	// curRaw is the text the intent rules read, as written (intentSignals).
+	curRaw    string
 	collector textCollector
 	// texts are the texts of the tool being analysed (collectTexts).
 	texts []toolText

@@ -130,16 +130,23 @@ type verbEvidence struct {
 
 // ambiguousVerbs are words that are as often nouns as verbs ("a set of
 // documents", "store details", "a deploy record", "eval results",
-// "1-click checkout"): a verb only where the grammar makes one.
+// "1-click checkout"), or more often (a webhook, an SMS, an HTTP
+// request: "set_webhook" sets one): a verb only where the grammar makes
+// one.
 var ambiguousVerbs = lazyWordSet(`add set share store deploy alert eval email mail click post message comment reply star fork
 	commit merge lock mark archive schedule transition register copy clone sync patch import run invite launch record
-	return display print watch monitor check request note log dial react sum`)
+	return display print watch monitor check request note log dial react sum webhook sms dm tweet http`)
 
 // determiners and the like introduce a verb's object: an ambiguous word
 // at the start of a clause followed by one is a verb ("Add two numbers",
 // "Share the file", "Set a value").
 var objectIntroducers = lazyWordSet(`a an the this that these those its your my our their his her one two three some any all
 	every each both multiple several new it them him me us given specified selected provided existing`)
+
+// complementizers open a clause that is a verb's object ("Check whether
+// the token has write permissions", "Show how a run ended"): the word
+// before one is a verb.
+var complementizers = lazyWordSet(`whether if how what which who whom where why`)
 
 // nounFollowers follow an ambiguous word used as a noun or a noun
 // modifier ("set of documents", "alerts for a monitor").
@@ -164,7 +171,7 @@ func grammarVerb(words []string, i int) bool {
 	}
 	next := words[i+1]
 	switch {
-	case objectIntroducers()[next] || isNumberWord(next):
+	case objectIntroducers()[next] || isNumberWord(next) || complementizers()[next]:
 		return true
 	case nounFollowers()[next] || objectPrepositions()[next]:
 		return false
@@ -193,7 +200,7 @@ var contentNouns = lazyWordSet(`file files folder folders directory directories 
 	cell cells block blocks node nodes memory memories observation observations entity entities relation relations`)
 
 // membershipVerbs are the verbs of a membership change.
-var membershipVerbs = lazyWordSet(`add remove unlink detach attach assign unassign`)
+var membershipVerbs = lazyWordSet(`add remove unlink detach attach assign unassign grant revoke`)
 
 // membership reports whether the verb at words[i] adds to or removes from
 // a container something that is not content: "remove X from Y", "add X to
@@ -540,6 +547,12 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 				e.class |= classMutate
 			}
 			e.class &^= classDestroy | classNonIdem
+		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) && !placedIn(words, at):
+			// "Create a PDF", "generate a chart": a rendering of the input,
+			// returned to the caller; a retry renders the same again. One
+			// made in a document ("Create a chart in a spreadsheet") is
+			// stored there.
+			e.class = classRead
 		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
 			// A cache is a copy of what is stored elsewhere: clearing or
 			// purging it loses nothing that the next read does not
@@ -549,6 +562,14 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// Cancelling a running query or job stops work; it destroys
 			// nothing stored.
 			e.class = e.class&^classDestroy | classMutate
+		case e.class&(classMutate|classSend|classNonIdem) != 0 && e.class&(classDestroy|classExec) == 0 && toView(words, at):
+			// "Push backend node IDs to the frontend for inspection": moved
+			// into the client's own view, no user data changes.
+			e.class = classRead
+		case e.word == "drop" && at > 0 && (words[at-1] == "drag" || at > 1 && words[at-1] == "and" && words[at-2] == "drag"):
+			// "Drag and drop", "drag_drop": a pointer gesture, not dropping
+			// a table.
+			e.class = classMutate
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
 		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
@@ -624,6 +645,53 @@ var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourit
 	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
 	assignee assignees reviewer reviewers`)
 
+// renderVerbs make an output from their input; renderedNouns are the
+// document formats and renderings they make (a PDF, a chart, a QR code),
+// which hold nothing but that input.
+var (
+	renderVerbs   = lazyWordSet(`create generate`)
+	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
+		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid`)
+)
+
+// viewNouns are the client's own display: what is sent there is shown.
+var viewNouns = lazyWordSet(`frontend ui viewer panel screen console inspector devtools`)
+
+// toView reports whether the verb at words[at] moves its object to the
+// client's own display ("to the frontend", "to the console").
+func toView(words []string, at int) bool {
+	for k := max(at+1, 0); k+1 < len(words); k++ {
+		if clauseEnds()[words[k]] {
+			return false
+		}
+		if words[k] != "to" {
+			continue
+		}
+		for _, w := range words[k+1:] {
+			if !objectSkips()[w] {
+				return viewNouns()[w]
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// placedIn reports whether the object of the verb at words[at] is put in
+// or on something ("a chart in a spreadsheet", "a diagram on the board").
+func placedIn(words []string, at int) bool {
+	for _, w := range words[max(at+1, 0):] {
+		switch w {
+		case "in", "into", "on", "onto", "inside", "within":
+			return true
+		}
+		if objectPrepositions()[w] || clauseEnds()[w] {
+			return false
+		}
+	}
+	return false
+}
+
 // derivedNouns are copies kept to answer faster: what they hold is
 // stored elsewhere.
 var derivedNouns = lazyWordSet(`cache caches cached`)
@@ -692,8 +760,11 @@ const (
 	// An update of an existing resource's fields is not destructive
 	// (docs/rules.md, MCPG-A002): replacing or overwriting it is.
 	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|replaces? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
-	// idempotentClaimExpr recognises creation that is idempotent by design.
-	idempotentClaimExpr = `\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
+	// idempotentClaimExpr recognises creation that is idempotent by design,
+	// also where the description says a repeated call is safe ("Safe to
+	// call multiple times", "safe to retry") or what a repeated call
+	// returns ("returns the existing identity if already registered").
+	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
 // netParams are parameter names that address the network.
@@ -739,8 +810,10 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	}
 	e.name = tagEvidence(judgeObjects(adjust(nv, nameWords), nameWords, true), "name")
 	if classesOf(e.name)&^classNeutral == 0 {
-		for _, w := range nameWords {
-			if execNouns()[w] {
+		for i, w := range nameWords {
+			// "eval_results", "shell_history": a modifier of the noun
+			// after it, not the tool's action.
+			if execNouns()[w] && !(i+1 < len(nameWords) && nounFollowers()[nameWords[i+1]]) {
 				e.name = append(e.name, verbEvidence{class: classExec, word: w, source: "name"})
 				break
 			}
@@ -776,6 +849,9 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			fcUnread = unreadLanguage(fc)
 		}
 		e.desc = tagEvidence(clauseOf(fc, fcUnread), "description")
+		if len(e.desc) == 0 && !fcUnread {
+			e.desc = returnedData(skipFillers(tlWords(fc), nil))
+		}
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
@@ -821,13 +897,68 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	return e
 }
 
+// returnedNouns are what a description that opens with a noun phrase
+// says the tool returns ("History of publishes", "Number of installs of an
+// app", "Status of a pipeline run").
+var returnedNouns = lazyWordSet(`history count counts number numbers status statuses list details detail report reports
+	result results info information summary overview statistics stats metrics logs names total totals breakdown usage
+	quota schema metadata contents`)
+
+// returnedData returns read evidence for a description's first clause
+// (words) that has no leading verb and opens with what the tool returns:
+// a returnedNouns word followed by "of", "for", "about", "on" or "per".
+// A name's verb then modifies that noun ("publish_history") and is a weak
+// signal alone. A title gets none: a title that names data is no claim.
+func returnedData(words []string) []verbEvidence {
+	if len(words) < 2 || !returnedNouns()[words[0]] {
+		return nil
+	}
+	switch words[1] {
+	case "of", "for", "about", "on", "per":
+		return []verbEvidence{{class: classRead, word: words[0], source: "description"}}
+	}
+	return nil
+}
+
+// existingVerbs find or change what exists: "create or get", "get or
+// create", "find or create", "create or update" (upsert) make one at most.
+var existingVerbs = lazyWordSet(`get find fetch retrieve load open reuse update replace`)
+
+// orExisting reports whether a split name coordinates a verb that adds
+// with one that finds or changes what exists, by "or" ("create_or_get_user",
+// "getOrCreateLabel"): idempotent by design, whatever the description's
+// language.
+func orExisting(words []string) bool {
+	for k := 1; k+1 < len(words); k++ {
+		if words[k] != "or" {
+			continue
+		}
+		_, a := lookupVerb(words[k-1], false)
+		_, b := lookupVerb(words[k+1], false)
+		if a&classNonIdem != 0 && existingVerbs()[words[k+1]] || b&classNonIdem != 0 && existingVerbs()[words[k-1]] {
+			return true
+		}
+	}
+	return false
+}
+
 // harmlessOverwrite reports whether what a destructive phrase m of view
 // overwrites or replaces is empty or a reference ("overwrite existing
-// empty cells", "replaces existing tags"): nothing is lost.
+// empty cells", "replaces existing tags"), or backed up first in the same
+// sentence: nothing is lost.
 func harmlessOverwrite(view, m string) bool {
 	i := strings.Index(view, m)
 	if i < 0 {
 		return false
+	}
+	// "Creates a .bak backup before overwriting": what is overwritten is
+	// kept.
+	before := view[:i]
+	if k := strings.LastIndex(before, ". "); k >= 0 {
+		before = before[k+2:]
+	}
+	if strings.Contains(before, "backup") || strings.Contains(before, "back up") || strings.Contains(before, "backs up") || strings.Contains(before, ".bak") {
+		return true
 	}
 	after := tlWords(view[i+len(m):])
 	if len(after) > 3 {
@@ -960,7 +1091,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	}
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
-	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) {
+	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) {
 		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
 			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")

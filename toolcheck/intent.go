@@ -162,6 +162,8 @@ func (a *toolAnalysis) intentSignals(text, view, ptr string, pos jsonc.Pos, hidd
 	if len(text) < 12 || strings.IndexByte(text, ' ') < 0 || admitted&auxIntent == 0 {
 		return nil
 	}
+	a.curRaw = text
+	defer func() { a.curRaw = "" }()
 	var out []toolSignal
 	if view != "" && strings.IndexByte(text, '\n') < 0 {
 		return a.lineIntent(out, view, ptr, pos, hidden, param, admitted, true)
@@ -381,8 +383,10 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if conv || universal != "" {
 		verbatim := p.verbatim.MatchString(s)
 		switch {
-		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim) && (param || p.transfer.MatchString(s)):
-			// The conversation, or what the user wrote word for word.
+		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim && (p.convNoun.MatchString(s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s"))) && (param || askedTransfer(p, s)):
+			// The conversation, or what the user wrote word for word: the
+			// user's messages, not the one message or question the tool
+			// is for ("query: the user's question, verbatim").
 			add(famDirective, 4, s, false)
 		case universal != "" && p.fullOutput.MatchString(s):
 			// Every other tool's full output (Log-To-Leak).
@@ -404,6 +408,35 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
 		add(famSensitive, 4, s, false)
 	}
+}
+
+// unaskedFrames put a verb in a noun's or a comparison's complement,
+// where it names an act rather than asks for one: "replaces the need to
+// include the full chat history", "saves tokens compared to including
+// the full chat history", "without passing the whole conversation".
+var unaskedFrames = []string{"the need to", "no need to", "compared to", "compared with", "instead of", "rather than", "than",
+	"without", "avoids", "avoid", "avoiding"}
+
+// askedTransfer reports whether a clause has a verb that hands data over
+// (p.transfer) outside an unaskedFrames complement.
+func askedTransfer(p *intentPatterns, s string) bool {
+	if !p.transfer.admits(s) {
+		return false
+	}
+	for _, m := range p.transfer.search(s, 8, nil, utf8.ValidString(s), nil) {
+		before := strings.TrimRight(s[:m[0]], " ")
+		framed := false
+		for _, f := range unaskedFrames {
+			if before == f || strings.HasSuffix(before, " "+f) {
+				framed = true
+				break
+			}
+		}
+		if !framed {
+			return true
+		}
+	}
+	return false
 }
 
 // steersWithData reports whether a clause directs the model, as a
@@ -595,11 +628,23 @@ idents:
 		m := s[at[0]:at[1]]
 		// ownName last: its key and, on first use, the report's set of
 		// names are made only for a name spoken of as a tool.
-		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) {
+		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) {
 			return m
 		}
 	}
 	return ""
+}
+
+// constantName reports whether the name m (lower-cased by the match
+// view) is written only in upper case in the text being read
+// ("COMFYUI_MCP_REGISTRY_URLS"): an environment variable or a constant,
+// which is how such names are spelt, not a tool.
+func (a *toolAnalysis) constantName(m string) bool {
+	if a.curRaw == "" || strings.Contains(a.curRaw, m) {
+		return false
+	}
+	u := strings.ToUpper(m)
+	return u != m && strings.Contains(a.curRaw, u)
 }
 
 // usedAsTool reports whether the name at s[i:j] is spoken of as a tool:
@@ -674,12 +719,47 @@ func toolIdents(s string, n int) [][2]int {
 		case w == "" || w[0] < 'a' || w[0] > 'z':
 		case strings.Contains(w, "_"):
 			out = append(out, [2]int{a, b})
-		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool")):
+		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool") && !indefiniteBefore(s[:a]) && !toolCompound(s[b+len(" tool"):])):
 			out = append(out, [2]int{a, b})
 		}
 		i = j
 	}
 	return out
+}
+
+// indefiniteBefore reports whether before (the text ahead of a word) ends
+// in an indefinite determiner: "a workflow-construction tool", "any
+// read-only tool" describe a kind of tool with a compound modifier; a
+// tool named in kebab case is "the query-docs tool" or quoted.
+func indefiniteBefore(before string) bool {
+	before = strings.TrimRight(before, " ")
+	k := strings.LastIndexByte(before, ' ')
+	switch before[k+1:] {
+	case "a", "an", "any", "each", "every", "some", "another", "one", "no", "other":
+		return true
+	}
+	return false
+}
+
+// toolCompound reports whether after (the text after "tool") makes "tool"
+// the first noun of a compound ("re-fetch tool list", "the cached tool
+// calls"): the word before it then modifies that compound, it names no
+// tool.
+func toolCompound(after string) bool {
+	after = strings.TrimPrefix(after, "s")
+	if after == "" || after[0] != ' ' {
+		return false
+	}
+	w := after[1:]
+	if k := strings.IndexAny(w, " ,.;:)"); k >= 0 {
+		w = w[:k]
+	}
+	switch w {
+	case "list", "lists", "call", "calls", "name", "names", "result", "results", "output", "outputs", "schema", "schemas",
+		"description", "descriptions", "definition", "definitions", "cache", "catalog", "registry", "metadata":
+		return true
+	}
+	return false
 }
 
 // ownName reports whether key is the identKey of a tool of the report.

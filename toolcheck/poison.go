@@ -431,8 +431,9 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 						a.curParam = describedParam(ptr)
 					}
 				}
+				a.curRaw = tx.text
 				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted, true)
-				a.curParam = ""
+				a.curParam, a.curRaw = "", ""
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}

@@ -192,6 +192,12 @@ h=$(printf 'mcpguard-corpus:%s' "$name" | sha256sum | cut -c1-8)
 if [ $((16#$h % 100)) -lt 60 ]; then split=dev; else split=heldout; fi
 dest=$here/$split/$slug.json
 mkdir -p "$here/$split"
+# Two packages can share a file name ("drawio-mcp" and "@drawio/mcp"): a
+# file listed in the README under another package is never overwritten.
+if [ -f "$here/$split/README.md" ] && grep -F "| $slug.json | " "$here/$split/README.md" | grep -qvF "| $slug.json | $name "; then
+	status slug-taken "$slug.json"
+	exit 6
+fi
 # Near-duplicate check against everything captured so far (prints nothing
 # about the other files).
 if ! node -e '
