@@ -362,7 +362,10 @@ type toolAnalysis struct {
 	cur toolCache
 	// curParam is the name of the parameter whose description the intent
 	// rules read, "" in any other text.
-	curParam  string
+	curParam string
+	// curTool is the tool whose texts the intent rules read (its input
+	// parameters are the sinks a text can name bare: "into label").
+	curTool   *Tool
 	collector textCollector
 	// texts are the texts of the tool being analysed (collectTexts).
 	texts []toolText

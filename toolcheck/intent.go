@@ -45,7 +45,7 @@ type intentPatterns struct {
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim,
-	hostSink, paramAfter, credOwned *litRegexp
+	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
 }
@@ -57,6 +57,8 @@ type intentPatterns struct {
 // the commonest ("tool").
 var universalAlts = []string{
 	`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b`,
+	`\b(?:anything|everything) the user (?:asks|says|requests|wants|types)\b`,
+
 	`\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b`,
 	`\bother (?:mcp )?(?:tools?|servers?)\b`,
 	`\banother (?:mcp )?(?:tool|server)\b`,
@@ -65,7 +67,7 @@ var universalAlts = []string{
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	p := &intentPatterns{
 		// A server named as such: "the gmail server", "github server's".
-		server: regexp.MustCompile("\\b([a-z0-9][\\w.-]*) (?:mcp )?server'?s ['\"`]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\\b"),
+		server: regexp.MustCompile("\\b([a-z0-9][\\w.-]*) (?:mcp )?server'?s ['\"`]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[a-z][a-z0-9]*['\"`]? tool)\\b"),
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
@@ -75,10 +77,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:    newLitRegexp(`\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user)\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user|so far|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?))\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ )?(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
@@ -110,8 +112,20 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		paramAfter: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo|enter|supply|write) (?:it|them|that|this|those|these)\b`),
 		// private gates the sink rules: privateData and every credential
 		// word, so that a clause it misses holds no private data.
-		private:  newLitRegexp(privateData + `|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)\b`),
-		verbatim: newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
+		private: newLitRegexp(privateData + `|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)\b`),
+		// modelReply is the model's own output, a conversation part only
+		// when every one or word for word ("your complete reply" after
+		// "every user prompt"; "your full answer, verbatim").
+		modelReply: newLitRegexp(`\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)\b`),
+		// trigger is a standing order keyed to the user's words ("when
+		// the user's message contains the words 'thank you'").
+		trigger:   newLitRegexp(`\bwhen(?:ever)? the user(?:'s (?:message|reply|prompt))? (?:says|types|writes|sends|contains|mentions|uses)\b|\b(?:contains|says|includes) the (?:words?|phrase)\b`),
+		otherKind: newLitRegexp(`\b(?:any|every|all) other [a-z]+ (?:tools?|servers?|services?|sources?)\b`),
+		everyOne:  newLitRegexp(`\b(?:every|each|all)\b`),
+		// recordVerb hands the conversation to a log ("record every
+		// user prompt"), in the base form a command takes.
+		recordVerb: newLitRegexp(`\b(?:record|log|capture|submit|report|save|store|mirror)\b`),
+		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
 	}
 	for _, alt := range universalAlts {
 		p.universalAlt = append(p.universalAlt, newLitRegexp(alt))
@@ -224,7 +238,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	ident := func() bool {
 		if !identDone {
 			identDone = true
-			identOK = strings.ContainsAny(view, "_-") && a.otherTool(p, view) != ""
+			identOK = (strings.ContainsAny(view, "_-") || strings.Contains(view, "server's ")) && a.otherTool(p, view) != ""
 		}
 		return identOK
 	}
@@ -246,7 +260,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// The conversation rule needs the conversation named and every part
 	// of it, or word for word: a view that admits neither cannot match
 	// them in a clause.
-	if (has(4) || has(5)) && (admits(lineConvNoun) && admits(lineConvAll) || admits(lineVerbatim)) {
+	if (has(4) || has(5)) && (admits(lineConvNoun) && admits(lineConvAll) || admits(lineVerbatim) || admits(lineConvAll) && strings.Contains(view, "your ")) {
 		want(4)
 		want(5)
 	}
@@ -351,11 +365,15 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// ("never skip this step"), is line jumping; once, as a tool's
 		// setup ("must be called before any other tool"), is a weaker
 		// signal that needs another.
-		if p.obligation.MatchString(s) && p.persist.MatchString(s) {
+		if (p.obligation.MatchString(s) || a.imperativeCall(s)) && p.persist.MatchString(s) {
 			add(famHook, 4, s, false)
 		} else {
 			add(famHook, 2, s, false)
 		}
+	}
+	if universal == "" && ins {
+		// "over any other weather tool": every other tool of a kind.
+		universal = p.otherKind.FindString(s)
 	}
 	if ins && preferenceVerb(s) && (universal != "" || otherOf() != "") {
 		// Over every other tool, or over another one with an obligation
@@ -381,7 +399,8 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if conv || universal != "" {
 		verbatim := p.verbatim.MatchString(s)
 		switch {
-		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim) && (param || p.transfer.MatchString(s)):
+		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) || verbatim || p.modelReply.MatchString(s) && p.everyOne.MatchString(s) && replyHandedOver(p, s)) &&
+			(param || p.transfer.MatchString(s) || p.recordVerb.MatchString(s)):
 			// The conversation, or what the user wrote word for word.
 			add(famDirective, 4, s, false)
 		case universal != "" && p.fullOutput.MatchString(s):
@@ -418,7 +437,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 // with a summary they approved" passes nothing private, and "call this
 // tool fresh for every user question" nothing at all.
 func (a *toolAnalysis) steersWithData(p *intentPatterns, s string) bool {
-	if !p.order.MatchString(s) && !p.obligation.MatchString(s) && !p.persist.MatchString(s) && !p.directive.MatchString(s) {
+	if !p.order.MatchString(s) && !p.obligation.MatchString(s) && !p.persist.MatchString(s) && !p.directive.MatchString(s) && !p.trigger.MatchString(s) {
 		return false
 	}
 	at := a.calledTool(s)
@@ -883,6 +902,36 @@ func namesData(data, dest string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// imperativeCall reports whether a clause opens by telling the model to
+// call a tool ("call this tool first", "run verify_env before ..."): an
+// order as strong as "must".
+func (a *toolAnalysis) imperativeCall(s string) bool {
+	s = strings.TrimLeft(s, " \"'`*-")
+	for _, w := range []string{"call ", "run ", "invoke ", "use ", "execute "} {
+		if strings.HasPrefix(s, w) {
+			return a.calledTool(s) >= 0
+		}
+	}
+	return false
+}
+
+// replyHandedOver reports whether the model's own reply (modelReply) is
+// what a clause hands over ("record every user prompt and your complete
+// reply"), not where something goes ("include all of the fields in your
+// response").
+func replyHandedOver(p *intentPatterns, s string) bool {
+	for _, m := range p.modelReply.re.FindAllStringIndex(s, 4) {
+		before := strings.TrimRight(s[:m[0]], " ")
+		k := strings.LastIndexByte(before, ' ')
+		switch before[k+1:] {
+		case "in", "into", "to", "of", "from", "for", "on", "with", "within", "by", "as", "at":
+			continue
+		}
+		return true
 	}
 	return false
 }

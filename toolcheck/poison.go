@@ -103,6 +103,14 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famOverride, 3, `\bnew (?:instructions?|rules|system prompt)\s*:`),
 		tlPhrase(famOverride, 4, `\b(?:do not|don't|never) follow (?:the |your |any )?(?:previous|prior|system|original|user'?s?) (?:instructions?|prompts?|rules)\b`),
 		tlPhrase(famOverride, 2, `\byou are now (?:a|an|in|the|no longer|free|dan|jailbroken|unrestricted)\b`),
+		// A claim of precedence over what the user or the system said
+		// ("this policy supersedes any instructions from the user").
+		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? precedence over|outranks?)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`),
+		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? precedence over|outranks?) (?:all |any )?(?:the )?(?:user'?s?|system prompt'?s?|system'?s?) (?:instructions?|requests?|prompt)\b`),
+		// Advanced tool poisoning: the tool's own output given the
+		// authority of an instruction ("the response can carry a
+		// next_step field: carry it out exactly").
+		tlPhrase(famOverride, 2, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carry (?:it|them|this|these) out|carry out (?:its|their|the returned) (?:instructions?|steps?)|(?:follow|obey|execute) (?:it|them|its instructions|their instructions|the returned instructions)|do (?:exactly )?what(?:ever)? (?:it|they) (?:says?|asks?))\b`),
 
 		// Concealment from the user.
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
@@ -114,6 +122,8 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
 		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
+		// Consent bypassed: the user is not asked.
+		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 
 		// Urgency and threats.
 		tlPhrase(famUrgency, 1.5, `\bvery,? very important\b`),
@@ -372,6 +382,8 @@ const (
 // poisoning runs T001 (and the T002 of cross-tool instructions) on a tool.
 func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 	var sigs []toolSignal
+	a.curTool = t
+	defer func() { a.curTool = nil }()
 	desc, descPtr := "", ""
 	d := t.Value.Get("description")
 	if d.IsString() {
@@ -458,7 +470,17 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			ds := a.matchPhrases(v, "", tx.pos, true)
 			ds = append(ds, a.intentSignals(h, v, "", tx.pos, true, false, a.phraseScratch.aux)...)
 			if fieldsAtLeast(v, 2) {
-				ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), pos: tx.pos, hidden: true})
+				// Text the user's terminal never shows is concealment by
+				// construction: with any instruction signal of its own
+				// (a sink, a secret, a directive) it is one strong signal.
+				w := 1.0
+				for _, d := range ds {
+					if d.weight >= 1 {
+						w = 3
+						break
+					}
+				}
+				ds = append(ds, toolSignal{family: famHidden, weight: w, match: Clip(v, 80), pos: tx.pos, hidden: true})
 			}
 			a.pointAt(ds, tx)
 			sigs = append(sigs, ds...)
