@@ -436,10 +436,12 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
 				var param bool
 				a.curParam = ""
-				if tx.role == roleSchemaText {
+				if tx.role == roleSchemaText || tx.role == roleSchemaValue {
+					// A parameter's description, or a value offered for it
+					// (enum, default, examples): "here" is that parameter.
 					ptr := a.collector.pointer(tx)
 					param = strings.Contains(ptr, "/properties/")
-					if param {
+					if param && tx.role == roleSchemaText {
 						a.curParam = describedParam(ptr)
 					}
 				}
