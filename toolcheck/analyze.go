@@ -365,7 +365,10 @@ type toolAnalysis struct {
 	curParam string
 	// curTool is the tool whose texts the intent rules read (its input
 	// parameters are the sinks a text can name bare: "into label").
-	curTool   *Tool
+	curTool *Tool
+	// camel are the camelCase identifiers of the text being read
+	// ("sendEmail"), lower-cased as its view has them (camelIdents).
+	camel     []string
 	collector textCollector
 	// texts are the texts of the tool being analysed (collectTexts).
 	texts []toolText

@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -251,7 +252,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	ident := func() bool {
 		if !identDone {
 			identDone = true
-			identOK = (strings.ContainsAny(view, "_-") || strings.Contains(view, "server's ")) && a.otherTool(p, view) != ""
+			identOK = (strings.ContainsAny(view, "_-") || strings.Contains(view, "server's ") || len(a.camel) > 0) && a.otherTool(p, view) != ""
 		}
 		return identOK
 	}
@@ -642,6 +643,28 @@ func (a *toolAnalysis) otherTool(p *intentPatterns, s string) string {
 		}
 	}
 idents:
+	// "whenever sendEmail is invoked": a camelCase name of the raw text.
+	for _, w := range a.camel {
+		for off := 0; off < len(s); {
+			i := strings.Index(s[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			j := i + len(w)
+			off = j
+			if (i > 0 && isASCIIAlnum(s[i-1])) || (j < len(s) && isASCIIAlnum(s[j])) {
+				continue
+			}
+			// Spoken of as a call being made ("whenever sendEmail is
+			// invoked", "the sendEmail tool"), not steered to ("use
+			// listIssues"): a server's prose names its own tools in
+			// camelCase under other spellings than their names.
+			if camelCalled(s[j:]) && !a.rep.ownName(identKey(w)) {
+				return w
+			}
+		}
+	}
 	if !strings.ContainsAny(s, "_-") {
 		return ""
 	}
@@ -1050,6 +1073,69 @@ func storeFetch(p *intentPatterns, s string) bool {
 			return true
 		}
 		if d := p.sinkData.re.FindStringIndex(rest); d != nil && d[0] <= 12 {
+			return true
+		}
+	}
+	return false
+}
+
+// camelIdents appends to dst, lower-cased, the camelCase words of s that
+// read as a tool's name: a lowercase run of two letters or more, then a
+// capitalised word ("sendEmail", "createPullRequest"; not "iPhone",
+// "macOS" or "eBay"), not code's ("useUser()", "stack.getUser").
+func camelIdents(s string, dst []string) []string {
+	start := len(dst)
+	var codeNames []string
+	for i := 0; i < len(s); {
+		if !isASCIIAlnum(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isASCIIAlnum(s[j]) {
+			j++
+		}
+		w := s[i:j]
+		// A function or member of code ("useUser()", "stack.getUser",
+		// "<SignIn") is no tool.
+		code := j < len(s) && (s[j] == '(' || s[j] == '.' && j+1 < len(s) && isASCIIAlnum(s[j+1])) || i > 0 && (s[i-1] == '.' || s[i-1] == '<')
+		i = j
+		k := 0
+		for k < len(w) && isASCIILower(w[k]) {
+			k++
+		}
+		if k < 2 || k+1 >= len(w) || !isASCIIUpper(w[k]) || !isASCIILower(w[k+1]) {
+			continue
+		}
+		lw := strings.ToLower(w)
+		if code {
+			// A name code calls anywhere in the text is code's throughout.
+			code = true
+			for n := start; n < len(dst); n++ {
+				if dst[n] == lw {
+					dst = append(dst[:n], dst[n+1:]...)
+					break
+				}
+			}
+			codeNames = append(codeNames, lw)
+			continue
+		}
+		if !slices.Contains(codeNames, lw) && !slices.Contains(dst[start:], lw) {
+			dst = append(dst, lw)
+		}
+		if len(dst)-start >= 8 {
+			break
+		}
+	}
+	return dst
+}
+
+// camelCalled reports whether what follows a camelCase name speaks of it
+// as a tool being called.
+func camelCalled(after string) bool {
+	after = strings.TrimLeft(after, "'\"`")
+	for _, w := range []string{" is invoked", " is called", " is used", " is run", " is executed", " gets called", " tool", " call", " calls"} {
+		if strings.HasPrefix(after, w) {
 			return true
 		}
 	}

@@ -445,8 +445,9 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 						a.curParam = describedParam(ptr)
 					}
 				}
+				a.camel = camelIdents(tx.text, a.camel[:0])
 				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted, true)
-				a.curParam = ""
+				a.curParam, a.camel = "", a.camel[:0]
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}
