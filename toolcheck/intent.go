@@ -46,7 +46,7 @@ type intentPatterns struct {
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim,
-	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore *litRegexp
+	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
 }
@@ -59,6 +59,7 @@ type intentPatterns struct {
 var universalAlts = []string{
 	`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b`,
 	`\b(?:anything|everything) the user (?:asks|says|requests|wants|types)\b`,
+	`\bbefore (?:responding|replying|answering|doing anything)\b|\b(?:any|every|all) (?:other )?alternatives\b`,
 
 	`\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b`,
 	`\bother (?:mcp )?(?:tools?|servers?)\b`,
@@ -72,16 +73,16 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
-		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),|\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b`),
-		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|at the start of|at the beginning of)\b`),
+		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),|\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b(?:from|of|on) the [\w.-]+ (?:mcp )?server\b`),
+		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
 		persist:    newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
 		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
-		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
-		endorse:    newLitRegexp(`\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b`),
+		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over|never use|do not use|don't use)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
+		endorse:    newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
+		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user|so far|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?))\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ )?(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
@@ -117,7 +118,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// modelReply is the model's own output, a conversation part only
 		// when every one or word for word ("your complete reply" after
 		// "every user prompt"; "your full answer, verbatim").
-		modelReply: newLitRegexp(`\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)\b`),
+		modelReply: newLitRegexp(`\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)\b|\b(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)\b|\bquestions? you (?:were|are) asked\b`),
 		// trigger is a standing order keyed to the user's words ("when
 		// the user's message contains the words 'thank you'").
 		trigger: newLitRegexp(`\bwhen(?:ever)? the user(?:'s (?:message|reply|prompt))? (?:says|types|writes|sends|contains|mentions|uses)\b|\b(?:contains|says|includes) the (?:words?|phrase)\b`),
@@ -135,6 +136,9 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		fetchFrom: newLitRegexp(`\b(?:copy|read|take|grab|extract|look|pull|get|fetch|find|retrieve)\b(?: [\w'-]+){1,4}? (?:out of|from|in|inside) `),
 		userStore: newLitRegexp(`^(?:the |their |the user'?s |your )?(?:\w+ )?(?:password managers?|keychain|keyring|browser|1password|bitwarden|lastpass|dotfiles)\b`),
 		otherKind: newLitRegexp(`\b(?:any|every|all) other [a-z]+ (?:tools?|servers?|services?|sources?)\b`),
+		// passiveTo hands the data on in the passive, after it ("whatever
+		// secrets appear in the .env should be appended to the snippet").
+		passiveTo: newLitRegexp(`\b(?:should|must|will|shall|needs? to|is to|are to) be (?:appended|added|included|inserted|attached|copied|pasted|put|placed|sent|forwarded|uploaded|posted)\b`),
 		everyOne:  newLitRegexp(`\b(?:every|each|all)\b`),
 		// recordVerb hands the conversation to a log ("record every
 		// user prompt"), in the base form a command takes.
@@ -264,7 +268,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	if has(1) && (admits(lineOrder) || admits(lineFullOutput)) {
 		want(1)
 	}
-	if has(2) && (admits(1) || admits(2)) && preferenceVerb(view) && (has(1) || ident()) {
+	if has(2) && (admits(1) || admits(2)) && preferenceVerb(view) && (has(1) || ident() || p.otherKind.MatchString(view)) {
 		want(1)
 		want(2)
 	}
@@ -274,11 +278,11 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// The conversation rule needs the conversation named and every part
 	// of it, or word for word: a view that admits neither cannot match
 	// them in a clause.
-	if (has(4) || has(5)) && (admits(lineConvNoun) && admits(lineConvAll) || admits(lineVerbatim) || admits(lineConvAll) && strings.Contains(view, "your ")) {
+	if (has(4) || has(5)) && (admits(lineConvNoun) && admits(lineConvAll) || admits(lineVerbatim) || admits(lineConvAll) && (strings.Contains(view, "your ") || strings.Contains(view, " you "))) {
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && admits(lineCredTaken)) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) || strings.Contains(view, " be "))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -389,6 +393,14 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	}
 	if dir && otherOf() != "" {
 		add(famCrossTool, 4, s, true)
+	}
+	if strings.HasPrefix(universal, "before ") {
+		// "before answering any question about delivery status": an
+		// order scoped to a topic is when to use the tool, not a place
+		// ahead of everything.
+		if i := strings.Index(s, universal); i >= 0 && strings.Contains(s[i:], " about ") {
+			universal = ""
+		}
 	}
 	if universal != "" && p.order.MatchString(s) {
 		// Before every other tool, as a standing rule of every session
@@ -1004,7 +1016,7 @@ func replyHandedOver(p *intentPatterns, s string) bool {
 func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 	for _, m := range p.sinkData.re.FindAllStringIndex(s, 4) {
 		before, after := s[max(0, m[0]-80):m[0]], s[m[1]:min(len(s), m[1]+110)]
-		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) {
+		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
 			continue
 		}
 		if param && p.hereDest.MatchString(after) {
@@ -1067,6 +1079,18 @@ func (a *toolAnalysis) inputParam(name string) bool {
 // of the user's secrets: a private file or a password manager, keychain
 // or browser (fetchFrom, then userStore or privateData).
 func storeFetch(p *intentPatterns, s string) bool {
+	// A command that opens the clause and takes a private file as its
+	// object ("read ~/.docker/config.json and supply its auths section"),
+	// not "read from ~/.config/app.json if unset".
+	lead := strings.TrimLeft(s, " \"'`*-")
+	for _, w := range []string{"then ", "also ", "first ", "just ", "please ", "instead, ", "instead "} {
+		lead = strings.TrimPrefix(lead, w)
+	}
+	if m := p.readVerb.re.FindStringIndex(lead); m != nil && m[0] == 0 {
+		if d := p.sinkData.re.FindStringIndex(lead[m[1]:]); d != nil && d[0] <= 12 && !strings.HasPrefix(lead[m[1]:], " from") {
+			return true
+		}
+	}
 	for _, m := range p.fetchFrom.re.FindAllStringIndex(s, 4) {
 		rest := s[m[1]:]
 		if p.userStore.MatchString(rest) {

@@ -117,7 +117,7 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
 		tlPhrase(famConceal, 4, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
 		tlPhrase(famConceal, 4, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
-		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really )?(?:upset|alarm|scare|worry|frighten|concern) the user\b`),
+		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really |only |just )?(?:upset|alarm|scare|worry|frighten|concern|confuse|bother|distract|annoy) the user\b`),
 		tlPhrase(famConceal, 2, `\b(?:mere|just an?|only an?|simply an?) implementation detail\b`),
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
 		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
@@ -170,7 +170,7 @@ func poisonPhraseList() []toolPhrase {
 		// Preference manipulation.
 		tlPhrase(famPreference, 1.5, `\balways (?:use|call|choose|pick|prefer|select) (?:this|the \S+) tool\b`),
 		tlPhrase(famPreference, 1.5, `\b(?:prefer|use|choose) this tool (?:over|instead of|rather than)\b`),
-		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) tools?\b`),
+		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) (?:\w+ )?tools?\b`),
 		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
 	}
