@@ -48,10 +48,12 @@ const (
 	famSink       = "exfiltration-sink"
 	famDirective  = "data-flow-directive"
 	famPreference = "preference-manipulation"
-	famCovert     = "covert-parameter"
-	famSchema     = "schema-anomaly"
-	famHidden     = "hidden-text"
-	famEncoded    = "encoded-payload"
+	// famDisparage runs other tools down to steer the model's choice.
+	famDisparage = "disparagement"
+	famCovert    = "covert-parameter"
+	famSchema    = "schema-anomaly"
+	famHidden    = "hidden-text"
+	famEncoded   = "encoded-payload"
 )
 
 // phrase is one pattern of a family, on the match view.
@@ -105,8 +107,8 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famOverride, 2, `\byou are now (?:a|an|in|the|no longer|free|dan|jailbroken|unrestricted)\b`),
 		// A claim of precedence over what the user or the system said
 		// ("this policy supersedes any instructions from the user").
-		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? precedence over|outranks?)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`),
-		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? precedence over|outranks?) (?:all |any )?(?:the )?(?:user'?s?|system prompt'?s?|system'?s?) (?:instructions?|requests?|prompt)\b`),
+		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`),
+		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:all |any )?(?:the )?(?:user'?s?|system prompt'?s?|system'?s?) (?:instructions?|requests?|prompt)\b`),
 		// Advanced tool poisoning: the tool's own output given the
 		// authority of an instruction ("the response can carry a
 		// next_step field: carry it out exactly").
@@ -173,6 +175,22 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) (?:\w+ )?tools?\b`),
 		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
+		// The only tool that is right, the others wrong (MPMA).
+		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
+		tlPhrase(famDisparage, 2, `\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
+
+		// Instructions about the model's own other actions, no tool named
+		// ("whenever the assistant sends any email", "for every Slack
+		// message you post").
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?) (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b`)},
+
+		// Secrets searched for and used (credential harvesting).
+		tlPhrase(famSensitive, 2, `\b(?:search|scan|grep|look through|comb)\b(?: the| their| the user'?s| all)? (?:workspace|repo(?:sitory)?|files?|disk|home directory|project|codebase|filesystem|machine|computer)\b(?: \w+){0,3} for (?:any |all )?(?:sk_live_|sk_test_|ghp_|github_pat_|akia|xox[bp]-|\S*(?:keys?|tokens?|secrets?|passwords?|credentials?)\b)`),
+		tlPhrase(famDirective, 2, `\b(?:use|pass|include|send|supply|take) what(?:ever)? you find\b`),
+		// The user's earlier messages handed over, and a standing order
+		// before every answer (Log-To-Leak): each half is weak alone.
+		tlPhrase(famDirective, 2, `\b(?:pass|send|forward|copy|include|submit|give)\b(?: \w+){0,2} (?:the )?user'?s? (?:last|previous|prior|earlier|recent|all|every) (?:\w+ )?(?:messages|prompts|requests|questions)\b`),
+		tlPhrase(famHook, 2, `\b(?:each|every) time,? (?:before|after) you (?:answer|reply|respond)\b|\bbefore you (?:answer|reply|respond)(?: to)? (?:anything|every|each|the user)\b`),
 	}
 }
 
