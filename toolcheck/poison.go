@@ -105,6 +105,10 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famOverride, 3, `\bnew (?:instructions?|rules|system prompt)\s*:`),
 		tlPhrase(famOverride, 4, `\b(?:do not|don't|never) follow (?:the |your |any )?(?:previous|prior|system|original|user'?s?) (?:instructions?|prompts?|rules)\b`),
 		tlPhrase(famOverride, 2, `\byou are now (?:a|an|in|the|no longer|free|dan|jailbroken|unrestricted)\b`),
+		// Authority claimed for the model's makers or a policy.
+		tlPhrase(famOverride, 2, `\b(?:anthropic|openai|the mcp (?:security )?policy|mcp security policy) (?:now )?(?:requires?|mandates?|demands?)\b|\bper the (?:new )?(?:mcp|anthropic|openai) (?:security )?(?:policy|guidelines|rules)\b`),
+		// The model's own instructions asked for (prompt leak).
+		tlPhrase(famDirective, 4, `\b(?:disclose|reveal|share|send|pass|print|output|repeat|dump)\b(?: \w+){0,2} (?:your|their|its|the assistant'?s?|the model'?s?) (?:(?:hidden|system|internal|secret|original) (?:instructions|prompts?|guidelines|rules)|system prompt)\b`),
 		// A claim of precedence over what the user or the system said
 		// ("this policy supersedes any instructions from the user").
 		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`),
@@ -124,6 +128,7 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
 		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
+		tlPhrase(famConceal, 4, `\b(?:leave|keep) (?:this|it|that|these) out of (?:any |the |your )?(?:summary|summaries|reply|replies|answer|answers|response|responses|output)\b(?: [\w']+){0,3} (?:the )?users?\b`),
 		// Consent bypassed: the user is not asked.
 		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 
@@ -160,6 +165,11 @@ func poisonPhraseList() []toolPhrase {
 		{family: famSink, weight: 1, re: newLitRegexp(`\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`), check: notExampleAddress},
 		tlPhrase(famSink, 1, `(?:^|[^\w+])\+\d[\d -]{8,16}\d\b`),
 		tlPhrase(famSink, 1, `\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\b`),
+		// A URL template filled with the conversation or the user's words
+		// ("![status](https://host/p?d={the user's question})").
+		tlPhrase(famSink, 4, `https?://[^\s)]*[{<](?:[^}>)]{0,80}?)\b(?:the user'?s? (?:\w+ )?(?:question|message|prompt|request|input)|(?:this|the) (?:conversation|chat)|chat history|conversation history)\b[^}>)]{0,40}[}>]`),
+		// A secret file and a bare-IP URL in one sentence, in any language.
+		tlPhrase(famSink, 3, `(?:\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json)`+tlWin(100)+`\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\b`),
 
 		// Data-flow directives.
 		tlPhrase(famDirective, 2, `\bpass (?:its|their|the|this|that|all|your)? ?(?:full |entire |complete |whole )?(?:content|contents|value|data|output|text)\b(?: of| as| to| in| into|,|$)`),
@@ -182,7 +192,7 @@ func poisonPhraseList() []toolPhrase {
 		// Instructions about the model's own other actions, no tool named
 		// ("whenever the assistant sends any email", "for every Slack
 		// message you post").
-		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?) (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b`)},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?) (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b`)},
 
 		// Secrets searched for and used (credential harvesting).
 		tlPhrase(famSensitive, 2, `\b(?:search|scan|grep|look through|comb)\b(?: the| their| the user'?s| all)? (?:workspace|repo(?:sitory)?|files?|disk|home directory|project|codebase|filesystem|machine|computer)\b(?: \w+){0,3} for (?:any |all )?(?:sk_live_|sk_test_|ghp_|github_pat_|akia|xox[bp]-|\S*(?:keys?|tokens?|secrets?|passwords?|credentials?)\b)`),
