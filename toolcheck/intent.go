@@ -42,7 +42,8 @@ const privateData = `\b(?:env|printenv|environment variables?|[a-z0-9]+_(?:secre
 
 // intentPatterns are compiled once (compiledToolMatchers' siblings).
 type intentPatterns struct {
-	server *regexp.Regexp
+	server       *regexp.Regexp
+	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim,
@@ -73,13 +74,19 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
-		directive:  newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),|\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b(?:from|of|on) the [\w.-]+ (?:mcp )?server\b`),
-		order:      newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
-		persist:    newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
-		obligation: newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
-		instead:    newLitRegexp(`\b(?:instead of|rather than|in place of|over|never use|do not use|don't use)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
-		endorse:    newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:   newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		directive: newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),`),
+		// serverDirect is what makes a clause about another server's tool
+		// an instruction without a directive word: the server named
+		// ("from the gmail server", "do not use the filesystem server's")
+		// or a phone number as a destination. Kept out of directive, whose
+		// literals gate every text.
+		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b(?:from|of|on) the [\w.-]+ (?:mcp )?server\b`),
+		order:        newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
+		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
+		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
+		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over|never use|do not use|don't use)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
+		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
 		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
@@ -291,7 +298,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) || strings.Contains(view, " be ") || param && strings.Contains(view, "here") || strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) || passiveHint(view) || param && strings.Contains(view, "here") || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -335,7 +342,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 			last = max(last, m[0])
 		}
 	}
-	if last < 0 {
+	if last < 0 && !(strings.ContainsAny(view, "_-") || strings.Contains(view, "server's ") || len(a.camel) > 0) {
 		return out
 	}
 	// in reports whether gate k matched in view[lo:hi].
@@ -353,6 +360,8 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	data, prevTool := "", false
 	if ident() {
 		last = len(view) // a later clause may speak of the tool by a pronoun
+	} else if last < 0 {
+		return out
 	}
 	for off, rest := 0, view; rest != ""; {
 		var c string
@@ -364,6 +373,11 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		}
 		if len(c) < 8 {
 			continue
+		}
+		if identDone && identOK && (strings.Contains(c, " server") || strings.IndexByte(c, '+') >= 0) && p.serverDirect.MatchString(c) && a.otherTool(p, c) != "" {
+			// Another server's tool, with the server named or a phone
+			// number as a destination.
+			add(famCrossTool, 4, c, true)
 		}
 		if data != "" && !negated(c) && a.pronounSink(p, c, data) {
 			add(famSink, 4, c, false)
@@ -1214,7 +1228,7 @@ func pronounDest(p *intentPatterns, c string) bool {
 	if !tlContainsWord(c, "it") && !tlContainsWord(c, "its") && !tlContainsWord(c, "them") {
 		return false
 	}
-	return p.sinkDest.MatchString(c) || strings.Contains(c, "+") && p.phone.MatchString(c)
+	return p.sinkDest.MatchString(c) || strings.IndexByte(c, '+') >= 0 && p.phone.MatchString(c)
 }
 
 // quotesInput reports whether s quotes ('nota', "nota", `nota`) an input
@@ -1233,6 +1247,28 @@ func (a *toolAnalysis) quotesInput(s string) bool {
 			return true
 		}
 		i += j
+	}
+	return false
+}
+
+// passiveHint reports whether a view may hand data on in the passive
+// (passiveTo): a cheap test before the private-data gate is searched.
+func passiveHint(view string) bool {
+	for _, w := range []string{"be appended", "be added", "be included", "be inserted", "be attached", "be copied", "be pasted", "be put", "be placed", "be sent", "be forwarded", "be uploaded", "be posted"} {
+		if strings.Contains(view, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretFileHint reports whether a view may name a secret file
+// (secretFile): a cheap test before the private-data gate is searched.
+func secretFileHint(view string) bool {
+	for _, w := range []string{".ssh", "id_", ".aws/", ".netrc", ".git-credentials", ".kube/", ".docker/", ".npmrc"} {
+		if strings.Contains(view, w) {
+			return true
+		}
 	}
 	return false
 }
