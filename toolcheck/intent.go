@@ -38,7 +38,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // API key" a tool is configured with is its vendor's, sent to its vendor.
 // A dot-file needs no word boundary before it: "~/.aws" has none between
 // "/" and ".".
-const privateData = `\b(?:env|printenv|environment variables?|[a-z0-9]+_(?:secret_access_key|secret_key|api_key|access_token|secret|password)|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
 
 // intentPatterns are compiled once (compiledToolMatchers' siblings).
 type intentPatterns struct {
@@ -94,7 +94,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed)\b`),
-		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+_(?:api_key|key|token|secret|password|pat))\b`),
+		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
 		// developer configures ("provide your API key via FOO_KEY").
@@ -294,11 +294,11 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// The conversation rule needs the conversation named and every part
 	// of it, or word for word: a view that admits neither cannot match
 	// them in a clause.
-	if (has(4) || has(5)) && (admits(lineConvNoun) && admits(lineConvAll) || admits(lineVerbatim) || admits(lineConvAll) && (strings.Contains(view, "your ") || strings.Contains(view, " you "))) {
+	if (has(4) || has(5)) && (admits(lineConvNoun) && admits(lineConvAll) || admits(lineVerbatim) || admits(lineConvAll) && modelReplyHint(view)) {
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) || passiveHint(view) || param && strings.Contains(view, "here") || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && strings.Contains(view, "here") || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -308,7 +308,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(5)
 		want(6)
 	}
-	if has(7) && admits(lineCredSource) && admits(lineCredTaken) {
+	if has(7) && admits(lineCredSource) && (admits(lineCredTaken) || a.curTool != nil && a.inputHint(view)) {
 		want(7)
 	}
 	// The user's credential asked into a parameter (credentialAsk).
@@ -507,6 +507,12 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		add(famSensitive, 4, s, false)
 	}
 	if cred && !negated(s) && a.credentialAsk(p, s) {
+		add(famSensitive, 4, s, false)
+	}
+	if cred && !negated(s) && p.credSource.MatchString(s) && a.credIntoInput(p, s) {
+		// A credential from the user's shell or environment handed to
+		// one of the tool's inputs not made for it ("include the value of
+		// AWS_SECRET_ACCESS_KEY from the shell in context").
 		add(famSensitive, 4, s, false)
 	}
 	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
@@ -1267,6 +1273,53 @@ func passiveHint(view string) bool {
 func secretFileHint(view string) bool {
 	for _, w := range []string{".ssh", "id_", ".aws/", ".netrc", ".git-credentials", ".kube/", ".docker/", ".npmrc"} {
 		if strings.Contains(view, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// modelReplyHint reports whether a view may name the model's own reply or
+// its view of the conversation (modelReply): a cheap test before the
+// conversation gate is searched.
+func modelReplyHint(view string) bool {
+	if !strings.Contains(view, "your ") && !strings.Contains(view, " you ") {
+		return false
+	}
+	for _, w := range []string{"answer", "repl", "respon", "question you"} {
+		if strings.Contains(view, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// inputHint reports whether a view may name a sink among the tool's own
+// inputs (bareDest, callDest): a parameter word, one of its input names,
+// or "every call". A cheap test before the private-data gate is searched.
+func (a *toolAnalysis) inputHint(view string) bool {
+	for _, w := range []string{" field", " param", " argument", " every call", " each call", " every request"} {
+		if strings.Contains(view, w) {
+			return true
+		}
+	}
+	if a.curTool == nil {
+		return false
+	}
+	for _, tp := range a.cur.params(a.curTool) {
+		if len(tp.name) >= 3 && strings.Contains(view, strings.ToLower(tp.name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// credIntoInput reports whether a credential a clause names (credNoun) is
+// handed (transfer, before it) to one of the tool's inputs named after it
+// and not named for a credential (namesInput).
+func (a *toolAnalysis) credIntoInput(p *intentPatterns, s string) bool {
+	for _, m := range p.credNoun.re.FindAllStringIndex(s, 4) {
+		if p.transfer.MatchString(s[max(0, m[0]-60):m[0]]) && a.namesInput(p, s[m[1]:min(len(s), m[1]+80)], s[m[0]:m[1]]) {
 			return true
 		}
 	}
