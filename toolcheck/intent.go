@@ -399,7 +399,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		dir, uni, ins := in(0, lo, hi), in(1, lo, hi), in(2, lo, hi)
 		end, conv := in(3, lo, hi), in(4, lo, hi) || in(5, lo, hi)
 		priv, cred := in(6, lo, hi), in(7, lo, hi)
-		if priv && data == "" {
+		if priv && data == "" && (strings.Contains(rest, " it") || strings.Contains(rest, " them") || strings.Contains(rest, " that")) {
 			if m := p.sinkData.re.FindStringIndex(c); m != nil && p.readVerb.MatchString(c[:m[0]]) {
 				data = c[m[0]:m[1]]
 			}
