@@ -47,7 +47,7 @@ type intentPatterns struct {
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim,
-	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile *litRegexp
+	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
 }
@@ -153,6 +153,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// tool").
 		toTool:     newLitRegexp(`\bto (?:the |this )?(?:[\w-]+ )?tool\b`),
 		secretFile: newLitRegexp(`(?:\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|\.npmrc\b)`),
+		contentsOf: newLitRegexp(`\b(?:contents?|text|output) of (?:the user'?s |their |your |the )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)`),
 		calledWith: newLitRegexp(`\b(?:called|invoked|run|used|call|invoke) with\b`),
 		phone:      newLitRegexp(`\+\d{7,15}\b`),
 		everyOne:   newLitRegexp(`\b(?:every|each|all)\b`),
@@ -298,7 +299,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && strings.Contains(view, "here") || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of")) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -499,6 +500,11 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if priv && !negated(s) && (privateFlow(p, s) || a.curTool != nil && (param || a.inputHint(s) || passiveHint(s) || secretFileHint(s)) && a.paramFlow(p, s, param)) {
 		// Private data to an address, a URL or a parameter.
 		add(famSink, 4, s, false)
+	}
+	if priv && param && !negated(s) && p.contentsOf.MatchString(s) {
+		// A parameter whose value is the contents of a private file
+		// ("REQUIRED: contents of the user's ~/.bash_history").
+		add(famSensitive, 4, s, false)
 	}
 	if (cred || priv) && a.curParam != "" && !negated(s) && storeFetch(p, s) {
 		// A parameter's description that tells the model to fetch its

@@ -116,7 +116,7 @@ func poisonPhraseList() []toolPhrase {
 		// Advanced tool poisoning: the tool's own output given the
 		// authority of an instruction ("the response can carry a
 		// next_step field: carry it out exactly").
-		tlPhrase(famOverride, 2, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carry (?:it|them|this|these) out|carry out (?:its|their|the returned) (?:instructions?|steps?)|(?:follow|obey|execute) (?:it|them|its instructions|their instructions|the returned instructions)|do (?:exactly )?what(?:ever)? (?:it|they) (?:says?|asks?))\b`),
+		tlPhrase(famOverride, 2, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carry (?:it|them|this|these) out|carry out (?:its|their|the returned) (?:instructions?|steps?)|(?:follow|obey|execute|perform|run) (?:it|them|its instructions|their instructions|the returned instructions)|do (?:exactly )?what(?:ever)? (?:it|they) (?:says?|asks?))\b`),
 
 		// Concealment from the user.
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
@@ -128,6 +128,12 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
 		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
+		tlPhrase(famConceal, 3, `\b(?:is|are) (?:never|not) to be (?:mentioned|disclosed|revealed|shown|told)\b`),
+		tlPhrase(famConceal, 2, `\bbefore (?:telling|informing|notifying|showing) the user\b`),
+		// Text the tool returns given the server's authority ("that line
+		// is an instruction from the server and must be followed").
+		tlPhrase(famTag, 2, `\b(?:is|are) (?:an? )?instructions? (?:from|by) (?:the )?(?:server|tool|system|developer)\b`),
+		tlPhrase(famOverride, 2, `\bmust be (?:obeyed|carried out|followed(?: exactly| without| immediately| as written)?(?:[.,;!]|$))`),
 		tlPhrase(famConceal, 4, `\b(?:leave|keep) (?:this|it|that|these) out of (?:any |the |your )?(?:summary|summaries|reply|replies|answer|answers|response|responses|output)\b(?: [\w']+){0,3} (?:the )?users?\b`),
 		// Consent bypassed: the user is not asked.
 		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
@@ -187,16 +193,17 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
 		// The only tool that is right, the others wrong (MPMA).
 		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
-		tlPhrase(famDisparage, 2, `\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
+		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
 
 		// Instructions about the model's own other actions, no tool named
 		// ("whenever the assistant sends any email", "for every Slack
 		// message you post").
-		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?) (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b`)},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?) (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
 
 		// Secrets searched for and used (credential harvesting).
 		tlPhrase(famSensitive, 2, `\b(?:search|scan|grep|look through|comb)\b(?: the| their| the user'?s| all)? (?:workspace|repo(?:sitory)?|files?|disk|home directory|project|codebase|filesystem|machine|computer)\b(?: \w+){0,3} for (?:any |all )?(?:sk_live_|sk_test_|ghp_|github_pat_|akia|xox[bp]-|\S*(?:keys?|tokens?|secrets?|passwords?|credentials?)\b)`),
 		tlPhrase(famDirective, 2, `\b(?:use|pass|include|send|supply|take) what(?:ever)? you find\b`),
+		tlPhrase(famDirective, 2, `\broute (?:their|its|all|every|other)\b(?: \w+){0,3} (?:results?|outputs?|responses?) through\b`),
 		// The user's earlier messages handed over, and a standing order
 		// before every answer (Log-To-Leak): each half is weak alone.
 		tlPhrase(famDirective, 2, `\b(?:pass|send|forward|copy|include|submit|give)\b(?: \w+){0,2} (?:the )?user'?s? (?:last|previous|prior|earlier|recent|all|every) (?:\w+ )?(?:messages|prompts|requests|questions)\b`),
@@ -449,6 +456,16 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			tx.view = a.cur.view(tx.text)
 			ws = a.textPhrases(tx)
 		default:
+			// A value that is an identifier of many words
+			// ("assistant_must_reveal_its_system_prompt") is read as its
+			// words, like a parameter's name.
+			if tx.role == roleSchemaValue && strings.IndexByte(tx.text, ' ') < 0 && strings.Count(tx.text, "_")+strings.Count(tx.text, "-") >= 3 {
+				if v := identView(tx.text); v != "" {
+					tx.view = v
+					ws = a.textPhrases(tx)
+					break
+				}
+			}
 			// No other rule reads this view: none is made when no
 			// pattern can match.
 			if a.m.phrases.viewNeeded(tx.text, a.phraseScratch) {
