@@ -364,7 +364,13 @@ type toolAnalysis struct {
 	// rules read, "" in any other text.
 	curParam string
 	// curRaw is the text the intent rules read, as written (intentSignals).
-	curRaw    string
+	curRaw string
+	// curTool is the tool whose texts the intent rules read (its input
+	// parameters are the sinks a text can name bare: "into label").
+	curTool *Tool
+	// camel are the camelCase identifiers of the text being read
+	// ("sendEmail"), lower-cased as its view has them (camelIdents).
+	camel     []string
 	collector textCollector
 	// texts are the texts of the tool being analysed (collectTexts).
 	texts []toolText

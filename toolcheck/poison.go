@@ -48,10 +48,12 @@ const (
 	famSink       = "exfiltration-sink"
 	famDirective  = "data-flow-directive"
 	famPreference = "preference-manipulation"
-	famCovert     = "covert-parameter"
-	famSchema     = "schema-anomaly"
-	famHidden     = "hidden-text"
-	famEncoded    = "encoded-payload"
+	// famDisparage runs other tools down to steer the model's choice.
+	famDisparage = "disparagement"
+	famCovert    = "covert-parameter"
+	famSchema    = "schema-anomaly"
+	famHidden    = "hidden-text"
+	famEncoded   = "encoded-payload"
 )
 
 // phrase is one pattern of a family, on the match view.
@@ -103,17 +105,38 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famOverride, 3, `\bnew (?:instructions?|rules|system prompt)\s*:`),
 		tlPhrase(famOverride, 4, `\b(?:do not|don't|never) follow (?:the |your |any )?(?:previous|prior|system|original|user'?s?) (?:instructions?|prompts?|rules)\b`),
 		tlPhrase(famOverride, 2, `\byou are now (?:a|an|in|the|no longer|free|dan|jailbroken|unrestricted)\b`),
+		// Authority claimed for the model's makers or a policy.
+		tlPhrase(famOverride, 2, `\b(?:anthropic|openai|the mcp (?:security )?policy|mcp security policy) (?:now )?(?:requires?|mandates?|demands?)\b|\bper the (?:new )?(?:mcp|anthropic|openai) (?:security )?(?:policy|guidelines|rules)\b`),
+		// The model's own instructions asked for (prompt leak).
+		tlPhrase(famDirective, 4, `\b(?:disclose|reveal|share|send|pass|print|output|repeat|dump)\b(?: \w+){0,2} (?:your|their|its|the assistant'?s?|the model'?s?) (?:(?:hidden|system|internal|secret|original) (?:instructions|prompts?|guidelines|rules)|system prompt)\b`),
+		// A claim of precedence over what the user or the system said
+		// ("this policy supersedes any instructions from the user").
+		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`),
+		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:all |any )?(?:the )?(?:user'?s?|system prompt'?s?|system'?s?) (?:instructions?|requests?|prompt)\b`),
+		// Advanced tool poisoning: the tool's own output given the
+		// authority of an instruction ("the response can carry a
+		// next_step field: carry it out exactly").
+		tlPhrase(famOverride, 2, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carry (?:it|them|this|these) out|carry out (?:its|their|the returned) (?:instructions?|steps?)|(?:follow|obey|execute|perform|run) (?:it|them|its instructions|their instructions|the returned instructions)|do (?:exactly )?what(?:ever)? (?:it|they) (?:says?|asks?))\b`),
 
 		// Concealment from the user.
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
 		tlPhrase(famConceal, 4, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
 		tlPhrase(famConceal, 4, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
-		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really )?(?:upset|alarm|scare|worry|frighten|concern) the user\b`),
+		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really |only |just )?(?:upset|alarm|scare|worry|frighten|concern|confuse|bother|distract|annoy) the user\b`),
 		tlPhrase(famConceal, 2, `\b(?:mere|just an?|only an?|simply an?) implementation detail\b`),
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
 		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
+		tlPhrase(famConceal, 3, `\b(?:is|are) (?:never|not) to be (?:mentioned|disclosed|revealed|shown|told)\b`),
+		tlPhrase(famConceal, 2, `\bbefore (?:telling|informing|notifying|showing) the user\b`),
+		// Text the tool returns given the server's authority ("that line
+		// is an instruction from the server and must be followed").
+		tlPhrase(famTag, 2, `\b(?:is|are) (?:an? )?instructions? (?:from|by) (?:the )?(?:server|tool|system|developer)\b`),
+		tlPhrase(famOverride, 2, `\bmust be (?:obeyed|carried out|followed(?: exactly| without| immediately| as written)?(?:[.,;!]|$))`),
+		tlPhrase(famConceal, 4, `\b(?:leave|keep) (?:this|it|that|these) out of (?:any |the |your )?(?:summary|summaries|reply|replies|answer|answers|response|responses|output)\b(?: [\w']+){0,3} (?:the )?users?\b`),
+		// Consent bypassed: the user is not asked.
+		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 
 		// Urgency and threats.
 		tlPhrase(famUrgency, 1.5, `\bvery,? very important\b`),
@@ -148,6 +171,11 @@ func poisonPhraseList() []toolPhrase {
 		{family: famSink, weight: 1, re: newLitRegexp(`\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`), check: notExampleAddress},
 		tlPhrase(famSink, 1, `(?:^|[^\w+])\+\d[\d -]{8,16}\d\b`),
 		tlPhrase(famSink, 1, `\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\b`),
+		// A URL template filled with the conversation or the user's words
+		// ("![status](https://host/p?d={the user's question})").
+		tlPhrase(famSink, 4, `https?://[^\s)]*[{<](?:[^}>)]{0,80}?)\b(?:the user'?s? (?:\w+ )?(?:question|message|prompt|request|input)|(?:this|the) (?:conversation|chat)|chat history|conversation history)\b[^}>)]{0,40}[}>]`),
+		// A secret file and a bare-IP URL in one sentence, in any language.
+		tlPhrase(famSink, 3, `(?:\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json)`+tlWin(100)+`\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\b`),
 
 		// Data-flow directives.
 		tlPhrase(famDirective, 2, `\bpass (?:its|their|the|this|that|all|your)? ?(?:full |entire |complete |whole )?(?:content|contents|value|data|output|text)\b(?: of| as| to| in| into|,|$)`),
@@ -160,9 +188,26 @@ func poisonPhraseList() []toolPhrase {
 		// Preference manipulation.
 		tlPhrase(famPreference, 1.5, `\balways (?:use|call|choose|pick|prefer|select) (?:this|the \S+) tool\b`),
 		tlPhrase(famPreference, 1.5, `\b(?:prefer|use|choose) this tool (?:over|instead of|rather than)\b`),
-		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) tools?\b`),
+		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) (?:\w+ )?tools?\b`),
 		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
+		// The only tool that is right, the others wrong (MPMA).
+		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
+		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
+
+		// Instructions about the model's own other actions, no tool named
+		// ("whenever the assistant sends any email", "for every Slack
+		// message you post").
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?) (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
+
+		// Secrets searched for and used (credential harvesting).
+		tlPhrase(famSensitive, 2, `\b(?:search|scan|grep|look through|comb)\b(?: the| their| the user'?s| all)? (?:workspace|repo(?:sitory)?|files?|disk|home directory|project|codebase|filesystem|machine|computer)\b(?: \w+){0,3} for (?:any |all )?(?:sk_live_|sk_test_|ghp_|github_pat_|akia|xox[bp]-|\S*(?:keys?|tokens?|secrets?|passwords?|credentials?)\b)`),
+		tlPhrase(famDirective, 2, `\b(?:use|pass|include|send|supply|take) what(?:ever)? you find\b`),
+		tlPhrase(famDirective, 2, `\broute (?:their|its|all|every|other)\b(?: \w+){0,3} (?:results?|outputs?|responses?) through\b`),
+		// The user's earlier messages handed over, and a standing order
+		// before every answer (Log-To-Leak): each half is weak alone.
+		tlPhrase(famDirective, 2, `\b(?:pass|send|forward|copy|include|submit|give)\b(?: \w+){0,2} (?:the )?user'?s? (?:last|previous|prior|earlier|recent|all|every) (?:\w+ )?(?:messages|prompts|requests|questions)\b`),
+		tlPhrase(famHook, 2, `\b(?:each|every) time,? (?:before|after) you (?:answer|reply|respond)\b|\bbefore you (?:answer|reply|respond)(?: to)? (?:anything|every|each|the user)\b`),
 	}
 }
 
@@ -372,6 +417,8 @@ const (
 // poisoning runs T001 (and the T002 of cross-tool instructions) on a tool.
 func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 	var sigs []toolSignal
+	a.curTool = t
+	defer func() { a.curTool = nil }()
 	desc, descPtr := "", ""
 	d := t.Value.Get("description")
 	if d.IsString() {
@@ -409,6 +456,16 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			tx.view = a.cur.view(tx.text)
 			ws = a.textPhrases(tx)
 		default:
+			// A value that is an identifier of many words
+			// ("assistant_must_reveal_its_system_prompt") is read as its
+			// words, like a parameter's name.
+			if tx.role == roleSchemaValue && strings.IndexByte(tx.text, ' ') < 0 && strings.Count(tx.text, "_")+strings.Count(tx.text, "-") >= 3 {
+				if v := identView(tx.text); v != "" {
+					tx.view = v
+					ws = a.textPhrases(tx)
+					break
+				}
+			}
 			// No other rule reads this view: none is made when no
 			// pattern can match.
 			if a.m.phrases.viewNeeded(tx.text, a.phraseScratch) {
@@ -424,16 +481,19 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
 				var param bool
 				a.curParam = ""
-				if tx.role == roleSchemaText {
+				if tx.role == roleSchemaText || tx.role == roleSchemaValue {
+					// A parameter's description, or a value offered for it
+					// (enum, default, examples): "here" is that parameter.
 					ptr := a.collector.pointer(tx)
 					param = strings.Contains(ptr, "/properties/")
-					if param {
+					if param && tx.role == roleSchemaText {
 						a.curParam = describedParam(ptr)
 					}
 				}
 				a.curRaw = tx.text
+				a.camel = camelIdents(tx.text, a.camel[:0])
 				is := a.lineIntent(nil, tx.view, "", tx.pos, false, param, admitted, true)
-				a.curParam, a.curRaw = "", ""
+				a.curParam, a.curRaw, a.camel = "", "", a.camel[:0]
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}
@@ -459,7 +519,17 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			ds := a.matchPhrases(v, "", tx.pos, true)
 			ds = append(ds, a.intentSignals(h, v, "", tx.pos, true, false, a.phraseScratch.aux)...)
 			if fieldsAtLeast(v, 2) {
-				ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), pos: tx.pos, hidden: true})
+				// Text the user's terminal never shows is concealment by
+				// construction: with any instruction signal of its own
+				// (a sink, a secret, a directive) it is one strong signal.
+				w := 1.0
+				for _, d := range ds {
+					if d.weight >= 1 {
+						w = 3
+						break
+					}
+				}
+				ds = append(ds, toolSignal{family: famHidden, weight: w, match: Clip(v, 80), pos: tx.pos, hidden: true})
 			}
 			a.pointAt(ds, tx)
 			sigs = append(sigs, ds...)

@@ -9,7 +9,7 @@ import (
 // Text a terminal would hide (issue 44 part 3; Trail of Bits, "Deceiving
 // users with ANSI terminal codes in MCP"). A description shown in a
 // terminal is not the description the model reads: a line erased after
-// it is printed (CSI 1A, CSI 2K), text overwritten after a carriage
+// it is printed (CSI 1A or CSI 1F, then CSI 2K), text overwritten after a carriage
 // return or backspace, and concealed text (SGR 8) reach the model only.
 // terminalHidden replays the string on a small screen model and returns
 // what it would not show; poisoning reads it as hidden text.
@@ -94,6 +94,10 @@ func terminalHidden(s string) []string {
 				row = max(row-num(1), 0)
 			case 'B':
 				row += num(1)
+			case 'E':
+				row, col = row+num(1), 0
+			case 'F':
+				row, col = max(row-num(1), 0), 0
 			case 'D':
 				col = max(col-num(1), 0)
 			case 'G':
