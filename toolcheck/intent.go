@@ -86,7 +86,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over|never use|do not use|don't use)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:and (?:the assistant|you|the model) )?(?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
 		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
@@ -361,6 +361,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// pronoun of a later one can hand on ("first read ~/.aws/credentials;
 	// the converter needs it, so include it in the precision field").
 	data, prevTool := "", false
+	dataAge := 0 // clauses read since data's
 	if ident() {
 		last = len(view) // a later clause may speak of the tool by a pronoun
 	} else if last < 0 {
@@ -382,9 +383,16 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 			// number as a destination.
 			add(famCrossTool, 4, c, true)
 		}
-		if data != "" && !negated(c) && a.pronounSink(p, c, data) {
-			add(famSink, 4, c, false)
-			data = ""
+		if data != "" {
+			// A pronoun hands on the data of the clause before it or
+			// the one before that ("the converter needs it, so include
+			// it"), not of a sentence further back.
+			if dataAge++; dataAge > 2 {
+				data = ""
+			} else if !negated(c) && a.pronounSink(p, c, data) {
+				add(famSink, 4, c, false)
+				data = ""
+			}
 		}
 		// Another tool named in an earlier clause, and a pronoun for it
 		// here with a destination ("the gmail server's send_email has a
@@ -404,7 +412,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		priv, cred := in(6, lo, hi), in(7, lo, hi)
 		if priv && data == "" && (strings.Contains(rest, " it") || strings.Contains(rest, " them") || strings.Contains(rest, " that")) {
 			if m := p.sinkData.re.FindStringIndex(c); m != nil && p.readVerb.MatchString(c[:m[0]]) {
-				data = c[m[0]:m[1]]
+				data, dataAge = c[m[0]:m[1]], 0
 			}
 		}
 		if !dir && !uni && !ins && !end && !conv && !priv && !cred {
@@ -761,7 +769,7 @@ idents:
 			// invoked", "the sendEmail tool"), not steered to ("use
 			// listIssues"): a server's prose names its own tools in
 			// camelCase under other spellings than their names.
-			if camelCalled(s[j:]) && !a.rep.ownName(identKey(w)) {
+			if camelCalled(s[:i], s[j:]) && !a.rep.ownName(identKey(w)) {
 				return w
 			}
 		}
@@ -771,6 +779,9 @@ idents:
 	}
 	for _, at := range toolIdents(s, 8) {
 		m := s[at[0]:at[1]]
+		if at[0] > 0 && s[at[0]-1] == '/' || at[1] < len(s) && s[at[1]] == '/' {
+			continue // a segment of a path or URL ("against /object_info"), not a tool
+		}
 		// ownName last: its key and, on first use, the report's set of
 		// names are made only for a name spoken of as a tool.
 		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) {
@@ -1197,7 +1208,7 @@ func (a *toolAnalysis) namesInput(p *intentPatterns, after, data string) bool {
 // address.
 func (a *toolAnalysis) pronounSink(p *intentPatterns, c, data string) bool {
 	m := p.paramAfter.re.FindStringIndex(c)
-	if m == nil {
+	if m == nil || localAntecedent(c[:m[0]]) {
 		return false
 	}
 	after := c[m[1]:]
@@ -1208,6 +1219,28 @@ func (a *toolAnalysis) pronounSink(p *intentPatterns, c, data string) bool {
 		}
 	}
 	return a.namesInput(p, after, data) || p.sinkDest.MatchString(after)
+}
+
+// localAntecedent reports whether the words before a pronoun's verb in
+// its own clause hold a noun phrase the pronoun speaks of ("pick a
+// result's download URL and pass it to ..."): a determiner or a
+// possessive opens one.
+func localAntecedent(before string) bool {
+	// Only the words since the last comma or semicolon: in "the converter
+	// needs it, so include it" the pronoun still speaks of the earlier data.
+	if i := strings.LastIndexAny(before, ",;"); i >= 0 {
+		before = before[i+1:]
+	}
+	for _, w := range strings.Fields(before) {
+		switch strings.Trim(w, "\"'`*(),;:") {
+		case "a", "an", "the", "this", "that", "each", "every", "its", "their", "your":
+			return true
+		}
+		if strings.HasSuffix(w, "'s") {
+			return true
+		}
+	}
+	return false
 }
 
 // inputParam reports whether name is an input parameter of the tool being
@@ -1306,11 +1339,27 @@ func camelIdents(s string, dst []string) []string {
 
 // camelCalled reports whether what follows a camelCase name speaks of it
 // as a tool being called.
-func camelCalled(after string) bool {
+func camelCalled(before, after string) bool {
 	after = strings.TrimLeft(after, "'\"`")
-	for _, w := range []string{" is invoked", " is called", " is used", " is run", " is executed", " gets called", " tool", " call", " calls"} {
+	for _, w := range []string{" is invoked", " is called", " is used", " is run", " is executed", " gets called"} {
 		if strings.HasPrefix(after, w) {
 			return true
+		}
+	}
+	// "the sendEmail tool", "every sendEmail call": named as a tool by a
+	// determiner before it. Without one the name may be two words a
+	// missing sentence break glued ("newer code pathsSearch tool for ...").
+	for _, w := range []string{" tool", " call", " calls"} {
+		if strings.HasPrefix(after, w) {
+			f := strings.Fields(strings.TrimRight(before, "'\"` "))
+			if len(f) == 0 {
+				return false
+			}
+			switch f[len(f)-1] {
+			case "the", "a", "an", "this", "that", "your", "its", "their", "every", "each", "any", "all", "our":
+				return true
+			}
+			return false
 		}
 	}
 	return false
