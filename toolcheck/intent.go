@@ -80,7 +80,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// ("from the gmail server", "do not use the filesystem server's")
 		// or a phone number as a destination. Kept out of directive, whose
 		// literals gate every text.
-		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b(?:from|of|on) the [\w.-]+ (?:mcp )?server\b`),
+		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b[a-z][a-z0-9]*[_-][\w-]* (?:from|of|on) the (?:[\w.-]+ )?(?:mcp )?server\b`),
 		order:        newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
 		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
@@ -375,12 +375,12 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		if len(c) < 8 {
 			continue
 		}
-		if identDone && identOK && (strings.Contains(c, " server") || strings.IndexByte(c, '+') >= 0) && p.serverDirect.MatchString(c) && a.otherTool(p, c) != "" {
+		if identDone && identOK && (strings.Contains(c, " server") || strings.IndexByte(c, '+') >= 0) && a.serverDirects(p, c) && a.otherTool(p, c) != "" {
 			// Another server's tool, with the server named or a phone
 			// number as a destination.
 			add(famCrossTool, 4, c, true)
 		}
-		if data != "" && !negated(c) && a.pronounSink(p, c, data) {
+		if data != "" && !negated(c) && !ownAntecedent(c) && a.pronounSink(p, c, data) {
 			add(famSink, 4, c, false)
 			data = ""
 		}
@@ -1225,7 +1225,7 @@ func camelIdents(s string, dst []string) []string {
 // as a tool being called.
 func camelCalled(after string) bool {
 	after = strings.TrimLeft(after, "'\"`")
-	for _, w := range []string{" is invoked", " is called", " is used", " is run", " is executed", " gets called", " tool", " call", " calls"} {
+	for _, w := range []string{" is invoked", " is called", " is used", " is run", " is executed", " gets called", " call", " calls"} {
 		if strings.HasPrefix(after, w) {
 			return true
 		}
@@ -1326,6 +1326,41 @@ func (a *toolAnalysis) inputHint(view string) bool {
 func (a *toolAnalysis) credIntoInput(p *intentPatterns, s string) bool {
 	for _, m := range p.credNoun.re.FindAllStringIndex(s, 4) {
 		if p.transfer.MatchString(s[max(0, m[0]-60):m[0]]) && a.namesInput(p, s[m[1]:min(len(s), m[1]+80)], s[m[0]:m[1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// serverDirects reports whether a clause names another server's tool as
+// serverDirect reads it, the server by a name ("from the gmail server"),
+// not by what it is ("on the running server").
+func (a *toolAnalysis) serverDirects(p *intentPatterns, c string) bool {
+	for _, m := range p.serverDirect.re.FindAllStringIndex(c, 4) {
+		w := c[m[0]:m[1]]
+		i := strings.Index(w, " the ")
+		if i < 0 {
+			return true // a prohibition or a phone number
+		}
+		name, _, _ := strings.Cut(w[i+len(" the "):], " ")
+		switch name {
+		case "server", "mcp", "running", "connected", "local", "remote", "same", "current", "target", "main", "default", "upstream", "api", "web", "backend", "host", "origin", "other", "new", "real", "live", "dev", "development", "production", "test":
+			continue
+		}
+		if a.rep.Server == "" || identKey(name) != identKey(a.rep.Server) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownAntecedent reports whether the pronoun a clause hands on has its
+// antecedent in the clause itself ("pick a result's download url and pass
+// it to action"): a verb and its object joined to the pronoun's verb by
+// "and".
+func ownAntecedent(c string) bool {
+	for _, w := range []string{" and put it", " and pass it", " and include it", " and add it", " and insert it", " and paste it", " and place it", " and provide it", " and send it", " and attach it", " and copy it", " and enter it", " and supply it", " and write it", " and put them", " and pass them", " and include them", " and send them", " and attach them"} {
+		if i := strings.Index(c, w); i >= 0 {
 			return true
 		}
 	}
