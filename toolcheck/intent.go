@@ -80,13 +80,13 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// ("from the gmail server", "do not use the filesystem server's")
 		// or a phone number as a destination. Kept out of directive, whose
 		// literals gate every text.
-		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b(?:from|of|on) the [\w.-]+ (?:mcp )?server\b`),
+		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b[a-z][a-z0-9]*[_-][\w-]* (?:from|of|on) the (?:[\w.-]+ )?(?:mcp )?server\b`),
 		order:        newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
 		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
-		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over|never use|do not use|don't use)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
+		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:and (?:the assistant|you|the model) )?(?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
 		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
@@ -361,7 +361,6 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// pronoun of a later one can hand on ("first read ~/.aws/credentials;
 	// the converter needs it, so include it in the precision field").
 	data, prevTool := "", false
-	dataAge := 0 // clauses read since data's
 	if ident() {
 		last = len(view) // a later clause may speak of the tool by a pronoun
 	} else if last < 0 {
@@ -378,21 +377,14 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		if len(c) < 8 {
 			continue
 		}
-		if identDone && identOK && (strings.Contains(c, " server") || strings.IndexByte(c, '+') >= 0) && p.serverDirect.MatchString(c) && a.otherTool(p, c) != "" {
+		if identDone && identOK && (strings.Contains(c, " server") || strings.IndexByte(c, '+') >= 0) && a.serverDirects(p, c) && a.otherTool(p, c) != "" {
 			// Another server's tool, with the server named or a phone
 			// number as a destination.
 			add(famCrossTool, 4, c, true)
 		}
-		if data != "" {
-			// A pronoun hands on the data of the clause before it or
-			// the one before that ("the converter needs it, so include
-			// it"), not of a sentence further back.
-			if dataAge++; dataAge > 2 {
-				data = ""
-			} else if !negated(c) && a.pronounSink(p, c, data) {
-				add(famSink, 4, c, false)
-				data = ""
-			}
+		if data != "" && !negated(c) && !ownAntecedent(c) && a.pronounSink(p, c, data) {
+			add(famSink, 4, c, false)
+			data = ""
 		}
 		// Another tool named in an earlier clause, and a pronoun for it
 		// here with a destination ("the gmail server's send_email has a
@@ -412,7 +404,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		priv, cred := in(6, lo, hi), in(7, lo, hi)
 		if priv && data == "" && (strings.Contains(rest, " it") || strings.Contains(rest, " them") || strings.Contains(rest, " that")) {
 			if m := p.sinkData.re.FindStringIndex(c); m != nil && p.readVerb.MatchString(c[:m[0]]) {
-				data, dataAge = c[m[0]:m[1]], 0
+				data = c[m[0]:m[1]]
 			}
 		}
 		if !dir && !uni && !ins && !end && !conv && !priv && !cred {
@@ -1254,7 +1246,7 @@ func (a *toolAnalysis) namesInput(p *intentPatterns, after, data string) bool {
 // address.
 func (a *toolAnalysis) pronounSink(p *intentPatterns, c, data string) bool {
 	m := p.paramAfter.re.FindStringIndex(c)
-	if m == nil || localAntecedent(c[:m[0]]) {
+	if m == nil {
 		return false
 	}
 	after := c[m[1]:]
@@ -1265,28 +1257,6 @@ func (a *toolAnalysis) pronounSink(p *intentPatterns, c, data string) bool {
 		}
 	}
 	return a.namesInput(p, after, data) || p.sinkDest.MatchString(after)
-}
-
-// localAntecedent reports whether the words before a pronoun's verb in
-// its own clause hold a noun phrase the pronoun speaks of ("pick a
-// result's download URL and pass it to ..."): a determiner or a
-// possessive opens one.
-func localAntecedent(before string) bool {
-	// Only the words since the last comma or semicolon: in "the converter
-	// needs it, so include it" the pronoun still speaks of the earlier data.
-	if i := strings.LastIndexAny(before, ",;"); i >= 0 {
-		before = before[i+1:]
-	}
-	for _, w := range strings.Fields(before) {
-		switch strings.Trim(w, "\"'`*(),;:") {
-		case "a", "an", "the", "this", "that", "each", "every", "its", "their", "your":
-			return true
-		}
-		if strings.HasSuffix(w, "'s") {
-			return true
-		}
-	}
-	return false
 }
 
 // inputParam reports whether name is an input parameter of the tool being
@@ -1387,15 +1357,15 @@ func camelIdents(s string, dst []string) []string {
 // as a tool being called.
 func camelCalled(before, after string) bool {
 	after = strings.TrimLeft(after, "'\"`")
-	for _, w := range []string{" is invoked", " is called", " is used", " is run", " is executed", " gets called"} {
+	for _, w := range []string{" is invoked", " is called", " is used", " is run", " is executed", " gets called", " call", " calls"} {
 		if strings.HasPrefix(after, w) {
 			return true
 		}
 	}
-	// "the sendEmail tool", "every sendEmail call": named as a tool by a
+	// "the sendEmail tool": named as a tool by a
 	// determiner before it. Without one the name may be two words a
 	// missing sentence break glued ("newer code pathsSearch tool for ...").
-	for _, w := range []string{" tool", " call", " calls"} {
+	for _, w := range []string{" tool"} {
 		if strings.HasPrefix(after, w) {
 			f := strings.Fields(strings.TrimRight(before, "'\"` "))
 			if len(f) == 0 {
@@ -1504,6 +1474,41 @@ func (a *toolAnalysis) inputHint(view string) bool {
 func (a *toolAnalysis) credIntoInput(p *intentPatterns, s string) bool {
 	for _, m := range p.credNoun.re.FindAllStringIndex(s, 4) {
 		if p.transfer.MatchString(s[max(0, m[0]-60):m[0]]) && a.namesInput(p, s[m[1]:min(len(s), m[1]+80)], s[m[0]:m[1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// serverDirects reports whether a clause names another server's tool as
+// serverDirect reads it, the server by a name ("from the gmail server"),
+// not by what it is ("on the running server").
+func (a *toolAnalysis) serverDirects(p *intentPatterns, c string) bool {
+	for _, m := range p.serverDirect.re.FindAllStringIndex(c, 4) {
+		w := c[m[0]:m[1]]
+		i := strings.Index(w, " the ")
+		if i < 0 {
+			return true // a prohibition or a phone number
+		}
+		name, _, _ := strings.Cut(w[i+len(" the "):], " ")
+		switch name {
+		case "server", "mcp", "running", "connected", "local", "remote", "same", "current", "target", "main", "default", "upstream", "api", "web", "backend", "host", "origin", "other", "new", "real", "live", "dev", "development", "production", "test":
+			continue
+		}
+		if a.rep.Server == "" || identKey(name) != identKey(a.rep.Server) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownAntecedent reports whether the pronoun a clause hands on has its
+// antecedent in the clause itself ("pick a result's download url and pass
+// it to action"): a verb and its object joined to the pronoun's verb by
+// "and".
+func ownAntecedent(c string) bool {
+	for _, w := range []string{" and put it", " and pass it", " and include it", " and add it", " and insert it", " and paste it", " and place it", " and provide it", " and send it", " and attach it", " and copy it", " and enter it", " and supply it", " and write it", " and put them", " and pass them", " and include them", " and send them", " and attach them"} {
+		if i := strings.Index(c, w); i >= 0 {
 			return true
 		}
 	}
