@@ -431,15 +431,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		return other
 	}
 	if dir && otherOf() != "" {
-		if readStep(p, s, otherOf()) {
-			// "Always call list_tables first to learn the schema": a read
-			// this tool's call needs, named as a step; a server that
-			// lists its tools in toolsets often names one not listed.
-			// Context, not an instruction about another tool.
-			add(famCrossTool, 1, s, false)
-		} else {
-			add(famCrossTool, 4, s, true)
-		}
+		add(famCrossTool, 4, s, true)
 	}
 	if strings.HasPrefix(universal, "before ") {
 		// "before answering any question about delivery status": an
@@ -801,44 +793,6 @@ func (a *toolAnalysis) constantName(m string) bool {
 	}
 	u := strings.ToUpper(m)
 	return u != m && strings.Contains(a.curRaw, u)
-}
-
-// readStep reports whether clause s calls the tool name as a step ("call
-// X first", "use X to find the key") where X's own name reads
-// ("list_tables", "search_issues", "get_page") and names no secret: no
-// hook on another tool's use ("when X is called", "after"), and nothing
-// handed over, sent or private in the clause.
-func readStep(p *intentPatterns, s, name string) bool {
-	i := strings.Index(s, name)
-	if i < 0 {
-		return false
-	}
-	before := strings.TrimSuffix(strings.TrimRight(strings.TrimRight(s[:i], "'\"` "), " "), " the")
-	called := false
-	for _, w := range []string{"call", "use", "invoke", "run", "calling", "using"} {
-		if before == w || strings.HasSuffix(before, " "+w) {
-			called = true
-			break
-		}
-	}
-	if !called {
-		return false
-	}
-	for _, w := range []string{"when ", "whenever ", "each time", "every time", "after ", "once "} {
-		if strings.Contains(s, w) {
-			return false
-		}
-	}
-	if p.sinkVerb.MatchString(s) || p.private.MatchString(s) || p.transfer.MatchString(s) {
-		return false
-	}
-	words := splitIdent(name)
-	if spaced := strings.Join(words, " "); p.private.MatchString(spaced) || p.credNoun.MatchString(spaced) {
-		return false // "call get_credentials first": a read of secrets
-	}
-	ev, _ := nameVerbs(words)
-	c := classesOf(ev)
-	return c != 0 && c&^classRead == 0
 }
 
 // usedAsTool reports whether the name at s[i:j] is spoken of as a tool:
