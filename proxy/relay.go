@@ -589,21 +589,16 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	}
 	switch method {
 	case "prompts/get", "tools/call", "resources/read":
+		// contentResult records the audit once it knows the outcome.
+	default:
+		r.answered(req.call, msg, &m)
+	}
+	switch method {
+	case "prompts/get", "tools/call", "resources/read":
 		var refused []byte
 		if result, refused = r.contentResult(req, msg, &m, result); refused != nil {
 			return refused, true
 		}
-		if bytes.Equal(result, m.Result) {
-			return nil, false
-		}
-		rewritten, err := replaceResult(msg, m.Result, result)
-		if err != nil {
-			return nil, false
-		}
-		return rewritten, true
-	}
-	r.answered(req.call, msg, &m)
-	switch method {
 	case "tools/list":
 		inspected, err := r.opts.Inspector.ToolsList(result, paged)
 		if err != nil {
