@@ -159,7 +159,7 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famCrossTool, 0.5, `\bbcc\b`),
 
 		// Sensitive resources.
-		tlPhrase(famSensitive, 2, `\.ssh\b|\bssh (?:keys?|private keys?)\b|\bid[_ ](?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\baws (?:credentials|secret access key)\b|\bmcp\.json\b|\bclaude_desktop_config\b|\.cursor/|~/\.cursor\b|/etc/(?:passwd|shadow|sudoers)\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\bprivate[ _-]?keys?\b|\b(?:seed|mnemonic|recovery) phrases?\b|\bwallet\.dat\b|\.(?:bash|zsh)_history\b|\bbrowser (?:cookies|passwords)\b|\bkeychain\b`),
+		tlPhrase(famSensitive, 2, `\.ssh\b|\bssh (?:keys?|private keys?)\b|\bid[_ ](?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\baws (?:credentials|secret access key)\b|\bmcp\.json\b|\bclaude_desktop_config\b|\.cursor/|~/\.cursor\b|/etc/(?:passwd|shadow|sudoers)\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.git-credentials\b|\bgh/hosts\.yml\b|\bapplication_default_credentials\.json\b|\.docker/config\.json|\.kube/config\b|\bprivate[ _-]?keys?\b|\b(?:seed|mnemonic|recovery) phrases?\b|\bwallet\.dat\b|\.(?:bash|zsh)_history\b|\bbrowser (?:cookies|passwords)\b|\bkeychain\b`),
 		tlPhrase(famSensitive, 2, "(?:^|[\\s'\"`(/~])\\.env\\b"),
 		tlPhrase(famSensitive, 0.5, `\b(?:credentials?|api[ _-]?keys?|access[ _-]?tokens?|passwords?|secret keys?|auth tokens?)\b`),
 		tlPhrase(famTraversal, 1, `\.\./|\.\.\\|\b(?:path|directory) traversal\b`),
