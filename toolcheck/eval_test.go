@@ -3,6 +3,7 @@ package toolcheck
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,11 +44,12 @@ type attackExpect struct {
 
 // evalCounts are the figures of one evaluation.
 type evalCounts struct {
-	Expectations, Met int // attack expectations, and those met
-	Flagged, True     int // tools with a warning or error, and those expected
-	RealTools         int // tools of the real lists
-	RealFalse         int // warning/error findings on real tools
-	BenignFalse       int // warning/error findings on benign controls
+	Expectations, Met int            // attack expectations, and those met
+	Flagged, True     int            // tools with a warning or error, and those expected
+	RealTools         int            // tools of the real lists
+	RealFalse         int            // warning/error findings on real tools
+	BenignFalse       int            // warning/error findings on benign controls
+	RealByRule        map[string]int // RealFalse by rule
 	Failures          []string
 }
 
@@ -233,6 +235,10 @@ func evalReal(dir string, c *evalCounts) error {
 		c.Flagged++
 		c.RealFalse += len(fs)
 		for _, f := range fs {
+			if c.RealByRule == nil {
+				c.RealByRule = map[string]int{}
+			}
+			c.RealByRule[f.Rule]++
 			c.Failures = append(c.Failures, fmt.Sprintf("%s: %s %s at %s: %s", strings.ReplaceAll(k, "\x00", "/"), f.Severity, f.Rule, f.Location.Pointer, f.Message))
 		}
 	}
@@ -300,6 +306,13 @@ func TestHeldOut(t *testing.T) {
 		t.Fatal("held-out real lists do not load")
 	}
 	t.Logf("held-out: %s", c.String())
+	// Counts by rule say which rules are weakest, and nothing of a file.
+	rules := slices.Sorted(maps.Keys(c.RealByRule))
+	byRule := make([]string, len(rules))
+	for i, r := range rules {
+		byRule[i] = fmt.Sprintf("%s %d", r, c.RealByRule[r])
+	}
+	t.Logf("held-out false alarms by rule: %s", strings.Join(byRule, ", "))
 	floor := readFloor(t)
 	sameSet := c.RealTools == floor.RealTools
 	if !sameSet {
