@@ -1,6 +1,9 @@
 package proxy
 
 import (
+	"io"
+
+	"github.com/mcpguard/mcpguard/internal/events"
 	"strings"
 	"testing"
 )
@@ -29,5 +32,42 @@ func TestRedteamInputRequiredAnswer(t *testing.T) {
 	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"result","arguments":{}}}`)
 	if line := s.recv(); strings.Contains(line, `\u001b`) || strings.Contains(line, "\x1b") || !strings.Contains(line, `"id":2`) {
 		t.Errorf("terminal escapes of a result labelled input_required reached the client: %s", line)
+	}
+}
+
+// TestRedteamLooseIDResult: two open requests a response's id matches
+// loosely (a ping with id "1", 1.0 or "0x1", a prompts/get with id 1):
+// a hostile server answers the prompts/get first, with id 1, and the
+// proxy, settling the oldest request the id matches, took it for the
+// ping's answer and forwarded the prompt unjudged to a client that reads
+// it as the prompt. In enforce mode the later request is refused; in
+// monitor mode it passes.
+func TestRedteamLooseIDResult(t *testing.T) {
+	for _, first := range []string{`"1"`, `1.0`, `"0x1"`, `1`} {
+		gt := newGuardTest(t, GuardOptions{Name: "fake", Enforce: true})
+		r := newRelay(io.Discard, Options{Enforce: true, Events: gt.g.opts.Events, Inspector: gt.g})
+		if fwd, _ := r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":`+first+`,"method":"ping"}`+"\n")); fwd == nil {
+			t.Fatalf("ping %s refused", first)
+		}
+		fwd, reply := r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"cross"}}`+"\n"))
+		if code, _ := rpcError(t, string(reply)); fwd != nil || code != CodeNotAnalysed || !strings.Contains(string(reply), `"id":1`) {
+			t.Errorf("ping id %s: a prompts/get with id 1 was forwarded (%s) or not answered with -32002 (%s)", first, fwd, reply)
+		}
+		// The server answers the ping: it is the only request it got.
+		if out := r.fromServer(route{}, []byte(`{"jsonrpc":"2.0","id":`+first+`,"result":{}}`+"\n")); out == nil {
+			t.Errorf("ping id %s: its answer was dropped", first)
+		}
+		// A request after the answer may use the id again.
+		if fwd, _ := r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"x"}}`+"\n")); fwd == nil {
+			t.Errorf("ping id %s: id 1 refused after the ping was answered", first)
+		}
+		if len(eventsOf(gt.events(), "message-refused")) != 1 {
+			t.Errorf("ping id %s: events %+v", first, gt.events())
+		}
+	}
+	m := newRelay(io.Discard, Options{Inspector: passThrough{}, Events: events.New(io.Discard, "proxy", nil)})
+	m.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":"1","method":"ping"}`+"\n"))
+	if fwd, _ := m.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")); fwd == nil {
+		t.Error("monitor mode refused a request whose id is in use")
 	}
 }

@@ -305,7 +305,22 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	if rt.also != "" {
 		prefixes = append(prefixes, rt.also)
 	}
+	// A response is judged as the answer to the request it settles, the
+	// oldest its id matches: with two open requests its id matches (1 and
+	// "1", 1 and 1.0, the same id twice) that ask different things, a
+	// server could answer a prompts/get with the id of a ping the proxy
+	// takes it for, while the client reads it as the prompt. The later
+	// request is refused in enforce mode; the same request pipelined
+	// under one id (the benchmarks) is answered in order.
 	r.mu.Lock()
+	if r.opts.Enforce && r.calls.busy(prefixes, env.ID, req) {
+		r.mu.Unlock()
+		why := "request id in use: an open request has an id a response to this one also answers"
+		r.called(call, outcomeRefused, nil, CodeNotAnalysed, "", why)
+		r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a client message: " + why,
+			Details: map[string]any{"direction": "client", "answered": true}})
+		return errorResponse(env.ID, CodeNotAnalysed, "mcpguard: "+why, nil)
+	}
 	r.calls.add(prefixes, env.ID, req)
 	if rt.recorded != nil {
 		*rt.recorded = append(*rt.recorded, req)
