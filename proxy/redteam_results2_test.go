@@ -110,3 +110,24 @@ func TestRedteamDuplicatePromptMembers(t *testing.T) {
 		t.Errorf("benign prompt changed:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestRedteamRepeatedResult: a response that holds "result" twice, the
+// poisoned one first: the proxy judged the last, as JSON.parse reads it,
+// and forwarded both, which a decoder taking the first match reads as
+// the poisoned one. The result of a prompts/get, tools/call or
+// resources/read that is repeated is refused with -32002.
+func TestRedteamRepeatedResult(t *testing.T) {
+	for _, c := range []struct{ method, params, first string }{
+		{"tools/call", `{"name":"x"}`, csiResult},
+		{"prompts/get", `{"name":"cross"}`, crossServerPrompt},
+		{"resources/read", `{"uri":"file:///a"}`, `{"contents":[{"uri":"file:///a","text":"a\u202eb"}]}`},
+	} {
+		gt := newGuardTest(t, GuardOptions{Name: "fake", Enforce: true})
+		r := newRelay(io.Discard, Options{Enforce: true, Events: gt.g.opts.Events, Inspector: gt.g})
+		r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`}`+"\n"))
+		out := r.fromServer(route{}, []byte(`{"jsonrpc":"2.0","id":1,"result":`+c.first+`,"res\u0075lt":{"content":[]}}`+"\n"))
+		if code, _ := rpcError(t, string(out)); code != CodeNotAnalysed {
+			t.Errorf("%s: got %s, want -32002", c.method, out)
+		}
+	}
+}

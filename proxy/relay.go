@@ -604,6 +604,20 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	}
 	switch method {
 	case "prompts/get", "tools/call", "resources/read":
+		if repeatedMember(msg, "result") {
+			// The analysis reads the last, as JSON.parse does; a decoder
+			// that takes the first match (gjson, jsonparser) reads the
+			// other, which nothing checked.
+			why := "ambiguous message: the member \"result\" appears twice"
+			if r.opts.Enforce {
+				r.called(req.call, outcomeRefused, msg, CodeNotAnalysed, "", why)
+				r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
+					Details: map[string]any{"direction": "server", "answered": true}})
+				return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+why, nil), true
+			}
+			r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+				Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
+		}
 		var refused []byte
 		if result, refused = r.contentResult(req, msg, &m, result); refused != nil {
 			return refused, true
@@ -698,6 +712,19 @@ func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message,
 	}
 	r.answered(req.call, msg, m)
 	return out, nil
+}
+
+// repeatedMember reports a top-level member of msg that appears more than
+// once (names compared as decoded).
+func repeatedMember(msg []byte, name string) bool {
+	keys, _, ok := mcpio.ObjectMembers(msg)
+	n := 0
+	for _, k := range keys {
+		if k == name {
+			n++
+		}
+	}
+	return ok && n > 1
 }
 
 // replaceResult rebuilds a response with a new result. When old is the
