@@ -604,11 +604,13 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	}
 	switch method {
 	case "prompts/get", "tools/call", "resources/read":
-		if repeatedMember(msg, "result") {
+		if member := repeatedMember(msg); member != "" {
 			// The analysis reads the last, as JSON.parse does; a decoder
 			// that takes the first match (gjson, jsonparser) reads the
-			// other, which nothing checked.
-			why := "ambiguous message: the member \"result\" appears twice"
+			// other result, which nothing checked, or takes it for the
+			// answer to another request (a prompts/get's, the answer to
+			// a tools/call only cleaned).
+			why := fmt.Sprintf("ambiguous message: the member %q appears twice", member)
 			if r.opts.Enforce {
 				r.called(req.call, outcomeRefused, msg, CodeNotAnalysed, "", why)
 				r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
@@ -714,17 +716,29 @@ func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message,
 	return out, nil
 }
 
-// repeatedMember reports a top-level member of msg that appears more than
-// once (names compared as decoded).
-func repeatedMember(msg []byte, name string) bool {
+// repeatedMember returns a top-level member of msg, "id" or "result",
+// that appears more than once (names compared as decoded), or "".
+func repeatedMember(msg []byte) string {
 	keys, _, ok := mcpio.ObjectMembers(msg)
-	n := 0
+	if !ok {
+		return ""
+	}
+	var ids, results int
 	for _, k := range keys {
-		if k == name {
-			n++
+		switch k {
+		case "id":
+			ids++
+		case "result":
+			results++
 		}
 	}
-	return ok && n > 1
+	switch {
+	case results > 1:
+		return "result"
+	case ids > 1:
+		return "id"
+	}
+	return ""
 }
 
 // replaceResult rebuilds a response with a new result. When old is the
