@@ -595,6 +595,22 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		}
 		return nil, false
 	}
+	if member := repeatedMember(msg); member != "" {
+		// The analysis reads the last, as JSON.parse does; a decoder
+		// that takes the first match (gjson, jsonparser) reads the
+		// other result, which nothing checked, or takes it for the
+		// answer to another request (a prompts/get's, the answer to
+		// a tools/call only cleaned).
+		why := fmt.Sprintf("ambiguous message: the member %q appears twice", member)
+		if r.opts.Enforce {
+			r.called(req.call, outcomeRefused, msg, CodeNotAnalysed, "", why)
+			r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
+				Details: map[string]any{"direction": "server", "answered": true}})
+			return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+why, nil), true
+		}
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
+	}
 	method, paged := req.method, req.paged
 	result := m.Result
 	if m.InvalidUTF8 || m.LoneSurrogate {
@@ -604,22 +620,6 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	}
 	switch method {
 	case "prompts/get", "tools/call", "resources/read":
-		if member := repeatedMember(msg); member != "" {
-			// The analysis reads the last, as JSON.parse does; a decoder
-			// that takes the first match (gjson, jsonparser) reads the
-			// other result, which nothing checked, or takes it for the
-			// answer to another request (a prompts/get's, the answer to
-			// a tools/call only cleaned).
-			why := fmt.Sprintf("ambiguous message: the member %q appears twice", member)
-			if r.opts.Enforce {
-				r.called(req.call, outcomeRefused, msg, CodeNotAnalysed, "", why)
-				r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
-					Details: map[string]any{"direction": "server", "answered": true}})
-				return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+why, nil), true
-			}
-			r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
-				Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
-		}
 		var refused []byte
 		if result, refused = r.contentResult(req, msg, &m, result); refused != nil {
 			return refused, true
