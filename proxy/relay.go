@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 	"io"
 	"log/slog"
 	"os"
@@ -592,6 +593,9 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	if req == nil || m.Result == nil {
 		if req != nil {
 			r.answered(req.call, msg, &m)
+			if m.HasError {
+				return r.errorText(req.method, msg, &m)
+			}
 		}
 		return nil, false
 	}
@@ -714,6 +718,54 @@ func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message,
 	}
 	r.answered(req.call, msg, m)
 	return out, nil
+}
+
+// errorText cleans the error a prompts/get, tools/call or resources/read
+// gets of hidden characters and terminal escapes (enforce mode): a client
+// hands its message to the model as the call's outcome ("Error: ..."), as
+// it hands a result. A clean error passes as it is.
+func (r *relay) errorText(method string, msg []byte, m *mcpio.Message) (out []byte, ok bool) {
+	switch method {
+	case "prompts/get", "tools/call", "resources/read":
+	default:
+		return nil, false
+	}
+	if mcpunicode.IsCleanJSON(msg) {
+		return nil, false
+	}
+	keys, values, okm := mcpio.ObjectMembers(msg)
+	var errv []byte
+	for i, k := range keys {
+		if k == "error" {
+			errv = values[i] // the last, as JSON.parse reads it
+		}
+	}
+	if !okm || errv == nil || mcpunicode.IsCleanJSON(errv) {
+		return nil, false
+	}
+	clean, changed, err := mcpunicode.SanitizeJSON(errv)
+	if err != nil {
+		if !r.opts.Enforce {
+			return nil, false
+		}
+		return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+method+" error could not be analysed: "+err.Error(), nil), true
+	}
+	if !changed {
+		return nil, false
+	}
+	r.opts.Events.Emit(events.Event{Kind: "result-sanitized", Severity: "warning", Details: map[string]any{"method": method, "error": true},
+		Message: "the error of a " + method + " carries hidden characters or escape sequences" + r.action("; removed", " (monitor mode: forwarded)")})
+	if !r.opts.Enforce {
+		return nil, false
+	}
+	// errv is a slice of msg (ObjectMembers): splice the clean error in.
+	start := cap(msg) - cap(errv)
+	if start < 0 || start+len(errv) > len(msg) || &msg[start] != &errv[0] {
+		return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+method+" error could not be cleaned", nil), true
+	}
+	out = make([]byte, 0, len(msg)-len(errv)+len(clean))
+	out = append(append(append(out, msg[:start]...), clean...), msg[start+len(errv):]...)
+	return out, true
 }
 
 // repeatedMember returns a top-level member of msg, "id" or "result",
