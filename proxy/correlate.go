@@ -94,6 +94,23 @@ func (t *idTable) add(prefixes []string, id []byte, req *pendingRequest) {
 	t.count++
 }
 
+// busy reports an open request that a response with this id would also
+// answer, under any of the prefixes, and that asks for something else
+// than req (another method, or another prompt): its answer would be
+// judged as the other's.
+func (t *idTable) busy(prefixes []string, id []byte, req *pendingRequest) bool {
+	for _, k := range mcpio.IDKeys(id) {
+		for _, p := range prefixes {
+			for _, q := range t.open[idKey(p, k)] {
+				if q.method != req.method || q.name != req.name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // settle removes the oldest open request a response with this id answers.
 // When there is none, duplicate says whether a response with the id was
 // seen before.

@@ -212,18 +212,22 @@ func TestHTTPResponsesOnlyForTheirPOST(t *testing.T) {
 
 // TestReusedIDs: a client that sends requests with an id still open (the
 // benchmarks pipeline id 1) gets one answer per request, matched in order;
-// an answer more than it asked for is a duplicate.
+// an answer more than it asked for is a duplicate. A request for something
+// else under an open id is refused: its answer could be judged as the
+// other's (TestRedteamLooseIDResult).
 func TestReusedIDs(t *testing.T) {
 	r := newRelay(io.Discard, Options{Enforce: true, Inspector: &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "x"}}}})
 	rt := route{}
 	r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-	r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":1,"method":"echo"}`))
-	// The first answer is the listing's, and is analysed as one.
-	if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":1,"result":`+twoTools+`}`)); out == nil || strings.Contains(string(out), "evil") {
-		t.Errorf("first answer: %s", out)
+	r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if fwd, reply := r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":1,"method":"echo"}`)); fwd != nil || !strings.Contains(string(reply), "-32002") {
+		t.Errorf("another request under an open id: forwarded %s, answered %s", fwd, reply)
 	}
-	if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":1,"result":{"echo":true}}`)); string(out) != `{"jsonrpc":"2.0","id":1,"result":{"echo":true}}` {
-		t.Errorf("second answer: %s", out)
+	// Each answer is the listing's, and is analysed as one.
+	for i := 0; i < 2; i++ {
+		if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":1,"result":`+twoTools+`}`)); out == nil || strings.Contains(string(out), "evil") {
+			t.Errorf("answer %d: %s", i+1, out)
+		}
 	}
 	if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)); out != nil {
 		t.Errorf("third answer to two requests: %s", out)

@@ -25,8 +25,13 @@ import (
 
 var inputRequiredMark = []byte(`"input_required"`)
 
-// isInputRequired reports an input_required result: an object whose
-// resultType (the last one, as JSON.parse reads it) is "input_required".
+// isInputRequired reports an input_required result that is only the
+// server's question: an object whose resultType (the last one, as
+// JSON.parse reads it) is "input_required" and whose other members are
+// the question's (questionMembers). One that also carries the members of
+// an answer ("content", "messages", "contents") is read as that answer by
+// a client of an earlier revision, or one that reads the members it
+// knows: it is inspected as a result.
 func isInputRequired(result []byte) bool {
 	if !bytes.Contains(result, inputRequiredMark) {
 		return false // the fast path: every other result
@@ -37,6 +42,9 @@ func isInputRequired(result []byte) bool {
 	}
 	is := false
 	for i, k := range keys {
+		if !questionMembers[k] {
+			return false
+		}
 		if k == "resultType" {
 			is = string(values[i]) == `"input_required"`
 		}
@@ -44,9 +52,9 @@ func isInputRequired(result []byte) bool {
 	return is
 }
 
-// inputRequired returns an input_required result with hidden characters
-// removed from its inputRequests (enforce mode), and whether it changed
-// it. requestState is the server's opaque token and is left alone.
+// questionMembers are the members of an input_required result.
+var questionMembers = map[string]bool{"resultType": true, "inputRequests": true, "requestState": true, "_meta": true, "ttlMs": true, "cacheScope": true}
+
 func (r *relay) inputRequired(method string, result []byte) ([]byte, bool) {
 	if !bytes.Contains(result, inputRequiredMark) {
 		return nil, false // the fast path: every other result

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 	"io"
 	"log/slog"
 	"os"
@@ -305,7 +306,22 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	if rt.also != "" {
 		prefixes = append(prefixes, rt.also)
 	}
+	// A response is judged as the answer to the request it settles, the
+	// oldest its id matches: with two open requests its id matches (1 and
+	// "1", 1 and 1.0, the same id twice) that ask different things, a
+	// server could answer a prompts/get with the id of a ping the proxy
+	// takes it for, while the client reads it as the prompt. The later
+	// request is refused in enforce mode; the same request pipelined
+	// under one id (the benchmarks) is answered in order.
 	r.mu.Lock()
+	if r.opts.Enforce && r.calls.busy(prefixes, env.ID, req) {
+		r.mu.Unlock()
+		why := "request id in use: an open request has an id a response to this one also answers"
+		r.called(call, outcomeRefused, nil, CodeNotAnalysed, "", why)
+		r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a client message: " + why,
+			Details: map[string]any{"direction": "client", "answered": true}})
+		return errorResponse(env.ID, CodeNotAnalysed, "mcpguard: "+why, nil)
+	}
 	r.calls.add(prefixes, env.ID, req)
 	if rt.recorded != nil {
 		*rt.recorded = append(*rt.recorded, req)
@@ -577,8 +593,27 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	if req == nil || m.Result == nil {
 		if req != nil {
 			r.answered(req.call, msg, &m)
+			if m.HasError {
+				return r.errorText(req.method, msg, &m)
+			}
 		}
 		return nil, false
+	}
+	if member := repeatedMember(msg); member != "" {
+		// The analysis reads the last, as JSON.parse does; a decoder
+		// that takes the first match (gjson, jsonparser) reads the
+		// other result, which nothing checked, or takes it for the
+		// answer to another request (a prompts/get's, the answer to
+		// a tools/call only cleaned).
+		why := fmt.Sprintf("ambiguous message: the member %q appears twice", member)
+		if r.opts.Enforce {
+			r.called(req.call, outcomeRefused, msg, CodeNotAnalysed, "", why)
+			r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
+				Details: map[string]any{"direction": "server", "answered": true}})
+			return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+why, nil), true
+		}
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
 	}
 	method, paged := req.method, req.paged
 	result := m.Result
@@ -678,6 +713,79 @@ func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message,
 	}
 	r.answered(req.call, msg, m)
 	return out, nil
+}
+
+// errorText cleans the error a prompts/get, tools/call or resources/read
+// gets of hidden characters and terminal escapes (enforce mode): a client
+// hands its message to the model as the call's outcome ("Error: ..."), as
+// it hands a result. A clean error passes as it is.
+func (r *relay) errorText(method string, msg []byte, m *mcpio.Message) (out []byte, ok bool) {
+	switch method {
+	case "prompts/get", "tools/call", "resources/read":
+	default:
+		return nil, false
+	}
+	if mcpunicode.IsCleanJSON(msg) {
+		return nil, false
+	}
+	keys, values, okm := mcpio.ObjectMembers(msg)
+	var errv []byte
+	for i, k := range keys {
+		if k == "error" {
+			errv = values[i] // the last, as JSON.parse reads it
+		}
+	}
+	if !okm || errv == nil || mcpunicode.IsCleanJSON(errv) {
+		return nil, false
+	}
+	clean, changed, err := mcpunicode.SanitizeJSON(errv)
+	if err != nil {
+		if !r.opts.Enforce {
+			return nil, false
+		}
+		return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+method+" error could not be analysed: "+err.Error(), nil), true
+	}
+	if !changed {
+		return nil, false
+	}
+	r.opts.Events.Emit(events.Event{Kind: "result-sanitized", Severity: "warning", Details: map[string]any{"method": method, "error": true},
+		Message: "the error of a " + method + " carries hidden characters or escape sequences" + r.action("; removed", " (monitor mode: forwarded)")})
+	if !r.opts.Enforce {
+		return nil, false
+	}
+	// errv is a slice of msg (ObjectMembers): splice the clean error in.
+	start := cap(msg) - cap(errv)
+	if start < 0 || start+len(errv) > len(msg) || &msg[start] != &errv[0] {
+		return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+method+" error could not be cleaned", nil), true
+	}
+	out = make([]byte, 0, len(msg)-len(errv)+len(clean))
+	out = append(append(append(out, msg[:start]...), clean...), msg[start+len(errv):]...)
+	return out, true
+}
+
+// repeatedMember returns a top-level member of msg, "id" or "result",
+// that appears more than once (names compared as decoded), or "".
+func repeatedMember(msg []byte) string {
+	keys, _, ok := mcpio.ObjectMembers(msg)
+	if !ok {
+		return ""
+	}
+	var ids, results int
+	for _, k := range keys {
+		switch k {
+		case "id":
+			ids++
+		case "result":
+			results++
+		}
+	}
+	switch {
+	case results > 1:
+		return "result"
+	case ids > 1:
+		return "id"
+	}
+	return ""
 }
 
 // replaceResult rebuilds a response with a new result. When old is the

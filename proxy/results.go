@@ -156,8 +156,8 @@ func cutPrefixPointer(ptr, prefix string) (string, bool) {
 func promptDocument(name string, result []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(result))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeUnique(dec, 0)
+	if err != nil {
 		return nil, err
 	}
 	obj, ok := v.(map[string]any)
@@ -167,6 +167,61 @@ func promptDocument(name string, result []byte) ([]byte, error) {
 	dropBinary(obj)
 	obj["name"] = name
 	return marshal(map[string]any{"prompts": []any{obj}})
+}
+
+// maxDecodeDepth is encoding/json's own nesting limit.
+const maxDecodeDepth = 10000
+
+// errRepeatedMember refuses a prompts/get result with an object that holds
+// a member twice: the analysis would read one of them (the last, as
+// JSON.parse does) and the client gets the bytes of both, which a decoder
+// that takes the first match (gjson, buger/jsonparser, simdjson's
+// on-demand API) reads otherwise. No JSON encoder writes a member twice.
+var errRepeatedMember = errors.New("an object of the result holds a member twice")
+
+// decodeUnique decodes one JSON value as Decoder.Decode does (numbers as
+// the decoder's setting has them) and fails on a repeated member (member
+// names compared as decoded, "te\u0078t" is "text").
+func decodeUnique(dec *json.Decoder, depth int) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil
+	}
+	if depth >= maxDecodeDepth {
+		return nil, errors.New("the result is nested too deeply")
+	}
+	if d == '[' {
+		arr := []any{}
+		for dec.More() {
+			e, err := decodeUnique(dec, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, e)
+		}
+		_, err := dec.Token() // ]
+		return arr, err
+	}
+	obj := map[string]any{}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := kt.(string)
+		if _, dup := obj[k]; dup {
+			return nil, errRepeatedMember
+		}
+		if obj[k], err = decodeUnique(dec, depth+1); err != nil {
+			return nil, err
+		}
+	}
+	_, err = dec.Token() // }
+	return obj, err
 }
 
 // dropBinary removes the string members "data" and "blob" at any depth.
