@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -421,6 +422,11 @@ func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, 
 	if rep.ListPointer != "/tools" {
 		return nil, false, 0, errors.New(`the result is not an object with a "tools" array`)
 	}
+	if k := repeatedKey(rep.Root.Members, "tools", "nextCursor"); k != "" {
+		// JSON.parse keeps the last, which the analysis read; a decoder
+		// that takes the first match would list, or page on, the other.
+		return nil, false, 0, fmt.Errorf("the result has the member %q twice", k)
+	}
 	for _, m := range rep.Root.Members {
 		for _, k := range [...]string{"tools", "nextCursor"} {
 			if m.Key != k && strings.EqualFold(m.Key, k) {
@@ -434,6 +440,17 @@ func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, 
 	g.earlyPins = early
 	next := rep.Root.Get("nextCursor")
 	return rep, next != nil && next.Kind != jsonc.Null, rep.Listed, nil
+}
+
+// repeatedKey returns the first of keys that members hold more than
+// once, "" if none.
+func repeatedKey(members []jsonc.Member, keys ...string) string {
+	for _, m := range members {
+		if len(m.Dups()) > 0 && slices.Contains(keys, m.Key) {
+			return m.Key
+		}
+	}
+	return ""
 }
 
 // toolIndex maps the pointer of each tool object ("/tools/N") to its index

@@ -279,6 +279,9 @@ func (g *Guard) analyseItems(method string, kind toolcheck.ItemKind, result []by
 		return nil, err
 	}
 	key := toolcheck.ListKey(kind)
+	if k := repeatedKey(cat.Root.Members, key, "nextCursor"); k != "" {
+		return nil, fmt.Errorf("the result has the member %q twice", k)
+	}
 	for _, m := range cat.Root.Members {
 		for _, k := range [...]string{key, "nextCursor"} {
 			if m.Key != k && strings.EqualFold(m.Key, k) {
