@@ -235,17 +235,19 @@ func (r *relay) answered(c *callRecord, msg []byte, m *mcpio.Message) {
 		r.called(c, outcomeError, msg, code, "", "")
 		return
 	}
+	// A result is the server's question only when the proxy read it as
+	// one (isInputRequired): one that also carries an answer's members
+	// was inspected, and is audited, as the answer.
 	outcome := outcomeOK
-	if keys, values, ok := mcpio.ObjectMembers(m.Result); ok {
+	if isInputRequired(m.Result) {
+		outcome = outcomeInput
+	} else if keys, values, ok := mcpio.ObjectMembers(m.Result); ok {
 		for i, k := range keys {
-			switch {
-			case k == "isError" && outcome != outcomeInput:
-				outcome = outcomeOK
+			if k == "isError" {
+				outcome = outcomeOK // the last one, as JSON.parse reads it
 				if string(values[i]) == "true" {
 					outcome = outcomeToolError
 				}
-			case k == "resultType" && string(values[i]) == `"input_required"`:
-				outcome = outcomeInput
 			}
 		}
 	}

@@ -69,6 +69,16 @@ func TestModernEra(t *testing.T) {
 	if out := r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":4,"result":{"content":[],"resultType":"complete"}}`)); out == nil {
 		t.Error("the retry's result was dropped")
 	}
+	// A result labelled input_required that also carries an answer's
+	// content is inspected, and audited, as the answer.
+	r.fromClient(rt, []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"b"},`+modernMeta+`}}`))
+	r.fromServer(rt, []byte(`{"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","inputRequests":{},"content":[{"type":"text","text":"b"}],"isError":true}}`))
+	log.mu.Lock()
+	logged = log.buf.String()
+	log.mu.Unlock()
+	if n := strings.Count(logged, `"outcome":"input-required"`); n != 1 || !strings.Contains(logged, `"outcome":"tool-error"`) {
+		t.Errorf("an input_required label on an answer: %d input-required outcomes, events:\n%s", n, logged)
+	}
 }
 
 // TestHTTPRoutingHeaders: a POST whose Mcp-Method or Mcp-Name header
