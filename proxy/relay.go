@@ -578,6 +578,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 			r.mu.Lock()
 			r.back.add([]string{rt.back}, m.ID, &pendingRequest{method: m.Method})
 			r.mu.Unlock()
+			return r.serverRequest(msg, &m)
 		}
 		return nil, false
 	}
@@ -788,22 +789,61 @@ func repeatedMember(msg []byte) string {
 	return ""
 }
 
+// serverRequest cleans the params of a server's sampling/createMessage
+// or elicitation/create request in enforce mode: their messages, system
+// prompt and question go to the client's model or to the user, so hidden
+// characters and terminal escapes are removed as from a result (an
+// input-sanitized event). Other server requests, and clean ones, pass as
+// they came.
+func (r *relay) serverRequest(msg []byte, m *mcpio.Message) (out []byte, ok bool) {
+	if m.Method != "sampling/createMessage" && m.Method != "elicitation/create" || len(m.Params) == 0 || mcpunicode.IsCleanJSON(m.Params) {
+		return nil, false
+	}
+	clean, changed, err := mcpunicode.SanitizeJSON(m.Params)
+	if err != nil {
+		r.opts.Events.Emit(events.Event{Kind: "protocol-error", Severity: "error",
+			Message: "the server's " + m.Method + " request could not be cleaned: " + err.Error() + r.action("; not forwarded", " (monitor mode: forwarded)"),
+			Details: map[string]any{"method": m.Method}})
+		return nil, r.opts.Enforce
+	}
+	if !changed {
+		return nil, false
+	}
+	r.opts.Events.Emit(events.Event{Kind: "input-sanitized", Severity: "warning",
+		Message: "the server's " + m.Method + " request carries hidden characters" + r.action(", removed", " (monitor mode: forwarded)"),
+		Details: map[string]any{"method": m.Method}})
+	if !r.opts.Enforce {
+		return nil, false
+	}
+	out, err = replaceMember(msg, "params", m.Params, clean)
+	if err != nil {
+		return nil, true // not forwarded: what the client would read was not cleaned
+	}
+	return out, true
+}
+
 // replaceResult rebuilds a response with a new result. When old is the
 // result's own bytes inside msg (the fast envelope path), they are spliced,
 // and every other byte of the message stays as it was; otherwise the
 // members are re-encoded.
 func replaceResult(msg, old, result []byte) ([]byte, error) {
+	return replaceMember(msg, "result", old, result)
+}
+
+// replaceMember rebuilds a message with a new value of its member key, as
+// replaceResult does for "result".
+func replaceMember(msg []byte, key string, old, value []byte) ([]byte, error) {
 	if start := cap(msg) - cap(old); len(old) > 0 && start >= 0 && start+len(old) <= len(msg) && &msg[start] == &old[0] {
-		out := make([]byte, 0, len(msg)-len(old)+len(result))
+		out := make([]byte, 0, len(msg)-len(old)+len(value))
 		out = append(out, msg[:start]...)
-		out = append(out, result...)
+		out = append(out, value...)
 		return append(out, msg[start+len(old):]...), nil
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(msg, &members); err != nil {
 		return nil, err
 	}
-	members["result"] = result
+	members[key] = value
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
