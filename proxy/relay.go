@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 	"io"
 	"log/slog"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
 	"github.com/mcpguard/mcpguard/internal/secrets"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
 // Inspector applies mcpguard's checks to the messages the proxy decodes. It
@@ -600,7 +600,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		}
 		return nil, false
 	}
-	if member := repeatedMember(msg); member != "" {
+	if member := m.Repeated; member != "" {
 		// The analysis reads the last, as JSON.parse does; a decoder
 		// that takes the first match (gjson, jsonparser) reads the
 		// other result, which nothing checked, or takes it for the
@@ -754,39 +754,11 @@ func (r *relay) errorText(method string, msg []byte, m *mcpio.Message) (out []by
 	if !r.opts.Enforce {
 		return nil, false
 	}
-	// errv is a slice of msg (ObjectMembers): splice the clean error in.
-	start := cap(msg) - cap(errv)
-	if start < 0 || start+len(errv) > len(msg) || &msg[start] != &errv[0] {
+	out, err = replaceMember(msg, "error", errv, clean)
+	if err != nil {
 		return errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+method+" error could not be cleaned", nil), true
 	}
-	out = make([]byte, 0, len(msg)-len(errv)+len(clean))
-	out = append(append(append(out, msg[:start]...), clean...), msg[start+len(errv):]...)
 	return out, true
-}
-
-// repeatedMember returns a top-level member of msg, "id" or "result",
-// that appears more than once (names compared as decoded), or "".
-func repeatedMember(msg []byte) string {
-	keys, _, ok := mcpio.ObjectMembers(msg)
-	if !ok {
-		return ""
-	}
-	var ids, results int
-	for _, k := range keys {
-		switch k {
-		case "id":
-			ids++
-		case "result":
-			results++
-		}
-	}
-	switch {
-	case results > 1:
-		return "result"
-	case ids > 1:
-		return "id"
-	}
-	return ""
 }
 
 // serverRequest cleans the params of a server's sampling/createMessage

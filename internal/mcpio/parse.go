@@ -27,6 +27,10 @@ type Message struct {
 	// escape without its pair, which JSON.parse keeps as it is. The proxy
 	// normalizes both before analysing what the client will see.
 	InvalidUTF8, LoneSurrogate bool
+	// Repeated is "result" or "id" when the top-level object holds that
+	// member more than once (keys compared as decoded): JSON.parse keeps
+	// the last, a decoder that takes the first match reads the other.
+	Repeated string
 }
 
 // ParseError is a frame that is not one complete JSON value. ID is the
@@ -108,6 +112,7 @@ func (p *jsonParser) envelope(m *Message) error {
 		p.i++
 		return nil
 	}
+	var seen [2]bool // "id", "result"
 	for {
 		p.space()
 		key, err := p.key()
@@ -125,6 +130,17 @@ func (p *jsonParser) envelope(m *Message) error {
 			return p.withID(err, m.ID)
 		}
 		raw := p.b[start:p.i]
+		switch key {
+		case "id", "result":
+			i := 0
+			if key == "result" {
+				i = 1
+			}
+			if seen[i] && m.Repeated != "result" {
+				m.Repeated = key
+			}
+			seen[i] = true
+		}
 		switch key {
 		case "id":
 			m.ID = nil

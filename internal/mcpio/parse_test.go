@@ -250,3 +250,25 @@ func maxInt(a, b int) int {
 	}
 	return b
 }
+
+// TestParseMessageRepeated: a top-level "result" or "id" written twice
+// (keys compared as decoded) is reported; a member repeated inside the
+// result, or "error" twice, is not the envelope's concern.
+func TestParseMessageRepeated(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
+		{`{"jsonrpc":"2.0","id":1,"result":{},"result":{}}`, "result"},
+		{`{"jsonrpc":"2.0","id":1,"result":{},"res\u0075lt":{}}`, "result"},
+		{`{"jsonrpc":"2.0","id":2,"id":1,"result":{}}`, "id"},
+		{`{"jsonrpc":"2.0","id":2,"id":1,"result":{},"result":{}}`, "result"},
+		{`{"jsonrpc":"2.0","id":1,"result":{"a":1,"a":2}}`, ""},
+	} {
+		m, err := ParseMessage([]byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if m.Repeated != tc.want {
+			t.Errorf("%s: Repeated %q, want %q", tc.in, m.Repeated, tc.want)
+		}
+	}
+}
