@@ -23,8 +23,8 @@ import (
 // objects it uses, field for field as github.com/CycloneDX/cyclonedx-go
 // declares them (so the output is what that library wrote before). Linking
 // the library made every command, the pre-commit scan included, initialise
-// it and the encoding/gob it imports (~0.5 ms of a process, measured in
-// docs/performance.md) for a format few runs write. The tests validate every
+// it and the encoding/gob it imports for a format few runs write
+// (docs/performance.md). The tests validate every
 // BOM against the official schema and decode it with cyclonedx-go.
 
 type cdxBOM struct {

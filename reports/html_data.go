@@ -118,7 +118,7 @@ func (d htmlTableData) write(w io.Writer) error {
 	// after it: the rows' lists keep their space.
 	var pool sync.Pool
 	// Parts of 256 rows, each with its own strings: smaller parts would
-	// list the repeated strings more often (a fleet page 4% larger at 64).
+	// list the repeated strings more often, and the page grow.
 	err = encodeChunks(d.N, 256, func(lo, hi int, b *bytes.Buffer) error {
 		c, _ := pool.Get().(*htmlChunk)
 		if c == nil {

@@ -13,8 +13,7 @@ import (
 //
 // The default build leaves them out: Go runs every linked package's
 // initialisation on every start, and theirs (an OCI client, Prometheus
-// metrics, telemetry) made every pre-commit scan 1.2x slower
-// (docs/performance.md). A command given --opa-config runs the helper in
+// metrics, telemetry) would slow every pre-commit scan (docs/performance.md). A command given --opa-config runs the helper in
 // its place with the same arguments.
 const opaHelperName = "mcpguard-opa"
 

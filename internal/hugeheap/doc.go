@@ -2,10 +2,10 @@
 // large heap have it backed by transparent huge pages.
 //
 // A Go heap is first touched one 4 KiB page at a time, and each first
-// touch is a page fault. On bare metal that is well under a microsecond;
-// in a virtual machine (CI runners, cloud workstations, this project's own
-// 2-core VM) it was 10-14 us, so a fleet merge that builds a 160 MB heap
-// spent most of its time faulting it in (docs/performance.md). Linux
+// touch is a page fault. On bare metal that is cheap; in a virtual machine
+// (CI runners, cloud workstations) it is an order of magnitude dearer, and
+// a fleet merge that builds a large heap spends most of its time faulting
+// it in (docs/performance.md has the figures). Linux
 // backs memory with 2 MiB pages, one fault each, where a mapping asks for
 // them (transparent_hugepage "madvise", the usual setting), and the Go
 // runtime asks for none since Go 1.21.1.

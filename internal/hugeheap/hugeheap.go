@@ -17,9 +17,8 @@ const MaxReserve = 1 << 30
 // allocation on memory the heap never used is not cleared anyway, but one
 // that starts in a gap the heap freed is cleared whole: make([]byte, n)
 // then touched every page of the range, 4 KiB at a time, before it could
-// be advised (in a scan that reserved 96 MiB, a third of the reservations
-// took 300 ms instead of 1: goroutines' stacks freed at the heap's end
-// made such gaps). strings.Builder.Grow allocates without clearing
+// be advised, which is what the reservation exists to avoid (goroutines'
+// stacks freed at the heap's end make such gaps). strings.Builder.Grow allocates without clearing
 // (bytealg.MakeNoZero); one byte is written to find the buffer.
 //
 // Safe because the builder and its string are gone when it returns: the
