@@ -474,6 +474,13 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			}
 		}
 		sigs = append(sigs, ws...)
+		if fs := foreignSignals(tx.text); len(fs) > 0 {
+			for k := range fs {
+				fs[k].pos = tx.pos
+			}
+			a.pointAt(fs, tx)
+			sigs = append(sigs, fs...)
+		}
 		// Intent is read in texts with a view (the phrase automaton made
 		// one for every text holding a literal of the intent rules'
 		// gates), one line at a time when the text has several.

@@ -1,0 +1,98 @@
+package toolcheck
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Instructions in other languages (MCPG-T001). The phrase families read
+// the match view, which folds letters of other scripts to the Latin ones
+// they resemble (Cyrillic "не сообщай" becomes "нe coo6щaй") and knows
+// only English words, so an instruction written in Chinese, Japanese,
+// Russian, German, Spanish, Portuguese or French gave no signal at all.
+// foreignSignals reads the lower-cased raw text for the two instruction
+// shapes that are one strong signal in any language: concealment from the
+// user (a negated verb of telling with the user as its object) and an
+// override of the model's earlier instructions. Each language is its own
+// grammar of those two shapes, not a list of attacks: a verb of telling,
+// its negation and the user, in the order the language puts them.
+
+// Letters of other scripts have no \b in RE2 (it is ASCII only): a word
+// starts after a non-letter.
+const fwStart = `(?:^|[^\p{L}])`
+
+var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Regexp }) {
+	conceal := []string{
+		// zh: 不要/请勿 告诉/告知/透露 … 用户; 对用户保密; 用户不应知道.
+		`(?:不要|不得|切勿|请勿|别|不必|禁止)(?:向|对|跟|和)?(?:用户|使用者)(?:透露|提及|提起|说明|告知|提到|说)`,
+		`(?:不要|不得|切勿|请勿|别|不必|禁止)(?:告诉|告知|通知|提醒|透露|提及|让)[^。！？\n]{0,8}?(?:用户|使用者)`,
+		`对(?:用户|使用者)(?:保密|隐瞒)`,
+		`(?:用户|使用者)(?:不应|不能|不该|无需)(?:知道|看到|察觉|发现)`,
+		// ja: ユーザーには伝えないで; ユーザーに知られないように.
+		`(?:ユーザー|ユーザ|利用者)(?:に|へ)(?:は)?[^。\n]{0,10}?(?:伝え|知らせ|言わ|教え|話さ|報告し)(?:ないで|てはいけ|てはな|ないこと|るな)`,
+		`(?:ユーザー|ユーザ|利用者)に(?:知られ|気づかれ|気付かれ|悟られ)(?:ない|ぬ)`,
+		// es, pt: no se lo menciones al usuario; não conte ao usuário.
+		fwStart + `(?:no|nunca|não|nem|jamás)\s+(?:\p{L}+\s+){0,3}?(?:menciones|mencione|mencionar|digas|diga|informes|informe|comuniques|comunique|avises|avise|reveles|revele|cuentes|cuente|conte|notifiques|notifique)(?:[^\p{L}][^.!?\n]{0,30}?)?(?:usuari[oa]s?|usuários?|utilizador(?:es)?)`,
+		fwStart + `(?:sin|sem) que (?:el|la|o|a) (?:usuari[oa]|usuário|utilizador) (?:lo |o )?(?:sepa|note|se entere|saiba|perceba)`,
+		// de: Erwähne das dem Benutzer gegenüber nicht; dem Nutzer nichts sagen.
+		fwStart + `(?:erwähne|erwähnen|sag|sage|sagen|informiere|informieren|verrate|verraten|teile|teilen|zeige|zeigen)[^.!?\n]{0,50}?(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?` + fwStart + `(?:nicht|nichts|niemals|keinesfalls)(?:[^\p{L}]|$)`,
+		fwStart + `(?:nicht|nichts|niemals|nie|keinesfalls)\s+(?:\p{L}+\s+){0,3}?(?:erwähnen|sagen|mitteilen|verraten|informieren|zeigen)[^.!?\n]{0,10}?(?:benutzer|nutzer|anwender)`,
+		fwStart + `(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?(?:nichts davon|nicht davon) (?:erfahren|wissen|mitbekommen)`,
+		// ru: не сообщай об этом пользователю; скрой это от пользователя.
+		fwStart + `(?:не|никогда не)\s+(?:сообщай|сообщайте|говори|говорите|упоминай|упоминайте|рассказывай|рассказывайте|показывай|показывайте|уведомляй|уведомляйте|информируй|информируйте|раскрывай|раскрывайте)[^.!?\n]{0,40}?пользовател`,
+		fwStart + `(?:скрой|скрывай|скройте|скрывайте|утаи|утаивай)[^.!?\n]{0,30}?от пользовател`,
+		// fr: ne le dites pas à l'utilisateur; sans que l'utilisateur le sache.
+		fwStart + `ne\s+(?:le |la |les |lui |leur |l'|en |rien )*(?:dites|dis|mentionnez|mentionne|informez|informe|signalez|signale|révélez|révèle|parlez|parle)\s+(?:pas|jamais|rien)[^.!?\n]{0,30}?utilisat`,
+		fwStart + `sans que l'utilisat(?:eur|rice) (?:le |ne le )?(?:sache|remarque|s'en aperçoive)`,
+	}
+	override := []string{
+		`(?:忽略|无视|忘记|忘掉|不要理会)[^。\n]{0,6}?(?:之前|以前|先前|上述|此前|所有|全部|前面)[^。\n]{0,6}?(?:指令|指示|说明|规则|提示)`,
+		`(?:以前|前|これまで|上記|すべて|全て)の(?:指示|命令|ルール|プロンプト)(?:を|は)(?:すべて|全て)?(?:無視|忘れ)`,
+		fwStart + `(?:ignora|ignore|olvida|olvide|descarta|esqueça|esqueca)\s+(?:todas?\s+)?(?:las|los|as|os)\s+(?:\p{L}+\s+)?(?:instrucciones|indicaciones|reglas|instruções|regras)\s+(?:anteriores|previas|prévias)`,
+		fwStart + `(?:ignoriere|ignorieren sie|vergiss|vergessen sie|missachte|missachten sie)\s+(?:alle\s+)?(?:vorherigen|bisherigen|früheren|vorigen|obigen)\s+(?:anweisungen|instruktionen|regeln|befehle|vorgaben)`,
+		fwStart + `(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|проигнорируйте)\s+(?:все\s+)?(?:предыдущие|прежние|прошлые|предшествующие|ранее данные)\s+(?:инструкции|указания|правила|команды)`,
+		fwStart + `(?:ignore|ignorez|oublie|oubliez)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes|règles)\s+(?:précédentes|antérieures)`,
+	}
+	out.conceal = regexp.MustCompile(strings.Join(conceal, "|"))
+	out.override = regexp.MustCompile(strings.Join(override, "|"))
+	return out
+})
+
+// foreignNouns are the nouns every Latin-script pattern of foreignRE
+// needs (the user, the instructions): an ASCII text holding none of them
+// is not read.
+var foreignNouns = []string{"usuari", "utilizador", "nutzer", "anwender", "utilisat", "instruc", "indicaciones", "regla", "regra", "regel", "anweisung", "befehl", "vorgabe", "consigne"}
+
+// foreignSignals returns the concealment and override signals of a text in
+// another language.
+func foreignSignals(text string) []toolSignal {
+	if len(text) < 8 || !utf8.ValidString(text) {
+		return nil
+	}
+	lower := strings.ToLower(text)
+	if tlPrintableASCII(text) {
+		found := false
+		for _, n := range foreignNouns {
+			if strings.Contains(lower, n) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	re := foreignRE()
+	var out []toolSignal
+	for _, r := range []struct {
+		re  *regexp.Regexp
+		fam string
+	}{{re.conceal, famConceal}, {re.override, famOverride}} {
+		if m := r.re.FindString(lower); m != "" {
+			out = append(out, toolSignal{family: r.fam, weight: 4, match: Clip(strings.TrimSpace(m), 80)})
+		}
+	}
+	return out
+}
