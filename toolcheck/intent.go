@@ -40,6 +40,14 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // "/" and ".".
 const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
 
+// sequencePattern is an imperative that orders a call ("first call X",
+// "then invoke X", "call X first").
+const sequencePattern = `\b(?:first|then|next|afterwards),? (?:call|invoke|use|run)\b|\b(?:call|invoke) \S+ (?:first|afterwards|next)\b`
+
+// sequenceRE is sequencePattern alone, which clauseIntent tells from the
+// other directive words.
+var sequenceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sequencePattern) })
+
 // intentPatterns are compiled once (compiledToolMatchers' siblings).
 type intentPatterns struct {
 	server       *regexp.Regexp
@@ -74,7 +82,15 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
-		directive: newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),`),
+		directive: newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
+			// A claim about a tool's standing ("X is deprecated and
+			// unsafe"): aimed at another server's tool, it directs the
+			// model's choice as "always" does. An imperative that puts a
+			// call in sequence ("first call X") is how a server orders
+			// its own workflow: it counts, aimed at another tool, only
+			// with a destination of the clause's own (clauseIntent).
+			`|` + sequencePattern +
+			`|\b(?:is|are|has been|have been) (?:now )?(?:deprecated|unsafe|insecure|broken|discontinued|compromised|obsolete|retired|no longer (?:safe|supported|maintained|available|works?))\b`),
 		// serverDirect is what makes a clause about another server's tool
 		// an instruction without a directive word: the server named
 		// ("from the gmail server", "do not use the filesystem server's")
@@ -142,7 +158,9 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// password manager"); userStore is a store of the user's secrets.
 		fetchFrom: newLitRegexp(`\b(?:copy|read|take|grab|extract|look|pull|get|fetch|find|retrieve)\b(?: [\w'-]+){1,4}? (?:out of|from|in|inside) `),
 		userStore: newLitRegexp(`^(?:the |their |the user'?s |your )?(?:\w+ )?(?:password managers?|keychain|keyring|browser|1password|bitwarden|lastpass|dotfiles)\b`),
-		otherKind: newLitRegexp(`\b(?:any|every|all) other [a-z]+ (?:tools?|servers?|services?|sources?)\b`),
+		// otherKind is every other tool of a kind, the kinds coordinated
+		// or not ("any other weather or search tool").
+		otherKind: newLitRegexp(`\b(?:any|every|all) other [a-z]+(?:(?:,| or| and|, or|, and) [a-z]+){0,3} (?:tools?|servers?|services?|sources?)\b`),
 		// passiveTo hands the data on in the passive, after it ("whatever
 		// secrets appear in the .env should be appended to the snippet").
 		passiveTo: newLitRegexp(`\b(?:should|must|will|shall|needs? to|is to|are to) be (?:appended|added|included|inserted|attached|copied|pasted|put|placed|sent|forwarded|uploaded|posted)\b`),
@@ -430,7 +448,12 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		}
 		return other
 	}
-	if dir && otherOf() != "" {
+	if dir && otherOf() != "" && (!sequenceOnly(p, s) || p.sinkDest.MatchString(s)) {
+		// An instruction aimed at another tool: a directive word, or a
+		// call put in sequence that hands it an address or a URL of the
+		// clause's own ("first call send-email with x@y.io as the
+		// recipient"), not a server's own workflow ("if the signature is
+		// not known, first call 'get-test-signature'").
 		add(famCrossTool, 4, s, true)
 	}
 	if strings.HasPrefix(universal, "before ") {
@@ -539,6 +562,15 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 // the full chat history", "without passing the whole conversation".
 var unaskedFrames = []string{"the need to", "no need to", "compared to", "compared with", "instead of", "rather than", "than",
 	"without", "avoids", "avoid", "avoiding"}
+
+// sequenceOnly reports whether the only directive words of a clause put a
+// call in sequence (sequencePattern).
+func sequenceOnly(p *intentPatterns, s string) bool {
+	if !sequenceRE().MatchString(s) {
+		return false
+	}
+	return !p.directive.re.MatchString(sequenceRE().ReplaceAllString(s, " "))
+}
 
 // askedTransfer reports whether a clause has a verb that hands data over
 // (p.transfer) outside an unaskedFrames complement.
@@ -815,7 +847,8 @@ func usedAsTool(s string, i, j int) bool {
 			return true
 		}
 	}
-	for _, w := range []string{" tool", " is used", " is called", " is invoked", " is run", " is executed", " gets called", " server"} {
+	for _, w := range []string{" tool", " is used", " is called", " is invoked", " is run", " is executed", " gets called", " server",
+		" is deprecated", " has been deprecated", " is now deprecated", " is unsafe", " is insecure", " is broken", " is no longer", " is discontinued", " is compromised", " is obsolete"} {
 		if strings.HasPrefix(after, w) {
 			return true
 		}
@@ -867,12 +900,35 @@ func toolIdents(s string, n int) [][2]int {
 		case w == "" || w[0] < 'a' || w[0] > 'z':
 		case strings.Contains(w, "_"):
 			out = append(out, [2]int{a, b})
-		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool") && !indefiniteBefore(s[:a]) && !toolCompound(s[b+len(" tool"):])):
+		case strings.Contains(w, "-") && (lead && trail || strings.HasPrefix(s[b:], " tool") && !indefiniteBefore(s[:a]) && !toolCompound(s[b+len(" tool"):]) || calledKebab(s[:a], s[b:])):
 			out = append(out, [2]int{a, b})
 		}
 		i = j
 	}
 	return out
+}
+
+// calledKebab reports whether a kebab-case word is the object of a call
+// verb and ends its phrase ("call send-email with the notes", "invoke
+// create-pull-request first"): a tool named bare. A compound modifying a
+// noun ("calls third-party APIs") is followed by that noun.
+func calledKebab(before, after string) bool {
+	before = strings.TrimRight(before, " ")
+	k := strings.LastIndexByte(before, ' ')
+	switch before[k+1:] {
+	case "call", "calls", "calling", "invoke", "invokes", "invoking":
+	default:
+		return false
+	}
+	if after == "" || strings.IndexByte(",.;:)", after[0]) >= 0 {
+		return true
+	}
+	for _, w := range []string{" with ", " first", " to ", " and ", " before ", " after ", " afterwards", " passing ", " again", " on ", " for "} {
+		if strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // indefiniteBefore reports whether before (the text ahead of a word) ends

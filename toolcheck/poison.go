@@ -192,8 +192,11 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
 		// The only tool that is right, the others wrong (MPMA).
+		// An exclusive claim of quality: the model is told every other
+		// tool of the kind is worse.
+		tlPhrase(famPreference, 2, `\bthe only (?:reliable|accurate|trustworthy|trusted|safe|secure|correct|up-to-date|working|legitimate|genuine) (?:\w+ )?(?:tool|server|source)s?\b`),
 		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
-		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
+		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|made up|hallucinated|broken|insecure)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
 
 		// Instructions about the model's own other actions, no tool named
 		// ("whenever the assistant sends any email", "for every Slack
