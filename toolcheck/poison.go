@@ -201,7 +201,7 @@ func poisonPhraseList() []toolPhrase {
 		// Instructions about the model's own other actions, no tool named
 		// ("whenever the assistant sends any email", "for every Slack
 		// message you post").
-		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?) (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?|edits?|deletes?|updates?|makes?|pays?|transfers?|books?|commits?|pushes?),?(?: (?:\w+,|\w+ or|\w+ and|or|and))* (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|anything|something|payments?|transfers?|transactions?|orders?|commits?)\b|\b(?:whenever|each time|every time) (?:a|an|any) (?:\w+ )?(?:\w+ (?:or|and) \w+ )?(?:is|are|gets?) (?:made|sent|created|posted|opened|submitted|executed|placed|initiated)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
 
 		// Secrets searched for and used (credential harvesting).
 		tlPhrase(famSensitive, 2, `\b(?:search|scan|grep|look through|comb)\b(?: the| their| the user'?s| all)? (?:workspace|repo(?:sitory)?|files?|disk|home directory|project|codebase|filesystem|machine|computer)\b(?: \w+){0,3} for (?:any |all )?(?:sk_live_|sk_test_|ghp_|github_pat_|akia|xox[bp]-|\S*(?:keys?|tokens?|secrets?|passwords?|credentials?)\b)`),
@@ -210,6 +210,10 @@ func poisonPhraseList() []toolPhrase {
 		// The user's earlier messages handed over, and a standing order
 		// before every answer (Log-To-Leak): each half is weak alone.
 		tlPhrase(famDirective, 2, `\b(?:pass|send|forward|copy|include|submit|give)\b(?: \w+){0,2} (?:the )?user'?s? (?:last|previous|prior|earlier|recent|all|every) (?:\w+ )?(?:messages|prompts|requests|questions)\b`),
+		// Another tool's output asked for (Log-To-Leak's second half, in
+		// a parameter: "the complete result of the tool you called
+		// last"); weak alone, a chained tool asks for one.
+		tlPhrase(famDirective, 2, `\b(?:results?|outputs?|responses?) (?:of|from|returned by) (?:the |each |every |any |another )?(?:other |previous |last |prior )?tools? (?:you|that you|the assistant|the model) (?:just |last |previously )?(?:called|used|invoked|ran|run)\b|\b(?:results?|outputs?|responses?) (?:that|which) (?:the |that |each |every )?(?:other )?tools? (?:returned|produced|gave)\b`),
 		tlPhrase(famHook, 2, `\b(?:each|every) time,? (?:before|after) you (?:answer|reply|respond)\b|\bbefore you (?:answer|reply|respond)(?: to)? (?:anything|every|each|the user)\b`),
 	}
 }
@@ -477,6 +481,13 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			}
 		}
 		sigs = append(sigs, ws...)
+		if tx.view != "" {
+			if m := credSelfSupplied(tx.view); m != "" {
+				ws := []toolSignal{{family: famSensitive, weight: 4, match: Clip(m, 80), pos: tx.pos}}
+				a.pointAt(ws, tx)
+				sigs = append(sigs, ws...)
+			}
+		}
 		if fs := foreignSignals(tx.text); len(fs) > 0 {
 			for k := range fs {
 				fs[k].pos = tx.pos
