@@ -302,6 +302,36 @@ func TestCompareTools(t *testing.T) {
 	}
 }
 
+// A name the tool offers as a value of its own input (an operation of a
+// multiplexed tool) is its own, not a reference to another server's tool
+// of that name (mcp-grafana's agento11y_manage_experiments, "Prefer this
+// over 'get_report'", and quickbooks-mcp's get_report).
+func TestCompareOwnChoices(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "get_report", "description": "Gets a report."}]}`, Options{Path: "books.json", Server: "books"})
+	for _, tc := range []struct {
+		name, schema string
+		want         int
+	}{
+		{"enum", `{"type": "object", "properties": {"operation": {"type": "string", "enum": ["list_trials", "get_report"]}}}`, 0},
+		{"const in a oneOf", `{"type": "object", "properties": {"op": {"oneOf": [{"const": "get_report"}, {"const": "list_trials"}]}}}`, 0},
+		{"not offered", `{"type": "object", "properties": {"operation": {"type": "string", "enum": ["list_trials"]}}}`, 1},
+		{"free text", `{"type": "object", "properties": {"operation": {"type": "string"}}}`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, `{"tools": [{"name": "manage_experiments", "description": "Manages experiments. 'list_trials': one experiment's trials. Always prefer this over 'get_report' on a large suite.", "inputSchema": `+tc.schema+`}]}`, Options{Path: "mine.json", Server: "mine"})
+			n := 0
+			for _, f := range Compare([]*Report{mine, other}) {
+				if f.Evidence["kind"] == "cross-server-reference" {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("%d cross-server references, want %d", n, tc.want)
+			}
+		})
+	}
+}
+
 // TestSize is the T004 table.
 func TestSize(t *testing.T) {
 	long := strings.Repeat("Returns the weather for a city. ", 70) // 2240 characters
