@@ -22,7 +22,8 @@
 #
 # Environment: CAPTURE_ENV, CAPTURE_UNSET, CAPTURE_WORK (scratch dir, default
 # /tmp/mcpcap; outside the repository), CAPTURE_TIMEOUT (seconds per run,
-# default 40), CAPTURE_DATE (default today, UTC). Needs go, node >= 18, npm
+# default 40), CAPTURE_DATE (default today, UTC); GOTOOLCHAIN=auto lets go
+# fetch the newer toolchain (a Go module too) a server's go.mod requires. Needs go, node >= 18, npm
 # (the SDK client is installed once into $CAPTURE_WORK/client) and root (or
 # user namespaces) for unshare.
 #
