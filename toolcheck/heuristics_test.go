@@ -151,6 +151,10 @@ func TestAnnotations(t *testing.T) {
 		{"read-only aggregation", `{"name": "aggregate", "description": "Runs an aggregation against a MongoDB collection", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only find query", `{"name": "find", "description": "Run a find query against a MongoDB collection", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only run_query", `{"name": "run_query", "description": "Runs a SELECT query and returns rows", "annotations": {"readOnlyHint": true}}`, nil},
+		// A quantifier between the verb and its object ("one or more") is
+		// no second object (mcp-grafana's run_panel_query).
+		{"read-only run of one or more queries", `{"name": "run_panel_query", "description": "Executes one or more dashboard panel queries with optional time range and variable overrides.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"read-only run of one or more commands", `{"name": "run_batch", "description": "Executes one or more shell commands in order.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"read-only close of a connection", `{"name": "close_connection", "description": "Closes the connection to the database", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only close of a browser tab", `{"name": "browser_close", "description": "Close the page", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only close of an issue", `{"name": "close_issue", "description": "Closes an issue", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
@@ -329,6 +333,26 @@ func TestCompareOwnChoices(t *testing.T) {
 				t.Errorf("%d cross-server references, want %d", n, tc.want)
 			}
 		})
+	}
+}
+
+func TestQuantifierLen(t *testing.T) {
+	for _, tc := range []struct {
+		words string
+		want  int
+	}{
+		{"one or more panel queries", 3},
+		{"zero or more ids", 3},
+		{"2 or more files", 3},
+		{"one or several items", 3},
+		{"files or folders", 0},
+		{"one or two files", 0},
+		{"or more", 0},
+		{"", 0},
+	} {
+		if got := quantifierLen(strings.Fields(tc.words)); got != tc.want {
+			t.Errorf("quantifierLen(%q) = %d, want %d", tc.words, got, tc.want)
+		}
 	}
 }
 
