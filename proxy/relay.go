@@ -295,12 +295,15 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	}
 	switch env.Method {
 	case "tools/list", "prompts/list", "resources/templates/list", "resources/list":
-		// A cursor asks for a later page of one listing.
+		// A cursor asks for a later page of one listing: any value but
+		// null, as a server reads it (a client sends back the cursor it
+		// was given, a number too).
 		var p struct {
-			Cursor *string `json:"cursor"`
+			Cursor json.RawMessage `json:"cursor"`
 		}
 		_ = json.Unmarshal(env.Params, &p) // absent or malformed params: the first page
-		req.paged = p.Cursor != nil
+		req.page = Page{Session: rt.session, Stateless: rt.stateless, Cursor: cursorKey(p.Cursor)}
+		req.page.Paged = req.page.Cursor != ""
 	}
 	prefixes := []string{rt.calls}
 	if rt.also != "" {
@@ -616,7 +619,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
 			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
 	}
-	method, paged := req.method, req.paged
+	method, paged := req.method, req.page.Paged
 	result := m.Result
 	if m.InvalidUTF8 || m.LoneSurrogate {
 		// What the client decodes to U+FFFD is sent as U+FFFD: the client
@@ -636,7 +639,13 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 			return refused, true
 		}
 	case "tools/list":
-		inspected, err := r.opts.Inspector.ToolsList(result, paged)
+		var inspected []byte
+		var err error
+		if si, ok := r.opts.Inspector.(SessionInspector); ok {
+			inspected, err = si.ToolsListPage(req.page, result)
+		} else {
+			inspected, err = r.opts.Inspector.ToolsList(result, paged)
+		}
 		if err != nil {
 			if !r.opts.Enforce {
 				return nil, false
@@ -649,7 +658,13 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		if !ok {
 			return nil, false
 		}
-		inspected, err := ii.ItemsList(method, result, paged)
+		var inspected []byte
+		var err error
+		if si, ok := r.opts.Inspector.(SessionInspector); ok {
+			inspected, err = si.ItemsListPage(req.page, method, result)
+		} else {
+			inspected, err = ii.ItemsList(method, result, paged)
+		}
 		if err != nil {
 			if !r.opts.Enforce {
 				return nil, false
@@ -825,6 +840,14 @@ func replaceMember(msg []byte, key string, old, value []byte) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
+// sessionEnded tells the Inspector that a client session ended: its
+// listings' pages are forgotten (paging.go).
+func (r *relay) sessionEnded(session string) {
+	if si, ok := r.opts.Inspector.(SessionInspector); ok {
+		si.SessionEnded(session)
+	}
+}
+
 // errorResponse builds a JSON-RPC error response with the request's id.
 func errorResponse(id []byte, code int, msg string, data any) []byte {
 	b, _ := json.Marshal(struct {
@@ -951,6 +974,7 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 	}
 	exit.Code = c.ExitCode()
 	r.unanswered()
+	r.sessionEnded("")
 	return exit, nil
 }
 
