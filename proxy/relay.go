@@ -583,7 +583,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 			r.mu.Unlock()
 			return r.serverRequest(msg, &m)
 		}
-		return nil, false
+		return r.notification(msg, &m)
 	}
 	if !isResponse(&m.Envelope) {
 		return nil, false // not a message: a client rejects it as it is
@@ -783,21 +783,50 @@ func (r *relay) errorText(method string, msg []byte, m *mcpio.Message) (out []by
 // input-sanitized event). Other server requests, and clean ones, pass as
 // they came.
 func (r *relay) serverRequest(msg []byte, m *mcpio.Message) (out []byte, ok bool) {
-	if m.Method != "sampling/createMessage" && m.Method != "elicitation/create" || len(m.Params) == 0 || mcpunicode.IsCleanJSON(m.Params) {
+	if m.Method != "sampling/createMessage" && m.Method != "elicitation/create" {
+		return nil, false
+	}
+	return r.cleanParams(msg, m, "input-sanitized", "request")
+}
+
+// textNotifications are the server notifications whose params carry text
+// a client shows the user or hands to the model: log messages (their
+// data and logger), a progress message, the reason a request was
+// cancelled.
+var textNotifications = map[string]bool{"notifications/message": true, "notifications/progress": true, "notifications/cancelled": true}
+
+// notification cleans the params of a server notification that carries
+// text (textNotifications) in enforce mode, as a result's: hidden
+// characters and terminal escapes removed, with a notification-sanitized
+// event. Other notifications, and clean ones, pass as they came.
+func (r *relay) notification(msg []byte, m *mcpio.Message) (out []byte, ok bool) {
+	if !textNotifications[m.Method] {
+		return nil, false
+	}
+	return r.cleanParams(msg, m, "notification-sanitized", "notification")
+}
+
+// cleanParams removes hidden characters and terminal escapes from the
+// params of a server message (a request or notification, what) in enforce
+// mode, with an event of the kind; clean params (the fast check) pass as
+// they are. Params that cannot be cleaned (nested past the sanitizer) are
+// not forwarded in enforce mode.
+func (r *relay) cleanParams(msg []byte, m *mcpio.Message, kind, what string) (out []byte, ok bool) {
+	if len(m.Params) == 0 || mcpunicode.IsCleanJSON(m.Params) {
 		return nil, false
 	}
 	clean, changed, err := mcpunicode.SanitizeJSON(m.Params)
 	if err != nil {
 		r.opts.Events.Emit(events.Event{Kind: "protocol-error", Severity: "error",
-			Message: "the server's " + m.Method + " request could not be cleaned: " + err.Error() + r.action("; not forwarded", " (monitor mode: forwarded)"),
+			Message: "the server's " + m.Method + " " + what + " could not be cleaned: " + err.Error() + r.action("; not forwarded", " (monitor mode: forwarded)"),
 			Details: map[string]any{"method": m.Method}})
 		return nil, r.opts.Enforce
 	}
 	if !changed {
 		return nil, false
 	}
-	r.opts.Events.Emit(events.Event{Kind: "input-sanitized", Severity: "warning",
-		Message: "the server's " + m.Method + " request carries hidden characters" + r.action(", removed", " (monitor mode: forwarded)"),
+	r.opts.Events.Emit(events.Event{Kind: kind, Severity: "warning",
+		Message: "the server's " + m.Method + " " + what + " carries hidden characters or escape sequences" + r.action(", removed", " (monitor mode: forwarded)"),
 		Details: map[string]any{"method": m.Method}})
 	if !r.opts.Enforce {
 		return nil, false
