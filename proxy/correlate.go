@@ -31,13 +31,20 @@ type route struct {
 	// recorded collects the client requests recorded through this route
 	// (HTTP), so they can be released when the POST ends.
 	recorded *[]*pendingRequest
+	// session is the client session (paging.go): the Mcp-Session-Id of
+	// an HTTP request, "" for stdio; stateless says an HTTP request had
+	// none.
+	session   string
+	stateless bool
 }
 
 // pendingRequest is a request that was forwarded and awaits its response.
 type pendingRequest struct {
 	method string
 	id     []byte // as the request had it
-	paged  bool   // a tools, prompts or resources listing with a cursor
+	// page is the listing a tools, prompts or resources list request
+	// asks a page of (paging.go).
+	page Page
 	// keys are the table keys the request is recorded under.
 	keys []string
 	// call is set for tools/call: what the audit records (audit.go).

@@ -72,9 +72,6 @@ type Guard struct {
 	pinHeld map[string]string
 	// initialize is the pin hash of the initialize result.
 	initialize string
-	// trusting is set while the first listing of a server without a pin is
-	// being recorded page by page.
-	trusting bool
 	// reported are the finding ids already sent as events;
 	// promptFindings those of prompts/get results, by prompt (bounded,
 	// results.go).
@@ -82,9 +79,13 @@ type Guard struct {
 	promptFindings map[string]bool
 	// last caches the previous listing: clients list often, and an
 	// unchanged result needs no second analysis.
+	// Only a first page is cached: a later one is judged with the
+	// earlier pages of its listing. names and next are what the listing
+	// state gets from it (paging.go).
 	last struct {
 		in, out []byte
-		paged   bool
+		names   []string
+		next    string
 	}
 	pinSet *pins.Set // the pins as last read
 	// others caches pinnedTools for pinSet.
@@ -95,9 +96,10 @@ type Guard struct {
 	// earlyPins are the pins made beside the parse of the listing being
 	// inspected (toolcheck.Options.Early), for checkPins.
 	earlyPins *pins.EarlyPins
-	// pageNames are the tool names of the pages of the current listing so
-	// far: a later page must not list a twin of an earlier page's tool.
-	pageNames []string
+	// pages are the open paginated listings, per client session
+	// (paging.go): a later page must not list a twin of an earlier page's
+	// tool, nor an identifier an earlier page withheld.
+	pages listings
 	// items are the withheld prompts, resource templates and resources
 	// (items.go); toolNames the names of the current listing's tools,
 	// which the prompts and resources may speak of as the server's own.
@@ -108,10 +110,8 @@ type Guard struct {
 	// (items.go).
 	heldTemplates []heldTemplate
 	listed        map[toolcheck.ItemKind]map[string]bool
-	// listing are the identifiers (twinKey) the pages of the current
-	// listing of each kind withheld so far, heldURIs the withheld
-	// resources by the uri a server's URL parser reads (canonURI).
-	listing  map[toolcheck.ItemKind]map[string]Withheld
+	// heldURIs are the withheld resources by the uri a server's URL
+	// parser reads (canonURI).
 	heldURIs map[string]Withheld
 	// overflow says, per kind, why requests for items the proxy did not
 	// see listed clean are refused: the server withheld more of them
@@ -119,15 +119,15 @@ type Guard struct {
 	overflow map[toolcheck.ItemKind]Withheld
 }
 
-// maxPageNames bounds pageNames: a server paging without end must not
-// grow the proxy.
+// maxPageNames bounds the names and identifiers one listing's pages
+// keep: a server paging without end must not grow the proxy.
 const maxPageNames = 1 << 16
 
 // ownNames are the server's names a listing's names must not imitate: its
 // earlier pages' and its pinned ones (a pinned "read_file" and a listed
 // "reаd_file" are two tools to the person who approved the first).
-func (g *Guard) ownNames() []string {
-	own := g.pageNames
+func (g *Guard) ownNames(st *listingState) []string {
+	own := st.names
 	if g.pinSet != nil {
 		if p := g.pinSet.Pins[g.opts.Name]; p != nil {
 			own = append(own[:len(own):len(own)], approvedNames(p)...)
@@ -150,8 +150,8 @@ func NewGuard(opts GuardOptions) *Guard {
 	}
 	opts.Events = opts.Events.For(opts.Name)
 	g := &Guard{opts: opts, withheld: map[string]Withheld{}, pinHeld: map[string]string{}, reported: map[string]bool{}, promptFindings: map[string]bool{}, items: map[string]Withheld{},
-		listing: map[toolcheck.ItemKind]map[string]Withheld{}, overflow: map[toolcheck.ItemKind]Withheld{},
-		listed: map[toolcheck.ItemKind]map[string]bool{}}
+		overflow: map[toolcheck.ItemKind]Withheld{},
+		listed:   map[toolcheck.ItemKind]map[string]bool{}}
 	if opts.Launch != nil {
 		var key []byte
 		if opts.Pins != nil {
@@ -200,10 +200,11 @@ func (g *Guard) Revision(tool string) string {
 }
 
 // ListChanged implements Inspector: the next listing is analysed afresh.
+// A later page of a listing begun before the announcement is still
+// compared with its earlier pages: the client joins them into one list.
 func (g *Guard) ListChanged() {
 	g.mu.Lock()
 	g.last.in = nil
-	g.pageNames = g.pageNames[:0]
 	g.mu.Unlock()
 }
 
@@ -232,19 +233,38 @@ func (g *Guard) Initialize(result []byte) []byte {
 	return clean
 }
 
-// ToolsList implements Inspector.
+// ToolsList implements Inspector: the pages of a listing are those of
+// one session (a stdio connection).
 func (g *Guard) ToolsList(result []byte, paged bool) ([]byte, error) {
+	return g.ToolsListPage(Page{Paged: paged}, result)
+}
+
+var _ SessionInspector = (*Guard)(nil)
+
+// ToolsListPage implements SessionInspector.
+func (g *Guard) ToolsListPage(p Page, result []byte) ([]byte, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	pinsChanged := g.opts.Pins != nil && g.opts.Pins.Changed()
-	if g.last.in != nil && !pinsChanged && g.last.paged == paged && bytes.Equal(result, g.last.in) {
+	if !p.Paged && g.last.in != nil && !pinsChanged && bytes.Equal(result, g.last.in) {
+		// The listing it begins gets what its inspection would give it:
+		// its names; not trusted, since the pin now exists.
+		st := g.begin("tools/list", p)
+		st.names = append(st.names, g.last.names...)
+		g.grew(st, len(g.last.names))
+		g.end("tools/list", p, st, g.last.next)
 		return g.last.out, nil
 	}
-	out, err := g.inspect(result, paged)
+	st := g.begin("tools/list", p)
+	out, next, err := g.inspect(result, p.Paged, st)
 	if err != nil {
 		return nil, err
 	}
-	g.last.in, g.last.out, g.last.paged = append([]byte(nil), result...), out, paged
+	g.end("tools/list", p, st, next)
+	if !p.Paged {
+		g.last.in, g.last.out, g.last.next = append([]byte(nil), result...), out, next
+		g.last.names = append(g.last.names[:0], st.names...)
+	}
 	return out, nil
 }
 
@@ -259,33 +279,38 @@ type toolVerdict struct {
 // inspect analyses one listing and returns what to forward, or why it
 // could not be analysed: the relay then fails closed, since the client may
 // read tools out of it that were never checked.
-func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
-	rep, nextCursor, listed, err := g.analyse(result)
+//
+// st is the state of the listing the page belongs to; next is the key of
+// the result's nextCursor, "" when it is the last page.
+func (g *Guard) inspect(result []byte, paged bool, st *listingState) (out []byte, next string, err error) {
+	rep, next, listed, err := g.analyse(result)
 	if err != nil {
 		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
 			Message: fmt.Sprintf("tools/list result not analysed: %v%s", err, g.action("; the client gets an error instead", " (monitor mode: forwarded)"))})
 		g.opts.Logger.Error("tools/list result not analysed", "server", g.opts.Name, "err", err)
-		return nil, err
+		return nil, "", err
 	}
+	nextCursor := next != ""
 	verdicts := make([]toolVerdict, len(rep.Tools))
 	idx := newToolIndex(rep)
 	findings := append([]reports.Finding(nil), rep.Findings...)
 	// Names that read as another tool's, of this server or of another one
 	// the user pinned (MCPG-T005 at error).
 	if !paged {
-		g.pageNames = g.pageNames[:0] // a new listing
-		g.toolNames = nil
+		g.toolNames = nil // a new listing
 	}
 	if g.toolNames == nil {
 		g.toolNames = &toolcheck.Names{}
 	}
 	g.toolNames.Add(rep)
-	findings = append(findings, toolcheck.NameTwins(rep, g.pinnedTools(), g.ownNames())...)
+	findings = append(findings, toolcheck.NameTwins(rep, g.pinnedTools(), g.ownNames(st))...)
+	before := len(st.names)
 	for _, t := range rep.Tools {
-		if t.Name != "" && len(g.pageNames) < maxPageNames {
-			g.pageNames = append(g.pageNames, t.Name)
+		if t.Name != "" && len(st.names) < maxPageNames {
+			st.names = append(st.names, t.Name)
 		}
 	}
+	g.grew(st, len(st.names)-before)
 	for _, f := range findings {
 		i := idx.of(f.Location.Pointer)
 		if i < 0 {
@@ -305,7 +330,7 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 			verdicts[i].withhold = &Withheld{Rule: "MCPG-U001", Message: "the tool's name carries hidden characters"}
 		}
 	}
-	findings = append(findings, g.checkPins(rep, verdicts, paged, nextCursor)...)
+	findings = append(findings, g.checkPins(rep, verdicts, st, paged, nextCursor)...)
 	g.report(rep, idx, findings)
 
 	// Record the verdicts: every listed name is decided anew.
@@ -331,9 +356,10 @@ func (g *Guard) inspect(result []byte, paged bool) ([]byte, error) {
 		}
 	}
 	if !g.opts.Enforce {
-		return result, nil
+		return result, next, nil
 	}
-	return g.rewrite(rep, result, idx, verdicts, listed != len(rep.Tools))
+	out, err = g.rewrite(rep, result, idx, verdicts, listed != len(rep.Tools))
+	return out, next, err
 }
 
 // decide reports a tool verdict to GuardOptions.Decide when it differs
@@ -404,9 +430,9 @@ func (g *Guard) SetTools(tp *policy.ToolsPolicy) {
 }
 
 // analyse runs the tool analysis on a result, which must be an object with
-// a "tools" array: the shape clients read. listed is the length of the
-// array, objects or not.
-func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, listed int, err error) {
+// a "tools" array: the shape clients read. next is the key of its
+// nextCursor (cursorKey), listed the length of the array, objects or not.
+func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, next string, listed int, err error) {
 	opts := toolcheck.Options{Path: "tools/list", Server: g.opts.Name, IDE: g.opts.IDE, Policy: g.opts.Tools, Sanitize: g.opts.Enforce}
 	var early *pins.EarlyPins
 	if g.opts.Pins != nil {
@@ -417,15 +443,15 @@ func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, 
 	}
 	rep, err = toolcheck.Analyze(result, opts)
 	if err != nil {
-		return nil, false, 0, err
+		return nil, "", 0, err
 	}
 	if rep.ListPointer != "/tools" {
-		return nil, false, 0, errors.New(`the result is not an object with a "tools" array`)
+		return nil, "", 0, errors.New(`the result is not an object with a "tools" array`)
 	}
 	if k := repeatedKey(rep.Root.Members, "tools", "nextCursor"); k != "" {
 		// JSON.parse keeps the last, which the analysis read; a decoder
 		// that takes the first match would list, or page on, the other.
-		return nil, false, 0, fmt.Errorf("the result has the member %q twice", k)
+		return nil, "", 0, fmt.Errorf("the result has the member %q twice", k)
 	}
 	for _, m := range rep.Root.Members {
 		for _, k := range [...]string{"tools", "nextCursor"} {
@@ -433,13 +459,12 @@ func (g *Guard) analyse(result []byte) (rep *toolcheck.Report, nextCursor bool, 
 				// A client on Go's encoding/json (mark3labs/mcp-go, go-sdk
 				// before 1.3.1) folds keys: it would list "Tools" or page
 				// on "NEXTCURSOR", which the analysis did not read.
-				return nil, false, 0, fmt.Errorf("the result has a member %q, which some clients read as %q", clip(m.Key), k)
+				return nil, "", 0, fmt.Errorf("the result has a member %q, which some clients read as %q", clip(m.Key), k)
 			}
 		}
 	}
 	g.earlyPins = early
-	next := rep.Root.Get("nextCursor")
-	return rep, next != nil && next.Kind != jsonc.Null, rep.Listed, nil
+	return rep, nextKey(result, rep.Root), rep.Listed, nil
 }
 
 // repeatedKey returns the first of keys that members hold more than
@@ -534,7 +559,7 @@ var errNoWrite = errors.New("nothing to write")
 // checkPins compares the listing with the pinned definitions, records a
 // first listing (trust on first use) or the observed change, and withholds
 // what changed until it is approved.
-func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, nextCursor bool) []reports.Finding {
+func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, st *listingState, paged, nextCursor bool) []reports.Finding {
 	if g.opts.Pins == nil {
 		return nil
 	}
@@ -558,7 +583,7 @@ func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, 
 			ps.Pending = map[string]*pins.Pin{}
 		}
 		old := ps.Pins[name]
-		if old == nil || (g.trusting && paged) {
+		if old == nil || (st.trusting && paged) {
 			if old != nil {
 				cur = mergePins(old, cur)
 			}
@@ -608,7 +633,7 @@ func (g *Guard) checkPins(rep *toolcheck.Report, verdicts []toolVerdict, paged, 
 		}
 	}
 	if trusted {
-		g.trusting = nextCursor
+		st.trusting = nextCursor
 		if write {
 			g.emit(events.Event{Kind: "pin-created", Message: fmt.Sprintf("pinned %d tools on first use", len(rep.Tools)),
 				Details: map[string]any{"tools": len(rep.Tools), "pins": store.Path()}})

@@ -178,6 +178,15 @@ func serve(mode string) int {
 				}
 				b, _ := json.Marshal(strings.Repeat(line, 4096/len(line)))
 				result = `{"content":[{"type":"text","text":` + string(b) + `}]}`
+			case "notify":
+				// The lines of MCPGUARD_FAKE_NOTIFY (notifications)
+				// first, then an empty result.
+				for _, l := range strings.Split(os.Getenv("MCPGUARD_FAKE_NOTIFY"), "\n") {
+					if l != "" {
+						fmt.Fprintln(out, l)
+					}
+				}
+				result = `{"content":[]}`
 			case "result":
 				// The result in MCPGUARD_FAKE_RESULT (or the file
 				// MCPGUARD_FAKE_RESULT_FILE), as it is.

@@ -94,7 +94,7 @@ type httpProxy struct {
 // later POSTs of the session.
 func (h *httpProxy) routeFor(req *http.Request) route {
 	session := req.Header.Get("Mcp-Session-Id")
-	rt := route{back: "s" + session}
+	rt := route{back: "s" + session, session: session, stateless: session == ""}
 	if req.Method == http.MethodPost {
 		rt.calls = "p" + strconv.FormatUint(h.posts.Add(1), 10)
 		if session != "" {
@@ -219,6 +219,14 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	// in; a session id the response assigns (initialize) is for the
 	// requests that follow.
 	ctx := resp.Request.Context()
+	if session := resp.Request.Header.Get("Mcp-Session-Id"); session != "" {
+		// A session ends with the DELETE the server accepts, or when the
+		// server answers 404 for it (it forgot the session): its
+		// listings' pages go with it.
+		if (resp.Request.Method == http.MethodDelete && resp.StatusCode >= 200 && resp.StatusCode < 300) || resp.StatusCode == http.StatusNotFound {
+			h.relay.sessionEnded(session)
+		}
+	}
 	call := callFrom(ctx)
 	var rt route
 	var reply []byte

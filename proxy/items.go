@@ -45,14 +45,22 @@ func itemLabel(it *toolcheck.Item) string {
 	return it.Pointer
 }
 
-// ItemsList implements ItemInspector.
+// ItemsList implements ItemInspector: the pages of a listing are those
+// of one session (a stdio connection).
 func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, error) {
+	return g.ItemsListPage(Page{Paged: paged}, method, result)
+}
+
+// ItemsListPage implements SessionInspector.
+func (g *Guard) ItemsListPage(p Page, method string, result []byte) ([]byte, error) {
 	kind, ok := toolcheck.ListMethod(method)
 	if !ok {
 		return result, nil
 	}
+	paged := p.Paged
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	st := g.begin(method, p)
 	cat, err := g.analyseItems(method, kind, result)
 	if err != nil {
 		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
@@ -113,10 +121,10 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 	// So are those of a later page that share one with an item an
 	// earlier page of the same listing withheld. Resources' uris are
 	// compared as a server's URL parser reads them.
-	if !paged || g.listing[kind] == nil {
-		g.listing[kind] = map[string]Withheld{}
+	if st.held == nil {
+		st.held = map[string]Withheld{}
 	}
-	pageHeld := g.listing[kind]
+	pageHeld := st.held
 	heldIDs := map[string]*Withheld{} // this page's
 	for i := range list.Items {
 		if w := withheld[i]; w != nil {
@@ -147,10 +155,12 @@ func (g *Guard) ItemsList(method string, result []byte, paged bool) ([]byte, err
 		}
 		if len(pageHeld) < maxPageNames {
 			pageHeld[k] = *w
+			g.grew(st, 1)
 		} else {
 			g.overflowed(kind)
 		}
 	}
+	g.end(method, p, st, nextKey(result, cat.Root))
 	g.reportItems(cat, of, list)
 	if !paged {
 		delete(g.overflow, kind)

@@ -295,12 +295,15 @@ func (r *relay) request(rt route, env *mcpio.Envelope) []byte {
 	}
 	switch env.Method {
 	case "tools/list", "prompts/list", "resources/templates/list", "resources/list":
-		// A cursor asks for a later page of one listing.
+		// A cursor asks for a later page of one listing: any value but
+		// null, as a server reads it (a client sends back the cursor it
+		// was given, a number too).
 		var p struct {
-			Cursor *string `json:"cursor"`
+			Cursor json.RawMessage `json:"cursor"`
 		}
 		_ = json.Unmarshal(env.Params, &p) // absent or malformed params: the first page
-		req.paged = p.Cursor != nil
+		req.page = Page{Session: rt.session, Stateless: rt.stateless, Cursor: cursorKey(p.Cursor)}
+		req.page.Paged = req.page.Cursor != ""
 	}
 	prefixes := []string{rt.calls}
 	if rt.also != "" {
@@ -580,7 +583,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 			r.mu.Unlock()
 			return r.serverRequest(msg, &m)
 		}
-		return nil, false
+		return r.notification(msg, &m)
 	}
 	if !isResponse(&m.Envelope) {
 		return nil, false // not a message: a client rejects it as it is
@@ -616,7 +619,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
 			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
 	}
-	method, paged := req.method, req.paged
+	method, paged := req.method, req.page.Paged
 	result := m.Result
 	if m.InvalidUTF8 || m.LoneSurrogate {
 		// What the client decodes to U+FFFD is sent as U+FFFD: the client
@@ -636,7 +639,13 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 			return refused, true
 		}
 	case "tools/list":
-		inspected, err := r.opts.Inspector.ToolsList(result, paged)
+		var inspected []byte
+		var err error
+		if si, ok := r.opts.Inspector.(SessionInspector); ok {
+			inspected, err = si.ToolsListPage(req.page, result)
+		} else {
+			inspected, err = r.opts.Inspector.ToolsList(result, paged)
+		}
 		if err != nil {
 			if !r.opts.Enforce {
 				return nil, false
@@ -649,7 +658,13 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		if !ok {
 			return nil, false
 		}
-		inspected, err := ii.ItemsList(method, result, paged)
+		var inspected []byte
+		var err error
+		if si, ok := r.opts.Inspector.(SessionInspector); ok {
+			inspected, err = si.ItemsListPage(req.page, method, result)
+		} else {
+			inspected, err = ii.ItemsList(method, result, paged)
+		}
 		if err != nil {
 			if !r.opts.Enforce {
 				return nil, false
@@ -768,21 +783,50 @@ func (r *relay) errorText(method string, msg []byte, m *mcpio.Message) (out []by
 // input-sanitized event). Other server requests, and clean ones, pass as
 // they came.
 func (r *relay) serverRequest(msg []byte, m *mcpio.Message) (out []byte, ok bool) {
-	if m.Method != "sampling/createMessage" && m.Method != "elicitation/create" || len(m.Params) == 0 || mcpunicode.IsCleanJSON(m.Params) {
+	if m.Method != "sampling/createMessage" && m.Method != "elicitation/create" {
+		return nil, false
+	}
+	return r.cleanParams(msg, m, "input-sanitized", "request")
+}
+
+// textNotifications are the server notifications whose params carry text
+// a client shows the user or hands to the model: log messages (their
+// data and logger), a progress message, the reason a request was
+// cancelled.
+var textNotifications = map[string]bool{"notifications/message": true, "notifications/progress": true, "notifications/cancelled": true}
+
+// notification cleans the params of a server notification that carries
+// text (textNotifications) in enforce mode, as a result's: hidden
+// characters and terminal escapes removed, with a notification-sanitized
+// event. Other notifications, and clean ones, pass as they came.
+func (r *relay) notification(msg []byte, m *mcpio.Message) (out []byte, ok bool) {
+	if !textNotifications[m.Method] {
+		return nil, false
+	}
+	return r.cleanParams(msg, m, "notification-sanitized", "notification")
+}
+
+// cleanParams removes hidden characters and terminal escapes from the
+// params of a server message (a request or notification, what) in enforce
+// mode, with an event of the kind; clean params (the fast check) pass as
+// they are. Params that cannot be cleaned (nested past the sanitizer) are
+// not forwarded in enforce mode.
+func (r *relay) cleanParams(msg []byte, m *mcpio.Message, kind, what string) (out []byte, ok bool) {
+	if len(m.Params) == 0 || mcpunicode.IsCleanJSON(m.Params) {
 		return nil, false
 	}
 	clean, changed, err := mcpunicode.SanitizeJSON(m.Params)
 	if err != nil {
 		r.opts.Events.Emit(events.Event{Kind: "protocol-error", Severity: "error",
-			Message: "the server's " + m.Method + " request could not be cleaned: " + err.Error() + r.action("; not forwarded", " (monitor mode: forwarded)"),
+			Message: "the server's " + m.Method + " " + what + " could not be cleaned: " + err.Error() + r.action("; not forwarded", " (monitor mode: forwarded)"),
 			Details: map[string]any{"method": m.Method}})
 		return nil, r.opts.Enforce
 	}
 	if !changed {
 		return nil, false
 	}
-	r.opts.Events.Emit(events.Event{Kind: "input-sanitized", Severity: "warning",
-		Message: "the server's " + m.Method + " request carries hidden characters" + r.action(", removed", " (monitor mode: forwarded)"),
+	r.opts.Events.Emit(events.Event{Kind: kind, Severity: "warning",
+		Message: "the server's " + m.Method + " " + what + " carries hidden characters or escape sequences" + r.action(", removed", " (monitor mode: forwarded)"),
 		Details: map[string]any{"method": m.Method}})
 	if !r.opts.Enforce {
 		return nil, false
@@ -823,6 +867,14 @@ func replaceMember(msg []byte, key string, old, value []byte) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// sessionEnded tells the Inspector that a client session ended: its
+// listings' pages are forgotten (paging.go).
+func (r *relay) sessionEnded(session string) {
+	if si, ok := r.opts.Inspector.(SessionInspector); ok {
+		si.SessionEnded(session)
+	}
 }
 
 // errorResponse builds a JSON-RPC error response with the request's id.
@@ -951,6 +1003,7 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 	}
 	exit.Code = c.ExitCode()
 	r.unanswered()
+	r.sessionEnded("")
 	return exit, nil
 }
 

@@ -38,19 +38,36 @@ func (g *Guard) Result(method, name string, result []byte) ([]byte, *Withheld, e
 			return nil, held, nil // nothing of it is forwarded
 		}
 	}
-	if mcpunicode.IsCleanJSON(result) {
-		return result, held, nil
-	}
-	clean, changed, err := mcpunicode.SanitizeJSON(result)
+	// The text blobs first (blobs.go): their base64 is clean ASCII to
+	// the fast check.
+	clean, blobs, err := cleanTextBlobs(result)
 	if err != nil {
 		g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
-			Message: fmt.Sprintf("%s result not analysed: %v%s", method, err, g.action("; the client gets an error instead", " (monitor mode: forwarded)"))})
-		return nil, nil, fmt.Errorf("sanitize: %w", err) // fail closed: it may hide characters
+			Message: fmt.Sprintf("%s result not analysed: %v%s", method, err, g.action("; the client gets an error instead", " (monitor mode: forwarded)")),
+			Details: map[string]any{"method": method}})
+		return nil, nil, err // fail closed: it may hide characters
+	}
+	if !blobs && mcpunicode.IsCleanJSON(result) {
+		return result, held, nil
+	}
+	changed := blobs
+	if !mcpunicode.IsCleanJSON(clean) {
+		var sanitized bool
+		clean, sanitized, err = mcpunicode.SanitizeJSON(clean)
+		if err != nil {
+			g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
+				Message: fmt.Sprintf("%s result not analysed: %v%s", method, err, g.action("; the client gets an error instead", " (monitor mode: forwarded)"))})
+			return nil, nil, fmt.Errorf("sanitize: %w", err) // fail closed: it may hide characters
+		}
+		changed = changed || sanitized
 	}
 	if !changed {
 		return result, held, nil
 	}
 	e := events.Event{Kind: "result-sanitized", Severity: string(reports.SeverityWarning), Details: map[string]any{"method": method}}
+	if blobs {
+		e.Details["blob"] = true
+	}
 	label := clipAudit(name) // the client's name for it: any size
 	switch method {
 	case "tools/call":
@@ -152,7 +169,8 @@ func cutPrefixPointer(ptr, prefix string) (string, bool) {
 // promptDocument makes of a prompts/get result the prompts/list document
 // the analysis reads: {"prompts":[RESULT]} with the prompt's name. The
 // base64 of images, audio and blobs (a string member "data" or "blob")
-// is no text a model reads, and is left out.
+// is no text a model reads, and is left out; a blob with a text mimeType
+// is read as its decoded text (blobs.go).
 func promptDocument(name string, result []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(result))
 	dec.UseNumber()
@@ -224,12 +242,18 @@ func decodeUnique(dec *json.Decoder, depth int) (any, error) {
 	return obj, err
 }
 
-// dropBinary removes the string members "data" and "blob" at any depth.
+// dropBinary removes the string members "data" and "blob" at any depth,
+// and decodes a blob with a text mimeType.
 func dropBinary(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
-			if _, isString := e.(string); isString && (k == "data" || k == "blob") {
+			if s, isString := e.(string); isString && (k == "data" || k == "blob") {
+				mt, _ := v["mimeType"].(string)
+				if text, ok := blobText(s, mt); ok && k == "blob" {
+					v[k] = text
+					continue
+				}
 				delete(v, k)
 				continue
 			}

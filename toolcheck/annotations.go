@@ -600,7 +600,13 @@ func objectPhrase(words []string, at int, name bool) []string {
 		return nil
 	}
 	var out []string
-	for _, w := range words[at+1:] {
+	rest := words[at+1:]
+	for i := 0; i < len(rest); i++ {
+		if n := quantifierLen(rest[i:]); n > 0 {
+			i += n - 1 // "one or more panel queries": the object follows
+			continue
+		}
+		w := rest[i]
 		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || clauseEnds()[w] {
 			break
 		}
@@ -739,14 +745,41 @@ func objectOf(verb string, words []string) (int, string) {
 		if base, _ := lookupVerb(w, true); base != verb {
 			continue
 		}
-		for _, o := range words[i+1:] {
-			if !objectSkips()[o] {
-				return i, o
+		rest := words[i+1:]
+		for k := 0; k < len(rest); k++ {
+			if n := quantifierLen(rest[k:]); n > 0 {
+				k += n - 1
+				continue
+			}
+			if !objectSkips()[rest[k]] {
+				return i, rest[k]
 			}
 		}
 		return i, ""
 	}
 	return -1, ""
+}
+
+// quantifierLen returns the number of words of a quantifier that words
+// starts with ("one or more", "zero or more", "2 or more", "one or
+// several"), 0 when there is none: the object of a verb follows it, and
+// its "or" joins no second verb or object.
+func quantifierLen(words []string) int {
+	if len(words) < 3 || words[1] != "or" {
+		return 0
+	}
+	switch words[0] {
+	case "zero", "one", "two", "three", "several":
+	default:
+		if words[0] == "" || strings.Trim(words[0], "0123456789") != "" {
+			return 0
+		}
+	}
+	switch words[2] {
+	case "more", "several", "many":
+		return 3
+	}
+	return 0
 }
 
 // Description patterns of the annotation rules (compiled in

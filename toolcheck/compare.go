@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/reports"
 )
 
@@ -168,8 +169,18 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 	}
 	type hit struct{ tool, text int }
 	var hits []hit
+	var choices map[string]bool
 	for name, k := range first {
 		if own[idx.names[name]] {
+			continue
+		}
+		// A value the tool itself offers for one of its inputs is its own
+		// operation ("operation": {"enum": ["get", "get_report"]}; "prefer
+		// this over 'get_report'"), not another server's tool of that name.
+		if choices == nil {
+			choices = ownChoices(t)
+		}
+		if choices[idx.names[name]] {
 			continue
 		}
 		for _, o := range idx.tools[name] {
@@ -235,4 +246,39 @@ func withoutCode(view string) string {
 		}
 		view = view[k+3:]
 	}
+}
+
+// ownChoices returns the lower-cased strings tool t's inputSchema offers as
+// values (enum members and consts, at any depth).
+func ownChoices(t *Tool) map[string]bool {
+	out := map[string]bool{}
+	var walk func(v *jsonc.Value, depth int)
+	walk = func(v *jsonc.Value, depth int) {
+		if v == nil || depth > 32 {
+			return
+		}
+		switch v.Kind {
+		case jsonc.Object:
+			for _, m := range v.Members {
+				switch {
+				case m.Key == "enum" && m.Value.Kind == jsonc.Array:
+					for _, e := range m.Value.Elems {
+						if e.IsString() {
+							out[strings.ToLower(e.Str)] = true
+						}
+					}
+				case m.Key == "const" && m.Value.IsString():
+					out[strings.ToLower(m.Value.Str)] = true
+				default:
+					walk(m.Value, depth+1)
+				}
+			}
+		case jsonc.Array:
+			for _, e := range v.Elems {
+				walk(e, depth+1)
+			}
+		}
+	}
+	walk(t.Value.Get("inputSchema"), 0)
+	return out
 }

@@ -119,9 +119,10 @@ func refTexts(t *Tool) []refToolText {
 
 func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own map[string]bool) []reports.Finding {
 	var out []reports.Finding
+	choices := ownChoices(t)
 	for _, o := range other.Tools {
 		low := strings.ToLower(o.Name)
-		if !tlDistinctive(o.Name) || own[low] {
+		if !tlDistinctive(o.Name) || own[low] || choices[low] {
 			continue
 		}
 		for _, tx := range texts {

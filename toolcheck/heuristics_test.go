@@ -151,6 +151,10 @@ func TestAnnotations(t *testing.T) {
 		{"read-only aggregation", `{"name": "aggregate", "description": "Runs an aggregation against a MongoDB collection", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only find query", `{"name": "find", "description": "Run a find query against a MongoDB collection", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only run_query", `{"name": "run_query", "description": "Runs a SELECT query and returns rows", "annotations": {"readOnlyHint": true}}`, nil},
+		// A quantifier between the verb and its object ("one or more") is
+		// no second object (mcp-grafana's run_panel_query).
+		{"read-only run of one or more queries", `{"name": "run_panel_query", "description": "Executes one or more dashboard panel queries with optional time range and variable overrides.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"read-only run of one or more commands", `{"name": "run_batch", "description": "Executes one or more shell commands in order.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"read-only close of a connection", `{"name": "close_connection", "description": "Closes the connection to the database", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only close of a browser tab", `{"name": "browser_close", "description": "Close the page", "annotations": {"readOnlyHint": true}}`, nil},
 		{"read-only close of an issue", `{"name": "close_issue", "description": "Closes an issue", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
@@ -298,6 +302,56 @@ func TestCompareTools(t *testing.T) {
 	for k, n := range want {
 		if kinds[k] != n {
 			t.Errorf("%s: %d findings, want %d (all %v)", k, kinds[k], n, kinds)
+		}
+	}
+}
+
+// A name the tool offers as a value of its own input (an operation of a
+// multiplexed tool) is its own, not a reference to another server's tool
+// of that name (mcp-grafana's agento11y_manage_experiments, "Prefer this
+// over 'get_report'", and quickbooks-mcp's get_report).
+func TestCompareOwnChoices(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "get_report", "description": "Gets a report."}]}`, Options{Path: "books.json", Server: "books"})
+	for _, tc := range []struct {
+		name, schema string
+		want         int
+	}{
+		{"enum", `{"type": "object", "properties": {"operation": {"type": "string", "enum": ["list_trials", "get_report"]}}}`, 0},
+		{"const in a oneOf", `{"type": "object", "properties": {"op": {"oneOf": [{"const": "get_report"}, {"const": "list_trials"}]}}}`, 0},
+		{"not offered", `{"type": "object", "properties": {"operation": {"type": "string", "enum": ["list_trials"]}}}`, 1},
+		{"free text", `{"type": "object", "properties": {"operation": {"type": "string"}}}`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, `{"tools": [{"name": "manage_experiments", "description": "Manages experiments. 'list_trials': one experiment's trials. Always prefer this over 'get_report' on a large suite.", "inputSchema": `+tc.schema+`}]}`, Options{Path: "mine.json", Server: "mine"})
+			n := 0
+			for _, f := range Compare([]*Report{mine, other}) {
+				if f.Evidence["kind"] == "cross-server-reference" {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("%d cross-server references, want %d", n, tc.want)
+			}
+		})
+	}
+}
+
+func TestQuantifierLen(t *testing.T) {
+	for _, tc := range []struct {
+		words string
+		want  int
+	}{
+		{"one or more panel queries", 3},
+		{"zero or more ids", 3},
+		{"2 or more files", 3},
+		{"one or several items", 3},
+		{"files or folders", 0},
+		{"one or two files", 0},
+		{"or more", 0},
+		{"", 0},
+	} {
+		if got := quantifierLen(strings.Fields(tc.words)); got != tc.want {
+			t.Errorf("quantifierLen(%q) = %d, want %d", tc.words, got, tc.want)
 		}
 	}
 }

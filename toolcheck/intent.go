@@ -436,6 +436,20 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	return out
 }
 
+// closedParam reports whether the parameter whose description is read
+// (curParam) takes only values from a closed set (toolParam.closed).
+func (a *toolAnalysis) closedParam() bool {
+	if a.curParam == "" || a.curTool == nil {
+		return false
+	}
+	for _, tp := range a.cur.params(a.curTool) {
+		if tp.name == a.curParam {
+			return tp.closed
+		}
+	}
+	return false
+}
+
 // clauseIntent applies the intent rules to one clause, given which gates
 // matched in it.
 func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s string, param, dir, uni, ins, end, conv, priv, cred bool) {
@@ -509,11 +523,15 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) ||
 			verbatim && (p.convNoun.MatchString(s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s")) ||
 			modelReplyHint(s) && p.modelReply.MatchString(s) && p.everyOne.MatchString(s) && replyHandedOver(p, s)) &&
-			(param || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
+			(param && !a.closedParam() || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
 			// The conversation, or what the user wrote word for word: the
 			// user's messages, not the one message or question the tool
 			// is for ("query: the user's question, verbatim"); or every
-			// reply the model gave, handed over.
+			// reply the model gave, handed over. A parameter's own text
+			// asks for it only when the parameter can hold text: an enum
+			// or a number cannot, and its description names what the
+			// choices return ("operation: 'get' for one agent version in
+			// full (system prompt, tools, models)").
 			add(famDirective, 4, s, false)
 		case modelReplyHint(s) && p.modelReply.MatchString(s) && p.order.MatchString(s) && p.transfer.MatchString(s) && p.toTool.MatchString(s):
 			// The model's reply sent on to a tool before it is given

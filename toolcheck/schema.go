@@ -22,6 +22,10 @@ type toolParam struct {
 	required bool
 	// freeForm is an object parameter that accepts any keys.
 	freeForm bool
+	// closed: the value is one of a closed set (an enum or const, or only
+	// boolean, integer, number or null types), so it cannot carry text
+	// the model writes.
+	closed bool
 }
 
 // ptr returns the pointer of the property's key (built only for the few
@@ -63,6 +67,7 @@ func toolParams(t *Tool) []toolParam {
 			types, _ := ty.StringSlice()
 			p.object = tlHas(types, "object")
 		}
+		p.closed = closedValue(v)
 		if p.object {
 			pp := v.Get("properties")
 			ap := v.Get("additionalProperties")
@@ -73,6 +78,37 @@ func toolParams(t *Tool) []toolParam {
 		out = append(out, p)
 	}
 	return out
+}
+
+// closedValue reports whether schema v admits only values from a closed
+// set: an enum or const, or a type list of only boolean, integer, number
+// and null.
+func closedValue(v *jsonc.Value) bool {
+	if e := v.Get("enum"); e != nil && e.Kind == jsonc.Array && len(e.Elems) > 0 {
+		return true
+	}
+	if v.Get("const") != nil {
+		return true
+	}
+	ty := v.Get("type")
+	var types []string
+	switch {
+	case ty.IsString():
+		types = []string{ty.Str}
+	case ty != nil && ty.Kind == jsonc.Array:
+		types, _ = ty.StringSlice()
+	}
+	if len(types) == 0 {
+		return false
+	}
+	for _, t := range types {
+		switch t {
+		case "boolean", "integer", "number", "null":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func tlHas(list []string, s string) bool {
