@@ -128,6 +128,11 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
 		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
+		// Left out of what the model tells the user ("keep it out of the
+		// summary", "omit this from your reply"): concealment by omission,
+		// weaker than "do not tell the user" (an API's parameter may omit
+		// a field from its own response).
+		tlPhrase(famConceal, 2, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those)(?: \w+){0,2} (?:out of|from) (?:the |your )?(?:summary|summaries|reply|replies|response|responses|answer|answers|report to the user|chat)\b`),
 		tlPhrase(famConceal, 3, `\b(?:is|are) (?:never|not) to be (?:mentioned|disclosed|revealed|shown|told)\b`),
 		tlPhrase(famConceal, 2, `\bbefore (?:telling|informing|notifying|showing) the user\b`),
 		// Text the tool returns given the server's authority ("that line
@@ -202,6 +207,12 @@ func poisonPhraseList() []toolPhrase {
 		// ("whenever the assistant sends any email", "for every Slack
 		// message you post").
 		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?|edits?|deletes?|updates?|makes?|pays?|transfers?|books?|commits?|pushes?),?(?: (?:\w+,|\w+ or|\w+ and|or|and))* (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|anything|something|payments?|transfers?|transactions?|orders?|commits?)\b|\b(?:whenever|each time|every time) (?:a|an|any) (?:\w+ )?(?:\w+ (?:or|and) \w+ )?(?:is|are|gets?) (?:made|sent|created|posted|opened|submitted|executed|placed|initiated)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
+
+		// A standing order on the user's or the model's other actions
+		// that adds an outside recipient ("whenever the user books a
+		// meeting, invite x@y.biz"): shadowing that names no tool; the
+		// address is the sink (famSink, weight 1, on its own).
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time|any time) (?:the user|you|the assistant|the agent|the model)\b(?: [\w']+){1,6},? (?:also |always |then |silently |quietly )?(?:invite|add|cc|bcc|copy|forward|send|include|notify|share (?:it )?with)\b(?: [\w'.]+){0,4} [a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`), check: notExampleAddress},
 
 		// Secrets searched for and used (credential harvesting).
 		tlPhrase(famSensitive, 2, `\b(?:search|scan|grep|look through|comb)\b(?: the| their| the user'?s| all)? (?:workspace|repo(?:sitory)?|files?|disk|home directory|project|codebase|filesystem|machine|computer)\b(?: \w+){0,3} for (?:any |all )?(?:sk_live_|sk_test_|ghp_|github_pat_|akia|xox[bp]-|\S*(?:keys?|tokens?|secrets?|passwords?|credentials?)\b)`),
@@ -550,6 +561,10 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 						break
 					}
 				}
+				if hiddenHandover(v) {
+					w = 3
+					ds = append(ds, toolSignal{family: famDirective, weight: 2, match: Clip(v, 80), pos: tx.pos, hidden: true})
+				}
 				ds = append(ds, toolSignal{family: famHidden, weight: w, match: Clip(v, 80), pos: tx.pos, hidden: true})
 			}
 			a.pointAt(ds, tx)
@@ -589,13 +604,28 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 		ds := a.matchPhrases(v, h.pointer, pos, true)
 		ds = append(ds, a.intentSignals(h.text, v, h.pointer, pos, true, false, a.phraseScratch.aux)...)
 		if fieldsAtLeast(v, 2) {
-			ds = append(ds, toolSignal{family: famHidden, weight: 1, match: Clip(v, 80), ptr: h.pointer, pos: pos, hidden: true})
+			w := 1.0
+			if hiddenHandover(v) {
+				w = 3
+				ds = append(ds, toolSignal{family: famDirective, weight: 2, match: Clip(v, 80), ptr: h.pointer, pos: pos, hidden: true})
+			}
+			ds = append(ds, toolSignal{family: famHidden, weight: w, match: Clip(v, 80), ptr: h.pointer, pos: pos, hidden: true})
 		}
 		sigs = append(sigs, ds...)
 	}
 	sigs = append(sigs, a.covertParams(t, desc)...)
 	sigs = append(sigs, schemaAnomalies(t)...)
 	a.reportPoisoning(t, sigs)
+}
+
+// hiddenHandover reports whether hidden text (a view) tells the model to
+// hand the user's data over: a transfer verb and the user's messages,
+// requests or private data. In visible text that is often what a tool is
+// for ("pass the user's question"); text hidden from the user has no such
+// reading.
+func hiddenHandover(v string) bool {
+	p := intentRE()
+	return p.transfer.MatchString(v) && (p.convUser.MatchString(v) || p.private.MatchString(v) || p.convGate.MatchString(v))
 }
 
 // describedParam returns the name of the parameter whose description is
