@@ -1108,7 +1108,17 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 		if bad := pickEvidence(all, classDestroy); len(bad) > 0 {
 			f := a.add(ruleA002, de.pos, de.ptr, fmt.Sprintf("tool %s is annotated destructiveHint: false but %s",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "destructiveHint", bad), "destructiveHint")
-			graded(f, bad, all, 3)
+			// With readOnlyHint false a client still asks before the call;
+			// destructiveHint false only spares the extra warning, and
+			// authors differ on what counts as destructive (cancelling,
+			// overwriting). So the finding is an error where the
+			// description says the tool destroys and the name that it
+			// changes something ("put_file": "Replaces an existing file"),
+			// and a note on the name alone or the description alone.
+			f.Severity = reports.SeverityNote
+			if saysDestroys(bad) && strength(bad, all) == 3 {
+				f.Severity = reports.SeverityError
+			}
 		}
 	}
 	// A003: openWorldHint false on a tool that reaches what is outside any
@@ -1250,6 +1260,20 @@ func strength(ev, all []verbEvidence) int {
 		return 1
 	}
 	return 0
+}
+
+// saysDestroys reports whether the description or a title (not the name
+// alone, not a parameter) gives clear evidence of destruction.
+func saysDestroys(ev []verbEvidence) bool {
+	for _, e := range ev {
+		switch e.source {
+		case "description", "title", "annotations.title":
+			if !e.weak && e.class&classDestroy != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // graded sets the severity of an annotation finding from the strength of
