@@ -1141,10 +1141,15 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 			graded(f, bad, all, 2)
 		}
 	}
-	// A005: contradictory hints.
+	// A005: both readOnlyHint and destructiveHint true. MCP defines
+	// destructiveHint as meaningful only when readOnlyHint is false, and
+	// mark3labs/mcp-go's NewTool writes destructiveHint: true unless the
+	// server sets it: a read-only tool of such a server carries both. A
+	// note, for the reader of the annotations; clients act on neither.
 	if readOnly && de.boolean && de.value {
-		a.add(ruleA005, de.pos, de.ptr, fmt.Sprintf("tool %s is annotated both readOnlyHint: true and destructiveHint: true", QuoteName(t.Name)),
+		f := a.add(ruleA005, de.pos, de.ptr, fmt.Sprintf("tool %s is annotated both readOnlyHint: true and destructiveHint: true (MCP ignores destructiveHint on a read-only tool)", QuoteName(t.Name)),
 			map[string]any{"kind": "contradictory", "tool": t.Name}, "contradictory")
+		f.Severity = reports.SeverityNote
 	}
 }
 

@@ -180,7 +180,7 @@ func TestAnnotations(t *testing.T) {
 		{"title safer than name", `{"name": "delete_all_files", "title": "Read a document"}`, map[string]string{ruleA005: "warning"}},
 		{"annotations.title safer than name", `{"name": "run_command", "annotations": {"title": "View output"}}`, map[string]string{ruleA005: "warning"}},
 		{"matching title", `{"name": "delete_entities", "title": "Delete Entities"}`, nil},
-		{"contradictory", `{"name": "x", "annotations": {"readOnlyHint": true, "destructiveHint": true}}`, map[string]string{ruleA005: "warning"}},
+		{"read-only with the SDK's default destructiveHint", `{"name": "x", "annotations": {"readOnlyHint": true, "destructiveHint": true}}`, map[string]string{ruleA005: "note"}},
 		{"string hint", `{"name": "x", "annotations": {"readOnlyHint": "false"}}`, map[string]string{ruleA005: "warning"}},
 		// Issue 44: the action word by position and grammar, membership,
 		// languages not read, closed vendor worlds.
