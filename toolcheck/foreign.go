@@ -60,10 +60,24 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 	return out
 })
 
-// foreignNouns are the nouns every Latin-script pattern of foreignRE
-// needs (the user, the instructions): an ASCII text holding none of them
-// is not read.
-var foreignNouns = []string{"usuari", "utilizador", "nutzer", "anwender", "utilisat", "instruc", "indicaciones", "regla", "regra", "regel", "anweisung", "befehl", "vorgabe", "consigne"}
+// concealCues and overrideCues are the nouns every pattern of the two
+// shapes needs, in each language (the user; the instructions or their
+// earlier-ness): a text holding none of a shape's cues is not searched for
+// it. English "instructions" is no cue: the French pattern is gated by its
+// "précédentes"/"antérieures".
+var (
+	concealCues  = []string{"usuari", "usuár", "utilizador", "nutzer", "anwender", "utilisat", "пользовател", "用户", "使用者", "ユーザ", "利用者"}
+	overrideCues = []string{"instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト"}
+)
+
+func anyCue(lower string, cues []string) bool {
+	for _, c := range cues {
+		if strings.Contains(lower, c) {
+			return true
+		}
+	}
+	return false
+}
 
 // foreignSignals returns the concealment and override signals of a text in
 // another language.
@@ -72,24 +86,16 @@ func foreignSignals(text string) []toolSignal {
 		return nil
 	}
 	lower := strings.ToLower(text)
-	if tlPrintableASCII(text) {
-		found := false
-		for _, n := range foreignNouns {
-			if strings.Contains(lower, n) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil
-		}
-	}
 	re := foreignRE()
 	var out []toolSignal
 	for _, r := range []struct {
-		re  *regexp.Regexp
-		fam string
-	}{{re.conceal, famConceal}, {re.override, famOverride}} {
+		re   *regexp.Regexp
+		cues []string
+		fam  string
+	}{{re.conceal, concealCues, famConceal}, {re.override, overrideCues, famOverride}} {
+		if !anyCue(lower, r.cues) {
+			continue
+		}
 		if m := r.re.FindString(lower); m != "" {
 			out = append(out, toolSignal{family: r.fam, weight: 4, match: Clip(strings.TrimSpace(m), 80)})
 		}
