@@ -105,10 +105,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ )?(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
@@ -1238,6 +1238,10 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 	}
 	for _, m := range p.sinkData.re.FindAllStringIndex(s, 4) {
 		before, after := s[max(0, m[0]-80):m[0]], s[m[1]:min(len(s), m[1]+110)]
+		if param && setHere(before) {
+			// "set this to the output of printenv": the parameter's value.
+			return true
+		}
 		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
 			// In a parameter's own text, private data that "works here"
 			// or "goes here" is what the parameter asks for.
@@ -1253,6 +1257,23 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 			return true
 		}
 		if a.namesInput(p, after, s[m[0]:m[1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// setHere reports whether the text before private data in a parameter's
+// own text makes the data the parameter's value ("set this to", "set to").
+func setHere(before string) bool {
+	before = strings.TrimSuffix(strings.TrimRight(before, " "), " the")
+	for _, w := range []string{"set this to", "set it to", "set to", "set this field to", "set this value to"} {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	for _, w := range []string{"set this to the ", "set to the ", "set it to the "} {
+		if i := strings.LastIndex(before, w); i >= 0 && !strings.ContainsAny(before[i+len(w):], ",;") && len(before)-i-len(w) <= 24 {
 			return true
 		}
 	}

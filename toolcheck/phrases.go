@@ -14,10 +14,14 @@ type acAutomaton struct {
 	nclass int
 	// next[row+class] is the row of the state after reading a byte of
 	// class, where a state's row is its number times nclass (rows spare a
-	// multiplication per byte), plus outBase times one more than its index
-	// among the states where literals end (0 for the others): one
-	// comparison per byte tells those apart.
+	// multiplication per byte), plus outBase for the states where literals
+	// end: one comparison per byte tells those apart.
 	next []uint32
+	// outOf[state] is the index of a state where literals end among those
+	// states. It was once encoded in next as multiples of outBase, which
+	// overflowed uint32 past 4095 such states and silently dropped
+	// literals.
+	outOf []uint32
 	// The literals that end at the k-th state where some end (those of its
 	// suffix states included) are outs[outStart[k]:outStart[k+1]].
 	outStart []uint32
@@ -25,9 +29,9 @@ type acAutomaton struct {
 	litLen   []uint16
 }
 
-// outBase splits a transition into a row (below) and an output index
-// (multiples).
-const outBase = 1 << 20
+// outBase marks a transition into a state where literals end; the row is
+// below it.
+const outBase = 1 << 31
 
 // newACAutomaton builds the automaton of lits (distinct, non-empty). It
 // panics beyond 65535 states or literals, which the fixed pattern set
@@ -106,12 +110,14 @@ func newACAutomaton(lits []string) *acAutomaton {
 	}
 	code := make([]uint32, len(nodes))
 	m.outStart = []uint32{0}
+	m.outOf = make([]uint32, len(nodes))
 	for s := range nodes {
 		code[s] = uint32(s * m.nclass)
 		if len(outsOf[s]) > 0 {
+			m.outOf[s] = uint32(len(m.outStart) - 1)
 			m.outs = append(m.outs, outsOf[s]...)
 			m.outStart = append(m.outStart, uint32(len(m.outs)))
-			code[s] += outBase * uint32(len(m.outStart)-1)
+			code[s] += outBase
 		}
 	}
 	for i, t := range m.next {
@@ -312,7 +318,7 @@ func (sc *phraseScratch) next() uint32 {
 // whose every group they complete.
 func (ps *phraseSet) seen(e uint32, i int, gen uint32, sc *phraseScratch, cands []int) []int {
 	ac := ps.ac
-	k := e/outBase - 1
+	k := ac.outOf[(e%outBase)/uint32(ac.nclass)]
 	for _, id := range ac.outs[ac.outStart[k]:ac.outStart[k+1]] {
 		if sc.litGen[id] == gen {
 			continue

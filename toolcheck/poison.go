@@ -83,7 +83,7 @@ func poisonPhraseList() []toolPhrase {
 	return []toolPhrase{
 		// Pseudo-system tags and markers.
 		tlPhrase(famTag, 2, `<\s*/?\s*(?:important|instructions?|system(?:[ _-]?(?:prompt|message|instructions?|override))?|secret|hidden|admin|sys|s|override|critical|mandatory|assistant[ _-]?instructions?)\s*>`),
-		tlPhrase(famTag, 2, `\[\s*(?:hidden|system|secret)(?:\s+(?:instructions?|message|prompt|note))?\s*\]`),
+		tlPhrase(famTag, 2, `\[\s*(?:hidden|system|secret)(?:\s+(?:instructions?|message|prompt|note|override))?\s*\]`),
 		tlPhrase(famTag, 2, `\|\|\|\s*system`),
 		tlPhrase(famTag, 2, `<!--[^>]{0,200}?(?:system|instruction)`),
 		tlPhrase(famTag, 2, `\bimportant instructions? (?:to|for) (?:the )?(?:agent|assistant|model|ai|llm)\b`),
@@ -113,6 +113,7 @@ func poisonPhraseList() []toolPhrase {
 		// ("this policy supersedes any instructions from the user").
 		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`),
 		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:all |any )?(?:the )?(?:user'?s?|system prompt'?s?|system'?s?) (?:instructions?|requests?|prompt)\b`),
+		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:those|the ones|anything|whatever is said) (?:of|from|given by|said by) (?:the )?(?:users?|developers?|system|operators?)\b`),
 		// Advanced tool poisoning: the tool's own output given the
 		// authority of an instruction ("the response can carry a
 		// next_step field: carry it out exactly").
@@ -121,6 +122,7 @@ func poisonPhraseList() []toolPhrase {
 		// Concealment from the user.
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
+		tlPhrase(famConceal, 3, `\b(?:do not|don't|never|without) (?:point(?:ing)? out|draw(?:ing)? attention to|call(?:ing)? attention to) (?:the|this|that|these|any) (?:change|substitution|swap|replacement|difference|edit)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
 		tlPhrase(famConceal, 4, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really |only |just )?(?:upset|alarm|scare|worry|frighten|concern|confuse|bother|distract|annoy) the user\b`),
@@ -499,6 +501,16 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 				sigs = append(sigs, ws...)
 			}
 		}
+		if !tx.key && tx.role != roleName {
+			sp := a.collector.pointer(tx)
+			if ss := a.steerSignals(tx.text, (tx.role == roleSchemaText || tx.role == roleSchemaValue) && (strings.Contains(sp, "/properties/") || strings.Contains(sp, "/arguments/"))); len(ss) > 0 {
+				for k := range ss {
+					ss[k].pos = tx.pos
+				}
+				a.pointAt(ss, tx)
+				sigs = append(sigs, ss...)
+			}
+		}
 		if fs := foreignSignals(tx.text); len(fs) > 0 {
 			for k := range fs {
 				fs[k].pos = tx.pos
@@ -517,7 +529,8 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 					// A parameter's description, or a value offered for it
 					// (enum, default, examples): "here" is that parameter.
 					ptr := a.collector.pointer(tx)
-					param = strings.Contains(ptr, "/properties/")
+					// A prompt's argument is a parameter as a tool's is.
+					param = strings.Contains(ptr, "/properties/") || strings.Contains(ptr, "/arguments/")
 					if param && tx.role == roleSchemaText {
 						a.curParam = describedParam(ptr)
 					}
@@ -545,11 +558,18 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			if sp, ok := spliceTags(tx.text); ok {
 				covert = append(covert, sp)
 			}
+			covert = append(covert, htmlComments(tx.text)...)
 		}
 		for _, h := range covert {
 			v := matchView(h)
 			ds := a.matchPhrases(v, "", tx.pos, true)
 			ds = append(ds, a.intentSignals(h, v, "", tx.pos, true, false, a.phraseScratch.aux)...)
+			if m := steerRE().addressed.FindString(v); m != "" {
+				// Hidden text addressed to the model ("note to the AI
+				// assistant:"): visible, such a note is documentation
+				// for agents; hidden from the user, it is an instruction.
+				ds = append(ds, toolSignal{family: famTag, weight: 2, match: m, pos: tx.pos, hidden: true})
+			}
 			if fieldsAtLeast(v, 2) {
 				// Text the user's terminal never shows is concealment by
 				// construction: with any instruction signal of its own
@@ -616,6 +636,32 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 	sigs = append(sigs, a.covertParams(t, desc)...)
 	sigs = append(sigs, schemaAnomalies(t)...)
 	a.reportPoisoning(t, sigs)
+}
+
+// htmlComments returns the contents of the HTML comments of s ("<!-- ...
+// -->"): Markdown renders none of them, so a client that shows a
+// description as Markdown hides them from the user. Only a comment closed
+// within 400 bytes counts: a description that speaks of comments
+// ("<!--[if mso]> conditionals for Outlook") holds an opener and no
+// comment, and a conditional comment is markup for a mail client.
+func htmlComments(s string) []string {
+	var out []string
+	for len(out) < 8 {
+		i := strings.Index(s, "<!--")
+		if i < 0 {
+			break
+		}
+		s = s[i+4:]
+		j := strings.Index(s, "-->")
+		if j < 0 {
+			break
+		}
+		if c := s[:j]; j <= 400 && !strings.HasPrefix(strings.TrimSpace(c), "[if") {
+			out = append(out, c)
+		}
+		s = s[j+3:]
+	}
+	return out
 }
 
 // hiddenHandover reports whether hidden text (a view) tells the model to
