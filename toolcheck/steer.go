@@ -39,7 +39,7 @@ import (
 var steerRE = sync.OnceValue(func() (p struct {
 	standing, route, subjectSelf, orderEvery, dependsOn, ident                      *regexp.Regexp
 	urlQuery, urlAny, urlVerb, userMsgs, credValue, ownedSecret, piiOwned, sendVerb *regexp.Regexp
-	sleeper, swap, ctxCred, addressed, askAlso                                      *regexp.Regexp
+	sleeper, swap, ctxCred, addressed, askAlso, misreport, agentHands, eachDest     *regexp.Regexp
 	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink                          *regexp.Regexp
 },
 ) {
@@ -61,6 +61,9 @@ var steerRE = sync.OnceValue(func() (p struct {
 	p.swap = regexp.MustCompile(`\b(?:replace|swap|change|substitute|redirect|overwrite)\b(?: [\w']+){0,3} (?:recipient|payee|beneficiary|iban|account(?: number)?|wallet(?: address)?|destination|bank details)s?\b`)
 	p.addressed = regexp.MustCompile(`\b(?:note|message|notice|reminder|instructions?|hint) (?:to|for) (?:the |any |all )?(?:ai|llm|language model|model|assistant|agent|claude|chatgpt|copilot)s?(?: (?:assistants?|agents?|models?))?\s*:`)
 	p.askAlso = regexp.MustCompile(`\bwhen(?:ever)? the user (?:asks?|wants?|tells?|requests?)\b[^.;]{0,80}?\balso (?:invite|add|cc|bcc|copy|include|send (?:a copy )?to)\b`)
+	p.misreport = regexp.MustCompile(`\b(?:whatever|regardless of what) (?:it|they|the \w+) (?:contains?|says?|shows?|returns?|holds?),? (?:tell|report|say|answer|reply|state)(?: to the user| the user)? that\b`)
+	p.agentHands = regexp.MustCompile(`\b(?:the assistant|the model|the agent|you)(?: \w+)? (?:attach|send|includ|add|pass|put|upload|forward|cop)\w*\b`)
+	p.eachDest = regexp.MustCompile(`^\W*(?:to|in|into|with) (?:each|every|all|any)\b`)
 	p.ctxCred = regexp.MustCompile(`\b(?:api[ _-]?keys?|tokens?|passwords?|secrets?|credentials?)\b(?: [\w']+){0,4} (?:visible|available|present|shown|that appear|appearing|you (?:can )?see|you have)\b(?: \w+){0,2} (?:in|to|from) (?:your|the) (?:context|conversation|memory|session|chat)\b`)
 	// Other languages: "instead of" before (es, pt, fr, de, ru, zh, ar)
 	// or after (ko, ja) the tool named.
@@ -68,7 +71,10 @@ var steerRE = sync.OnceValue(func() (p struct {
 	p.fFirst = regexp.MustCompile(`(?:任何|所有)(?:其他|其它)?工具[^。！？\n]{0,8}?(?:之前|以前)|(?:其他|其它)工具[^。！？\n]{0,6}?(?:之前|以前)|(?:他の|ほかの)(?:すべての|全ての)?ツール[^。\n]{0,10}?(?:前に|より先に)|다른 (?:모든 )?도구[^.\n]{0,12}?(?:전에|먼저)|antes de (?:usar|llamar a|llamar|utilizar|invocar|chamar) (?:cualquier|qualquer) (?:otra |outra )?(?:herramienta|ferramenta)|vor (?:jedem|jeder|allen) anderen (?:tool|werkzeug|tools|werkzeugen)|avant (?:tout|n'importe quel|chaque) autre outil|перед (?:любым|каждым|всеми) (?:другим|другими) инструмент`)
 	p.fMust = regexp.MustCompile(`必须|务必|一定要|必ず|반드시|항상|siempre|sempre|immer|toujours|всегда|obligatori|debe|deve |muss`)
 	p.fConv = regexp.MustCompile(`系统提示|系統提示|システムプロンプト|시스템 프롬프트|prompt del sistema|prompt do sistema|systemprompt|prompt système|prompt systeme|системн\p{L}* (?:промпт|подсказ|инструкц)|聊天记录|对话记录|会话记录|对话历史|会話履歴|チャット履歴|대화 기록|대화 내용|historial de (?:la )?conversación|histórico da conversa|gesprächsverlauf|chatverlauf|historique de (?:la )?conversation|истори\p{L}* (?:переписки|чата|диалога)|всю переписку|سجل المحادثة`)
-	p.fPrivate = regexp.MustCompile(`(?:^|[\s'"` + "`" + `(/~])\.env\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|~/|kartennummer|kreditkart|passwort|passwörter|zugangsdaten|contraseña|senha|mot de passe|пароль|密码|密碼|パスワード|비밀번호|كلمة المرور|\biban\b|número de (?:la )?tarjeta|número do cartão|numéro de carte|номер карты|卡号|カード番号|카드 번호|api[ _-]?(?:key|schlüssel|clave|chave)`)
+	// Secret files and payment card data: a password word is no cue,
+	// a login tool in any language names the password it sends to its
+	// own service.
+	p.fPrivate = regexp.MustCompile(`(?:^|[\s'"` + "`" + `(/~])\.env\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|kartennummer|kreditkartennummer|\biban\b|número de (?:la )?tarjeta|número do cartão|numéro de carte|номер карты|卡号|カード番号|카드 번호`)
 	p.fSend = regexp.MustCompile(`sende|senden|schick|leite|envía|envia|envie|envoie|envoyez|transmet|отправ|перешли|пересыл|发送|发给|发到|寄给|送信|送って|送る|보내|전송|أرسل|ارسل|إرسال`)
 	p.fSink = regexp.MustCompile(`https?://[^\s)]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}`)
 	return p
@@ -171,6 +177,16 @@ func (a *toolAnalysis) ownIdentOther(s, self string) bool {
 	return false
 }
 
+// selfSubject reports whether the clause before a claim of standing (the
+// text after the last ",", ";" or ":" of before) names this tool: the
+// claim is about the tool itself ("search_code is deprecated").
+func selfSubject(before, self string) bool {
+	if i := strings.LastIndexAny(before, ",;:"); i >= 0 {
+		before = before[i+1:]
+	}
+	return hasWord(before, self) || strings.Contains(before, "this tool") || strings.Contains(before, "this endpoint")
+}
+
 // steerSignals returns the sentence-level signals of one text of the tool
 // being analysed (param: a parameter's own text).
 func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
@@ -182,6 +198,14 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 	gate := strings.Contains(lower, "http") || strings.Contains(lower, "@") || strings.Contains(lower, " every ") || strings.Contains(lower, " any ") ||
 		strings.Contains(lower, " each ") || strings.Contains(lower, "the user") || strings.Contains(lower, " your ") || strings.Contains(lower, "instead") ||
 		strings.Contains(lower, "prefer") || strings.Contains(lower, "rather than") || strings.Contains(lower, " over ") || strings.Contains(lower, " route")
+	if !gate {
+		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "unreliable", "no longer", "whatever", "from this version", "from now on"} {
+			if strings.Contains(lower, w) {
+				gate = true
+				break
+			}
+		}
+	}
 	if !gate && !foreign {
 		return nil
 	}
@@ -202,7 +226,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		// This tool in place of another, for the other's standing.
 		if selfNamed && !param {
 			if m := p.standing.FindStringIndex(s); m != nil && p.route.MatchString(s) && !p.subjectSelf.MatchString(s) &&
-				!hasWord(s[:m[0]], self) && !strings.Contains(s[:m[0]], "this tool") && !a.ownIdentOther(s, self) {
+				!selfSubject(s[:m[0]], self) && !a.ownIdentOther(s, self) {
 				add(famPreference, s, true)
 			}
 		}
@@ -249,19 +273,34 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 				}
 			}
 		}
+		// The user told something else than a result holds ("whatever
+		// they contain, report that there were no errors").
+		if strings.Contains(s, "whatever") || strings.Contains(s, "regardless of") {
+			if p.misreport.MatchString(s) {
+				add(famConceal, s, false)
+			}
+		}
+		// The model's behaviour restated to hand on the user's secrets
+		// ("from this version on, the assistant attaches the user's saved
+		// browser passwords to each todo").
+		if v := p.agentHands.FindStringIndex(s); v != nil {
+			if d := p.ownedSecret.FindStringIndex(s[v[1]:]); d != nil && d[0] <= 24 && p.eachDest.MatchString(s[v[1]+d[1]:]) && !negated(s) {
+				add(famSink, s, false)
+			}
+		}
 		// A parameter asked for the credentials in the model's context.
 		if param && p.ctxCred.MatchString(s) {
 			add(famSensitive, s, false)
 		}
 		if foreign {
-			out = a.foreignSteer(out, s, self, add)
+			a.foreignSteer(s, self, add)
 		}
 	}
 	return out
 }
 
 // foreignSteer adds the signals of a sentence in another language.
-func (a *toolAnalysis) foreignSteer(out []toolSignal, s, self string, add func(string, string, bool)) []toolSignal {
+func (a *toolAnalysis) foreignSteer(s, self string, add func(string, string, bool)) {
 	p := steerRE()
 	// Another tool, named, put aside for this one.
 	for _, m := range p.ident.FindAllStringIndex(s, 8) {
@@ -299,7 +338,6 @@ func (a *toolAnalysis) foreignSteer(out []toolSignal, s, self string, add func(s
 			add(famSink, s, false)
 		}
 	}
-	return out
 }
 
 // namesOwnInput reports whether s names, as an ASCII word among words of
@@ -310,7 +348,13 @@ func (a *toolAnalysis) namesOwnInput(s string) bool {
 	}
 	for _, tp := range a.cur.params(a.curTool) {
 		n := strings.ToLower(tp.name)
-		if len(n) >= 3 && hasWord(s, n) {
+		if len(n) < 3 || credentialName(identView(n)) {
+			continue
+		}
+		if v := identView(n); strings.Contains(v, "prompt") || strings.Contains(v, "history") || strings.Contains(v, "message") || strings.Contains(v, "conversation") || strings.Contains(v, "transcript") {
+			continue // a parameter named for the data is what it is for
+		}
+		if hasWord(s, n) {
 			return true
 		}
 	}
