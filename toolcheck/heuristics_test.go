@@ -251,7 +251,11 @@ func TestShadowing(t *testing.T) {
 		{"no builtin", tool(`{"name": "get_weather"}`), "", "", "", ""},
 		{"prefixed name", tool(`{"name": "fs_read_file"}`), "", "", "", ""},
 		{"duplicate in server", `[{"name": "get_weather"}, {"name": "get_weather"}]`, "warning", "", "", "duplicate-in-server"},
-		{"look-alike in server", `[{"name": "get_weather"}, {"name": "getWeather"}]`, "warning", "", "", "lookalike-in-server"},
+		// One server's two spellings of a name (a generated and a
+		// hand-written generation of its tools) are its own tools: the
+		// server gains nothing by confusing them. Context, not a review.
+		{"look-alike in server", `[{"name": "get_weather"}, {"name": "getWeather"}]`, "note", "", "", "lookalike-in-server"},
+		{"case variant in server", `[{"name": "get_weather"}, {"name": "Get_Weather"}]`, "note", "", "", "lookalike-in-server"},
 		{"confusable in server", `[{"name": "get_weather"}, {"name": "gеt_weather"}]`, "warning", "warning", "warning", "confusable-in-server"},
 		{"invalid characters", tool(`{"name": "get weather!"}`), "", "", "warning", ""},
 		{"empty name", tool(`{"name": ""}`), "", "", "warning", ""},
