@@ -45,9 +45,14 @@ var _ RequestInspector = (*Guard)(nil)
 // judgedRequests are the server requests whose text is judged.
 var judgedRequests = map[string]bool{"sampling/createMessage": true, "elicitation/create": true}
 
-// joinedMember is the member of the analysed document that holds the
-// request's texts joined (requestDocument).
-const joinedMember = "text"
+// The analysed document holds the request's texts joined as a second
+// prompt (requestDocument): its name is the method's with joinedSuffix,
+// the texts its member joinedMember, at joinedPointer.
+const (
+	joinedSuffix  = " joined"
+	joinedMember  = "text"
+	joinedPointer = "/prompts/1/" + joinedMember
+)
 
 // ServerRequest implements RequestInspector.
 func (g *Guard) ServerRequest(method string, params []byte) (*Withheld, error) {
@@ -72,18 +77,17 @@ func (g *Guard) ServerRequest(method string, params []byte) (*Withheld, error) {
 // only when no single text gave an error-level MCPG-T001: otherwise it
 // repeats one. The caller holds g.mu.
 func (g *Guard) judgeRequest(method string, cat *toolcheck.Catalog) *Withheld {
-	joined := "/prompts/0/" + joinedMember
 	var single, split *reports.Finding
 	for i := range cat.Findings {
 		f := &cat.Findings[i]
 		if f.Rule != "MCPG-T001" || f.Severity != reports.SeverityError {
 			continue
 		}
-		if f.Location.Pointer == joined {
+		if f.Location.Pointer == joinedPointer {
 			if split == nil {
 				split = f
 			}
-		} else if single == nil {
+		} else if _, ok := cutPrefixPointer(f.Location.Pointer, "/prompts/0"); ok && single == nil {
 			single = f
 		}
 	}
@@ -92,14 +96,14 @@ func (g *Guard) judgeRequest(method string, cat *toolcheck.Catalog) *Withheld {
 		if f.Rule == "MCPG-T005" {
 			continue // the document's shape (a missing name): not the request's
 		}
-		ptr := f.Location.Pointer
-		if ptr == joined {
+		ptr, ok := cutPrefixPointer(f.Location.Pointer, "/prompts/0")
+		if !ok {
+			// The joined texts (or the document's list itself): only a
+			// verdict no single text gave is theirs to report.
 			if f != split || single != nil {
-				continue // a repeat of what the single texts said
+				continue
 			}
 			ptr = "" // the request's params as a whole
-		} else if rest, ok := cutPrefixPointer(ptr, "/prompts/0"); ok {
-			ptr = rest
 		}
 		msg := requestMessage(method, f.Message)
 		key := f.ID + "\x00" + method + "\x00" + msg
@@ -133,16 +137,19 @@ func (g *Guard) judgeRequest(method string, cat *toolcheck.Catalog) *Withheld {
 // requestMessage names the request in a finding's message: the analysis
 // calls it a prompt named by the method.
 func requestMessage(method, msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "prompt "+toolcheck.QuoteName(method+joinedSuffix)); ok {
+		return "the " + method + " request" + rest + " (its texts read together)"
+	}
 	return strings.Replace(msg, "prompt "+toolcheck.QuoteName(method), "the "+method+" request", 1)
 }
 
 // requestDocument makes of a server request's params the prompts/list
 // document the analysis reads: {"prompts":[PARAMS]} named by the method,
 // without the params' _meta (no model or user reads it) and without the
-// base64 of images and audio, with the texts a model or the user reads
-// as one (a sampling request's system prompt and its messages' text; an
-// elicitation's message and its schema's titles and descriptions) joined
-// under joinedMember when there is more than one.
+// base64 of images and audio. When a model or the user reads more than
+// one text as one (a sampling request's system prompt and its messages'
+// text; an elicitation's message and its schema's titles and
+// descriptions), a second prompt holds them joined (joinedPointer).
 func requestDocument(method string, params []byte) ([]byte, error) {
 	if !judgedRequests[method] {
 		return nil, fmt.Errorf("%s is not a request the proxy judges", method)
@@ -171,12 +178,12 @@ func requestDocument(method string, params []byte) ([]byte, error) {
 		}
 		texts = memberTexts(obj["requestedSchema"], map[string]bool{"title": true, "description": true}, texts, 0)
 	}
-	delete(obj, joinedMember)
-	if len(texts) > 1 {
-		obj[joinedMember] = strings.Join(texts, "\n")
-	}
 	obj["name"] = method
-	return marshal(map[string]any{"prompts": []any{obj}})
+	prompts := []any{obj}
+	if len(texts) > 1 {
+		prompts = append(prompts, map[string]any{"name": method + joinedSuffix, joinedMember: strings.Join(texts, "\n")})
+	}
+	return marshal(map[string]any{"prompts": prompts})
 }
 
 // maxJoinDepth bounds the depth memberTexts reads (decodeUnique bounded
