@@ -56,12 +56,23 @@ const (
 
 // ServerRequest implements RequestInspector.
 func (g *Guard) ServerRequest(method string, params []byte) (*Withheld, error) {
-	doc, err := requestDocument(method, params)
+	doc, offered, err := requestDocument(method, params)
 	if err == nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
+		own := g.ownTools()
+		if len(offered) > 0 {
+			// The tools a sampling request offers the model are the
+			// server's: it runs them (the model sees no others).
+			o := &toolcheck.Names{}
+			o.Merge(own)
+			for _, n := range offered {
+				o.AddName(n)
+			}
+			own = o
+		}
 		var cat *toolcheck.Catalog
-		if cat, err = toolcheck.AnalyzeList(doc, toolcheck.KindPrompt, toolcheck.Options{Path: method, Server: g.opts.Name}, g.ownTools()); err == nil {
+		if cat, err = toolcheck.AnalyzeList(doc, toolcheck.KindPrompt, toolcheck.Options{Path: method, Server: g.opts.Name}, own); err == nil {
 			return g.judgeRequest(method, cat), nil
 		}
 	}
@@ -150,19 +161,20 @@ func requestMessage(method, msg string) string {
 // one text as one (a sampling request's system prompt and its messages'
 // text; an elicitation's message and its schema's titles and
 // descriptions), a second prompt holds them joined (joinedPointer).
-func requestDocument(method string, params []byte) ([]byte, error) {
+// offered are the names of the tools a sampling request offers.
+func requestDocument(method string, params []byte) (doc []byte, offered []string, err error) {
 	if !judgedRequests[method] {
-		return nil, fmt.Errorf("%s is not a request the proxy judges", method)
+		return nil, nil, fmt.Errorf("%s is not a request the proxy judges", method)
 	}
 	dec := json.NewDecoder(bytes.NewReader(params))
 	dec.UseNumber()
 	v, err := decodeUnique(dec, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, errors.New("the request's params are not an object")
+		return nil, nil, errors.New("the request's params are not an object")
 	}
 	delete(obj, "_meta")
 	dropBinary(obj)
@@ -172,6 +184,14 @@ func requestDocument(method string, params []byte) ([]byte, error) {
 			texts = append(texts, s)
 		}
 		texts = memberTexts(obj["messages"], map[string]bool{"text": true}, texts, 0)
+		tools, _ := obj["tools"].([]any)
+		for _, t := range tools {
+			if t, ok := t.(map[string]any); ok {
+				if n, ok := t["name"].(string); ok && n != "" {
+					offered = append(offered, n)
+				}
+			}
+		}
 	} else {
 		if s, ok := obj["message"].(string); ok {
 			texts = append(texts, s)
@@ -183,7 +203,8 @@ func requestDocument(method string, params []byte) ([]byte, error) {
 	if len(texts) > 1 {
 		prompts = append(prompts, map[string]any{"name": method + joinedSuffix, joinedMember: strings.Join(texts, "\n")})
 	}
-	return marshal(map[string]any{"prompts": prompts})
+	doc, err = marshal(map[string]any{"prompts": prompts})
+	return doc, offered, err
 }
 
 // maxJoinDepth bounds the depth memberTexts reads (decodeUnique bounded
