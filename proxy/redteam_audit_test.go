@@ -59,6 +59,10 @@ func TestAuditCommandLineSecrets(t *testing.T) {
 		{`{"command":"curl -H 'X-Api-Key: kq81zzp0w7' https://api.example"}`, "kq81zzp0w7"},
 		{`{"command":"docker run -e \"API_KEY=plainkey991\" img"}`, "plainkey991"},
 		{`{"query":"password=hunter2secret"}`, "hunter2secret"},
+		{`{"dsn":"Server=h;User Id=u;Password=Hunter2xq;"}`, "Hunter2xq"},
+		{`{"command":"export PASSWORD=Hunter2xq; run"}`, "Hunter2xq"},
+		{`{"command":"run --password\u00a0Hunter2xq"}`, "Hunter2xq"},
+		{`{"body":"pass\u200bword=Hunter2xq"}`, "Hunter2xq"},
 	} {
 		if raw := auditOf(t, c.args); strings.Contains(raw, c.secret) {
 			t.Errorf("arguments %s: the audit holds %q:\n%s", c.args, c.secret, raw)

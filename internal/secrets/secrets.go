@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Redacted replaces every secret value mcpguard prints.
@@ -720,49 +722,63 @@ func (d *Detector) RedactArgs(args []string) []string { out, _ := d.ScanArgs(arg
 
 // RedactFields is RedactText for a string that is or holds a command line
 // (a run_command tool's command, a query with its connection string): each
-// whitespace-separated field is judged as ScanArgs judges an argument —
-// "--password=x", "NAME=x", "--token x", "X-Api-Key: x" — with the quotes
-// around a field set aside, and tokens of known formats are hidden
-// anywhere. What is not a field's value (the separators, the quotes, the
-// names) is kept as it was.
+// field — a run between white space (any Unicode space) or semicolons — is
+// judged as ScanArgs judges an argument: "--password=x", "NAME=x",
+// "--token x", "X-Api-Key: x", a connection string's "Password=x;", with
+// the quotes around a field set aside and invisible format characters
+// (a zero-width space inside "pass\u200bword") not counted. Tokens of known
+// formats are hidden anywhere. What is not a field's value (separators,
+// quotes, names) is kept as it was, except that a field judged without its
+// format characters is shown without them.
 func (d *Detector) RedactFields(s string) string {
 	s = d.RedactText(s)
 	var b strings.Builder
 	prev, last := "", 0
 	for i := 0; i < len(s); {
-		if isFieldSpace(s[i]) {
-			i++
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if isFieldSeparator(r) {
+			i += n
 			continue
 		}
 		j := i
-		for j < len(s) && !isFieldSpace(s[j]) {
-			j++
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if isFieldSeparator(r) {
+				break
+			}
+			j += n
 		}
 		field := s[i:j]
 		core := strings.Trim(field, `'"`)
 		lead := strings.Index(field, core)
-		v, f := d.scanArg(core)
-		if len(f) == 0 && core != "" && !strings.HasPrefix(core, "-") {
+		judged := strings.Map(func(r rune) rune {
+			if unicode.Is(unicode.Cf, r) {
+				return -1
+			}
+			return r
+		}, core)
+		v, f := d.scanArg(judged)
+		if len(f) == 0 && judged != "" && !strings.HasPrefix(judged, "-") {
 			// The value of the field before: "--token x", "X-Api-Key: x".
 			name, flag := strings.CutPrefix(prev, "-")
 			name, header := strings.CutSuffix(name, ":")
-			if header && isSchemeWord(core) {
+			if header && isSchemeWord(judged) {
 				// "Authorization: Bearer x": the value is the field after.
 				i = j
 				continue
 			}
 			if (flag && !strings.Contains(name, "=")) || (header && !strings.ContainsAny(name, "/")) {
-				if _, ok := d.Secret(strings.TrimLeft(name, "-"), core); ok {
+				if _, ok := d.Secret(strings.TrimLeft(name, "-"), judged); ok {
 					v = Redacted
 				}
 			}
 		}
-		if v != core {
+		if v != judged {
 			b.WriteString(s[last : i+lead])
 			b.WriteString(v)
 			last = i + lead + len(core)
 		}
-		prev, i = core, j
+		prev, i = judged, j
 	}
 	if last == 0 {
 		return s
@@ -771,7 +787,9 @@ func (d *Detector) RedactFields(s string) string {
 	return b.String()
 }
 
-func isFieldSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isFieldSeparator ends a field of RedactFields: white space, and the
+// semicolon of a shell command list or a connection string.
+func isFieldSeparator(r rune) bool { return unicode.IsSpace(r) || r == ';' }
 
 func (d *Detector) scanArg(a string) (string, []Found) {
 	if name, val, ok := strings.Cut(a, "="); ok && val != "" && !strings.ContainsAny(name, " /:") {

@@ -471,6 +471,11 @@ func TestRedactFields(t *testing.T) {
 		{"ls --color=auto /etc/passwd", "ls --color=auto /etc/passwd"},
 		{"fix the password reset page", "fix the password reset page"},
 		{"Authorization: Bearer q8Zr4Lx0Tn2Vb7Kd5Wm1", "Authorization: Bearer REDACTED"},
+		{"Server=h;User Id=u;Password=Hunter2xq;", "Server=h;User Id=u;Password=REDACTED;"},
+		{"export PASSWORD=Hunter2xq; run", "export PASSWORD=REDACTED; run"},
+		{"--password\u00a0Hunter2xq", "--password\u00a0REDACTED"},
+		{"a\u2028PGPASSWORD=Hunter2xq", "a\u2028PGPASSWORD=REDACTED"},
+		{"pass\u200bword=Hunter2xq", "password=REDACTED"},
 		{"", ""},
 	} {
 		if got := d.RedactFields(tc.in); got != tc.want {
