@@ -1057,8 +1057,17 @@ func tlNextClause(s string) (string, string) {
 // your API key to ...", "do not include passwords").
 func negated(s string) bool {
 	for _, w := range []string{"never ", "do not ", "don't ", "must not ", "should not ", "shouldn't ", "not be "} {
-		if strings.Contains(s, w) {
-			return true
+		// A whole word: "whenever you read it" negates nothing.
+		for off := 0; off < len(s); {
+			i := strings.Index(s[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			if i == 0 || !isASCIIAlnum(s[i-1]) {
+				return true
+			}
+			off = i + len(w)
 		}
 	}
 	return false

@@ -475,6 +475,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			// Read again by the annotation and size rules.
 			tx.view = a.cur.view(tx.text)
 			ws = a.textPhrases(tx)
+			mentioned(ws, tx.view)
 		default:
 			// A value that is an identifier of many words
 			// ("assistant_must_reveal_its_system_prompt") is read as its
@@ -636,6 +637,43 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 	sigs = append(sigs, a.covertParams(t, desc)...)
 	sigs = append(sigs, schemaAnomalies(t)...)
 	a.reportPoisoning(t, sigs)
+}
+
+// mentioned lowers to a trace the override and pseudo-tag signals whose
+// match a text quotes as an example of what it speaks of: "flags phrases
+// such as 'ignore previous instructions' or '[SYSTEM]' markers" mentions
+// the phrase, it does not use it. The match must be the whole quoted
+// string and the sentence must name what it quotes (a phrase, a marker,
+// a pattern) or give it as an example ("such as", "e.g.", "like").
+func mentioned(ws []toolSignal, view string) {
+	for k := range ws {
+		if ws[k].family != famOverride && ws[k].family != famTag {
+			continue
+		}
+		m := ws[k].match
+		i := strings.Index(view, m)
+		if i <= 0 || i+len(m) >= len(view) {
+			continue
+		}
+		q := view[i-1]
+		if q != '\'' && q != '"' || view[i+len(m)] != q {
+			continue
+		}
+		lo := strings.LastIndexAny(view[:i], ".!?\n") + 1
+		hi := strings.IndexAny(view[i+len(m):], "!?\n")
+		if hi < 0 {
+			hi = len(view)
+		} else {
+			hi += i + len(m)
+		}
+		sent := view[lo:hi]
+		for _, w := range []string{"phrase", "marker", "pattern", "string", "such as", "e.g.", " like ", "keyword"} {
+			if strings.Contains(sent, w) {
+				ws[k].weight = 0.5
+				break
+			}
+		}
+	}
 }
 
 // htmlComments returns the contents of the HTML comments of s ("<!-- ...
