@@ -25,6 +25,11 @@ import (
 const (
 	maxAuditArgs  = 64
 	maxAuditValue = 120 // bytes of a string value shown
+	// maxJudgedValue bounds the string judged field by field: a redaction
+	// can shorten what precedes the cut, so what is shown depends on the
+	// whole string, and a longer one (a file's content) is shown by its
+	// size only.
+	maxJudgedValue = 64 << 10
 )
 
 // Outcomes of a call (the outcome detail).
@@ -85,8 +90,9 @@ func (r *relay) newCall(tool string, params []byte) *callRecord {
 
 // auditValue is what the audit shows of one argument: a number, boolean
 // or null as it is; a string cut to maxAuditValue bytes, or REDACTED when
-// the secret detector calls it a secret under its name, with any token of
-// a known format inside it hidden; an object or array by its kind and
+// the secret detector calls it a secret under its name, with its fields
+// judged as a command line's arguments (secrets.RedactFields), or by its
+// size past maxJudgedValue; an object or array by its kind and
 // size only (it may hold anything, under any name).
 func auditValue(det *secrets.Detector, name string, raw []byte) any {
 	if len(raw) == 0 {
@@ -106,7 +112,10 @@ func auditValue(det *secrets.Detector, name string, raw []byte) any {
 		if _, secret := det.Secret(name, s); secret {
 			return secrets.Redacted
 		}
-		return clipAudit(det.RedactText(s))
+		if len(s) > maxJudgedValue {
+			return fmt.Sprintf("<string of %d bytes>", len(s))
+		}
+		return clipAudit(det.RedactFields(s))
 	case '{':
 		return fmt.Sprintf("<object of %d bytes>", len(raw))
 	case '[':

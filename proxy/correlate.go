@@ -36,6 +36,10 @@ type route struct {
 	// none.
 	session   string
 	stateless bool
+	// answer sends the proxy's own response to a server request of this
+	// route back to the server (HTTP: a POST of the session); nil uses
+	// the relay's toServer (stdio).
+	answer func(frame []byte)
 }
 
 // pendingRequest is a request that was forwarded and awaits its response.

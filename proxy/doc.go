@@ -8,8 +8,10 @@
 // decodes only what it must inspect (responses to tools/list, the prompts
 // and resources lists, initialize, and the results the model reads —
 // prompts/get, tools/call, resources/read (results.go) —, tools/call
-// requests, notifications/tools/list_changed), and never reorders or
-// corrupts a message. It drops, in enforce mode, what no peer may send: a
+// requests, the server's sampling/createMessage and elicitation/create
+// requests and an input_required result's inputRequests (requests.go),
+// notifications/tools/list_changed), and never reorders or corrupts a
+// message. It drops, in enforce mode, what no peer may send: a
 // response to a request the other side has not sent or that was answered
 // already (correlate.go), and what it cannot parse. Nothing but protocol is
 // written to the client's side.

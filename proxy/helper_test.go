@@ -48,7 +48,9 @@ func fakeServer(t testing.TB, mode string) []string {
 // each uri in MCPGUARD_FAKE_UPDATED. A prompts/get of NAME answers with
 // MCPGUARD_FAKE_PROMPT_NAME, a resources/read with MCPGUARD_FAKE_READ;
 // "early-results" sends a tools/call's and a prompts/get's results (ids 2
-// and 3) right after initialize's.
+// and 3) right after initialize's. With MCPGUARD_FAKE_ECHO_RESPONSES set,
+// a response to a request of the server's comes back as a log message
+// whose data is the response.
 func serve(mode string) int {
 	switch mode {
 	case "ignore-term":
@@ -97,6 +99,13 @@ func serve(mode string) int {
 		}
 		if json.Unmarshal([]byte(line), &req) != nil || req.ID == nil {
 			continue // notifications and junk get no answer
+		}
+		if req.Method == "" && os.Getenv("MCPGUARD_FAKE_ECHO_RESPONSES") != "" {
+			// A response to a request of the server's: told back to the
+			// client as a log message, so a test sees what reached it.
+			fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"logger\":\"responses\",\"data\":%s}}\n", strings.TrimSpace(line))
+			out.Flush()
+			continue
 		}
 		if mode == "hostile-ids" && req.Method == "initialize" {
 			// Listings for requests the client has not sent yet, and an id

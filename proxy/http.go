@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
@@ -233,6 +235,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	if call != nil {
 		rt, reply = call.route, call.reply
 	}
+	rt.answer = h.answerer(resp.Request)
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		// A client follows a redirect (fetch, httpx, Go's http.Client
 		// resend a 307's or 308's body) to wherever it points: around the
@@ -307,6 +310,54 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		h.release(ctx)
 	}
 	return nil
+}
+
+// answerTimeout bounds the POST that carries the proxy's own answer to a
+// server request.
+const answerTimeout = 30 * time.Second
+
+// answerer returns how the proxy answers a server request that arrived
+// on the response to out (the request the proxy sent upstream): a POST
+// of the JSON-RPC response to the same endpoint, with the session, the
+// protocol version and the credentials out carried (what a client's own
+// response would carry). The upstream's answer to it is read and
+// discarded.
+func (h *httpProxy) answerer(out *http.Request) func(frame []byte) {
+	target := out.URL.String()
+	hdr := http.Header{}
+	keys := append([]string{"Mcp-Session-Id", "Mcp-Protocol-Version"}, credentialHeaders[:]...)
+	for _, k := range keys {
+		if v := out.Header.Values(k); len(v) > 0 {
+			hdr[k] = slices.Clone(v)
+		}
+	}
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Accept", "application/json, text/event-stream")
+	return func(frame []byte) {
+		ctx, cancel := context.WithTimeout(context.Background(), answerTimeout)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(frame))
+		if err != nil {
+			h.relay.opts.Logger.Warn("answer to a server request not sent", "err", err)
+			return
+		}
+		req.Header = hdr.Clone()
+		resp, err := h.transport().RoundTrip(req)
+		if err != nil {
+			h.relay.opts.Logger.Warn("answer to a server request not sent", "err", err)
+			return
+		}
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, int64(h.max)))
+		resp.Body.Close()
+	}
+}
+
+// transport is the reverse proxy's, the default one when it has none.
+func (h *httpProxy) transport() http.RoundTripper {
+	if h.rp.Transport != nil {
+		return h.rp.Transport
+	}
+	return http.DefaultTransport
 }
 
 // refuseResponse refuses an upstream response whose body must not reach

@@ -47,6 +47,39 @@ func TestRedteamAuditSecretValues(t *testing.T) {
 	}
 }
 
+// TestAuditCommandLineSecrets: a string argument that is a command line or
+// holds one (a run_command tool's command, a query with a DSN) shows its
+// credential flags, NAME=value assignments and "Name: value" headers
+// hidden, as a server's argv is in a report; prose and paths stay.
+func TestAuditCommandLineSecrets(t *testing.T) {
+	for _, c := range []struct{ args, secret string }{
+		{`{"command":"mysql -u root --password=Hunter2xq db"}`, "Hunter2xq"},
+		{`{"command":"PGPASSWORD=s3cr3tpw psql -h db.internal"}`, "s3cr3tpw"},
+		{`{"command":"deploy --token abcdef123456 --env prod"}`, "abcdef123456"},
+		{`{"command":"curl -H 'X-Api-Key: kq81zzp0w7' https://api.example"}`, "kq81zzp0w7"},
+		{`{"command":"docker run -e \"API_KEY=plainkey991\" img"}`, "plainkey991"},
+		{`{"query":"password=hunter2secret"}`, "hunter2secret"},
+	} {
+		if raw := auditOf(t, c.args); strings.Contains(raw, c.secret) {
+			t.Errorf("arguments %s: the audit holds %q:\n%s", c.args, c.secret, raw)
+		}
+	}
+	for _, c := range []struct{ args, shown string }{
+		{`{"command":"go test ./... -run TestLogin -v"}`, "go test ./... -run TestLogin -v"},
+		{`{"path":"src/auth/token.go","message":"fix the password reset page"}`, "fix the password reset page"},
+		{`{"command":"ls --color=auto /etc/passwd"}`, "ls --color=auto /etc/passwd"},
+	} {
+		if raw := auditOf(t, c.args); !strings.Contains(raw, c.shown) {
+			t.Errorf("arguments %s: the audit lost %q:\n%s", c.args, c.shown, raw)
+		}
+	}
+	// A string too long to judge field by field is shown by its size.
+	long := strings.Repeat("x ", 40000) + "--password Hunter2xq"
+	if raw := auditOf(t, `{"content":"`+long+`"}`); strings.Contains(raw, "Hunter2xq") || !strings.Contains(raw, "string of 80020 bytes") {
+		t.Errorf("a long string argument: %.300s", raw)
+	}
+}
+
 // TestRedteamAuditArgumentNames: argument names are recorded verbatim and
 // unbounded: a name that is a token, and a name of 64 KiB (a tool with
 // free-form keys, such as an env or headers map at the top level).

@@ -135,6 +135,11 @@ type relay struct {
 
 	audit *events.Log
 	det   *secrets.Detector
+
+	// toServer writes the proxy's own response to a server request to
+	// the server (stdio: its stdin, serialized with the client's frames);
+	// nil drops it.
+	toServer func(frame []byte)
 }
 
 func newRelay(client io.Writer, opts Options) *relay {
@@ -577,7 +582,11 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	if m.Method != "" {
 		if m.ID != nil {
 			// A server request (sampling, elicitation, roots): only the
-			// client's response to it may go back.
+			// client's response to it may go back. One with hidden
+			// instructions is answered by the proxy (requests.go).
+			if r.judgeServerRequest(rt, &m) {
+				return nil, true
+			}
 			r.mu.Lock()
 			r.back.add([]string{rt.back}, m.ID, &pendingRequest{method: m.Method})
 			r.mu.Unlock()
@@ -679,6 +688,9 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 	default:
 		// Any other result: the embedded requests of an input_required
 		// one (multi-round-trip requests) reach the user or a model.
+		if rf := r.withheldInput(m.ID, method, result); rf != nil {
+			return rf.resp, true
+		}
 		if out, changed := r.inputRequired(method, result); changed {
 			result = out
 		} else {
@@ -706,6 +718,10 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message, result []byte) (out, refused []byte) {
 	ri, ok := r.opts.Inspector.(ResultInspector)
 	if !ok || isInputRequired(result) {
+		if rf := r.withheldInput(m.ID, req.method, result); rf != nil {
+			r.called(req.call, outcomeRefused, msg, rf.code, rf.rule, rf.why)
+			return nil, rf.resp
+		}
 		r.answered(req.call, msg, m)
 		if out, changed := r.inputRequired(req.method, result); changed {
 			return out, nil
@@ -939,11 +955,16 @@ func RunStdio(ctx context.Context, argv []string, in io.Reader, out, stderr io.W
 	// exits; closing our end stops the reader.
 	defer c.Stdout().Close()
 
+	// The client's frames and the proxy's own answers to server requests
+	// share the server's stdin: one writer at a time.
+	stdin := &lockedWriter{w: c.Stdin()}
+	r.toServer = func(frame []byte) { _, _ = stdin.Write(frame) }
+
 	serverDone := make(chan error, 1)
 	go func() { serverDone <- r.pumpServer(c.Stdout()) }()
 
 	clientDone := make(chan error, 1)
-	go func() { clientDone <- r.pumpClient(in, c.Stdin()) }()
+	go func() { clientDone <- r.pumpClient(in, stdin) }()
 
 	// drain waits for the server's remaining output to reach the client, but
 	// not forever: a client that stopped reading must not hang the proxy.
@@ -1040,6 +1061,18 @@ func (r *relay) tooLarge(rt route, from string, prefix []byte, limit int, stream
 		reply = append(reply, '\n')
 	}
 	return reply, &sessionEnd{reason: ReasonTooLarge, msg: msg}
+}
+
+// lockedWriter serializes whole writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // pumpClient forwards client frames to the server until the client's EOF.

@@ -72,7 +72,7 @@ func writeFleetText(w io.Writer, f *Fleet, opts Options) error {
 	if s.Extensions > 0 {
 		extensions = ", " + plural(s.Extensions, "Claude Desktop extension")
 	}
-	fmt.Fprintf(bw, "mcpguard fleet: %s (%d out of compliance, %d stale), %s (%d distinct%s; %d allowed, %d not allowed); findings: %d errors, %d warnings, %d notes; errors: %d\n",
+	fmt.Fprintf(bw, "mcpguard fleet: %s (%d out of compliance, %d stale), %s (%d distinct%s; %d allowed, %d not allowed); findings: %d errors, %d warnings, %d notes; unreadable reports: %d\n",
 		plural(s.Hosts, "host"), s.HostsOutOfCompliance, s.StaleHosts, plural(s.Servers, "server"), s.DistinctServers, extensions, s.Allowed, s.NotAllowed,
 		s.Findings.Error, s.Findings.Warning, s.Findings.Note, s.Errors)
 

@@ -14,7 +14,7 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
 	c := colorizer(opts.Color)
 	s := r.Summary
-	fmt.Fprintf(bw, "%s %s (%d allowed, %s, %d blocked); findings: %s, %s, %s; errors: %d\n",
+	fmt.Fprintf(bw, "%s %s (%d allowed, %s, %d blocked); findings: %s, %s, %s; file errors: %d\n",
 		c.bold("mcpguard:"), plural(s.Servers, "server"), s.Allowed, notAllowedRunning(c, s.NotAllowedRunning), s.Blocked,
 		c.sev(SeverityError, plural(s.Findings.Error, "error")),
 		c.sev(SeverityWarning, plural(s.Findings.Warning, "warning")),
@@ -79,7 +79,7 @@ func WriteText(w io.Writer, r *Report, opts Options) error {
 		}
 	}
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(bw, "\n%s\n", c.bold("ERRORS"))
+		fmt.Fprintf(bw, "\n%s\n", c.bold("FILE ERRORS"))
 		for _, e := range r.Errors {
 			fmt.Fprintf(bw, "%s\n", oneLine(e.Error()))
 		}

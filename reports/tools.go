@@ -51,7 +51,7 @@ func WriteToolsText(w io.Writer, lists []ToolList, findings []Finding, errs []Fi
 		total.ResourceTemplates += l.ResourceTemplates
 		total.Resources += l.Resources
 	}
-	fmt.Fprintf(bw, "mcpguard tools: %s, %s; findings: %s, %s, %s; errors: %d\n",
+	fmt.Fprintf(bw, "mcpguard tools: %s, %s; findings: %s, %s, %s; file errors: %d\n",
 		plural(len(lists), "file"), total.counts(),
 		c.sev(SeverityError, plural(count[3], "error")), c.sev(SeverityWarning, plural(count[2], "warning")),
 		c.sev(SeverityNote, plural(count[1], "note")), len(errs))
@@ -81,7 +81,7 @@ func WriteToolsText(w io.Writer, lists []ToolList, findings []Finding, errs []Fi
 		}
 	}
 	if len(errs) > 0 {
-		fmt.Fprintf(bw, "\nERRORS\n")
+		fmt.Fprintf(bw, "\nFILE ERRORS\n")
 		for _, e := range errs {
 			fmt.Fprintf(bw, "%s\n", TerminalSafe(e.Error()))
 		}

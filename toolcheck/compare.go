@@ -11,8 +11,8 @@ import (
 
 // Compare reports what only several servers' tool lists show
 // together (MCPG-T002): the same or a look-alike tool name on two servers
-// (a client that offers both decides which one runs), and a description
-// that names another server's tool. Reports with the same Server name (or,
+// (a note: clients namespace tools by server; a warning for a confusable
+// character), and a description that names another server's tool. Reports with the same Server name (or,
 // without names, the same Path) are one server. Findings are located in
 // the later report.
 //
@@ -71,10 +71,18 @@ func Compare(lists []*Report) []reports.Finding {
 						if nv := t.Value.Get("name"); nv != nil {
 							loc.Line, loc.Column = nv.Pos.Line, nv.Pos.Col
 						}
-						f := reports.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
+						f := reports.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client that does not namespace tools by server decides which one runs",
 							QuoteName(t.Name), tlServerLabel(rj), map[string]string{"cross-server-duplicate": "is also", "cross-server-lookalike": "looks like",
 								"cross-server-confusable": "is confusable with"}[kind], QuoteName(o.Name), tlServerLabel(ri)), kind, ri.Path, o.Pointer)
 						f.Evidence = map[string]any{"kind": kind, "tool": t.Name, "other_tool": o.Name, "other_server": ri.Server, "other_path": ri.Path}
+						if kind != "cross-server-confusable" {
+							// Clients namespace tools by server
+							// (mcp__github__create_issue beside
+							// mcp__gitlab__create_issue): a shared name or
+							// spelling is context. A confusable character
+							// is a look-alike by design and stays a warning.
+							f.Severity = reports.SeverityNote
+						}
 						emit(f)
 					}
 				}

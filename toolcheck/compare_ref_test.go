@@ -75,10 +75,13 @@ func refCompareTools(lists []*Report) []reports.Finding {
 					if nv := t.Value.Get("name"); nv != nil {
 						loc.Line, loc.Column = nv.Pos.Line, nv.Pos.Col
 					}
-					f := reports.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client with both decides which one runs",
+					f := reports.NewFinding(ruleT002, loc, rj.serverID, fmt.Sprintf("tool name %s of server %s %s tool %s of server %s; a client that does not namespace tools by server decides which one runs",
 						QuoteName(t.Name), tlServerLabel(rj), map[string]string{"cross-server-duplicate": "is also", "cross-server-lookalike": "looks like",
 							"cross-server-confusable": "is confusable with"}[kind], QuoteName(o.Name), tlServerLabel(ri)), kind, ri.Path, o.Pointer)
 					f.Evidence = map[string]any{"kind": kind, "tool": t.Name, "other_tool": o.Name, "other_server": ri.Server, "other_path": ri.Path}
+					if kind != "cross-server-confusable" {
+						f.Severity = reports.SeverityNote
+					}
 					emit(f)
 				}
 				emit(refReferences(rj, t, textsOf(t), ri, own)...)

@@ -238,9 +238,17 @@ func (a *toolAnalysis) duplicateNames() {
 		t := &tools[j]
 		ptr := t.Pointer + "/name"
 		pos := t.Value.Get("name").Pos
-		a.add(ruleT002, pos, ptr, fmt.Sprintf("tool name %s %s tool %s of the same server; the client decides which one runs",
+		f := a.add(ruleT002, pos, ptr, fmt.Sprintf("tool name %s %s tool %s of the same server; the client decides which one runs",
 			QuoteName(t.Name), map[string]string{"duplicate": "repeats", "lookalike": "looks like", "confusable": "is confusable with"}[kind], QuoteName(tools[i].Name)),
 			map[string]any{"kind": kind + "-in-server", "tool": t.Name, "other": tools[i].Name, "other_pointer": tools[i].Pointer}, "dup", tools[i].Pointer)
+		if kind == "lookalike" {
+			// Two spellings of one name in one server (getWeather beside
+			// get_weather, a generated and a hand-written set of tools)
+			// are both its own: the server gains nothing by having them
+			// confused. A repeated name (the client keeps one) and a
+			// confusable character (a look-alike by design) stay warnings.
+			f.Severity = reports.SeverityNote
+		}
 		if kind == "confusable" && !tlIsASCII(t.Name) && !a.uniAt[ruleU006+"\x00"+ptr] {
 			a.add(ruleU006, pos, ptr, fmt.Sprintf("tool name %s is confusable with %s", QuoteName(t.Name), QuoteName(tools[i].Name)),
 				map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": tools[i].Name}, "dup", tools[i].Pointer)

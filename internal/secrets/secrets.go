@@ -270,6 +270,22 @@ var credentialNouns = map[string]bool{
 	"signature": true, "sig": true,
 }
 
+// gluedNouns are the credential nouns read at the end of a longer word, a
+// name written without separators (PGPASSWORD, MYSQLPASSWD, CLIENTSECRET,
+// OPENAIAPIKEY). The shorter nouns are not: "bypass", "compass", "catpat".
+var gluedNouns = []string{"password", "passwd", "passphrase", "secret", "apikey"}
+
+// gluedNoun reports a word that is longer than a gluedNouns noun and ends
+// with it.
+func gluedNoun(w []byte) bool {
+	for _, n := range gluedNouns {
+		if len(w) > len(n) && string(w[len(w)-len(n):]) == n {
+			return true
+		}
+	}
+	return false
+}
+
 // keyQualifiers make "key" a credential ("API_KEY", "access-key"), unlike
 // "sort_key" or "hotkey".
 var keyQualifiers = map[string]bool{
@@ -294,7 +310,7 @@ func nameStrength(name string) credentialStrength {
 		}
 		short := len(w) <= maxNameWord // a longer word is no noun or qualifier
 		// (Indexing a map with string(w) does not copy w.)
-		noun := short && credentialNouns[string(w)]
+		noun := short && credentialNouns[string(w)] || gluedNoun(w)
 		key := string(w) == "key"
 		qualified := key && prevLen >= 0 && keyQualifiers[string(prev[:prevLen])]
 		anyWeak = anyWeak || noun || qualified
@@ -701,6 +717,61 @@ func (d *Detector) ScanArgs(args []string) ([]string, []Found) {
 
 // RedactArgs is ScanArgs without what it found.
 func (d *Detector) RedactArgs(args []string) []string { out, _ := d.ScanArgs(args); return out }
+
+// RedactFields is RedactText for a string that is or holds a command line
+// (a run_command tool's command, a query with its connection string): each
+// whitespace-separated field is judged as ScanArgs judges an argument —
+// "--password=x", "NAME=x", "--token x", "X-Api-Key: x" — with the quotes
+// around a field set aside, and tokens of known formats are hidden
+// anywhere. What is not a field's value (the separators, the quotes, the
+// names) is kept as it was.
+func (d *Detector) RedactFields(s string) string {
+	s = d.RedactText(s)
+	var b strings.Builder
+	prev, last := "", 0
+	for i := 0; i < len(s); {
+		if isFieldSpace(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && !isFieldSpace(s[j]) {
+			j++
+		}
+		field := s[i:j]
+		core := strings.Trim(field, `'"`)
+		lead := strings.Index(field, core)
+		v, f := d.scanArg(core)
+		if len(f) == 0 && core != "" && !strings.HasPrefix(core, "-") {
+			// The value of the field before: "--token x", "X-Api-Key: x".
+			name, flag := strings.CutPrefix(prev, "-")
+			name, header := strings.CutSuffix(name, ":")
+			if header && isSchemeWord(core) {
+				// "Authorization: Bearer x": the value is the field after.
+				i = j
+				continue
+			}
+			if (flag && !strings.Contains(name, "=")) || (header && !strings.ContainsAny(name, "/")) {
+				if _, ok := d.Secret(strings.TrimLeft(name, "-"), core); ok {
+					v = Redacted
+				}
+			}
+		}
+		if v != core {
+			b.WriteString(s[last : i+lead])
+			b.WriteString(v)
+			last = i + lead + len(core)
+		}
+		prev, i = core, j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isFieldSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func (d *Detector) scanArg(a string) (string, []Found) {
 	if name, val, ok := strings.Cut(a, "="); ok && val != "" && !strings.ContainsAny(name, " /:") {

@@ -168,6 +168,11 @@ func TestSecretNames(t *testing.T) {
 		{"Authorization", "Digest q8Zr4Lx0Tn2Vb7Kd5Wm1", "credential-name"},
 		{"Authorization", "token ${GITHUB_TOKEN}", ""},
 		{"DB_PASSWORD", "hunter2", "credential-name"},
+		{"PGPASSWORD", "hunter2", "credential-name"},
+		{"MYSQLPASSWD", "hunter2", "credential-name"},
+		{"OPENAIAPIKEY", "k8s9d0f7", "credential-name"},
+		{"BYPASS", "hunter2", ""},
+		{"COMPASS_PASS_HINT", "hunter2", ""},
 		{"authToken", "abc123def", "credential-name"},
 		{"client-secret", "s3cr3t-value", "credential-name"},
 		{"TOKEN_URL", "q8Zr4Lx0Tn2Vb7Kd5Wm1Ys9P", "credential-name"},
@@ -329,7 +334,7 @@ func FuzzNameStrength(f *testing.F) {
 		"TOKEN", "LOG_LEVEL", "Authorization", "X-Api-Key", "authToken", "api_key", "key", "sort_key", "hotkey",
 		"AUTH_MODE", "TOKEN_FILE", "--password", "client-secret", "GITHUB_PERSONAL_ACCESS_TOKEN", "apiKEY", "aPIKey",
 		"x-amz-security-token", "éToken", "authorization" + strings.Repeat("x", 70), strings.Repeat("a", 70) + "_key",
-		"subscriptionKey", "key_api", "KeyKey", "", "-", "9token",
+		"subscriptionKey", "key_api", "KeyKey", "", "-", "9token", "PGPASSWORD", "bypass_mode", "clientsecret_file",
 	} {
 		f.Add(s)
 	}
@@ -347,7 +352,7 @@ func refNameStrength(name string) credentialStrength {
 	}
 	last := w[len(w)-1]
 	switch {
-	case credentialNouns[last]:
+	case credentialNouns[last] || gluedNoun([]byte(last)):
 		return strongCredential
 	case last == "key" && len(w) > 1 && keyQualifiers[w[len(w)-2]]:
 		return strongCredential
@@ -355,7 +360,7 @@ func refNameStrength(name string) credentialStrength {
 		return weakCredential
 	}
 	for i, x := range w {
-		if credentialNouns[x] || x == "key" && i > 0 && keyQualifiers[w[i-1]] {
+		if credentialNouns[x] || gluedNoun([]byte(x)) || x == "key" && i > 0 && keyQualifiers[w[i-1]] {
 			return weakCredential
 		}
 	}
@@ -450,4 +455,41 @@ func TestIsPlaceholder(t *testing.T) {
 			t.Errorf("IsPlaceholder(%q) = %v, want %v", c.v, got, c.want)
 		}
 	}
+}
+
+// TestRedactFields: a command line inside a string has its secrets hidden
+// as ScanArgs hides an argv's, and keeps every other byte.
+func TestRedactFields(t *testing.T) {
+	d := NewDetector()
+	for _, tc := range []struct{ in, want string }{
+		{"mysql -u root --password=Hunter2xq db", "mysql -u root --password=REDACTED db"},
+		{"PGPASSWORD=s3cr3tpw  psql -h db", "PGPASSWORD=REDACTED  psql -h db"},
+		{"deploy --token abcdef123456 --env prod", "deploy --token REDACTED --env prod"},
+		{"curl -H 'X-Api-Key: kq81zzp0w7' https://api.example", "curl -H 'X-Api-Key: REDACTED' https://api.example"},
+		{`docker run -e "API_KEY=plainkey991" img`, `docker run -e "API_KEY=REDACTED" img`},
+		{"go test ./... -run TestLogin -v", "go test ./... -run TestLogin -v"},
+		{"ls --color=auto /etc/passwd", "ls --color=auto /etc/passwd"},
+		{"fix the password reset page", "fix the password reset page"},
+		{"Authorization: Bearer q8Zr4Lx0Tn2Vb7Kd5Wm1", "Authorization: Bearer REDACTED"},
+		{"", ""},
+	} {
+		if got := d.RedactFields(tc.in); got != tc.want {
+			t.Errorf("RedactFields(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzRedactFields: any string is redacted without a panic, and what the
+// redaction left is left again.
+func FuzzRedactFields(f *testing.F) {
+	for _, s := range []string{"a --token x", "X: y", `"A=b"`, "'", "--password", " \t\n", "PGPASSWORD=é"} {
+		f.Add(s)
+	}
+	d := NewDetector()
+	f.Fuzz(func(t *testing.T, s string) {
+		once := d.RedactFields(s)
+		if twice := d.RedactFields(once); twice != once {
+			t.Fatalf("%q: %q, then %q", s, once, twice)
+		}
+	})
 }

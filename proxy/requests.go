@@ -1,0 +1,382 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/mcpio"
+	"github.com/mcpguard/mcpguard/reports"
+	"github.com/mcpguard/mcpguard/toolcheck"
+)
+
+// Server-to-client requests (issue 44 part 3: judge every string the
+// model reads). A sampling/createMessage request's system prompt and
+// messages go straight into the client's model, an elicitation/create
+// request's message and the descriptions of its requestedSchema are shown
+// to the user, who answers what they ask: they are judged as a prompt of
+// prompts/get is, by the same analysis (toolcheck.AnalyzeList as a
+// prompt), with the server's own tools as its own. A system prompt is
+// instructions by its nature, so only what the prompt analysis calls an
+// error-level MCPG-T001 withholds a request: an instruction aimed at
+// another server's tool, concealment from the user, private data sent to
+// a sink, a demand for the conversation or for credentials. The text a
+// model reads as one conversation is also judged joined, so that an
+// instruction split across two messages is read as the model reads it.
+// Requests of the 2026-07-28 revision, the inputRequests of an
+// input_required result, are judged the same way.
+
+// RequestInspector is an Inspector that also judges the server's requests
+// whose text reaches the client's model or the user.
+type RequestInspector interface {
+	// ServerRequest judges the params of a sampling/createMessage or
+	// elicitation/create request. withheld is set when the request must
+	// not reach the client, err when it could not be analysed; the relay
+	// acts on either in enforce mode only.
+	ServerRequest(method string, params []byte) (withheld *Withheld, err error)
+}
+
+var _ RequestInspector = (*Guard)(nil)
+
+// judgedRequests are the server requests whose text is judged.
+var judgedRequests = map[string]bool{"sampling/createMessage": true, "elicitation/create": true}
+
+// The analysed document holds the request's texts joined as a second
+// prompt (requestDocument): its name is the method's with joinedSuffix,
+// the texts its member joinedMember, at joinedPointer.
+const (
+	joinedSuffix  = " joined"
+	joinedMember  = "text"
+	joinedPointer = "/prompts/1/" + joinedMember
+)
+
+// ServerRequest implements RequestInspector.
+func (g *Guard) ServerRequest(method string, params []byte) (*Withheld, error) {
+	doc, offered, err := requestDocument(method, params)
+	if err == nil {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		own := g.ownTools()
+		if len(offered) > 0 {
+			// The tools a sampling request offers the model are the
+			// server's: it runs them (the model sees no others).
+			o := &toolcheck.Names{}
+			o.Merge(own)
+			for _, n := range offered {
+				o.AddName(n)
+			}
+			own = o
+		}
+		var cat *toolcheck.Catalog
+		if cat, err = toolcheck.AnalyzeList(doc, toolcheck.KindPrompt, toolcheck.Options{Path: method, Server: g.opts.Name}, own); err == nil {
+			return g.judgeRequest(method, cat), nil
+		}
+	}
+	g.emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
+		Message: fmt.Sprintf("the server's %s request not analysed: %v%s", method, err, g.action("; not forwarded, the server gets an error", " (monitor mode: forwarded)")),
+		Details: map[string]any{"method": method}})
+	g.opts.Logger.Error("server request not analysed", "server", g.opts.Name, "method", method, "err", err)
+	return nil, err
+}
+
+// judgeRequest reports the findings of a server request (each once per
+// method) and returns the verdict. A finding of the joined text counts
+// only when no single text gave an error-level MCPG-T001: otherwise it
+// repeats one. The caller holds g.mu.
+func (g *Guard) judgeRequest(method string, cat *toolcheck.Catalog) *Withheld {
+	var single, split *reports.Finding
+	for i := range cat.Findings {
+		f := &cat.Findings[i]
+		if f.Rule != "MCPG-T001" || f.Severity != reports.SeverityError {
+			continue
+		}
+		if f.Location.Pointer == joinedPointer {
+			if split == nil {
+				split = f
+			}
+		} else if _, ok := cutPrefixPointer(f.Location.Pointer, "/prompts/0"); ok && single == nil {
+			single = f
+		}
+	}
+	for i := range cat.Findings {
+		f := &cat.Findings[i]
+		if f.Rule == "MCPG-T005" {
+			continue // the document's shape (a missing name): not the request's
+		}
+		ptr, ok := cutPrefixPointer(f.Location.Pointer, "/prompts/0")
+		if !ok {
+			// The joined texts (or the document's list itself): only a
+			// verdict no single text gave is theirs to report.
+			if f != split || single != nil {
+				continue
+			}
+			ptr = "" // the request's params as a whole
+		}
+		msg := requestMessage(method, f.Message)
+		key := f.ID + "\x00" + method + "\x00" + msg
+		if g.promptFindings[key] {
+			continue
+		}
+		if len(g.promptFindings) < maxReportedResults {
+			g.promptFindings[key] = true
+		}
+		e := events.Event{Kind: "finding", Severity: string(f.Severity), Rule: f.Rule, FindingID: f.ID, Message: msg,
+			Details: map[string]any{"pointer": ptr, "method": method}}
+		if ptr == "" {
+			e.Details["joined"] = true
+		}
+		if d, ok := f.Evidence["decoded"].(string); ok && d != "" {
+			e.Details["decoded"] = d
+		}
+		g.emit(e)
+	}
+	verdict := single
+	if verdict == nil {
+		verdict = split
+	}
+	if verdict == nil {
+		return nil
+	}
+	g.opts.Logger.Warn("server request withheld", "server", g.opts.Name, "method", method, "rule", verdict.Rule, "enforced", g.opts.Enforce)
+	return &Withheld{Rule: verdict.Rule, Message: requestMessage(method, verdict.Message)}
+}
+
+// requestMessage names the request in a finding's message: the analysis
+// calls it a prompt named by the method.
+func requestMessage(method, msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "prompt "+toolcheck.QuoteName(method+joinedSuffix)); ok {
+		return "the " + method + " request" + rest + " (its texts read together)"
+	}
+	return strings.Replace(msg, "prompt "+toolcheck.QuoteName(method), "the "+method+" request", 1)
+}
+
+// requestDocument makes of a server request's params the prompts/list
+// document the analysis reads: {"prompts":[PARAMS]} named by the method,
+// without the params' _meta (no model or user reads it) and without the
+// base64 of images and audio. When a model or the user reads more than
+// one text as one (a sampling request's system prompt and its messages'
+// text; an elicitation's message and its schema's titles and
+// descriptions), a second prompt holds them joined (joinedPointer).
+// offered are the names of the tools a sampling request offers.
+func requestDocument(method string, params []byte) (doc []byte, offered []string, err error) {
+	if !judgedRequests[method] {
+		return nil, nil, fmt.Errorf("%s is not a request the proxy judges", method)
+	}
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.UseNumber()
+	v, err := decodeUnique(dec, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, nil, errors.New("the request's params are not an object")
+	}
+	delete(obj, "_meta")
+	dropBinary(obj)
+	var texts []string
+	if method == "sampling/createMessage" {
+		if s, ok := obj["systemPrompt"].(string); ok {
+			texts = append(texts, s)
+		}
+		texts = memberTexts(obj["messages"], map[string]bool{"text": true}, texts, 0)
+		tools, _ := obj["tools"].([]any)
+		for _, t := range tools {
+			if t, ok := t.(map[string]any); ok {
+				if n, ok := t["name"].(string); ok && n != "" {
+					offered = append(offered, n)
+				}
+			}
+		}
+	} else {
+		if s, ok := obj["message"].(string); ok {
+			texts = append(texts, s)
+		}
+		texts = memberTexts(obj["requestedSchema"], map[string]bool{"title": true, "description": true}, texts, 0)
+	}
+	obj["name"] = method
+	prompts := []any{obj}
+	if len(texts) > 1 {
+		prompts = append(prompts, map[string]any{"name": method + joinedSuffix, joinedMember: strings.Join(texts, "\n")})
+	}
+	doc, err = marshal(map[string]any{"prompts": prompts})
+	return doc, offered, err
+}
+
+// maxJoinDepth bounds the depth memberTexts reads (decodeUnique bounded
+// the document's).
+const maxJoinDepth = 64
+
+// memberTexts appends the strings of the members named in members at any
+// depth of v (to maxJoinDepth), in document order for arrays (objects'
+// members in their sorted order).
+func memberTexts(v any, members map[string]bool, out []string, depth int) []string {
+	if depth > maxJoinDepth {
+		return out
+	}
+	switch v := v.(type) {
+	case []any:
+		for _, e := range v {
+			out = memberTexts(e, members, out, depth+1)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			if s, ok := v[k].(string); ok && members[k] {
+				out = append(out, s)
+				continue
+			}
+			out = memberTexts(v[k], members, out, depth+1)
+		}
+	}
+	return out
+}
+
+// sortedKeys returns an object's member names in order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// judgeServerRequest judges a server's sampling/createMessage or
+// elicitation/create request (RequestInspector). In enforce mode one with
+// hidden instructions, or one that could not be analysed, is not
+// forwarded: the server gets a JSON-RPC error for it (-32001, -32002) in
+// the client's place, and drop is true. Monitor mode forwards it, with
+// the same events.
+func (r *relay) judgeServerRequest(rt route, m *mcpio.Message) (drop bool) {
+	if !judgedRequests[m.Method] {
+		return false
+	}
+	ri, ok := r.opts.Inspector.(RequestInspector)
+	if !ok {
+		return false
+	}
+	w, err := ri.ServerRequest(m.Method, m.Params)
+	switch {
+	case err != nil:
+		if !r.opts.Enforce {
+			return false
+		}
+		r.answerServer(rt, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+m.Method+" request could not be analysed: "+err.Error(), nil))
+		return true
+	case w == nil:
+		return false
+	}
+	r.opts.Events.Emit(events.Event{Kind: "request-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
+		Message: w.Message + r.action("; not forwarded, the server gets error -32001", " (monitor mode: forwarded)"),
+		Details: map[string]any{"method": m.Method, "answered": "server"}})
+	if !r.opts.Enforce {
+		return false
+	}
+	r.answerServer(rt, errorResponse(m.ID, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": m.Method, "rule": w.Rule}))
+	return true
+}
+
+// answerServer sends the proxy's own response to a server request: over
+// the route's POST (Streamable HTTP) or to the server's stdin (stdio). It
+// does not wait: the server may be busy writing what the proxy reads.
+func (r *relay) answerServer(rt route, resp []byte) {
+	send := r.toServer
+	if rt.answer != nil {
+		send = rt.answer
+	}
+	if send == nil {
+		return
+	}
+	go send(append(resp, '\n'))
+}
+
+// withheldInput judges the inputRequests of an input_required result
+// (2026-07-28) to the client's request method, as the server's own
+// requests are (RequestInspector), and returns the error response the
+// client gets instead of the result in enforce mode: -32001 for a request
+// with hidden instructions (a request-withheld event, monitor mode too),
+// -32002 for one that could not be analysed; nil when it may pass.
+func (r *relay) withheldInput(id []byte, method string, result []byte) *inputRefusal {
+	ri, ok := r.opts.Inspector.(RequestInspector)
+	if !ok || !bytes.Contains(result, inputRequiredMark) {
+		return nil // the fast path: every other result
+	}
+	keys, values, ok := mcpio.ObjectMembers(result)
+	if !ok {
+		return nil
+	}
+	var kind string
+	var reqs []byte
+	for i, k := range keys {
+		switch k {
+		case "resultType":
+			kind = string(values[i])
+		case "inputRequests":
+			reqs = values[i]
+		}
+	}
+	if kind != `"input_required"` || reqs == nil {
+		return nil
+	}
+	var entries [][]byte
+	if _, vs, ok := mcpio.ObjectMembers(reqs); ok {
+		entries = vs
+	} else {
+		var arr []json.RawMessage
+		if json.Unmarshal(reqs, &arr) != nil {
+			return nil
+		}
+		for _, e := range arr {
+			entries = append(entries, e)
+		}
+	}
+	var refused *inputRefusal
+	for _, e := range entries {
+		inner := paramString(e, "method")
+		if !judgedRequests[inner] {
+			continue
+		}
+		var params []byte
+		if ks, vs, ok := mcpio.ObjectMembers(e); ok {
+			for i, k := range ks {
+				if k == "params" {
+					params = vs[i] // the last, as JSON.parse reads it
+				}
+			}
+		}
+		w, err := ri.ServerRequest(inner, params)
+		switch {
+		case err != nil:
+			if refused == nil {
+				why := "the " + inner + " request of the input_required result could not be analysed: " + err.Error()
+				refused = &inputRefusal{resp: errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), code: CodeNotAnalysed, why: why}
+			}
+			continue
+		case w == nil:
+			continue
+		}
+		r.opts.Events.Emit(events.Event{Kind: "request-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
+			Message: w.Message + r.action("; the client gets error -32001 instead of the "+method+" result", " (monitor mode: forwarded)"),
+			Details: map[string]any{"method": inner, "answered": "client", "request": method}})
+		if refused == nil {
+			refused = &inputRefusal{resp: errorResponse(id, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": inner, "rule": w.Rule}),
+				code: CodeWithheld, rule: w.Rule, why: w.Message}
+		}
+	}
+	if !r.opts.Enforce {
+		return nil
+	}
+	return refused
+}
+
+// inputRefusal is the proxy's error response in the server's place, with what
+// the call audit records of it.
+type inputRefusal struct {
+	resp      []byte
+	code      int
+	rule, why string
+}
