@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -491,7 +492,7 @@ var (
 	// readObjects are operations that read: an execution verb on one of
 	// them runs a read.
 	readObjects = lazyWordSet(`query queries aggregation aggregations aggregate find search searches select lookup
-		report reports analysis count explain audit audits`)
+		report reports analysis count explain audit audits review reviews`)
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages
@@ -888,7 +889,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
-		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) {
+		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) && !negatedPhrase(e.descView, m) {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 		}
 	}
@@ -969,6 +970,71 @@ func orExisting(words []string) bool {
 		_, a := lookupVerb(words[k-1], false)
 		_, b := lookupVerb(words[k+1], false)
 		if a&classNonIdem != 0 && existingVerbs()[words[k+1]] || b&classNonIdem != 0 && existingVerbs()[words[k-1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// phraseNegators deny the action that follows them within a few words
+// ("without overwriting", "never deletes", "does not overwrite", "instead
+// of overwriting"; "t" is what is left of "won't" and "doesn't").
+var phraseNegators = lazyWordSet(`without never not no nor cannot instead t`)
+
+// negatedPhrase reports whether the first occurrence of a destructive
+// phrase m in view is denied by one of the three words before it in its
+// sentence: "Atomically create a Markdown note without overwriting an
+// existing file" says the tool does not overwrite.
+func negatedPhrase(view, m string) bool {
+	i := strings.Index(view, m)
+	if i < 0 {
+		return false
+	}
+	before := view[:i]
+	if k := strings.LastIndexAny(before, ".;!?"); k >= 0 {
+		before = before[k+1:]
+	}
+	words := tlWords(before)
+	for k := len(words) - 1; k >= 0 && k >= len(words)-3; k-- {
+		if phraseNegators()[words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// noWriteRE finds a description's statement that the tool stores nothing.
+var noWriteRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:nothing is (?:written|stored|saved|changed|modified|persisted)|(?:writes|stores|changes|modifies|persists) nothing)\b`)
+})
+
+// withoutPlainWrites drops the evidence that only writes or adds (create,
+// update), keeping what deletes, runs or sends.
+func withoutPlainWrites(ev []verbEvidence) []verbEvidence {
+	out := make([]verbEvidence, 0, len(ev))
+	for _, e := range ev {
+		if e.class&(classDestroy|classExec|classSend) == 0 && e.class&(classMutate|classNonIdem) != 0 {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// uniqueKeyRE finds a parameter description that says its value must be
+// unique ("must be unique within the portal").
+var uniqueKeyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:must|should|has to|needs to) be (?:globally )?unique\b`)
+})
+
+// uniquelyKeyed reports whether a tool takes a required parameter whose
+// value the caller chooses and must be unique (a slug, a subdomain, a
+// key): a repeated call with the same arguments finds it taken and makes
+// nothing twice (real: SmartBear's swagger_create_portal, whose required
+// subdomain "Must be unique").
+func uniquelyKeyed(params []toolParam) bool {
+	for _, p := range params {
+		if p.required && !p.object && !p.closed && uniqueKeyRE().MatchString(p.desc) {
 			return true
 		}
 	}
@@ -1096,7 +1162,14 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 
 	// A001: readOnlyHint true on a tool that writes, deletes, executes or sends.
 	if readOnly {
-		if bad := pickEvidence(all, classMutate|classDestroy|classExec|classSend); len(bad) > 0 {
+		a1 := all
+		if ev.descView != "" && !ev.descUnread && noWriteRE().MatchString(ev.descView) {
+			// "Create a share link … Nothing is written": what the verb
+			// makes is computed (a signed URL), stored nowhere. Deleting,
+			// running and sending still count.
+			a1 = withoutPlainWrites(all)
+		}
+		if bad := pickEvidence(a1, classMutate|classDestroy|classExec|classSend); len(bad) > 0 {
 			f := a.add(ruleA001, ro.pos, ro.ptr, fmt.Sprintf("tool %s is annotated readOnlyHint: true but %s; clients that auto-approve read-only tools run it without asking",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "readOnlyHint", bad), "readOnlyHint")
 			graded(f, bad, all, 3)
@@ -1134,7 +1207,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	}
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
-	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) {
+	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) && !uniquelyKeyed(a.cur.params(t)) {
 		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
 			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")

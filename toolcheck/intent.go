@@ -465,7 +465,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		}
 		return other
 	}
-	if dir && otherOf() != "" && (!sequenceOnly(p, s) || p.sinkDest.MatchString(s)) {
+	if dir && otherOf() != "" && (!sequenceOnly(p, s) && !meansOnly(s, otherOf()) || p.sinkDest.MatchString(s)) {
 		// An instruction aimed at another tool: a directive word, or a
 		// call put in sequence that hands it an address or a URL of the
 		// clause's own ("first call send-email with x@y.io as the
@@ -591,6 +591,26 @@ func sequenceOnly(p *intentPatterns, s string) bool {
 		return false
 	}
 	return !p.directive.re.MatchString(sequenceRE().ReplaceAllString(s, " "))
+}
+
+// passiveMeansRE finds a passive verb followed, within a few words, by a
+// preposition of means ("be registered on the site via", "was created
+// through").
+var passiveMeansRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:be|been|is|are|was|were) (?:\w+ed|built|made|set up|written) (?:[\w'-]+ ){0,5}?(?:via|through|using|with) $`)
+})
+
+// meansOnly reports whether a clause names the other tool only as the means
+// by which something was or must be done, in the passive, with no
+// destination of its own: "The ability must (a) be registered on the site
+// via wp_register_ability" states a precondition on a thing (real: Respira's
+// respira_invoke_ability), it tells the model to call nothing.
+func meansOnly(s, tool string) bool {
+	i := strings.Index(s, tool)
+	if i <= 0 {
+		return false
+	}
+	return passiveMeansRE().MatchString(s[:i])
 }
 
 // askedTransfer reports whether a clause has a verb that hands data over

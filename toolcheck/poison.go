@@ -758,9 +758,17 @@ func (a *toolAnalysis) reportPoisoning(t *Tool, sigs []toolSignal) {
 		for _, c := range cross {
 			matches = tlAppendUnique(matches, c.match)
 		}
-		a.add(ruleT002, s.pos, s.ptr, fmt.Sprintf("tool %s instructs the model about other tools or servers (%s): tool shadowing",
+		f := a.add(ruleT002, s.pos, s.ptr, fmt.Sprintf("tool %s instructs the model about other tools or servers (%s): tool shadowing",
 			QuoteName(t.Name), strings.Join(tlQuoted(matches, 3), ", ")),
 			map[string]any{"kind": "cross-tool-instruction", "tool": t.Name, "matches": matches}, "cross-tool")
+		// One phrase of moderate weight alone ("Gets the proxy address
+		// for a given network and contract": a blockchain proxy
+		// contract) is a weak signal: a note. It is a warning when the
+		// cross-tool phrases weigh more together, or when the tool
+		// carries another family's signal too.
+		if crossWeight(sigs) < crossWarnWeight && len(otherFamilies(sigs, famCrossTool)) == 0 {
+			f.Severity = "note"
+		}
 	}
 	score, fam := poisonScore(sigs)
 	if score < suspectThreshold || (score < poisonThreshold && len(fam) < 2) {
@@ -815,6 +823,36 @@ func (a *toolAnalysis) reportPoisoning(t *Tool, sigs []toolSignal) {
 	}
 	f := a.add(ruleT001, s.pos, s.ptr, fmt.Sprintf("tool %s has suspicious phrasing below the hidden-instruction threshold: %s", QuoteName(t.Name), strings.Join(parts, "; ")), ev, "suspect")
 	f.Severity = "note"
+}
+
+// crossWarnWeight is the weight of cross-tool phrases at which one tool's
+// T002 instruction finding is a warning on its own.
+const crossWarnWeight = 3.0
+
+// crossWeight is the weight of a tool's cross-tool family signals (those
+// that make T002 and those that only add to T001, "change the
+// recipient"): the sum over distinct matches.
+func crossWeight(sigs []toolSignal) float64 {
+	seen := map[string]bool{}
+	w := 0.0
+	for _, c := range sigs {
+		if c.family == famCrossTool && !seen[c.match] {
+			seen[c.match] = true
+			w += c.weight
+		}
+	}
+	return w
+}
+
+// otherFamilies returns the families of sigs other than fam.
+func otherFamilies(sigs []toolSignal, fam string) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sigs {
+		if s.family != fam {
+			out[s.family] = true
+		}
+	}
+	return out
 }
 
 func tlQuote(s string) string { return fmt.Sprintf("%q", s) }
