@@ -105,7 +105,7 @@ func newACAutomaton(lits []string) *acAutomaton {
 		}
 	}
 	// Encode the transitions as rows plus output indices.
-	if len(nodes)*m.nclass >= outBase {
+	if uint64(len(nodes))*uint64(m.nclass) >= outBase {
 		panic("scanner: phrase automaton too large")
 	}
 	code := make([]uint32, len(nodes))
