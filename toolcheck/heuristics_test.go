@@ -218,6 +218,15 @@ func TestAnnotations(t *testing.T) {
 		{"title safer than name", `{"name": "delete_all_files", "title": "Read a document"}`, map[string]string{ruleA005: "warning"}},
 		{"annotations.title safer than name", `{"name": "run_command", "annotations": {"title": "View output"}}`, map[string]string{ruleA005: "warning"}},
 		{"matching title", `{"name": "delete_entities", "title": "Delete Entities"}`, nil},
+		// A title names the action by its first word, past a server prefix
+		// only: a noun phrase of the name's object claims nothing, "New X"
+		// creates, and submitting or running a search is the search.
+		{"title as a noun phrase of the object", `{"name": "execute_sql", "title": "SQL Query"}`, nil},
+		{"title safer past a server prefix", `{"name": "slack_delete_message", "title": "Slack Read Message"}`, map[string]string{ruleA005: "warning"}},
+		{"title New for a creator", `{"name": "create_issue", "title": "New Issue"}`, nil},
+		{"submitting a search", `{"name": "submit_search", "title": "Search"}`, nil},
+		{"running a validation", `{"name": "run_validation", "title": "Validate schema"}`, nil},
+		{"running a command shown as a read", `{"name": "run_command", "title": "Read the output"}`, map[string]string{ruleA005: "warning"}},
 		{"read-only with the SDK's default destructiveHint", `{"name": "x", "annotations": {"readOnlyHint": true, "destructiveHint": true}}`, map[string]string{ruleA005: "note"}},
 		{"string hint", `{"name": "x", "annotations": {"readOnlyHint": "false"}}`, map[string]string{ruleA005: "warning"}},
 		// Issue 44: the action word by position and grammar, membership,
