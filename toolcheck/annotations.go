@@ -508,6 +508,11 @@ var (
 		numerous parallel batch batches up to`)
 	// sessionVerbs are the verbs that, on a session object, only end it.
 	sessionVerbs = lazyWordSet(`close disconnect end stop terminate kill reset`)
+	// viewState is what clearing or resetting returns to its default in
+	// the client's view (a selection, the filters of a dashboard, a form's
+	// fields); deleting a saved filter still destroys it.
+	viewState  = lazyWordSet(`selection selections filter filters highlight highlights zoom viewport form forms field fields`)
+	resetVerbs = lazyWordSet(`clear reset`)
 )
 
 // judgeObjects reads each verb with its object in words: an execution verb
@@ -574,6 +579,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			e.class = classMutate
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
+		case resetVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), viewState()):
+			// "Clear the selection", "Reset the dashboard filters".
+			e.class = e.class&^classDestroy | classMutate
 		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
 			// Replacing the clipboard, clearing a tab: the client's own
 			// plumbing, not stored data.
