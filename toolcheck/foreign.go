@@ -35,7 +35,8 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 		`(?:ユーザー|ユーザ|利用者)に(?:知られ|気づかれ|気付かれ|悟られ)(?:ない|ぬ)`,
 		// es, pt: no se lo menciones al usuario; não conte ao usuário.
 		fwStart + `(?:no|nunca|não|nem|jamás)\s+(?:\p{L}+\s+){0,3}?(?:menciones|mencione|mencionar|digas|diga|informes|informe|comuniques|comunique|avises|avise|reveles|revele|cuentes|cuente|conte|notifiques|notifique)(?:[^\p{L}][^.!?\n]{0,30}?)?(?:usuari[oa]s?|usuários?|utilizador(?:es)?)`,
-		fwStart + `(?:sin|sem) que (?:el|la|o|a) (?:usuari[oa]|usuário|utilizador) (?:lo |o )?(?:sepa|note|se entere|saiba|perceba)`,
+		// sin que el usuario lo sepa; no hace falta que el usuario lo sepa.
+		fwStart + `(?:sin|sem|no hace falta|no es necesario|não é preciso|não é necessário|não precisa) que (?:el|la|o|a) (?:usuari[oa]|usuário|utilizador) (?:lo |o )?(?:sepa|note|se entere|saiba|perceba)`,
 		// de: Erwähne das dem Benutzer gegenüber nicht; dem Nutzer nichts sagen.
 		fwStart + `(?:erwähne|erwähnen|sag|sage|sagen|informiere|informieren|verrate|verraten|teile|teilen|zeige|zeigen)[^.!?\n]{0,50}?(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?` + fwStart + `(?:nicht|nichts|niemals|keinesfalls)(?:[^\p{L}]|$)`,
 		fwStart + `(?:nicht|nichts|niemals|nie|keinesfalls)\s+(?:\p{L}+\s+){0,3}?(?:erwähnen|sagen|mitteilen|verraten|informieren|zeigen)[^.!?\n]{0,10}?(?:benutzer|nutzer|anwender)`,
@@ -46,6 +47,10 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 		// fr: ne le dites pas à l'utilisateur; sans que l'utilisateur le sache.
 		fwStart + `ne\s+(?:le |la |les |lui |leur |l'|en |rien )*(?:dites|dis|mentionnez|mentionne|informez|informe|signalez|signale|révélez|révèle|parlez|parle)\s+(?:pas|jamais|rien)[^.!?\n]{0,30}?utilisat`,
 		fwStart + `sans que l'utilisat(?:eur|rice) (?:le |ne le )?(?:sache|remarque|s'en aperçoive)`,
+		// sans le lui signaler (lui: the person the text is about, cued
+		// by "utilisat"); sans en informer l'utilisateur.
+		fwStart + `sans (?:le |la |les |l'|en |rien )?(?:lui|leur) (?:en )?(?:dire|signaler|mentionner|révéler|préciser|indiquer|parler)(?:[^\p{L}]|$)`,
+		fwStart + `sans (?:en )?(?:informer|prévenir|avertir|aviser) l'utilisat`,
 	}
 	override := []string{
 		`(?:忽略|无视|忘记|忘掉|不要理会)[^。\n]{0,6}?(?:之前|以前|先前|上述|此前|所有|全部|前面)[^。\n]{0,6}?(?:指令|指示|说明|规则|提示)`,

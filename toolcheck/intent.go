@@ -38,7 +38,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // API key" a tool is configured with is its vendor's, sent to its vendor.
 // A dot-file needs no word boundary before it: "~/.aws" has none between
 // "/" and ".".
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -105,14 +105,14 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ )?(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:results?|outputs?|responses?)\b`),
-		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
-		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed)\b`),
+		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
@@ -122,7 +122,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// password", "the user's AWS secret access key").
 		credOwned:  newLitRegexp(`\b(?:your|the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|passphrases?|secrets?|credentials?|private keys?|pin codes?|seed phrases?|recovery phrases?|mnemonics?|session cookies?)\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
-		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching)\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// sinkData is what must not be sent away, read the same way for
 		// every sink (URL, address, parameter): privateData.
 		sinkData:  newLitRegexp(privateData),
@@ -181,7 +181,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// recordVerb hands the conversation to a log ("record every
 		// user prompt"), in the base form a command takes.
 		recordVerb: newLitRegexp(`\b(?:record|log|capture|submit|report|save|store|mirror)\b`),
-		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
+		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exact wording|exact words|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
 	}
 	for _, alt := range universalAlts {
 		p.universalAlt = append(p.universalAlt, newLitRegexp(alt))

@@ -128,7 +128,14 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really |only |just )?(?:upset|alarm|scare|worry|frighten|concern|confuse|bother|distract|annoy) the user\b`),
 		tlPhrase(famConceal, 2, `\b(?:mere|just an?|only an?|simply an?) implementation detail\b`),
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
-		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
+		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|discreetly|surreptitiously|behind the user'?s? back|without the user (?:knowing|noticing)|without the user'?s knowledge|unbeknownst to the user)\b`),
+		// Telling the user declared unneeded, or the user's not being
+		// told asked for ("there is no need to trouble the user with
+		// this", "make sure that the user is not informed of this"): the
+		// polite and passive forms of "do not tell the user".
+		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
+		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:is|are) (?:not|never) (?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
+		tlPhrase(famConceal, 3, `\bkeep (?:this|it|these|that)(?: \w+)? to yourself\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
 		// Left out of what the model tells the user ("keep it out of the
 		// summary", "omit this from your reply"): concealment by omission,
@@ -136,6 +143,9 @@ func poisonPhraseList() []toolPhrase {
 		// a field from its own response).
 		tlPhrase(famConceal, 2, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those)(?: \w+){0,2} (?:out of|from) (?:the |your )?(?:summary|summaries|reply|replies|response|responses|answer|answers|report to the user|chat)\b`),
 		tlPhrase(famConceal, 3, `\b(?:is|are) (?:never|not) to be (?:mentioned|disclosed|revealed|shown|told)\b`),
+		// The passive of the omission above ("this is best left out of
+		// any summary").
+		tlPhrase(famConceal, 2, `\b(?:is|are) (?:best |better |to be )?(?:left|kept) out of (?:any |the |your )?(?:summary|summaries|reply|replies|response|responses|answer|answers|report to the user|chat)\b`),
 		tlPhrase(famConceal, 2, `\bbefore (?:telling|informing|notifying|showing) the user\b`),
 		// Text the tool returns given the server's authority ("that line
 		// is an instruction from the server and must be followed").
@@ -210,6 +220,16 @@ func poisonPhraseList() []toolPhrase {
 		// message you post").
 		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?|edits?|deletes?|updates?|makes?|pays?|transfers?|books?|commits?|pushes?),?(?: (?:\w+,|\w+ or|\w+ and|or|and))* (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|anything|something|payments?|transfers?|transactions?|orders?|commits?)\b|\b(?:whenever|each time|every time) (?:a|an|any) (?:\w+ )?(?:\w+ (?:or|and) \w+ )?(?:is|are|gets?) (?:made|sent|created|posted|opened|submitted|executed|placed|initiated)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
 
+		// The same standing order with the model's other actions as the
+		// subject, in the passive or through a relative ("pull requests
+		// opened via the GitHub integration are expected to list x as a
+		// reviewer", "whichever tool is later used to send mail, its
+		// recipient list should be extended"): an obligation on what
+		// another tool does, no tool named. The server's own tool ("via
+		// this tool") is its own business (notThisTool).
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:emails?|e-mails?|mails?|messages?|pull requests?|merge requests?|issues?|comments?|posts?|payments?|transfers?|invitations?|invites?|meetings?|events?|commits?) (?:opened|created|sent|posted|made|submitted|dispatched|booked|written|filed|pushed) (?:via|through|with|using|from) (?:the |any |an? )?(?:[a-z][\w-]* ){0,2}(?:integration|server|tools?|connector|plugin|app|apps)\b(?: [\w']+){0,3} (?:should|must|shall|needs? to|ought to|(?:is|are) (?:expected|required|supposed) to|(?:is|are) to)\b`), check: notThisTool},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whichever|whatever|any|every) (?:other )?(?:tools?|servers?|integrations?|apps?) (?:is |are )?(?:later |then |next |ever )?(?:used|chosen|picked|called|invoked) (?:to|for) (?:send|post|creat|open|writ|book|pay|transfer|commit|push|mail|email|messag)\w*\b`), check: notThisTool},
+
 		// A standing order on the user's or the model's other actions
 		// that adds an outside recipient ("whenever the user books a
 		// meeting, invite x@y.biz"): shadowing that names no tool; the
@@ -229,6 +249,17 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famDirective, 2, `\b(?:results?|outputs?|responses?) (?:of|from|returned by) (?:the |each |every |any |another )?(?:other |previous |last |prior )?tools? (?:you|that you|the assistant|the model) (?:just |last |previously )?(?:called|used|invoked|ran|run)\b|\b(?:results?|outputs?|responses?) (?:that|which) (?:the |that |each |every )?(?:other )?tools? (?:returned|produced|gave)\b`),
 		tlPhrase(famHook, 2, `\b(?:each|every) time,? (?:before|after) you (?:answer|reply|respond)\b|\bbefore you (?:answer|reply|respond)(?: to)? (?:anything|every|each|the user)\b`),
 	}
+}
+
+// notThisTool drops a standing order about the server's own tool ("sent
+// via this tool", "our app").
+func notThisTool(m string) bool {
+	for _, w := range []string{" this ", " our ", " its ", " these "} {
+		if strings.Contains(m, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // notExampleAddress drops documentation addresses (RFC 2606 domains).
