@@ -59,6 +59,13 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 		fwStart + `(?:ignoriere|ignorieren sie|vergiss|vergessen sie|missachte|missachten sie)\s+(?:alle\s+)?(?:vorherigen|bisherigen|früheren|vorigen|obigen)\s+(?:anweisungen|instruktionen|regeln|befehle|vorgaben)`,
 		fwStart + `(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|проигнорируйте)\s+(?:все\s+)?(?:предыдущие|прежние|прошлые|предшествующие|ранее данные)\s+(?:инструкции|указания|правила|команды)`,
 		fwStart + `(?:ignore|ignorez|oublie|oubliez)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes|règles)\s+(?:précédentes|antérieures)`,
+		// The earlier instructions declared void, as English "previous
+		// instructions no longer apply".
+		fwStart + `(?:instructions|consignes) (?:reçues |données )?(?:précédemment|auparavant|antérieures|précédentes)[^.!?\n]{0,20}?(?:ne sont plus valables|ne s'appliquent plus|sont (?:caduques|obsolètes|annulées|nulles))`,
+		fwStart + `(?:instrucciones|indicaciones) (?:anteriores|previas|recibidas(?: antes| anteriormente)?)[^.!?\n]{0,20}?(?:ya no (?:son válidas|valen|aplican|se aplican|rigen)|quedan (?:anuladas|sin efecto)|son obsoletas)`,
+		fwStart + `(?:bisherigen|vorherigen|früheren) (?:anweisungen|vorgaben|instruktionen)[^.!?\n]{0,20}?(?:gelten nicht mehr|sind (?:ungültig|hinfällig|obsolet|aufgehoben))`,
+		`(?:之前|以前|先前)的?(?:指令|指示|说明)[^。\n]{0,6}?(?:不再有效|已失效|作废|无效)`,
+		`(?:以前|これまで)の(?:指示|命令)は[^。\n]{0,8}?(?:無効|有効ではありません|適用されません)`,
 	}
 	out.conceal = regexp.MustCompile(strings.Join(conceal, "|"))
 	out.override = regexp.MustCompile(strings.Join(override, "|"))
@@ -72,7 +79,7 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 // "précédentes"/"antérieures".
 var (
 	concealCues  = []string{"usuari", "usuár", "utilizador", "nutzer", "anwender", "utilisat", "пользовател", "用户", "使用者", "ユーザ", "利用者"}
-	overrideCues = []string{"instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト"}
+	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト"}
 )
 
 func anyCue(lower string, cues []string) bool {

@@ -70,7 +70,7 @@ var universalAlts = []string{
 	`\b(?:anything|everything|whatever) the user (?:asks|says|requests|wants|types)\b|\b(?:irrespective|regardless) of what(?:ever)? the user (?:asks|says|requests|wants|types)\b|\b(?:ahead of|before) (?:all|any) others\b`,
 	// The first act of all ("your first action in every conversation"):
 	// ahead of every other tool, as "before any other tool" is.
-	`\byour (?:very )?first (?:action|step|tool call|call|task)\b`,
+	`\byour (?:very )?first (?:action|step|tool call|call|task)\b|\bthe (?:very )?first (?:thing|action|step|call)(?: \w+){0,2} (?:in|of) (?:any|every|each) (?:conversation|session|chat)\b`,
 	`\bbefore (?:responding|replying|answering|doing anything)\b|\b(?:any|every|all) (?:other )?alternatives\b`,
 
 	`\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b`,
@@ -101,15 +101,15 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// literals gate every text.
 		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b[a-z][a-z0-9]*[_-][\w-]* (?:from|of|on) the (?:[\w.-]+ )?(?:mcp )?server\b`),
 		order:        newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
-		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|irrespective of|no matter|in this conversation|for this conversation)\b`),
-		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be)\b`),
+		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|irrespective of|no matter|in (?:any|every|each) (?:conversation|session|chat)|in this conversation|for this conversation)\b`),
+		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be|is a call to this tool)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
 		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
 		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
-		convUser:   newLitRegexp(`\buser'?s? (?:\w+ )?(?:messages?|requests?|prompts?|questions?|input)\b`),
+		convUser:   newLitRegexp(`\buser'?s? (?:\w+ ){0,2}(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
@@ -695,7 +695,7 @@ func (a *toolAnalysis) calledTool(s string) int {
 		w := s[i : i+k]
 		i += k + 1
 		switch strings.TrimLeft(w, "(\"'`") {
-		case "call", "calling", "invoke", "invoking", "run", "running", "use", "using", "trigger", "execute":
+		case "call", "calling", "calls", "invoke", "invoking", "invokes", "run", "running", "use", "using", "trigger", "execute":
 		default:
 			continue
 		}

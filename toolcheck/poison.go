@@ -135,7 +135,9 @@ func poisonPhraseList() []toolPhrase {
 		// polite and passive forms of "do not tell the user".
 		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:is|are) (?:not|never) (?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
-		tlPhrase(famConceal, 3, `\bkeep (?:this|it|these|that)(?: \w+)? to yourself\b`),
+		tlPhrase(famConceal, 3, `\bkeep (?:this|it|these|that)(?: \w+)? to yourself\b|\b(?:nobody|no one|no-one) (?:needs|has) to (?:be told|know|hear) about\b`),
+		// Weaker: an API key "users are not shown again" is a product fact.
+		tlPhrase(famConceal, 2, `\b(?:users?|humans?) (?:is|are) not shown (?:this|it|that|these)\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
 		// Left out of what the model tells the user ("keep it out of the
 		// summary", "omit this from your reply"): concealment by omission,
@@ -167,6 +169,12 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 4, `\b(?:leave|keep) (?:this|it|that|these) out of (?:any |the |your )?(?:summary|summaries|reply|replies|answer|answers|response|responses|output)\b(?: [\w']+){0,3} (?:the )?users?\b`),
 		// Consent bypassed: the user is not asked.
 		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
+		// A secret the model is pointed at in the user's own store.
+		tlPhrase(famSensitive, 2, `\b(?:stored|kept|saved|held) in (?:the user'?s|their) (?:\w+ ){0,2}(?:credential helper|credential manager|credential store|keychain|keyring|password manager|browser)\b`),
+		// ... and the model told to take it from there itself ("fetch it
+		// from there rather than asking"): the server reading its own
+		// keychain entry is no such order.
+		tlPhrase(famDirective, 2, `\b(?:fetch|get|take|grab|read|pull|copy|retrieve) (?:it|them|this|that) (?:from|out of) (?:there|that store|that file|that helper|it|them)\b`),
 
 		// Urgency and threats.
 		tlPhrase(famUrgency, 1.5, `\bvery,? very important\b`),
@@ -238,7 +246,7 @@ func poisonPhraseList() []toolPhrase {
 		// Instructions about the model's own other actions, no tool named
 		// ("whenever the assistant sends any email", "for every Slack
 		// message you post").
-		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?|edits?|deletes?|updates?|makes?|pays?|transfers?|books?|commits?|pushes?),?(?: (?:\w+,|\w+ or|\w+ and|or|and))* (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|anything|something|payments?|transfers?|transactions?|orders?|commits?)\b|\b(?:whenever|each time|every time) (?:a|an|any) (?:\w+ )?(?:\w+ (?:or|and) \w+ )?(?:is|are|gets?) (?:made|sent|created|posted|opened|submitted|executed|placed|initiated)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?|edits?|deletes?|updates?|makes?|pays?|transfers?|books?|commits?|pushes?),?(?: (?:\w+,|\w+ or|\w+ and|or|and))* (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|anything|something|payments?|transfers?|transactions?|orders?|commits?)\b|\b(?:whenever|each time|every time) (?:a|an|any) (?:\w+ )?(?:\w+ (?:or|and) \w+ )?(?:is|are|gets?) (?:made|sent|created|posted|opened|submitted|executed|placed|initiated)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b|\b(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|invitations?|events?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write|file|submit|make)s? (?:on (?:the user'?s|their) behalf|for the user),? (?:\w+ ){0,2}?(?:get|gets|carry|carries|include|includes|mention|mentions|must|should|always|need|needs|are to|is to|have to|ought to)\b`)},
 
 		// The same standing order with the model's other actions as the
 		// subject, in the passive or through a relative ("pull requests
