@@ -38,7 +38,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // API key" a tool is configured with is its vendor's, sent to its vendor.
 // A dot-file needs no word boundary before it: "~/.aws" has none between
 // "/" and ".".
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -128,7 +128,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		sinkData:  newLitRegexp(privateData),
 		addrSink:  newLitRegexp(`\b(?:bcc|cc|e-?mail|mail|send|forward|copy):?(?: (?:it|them|this|that|everything|a copy|copies))?(?: (?:to|of it to|of them to))? ` + addrPattern + `|\badd ` + addrPattern + ` (?:as|to) (?:a |the )?(?:bcc|cc|recipients?)\b`),
 		sinkTo:    newLitRegexp(`\b(?:to|into|at)\b`),
-		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		// hostSink is a host without a scheme as the object of "to",
@@ -1328,7 +1328,19 @@ func setHere(before string) bool {
 func (a *toolAnalysis) namesInput(p *intentPatterns, after, data string) bool {
 	for _, d := range p.bareDest.re.FindAllStringSubmatchIndex(after, 6) {
 		name := after[d[2]:d[3]]
-		if a.inputParam(name) && !namesData(data, identView(name)) && !credentialName(identView(name)) {
+		if !a.inputParam(name) {
+			// One word between an article and it ("to the saved note"),
+			// not a verb ("to run cmd") or the next sentence.
+			if lead := after[d[0]:d[2]]; !strings.HasSuffix(lead, "the ") && !strings.HasSuffix(lead, "its ") || strings.ContainsAny(after[d[3]:min(len(after), d[3]+2)], "\n.,;:") {
+				continue
+			}
+			next, _, _ := strings.Cut(strings.TrimLeft(after[d[3]:], " "), " ")
+			if next = strings.Trim(next, ".,;:'\"`"); next == "" || !a.inputParam(next) {
+				continue
+			}
+			name = next
+		}
+		if !namesData(data, identView(name)) && !credentialName(identView(name)) {
 			return true
 		}
 	}

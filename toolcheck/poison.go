@@ -135,6 +135,10 @@ func poisonPhraseList() []toolPhrase {
 		// polite and passive forms of "do not tell the user".
 		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:is|are) (?:not|never) (?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
+		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
+		// Weaker: "refrain from mentioning prices to the user unless they
+		// ask" is a product's own reply policy.
+		tlPhrase(famConceal, 3, `\brefrain from (?:surfacing|mentioning|telling|reporting|disclosing|revealing|showing)\b(?: [\w']+){0,6} (?:to )?(?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 3, `\bkeep (?:this|it|these|that)(?: \w+)? to yourself\b|\b(?:nobody|no one|no-one) (?:needs|has) to (?:be told|know|hear) about\b`),
 		// Weaker: an API key "users are not shown again" is a product fact.
 		tlPhrase(famConceal, 2, `\b(?:users?|humans?) (?:is|are) not shown (?:this|it|that|these)\b`),
@@ -233,6 +237,9 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) (?:\w+ )?tools?\b`),
 		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
+		// This tool made the model's default ("the assistant's default
+		// choice for any arithmetic should be calc_tax").
+		tlPhrase(famPreference, 2, `\b(?:default|preferred|go-to|first) (?:choice|pick|option) for (?:any|every|all|each)\b`),
 		// Exclusive use asked for ("use quicksearch exclusively"), and
 		// requests of a kind sent here ("they should be directed here").
 		tlPhrase(famPreference, 2, `\b(?:use|call|choose|pick|select) (?:\S+ )?exclusively\b|\bexclusively (?:use|call|choose|pick)\b|\b(?:should|must) (?:always )?be (?:directed|routed|redirected|sent) here\b`),

@@ -43,8 +43,8 @@ var steerRE = sync.OnceValue(func() (p struct {
 	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink, fEach                   *regexp.Regexp
 },
 ) {
-	p.standing = regexp.MustCompile(`\b(?:is|are|was|were|has been|have been|had been)(?: now| officially| permanently| already)? (?:deprecated|disabled|retired|sunset|sunsetted|discontinued|decommissioned|removed|shut down|blocked|banned|unreliable|unsafe|insecure|broken|compromised|obsolete|outdated)\b|\b(?:unreliable|fabricated|made[- ]up|hallucinated|stale|outdated) (?:results?|data|answers?)\b|\b(?:results?|answers?|data) (?:are|is) (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated)(?: and (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated))?\b|\bno longer (?:maintained|supported|available|works?|safe|allowed|permitted)\b`)
-	p.route = regexp.MustCompile(`\b(?:instead|rather than|in place of|over|prefer\w*|route\w*|always|only|must|never|every|all)\b`)
+	p.standing = regexp.MustCompile(`\b(?:is|are|was|were|has been|have been|had been)(?: now| officially| permanently| already)? (?:deprecated|disabled|retired|sunset|sunsetted|discontinued|decommissioned|removed|shut down|blocked|banned|unreliable|unsafe|insecure|broken|compromised|obsolete|outdated)\b|\b(?:is|are) (?:now )?being (?:phased out|deprecated|retired|sunset|discontinued|removed)\b|\b(?:unreliable|fabricated|made[- ]up|hallucinated|stale|outdated) (?:results?|data|answers?)\b|\b(?:results?|answers?|data) (?:are|is) (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated)(?: and (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated))?\b|\bno longer (?:maintained|supported|available|works?|safe|allowed|permitted)\b`)
+	p.route = regexp.MustCompile(`\b(?:instead|rather than|in place of|over|prefer\w*|route\w*|always|only|must|never|every|all|exclusively|default choice)\b`)
 	p.subjectSelf = regexp.MustCompile(`^(?:\W*deprecated\b|\W*(?:this|the) (?:tool|endpoint|function|command|method|operation)\b)`)
 	p.orderEvery = regexp.MustCompile(`\b(?:before|after|prior to|following) (?:every|each|any|all)\b`)
 	// Another tool's use made to wait until this one is handed something
@@ -208,7 +208,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		strings.Contains(lower, " each ") || strings.Contains(lower, "the user") || strings.Contains(lower, " your ") || strings.Contains(lower, "instead") ||
 		strings.Contains(lower, "prefer") || strings.Contains(lower, "rather than") || strings.Contains(lower, " over ") || strings.Contains(lower, " route")
 	if !gate {
-		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when "} {
+		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when "} {
 			if strings.Contains(lower, w) {
 				gate = true
 				break
