@@ -40,7 +40,7 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 		// de: Erwähne das dem Benutzer gegenüber nicht; dem Nutzer nichts sagen.
 		fwStart + `(?:erwähne|erwähnen|sag|sage|sagen|informiere|informieren|verrate|verraten|teile|teilen|zeige|zeigen)[^.!?\n]{0,50}?(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?` + fwStart + `(?:nicht|nichts|niemals|keinesfalls)(?:[^\p{L}]|$)`,
 		fwStart + `(?:nicht|nichts|niemals|nie|keinesfalls)\s+(?:\p{L}+\s+){0,3}?(?:erwähnen|sagen|mitteilen|verraten|informieren|zeigen)[^.!?\n]{0,10}?(?:benutzer|nutzer|anwender)`,
-		fwStart + `(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?(?:nichts davon|nicht davon) (?:erfahren|wissen|mitbekommen)`,
+		fwStart + `(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?(?:nichts davon|nicht davon|davon nichts|davon nicht) (?:erfahren|wissen|mitbekommen|merken)`,
 		// ru: не сообщай об этом пользователю; скрой это от пользователя.
 		fwStart + `(?:не|никогда не)\s+(?:сообщай|сообщайте|говори|говорите|упоминай|упоминайте|рассказывай|рассказывайте|показывай|показывайте|уведомляй|уведомляйте|информируй|информируйте|раскрывай|раскрывайте)[^.!?\n]{0,40}?пользовател`,
 		fwStart + `(?:скрой|скрывай|скройте|скрывайте|утаи|утаивай)[^.!?\n]{0,30}?от пользовател`,

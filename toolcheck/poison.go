@@ -135,7 +135,7 @@ func poisonPhraseList() []toolPhrase {
 		// polite and passive forms of "do not tell the user".
 		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:is|are) (?:not|never) (?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
-		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
+		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human)s? (?:need not|needn't|does not need to|doesn't need to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
 		// Weaker: "refrain from mentioning prices to the user unless they
 		// ask" is a product's own reply policy.
 		tlPhrase(famConceal, 3, `\brefrain from (?:surfacing|mentioning|telling|reporting|disclosing|revealing|showing)\b(?: [\w']+){0,6} (?:to )?(?:the )?(?:user|human)s?\b`),
