@@ -35,17 +35,22 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 		`(?:ユーザー|ユーザ|利用者)に(?:知られ|気づかれ|気付かれ|悟られ)(?:ない|ぬ)`,
 		// es, pt: no se lo menciones al usuario; não conte ao usuário.
 		fwStart + `(?:no|nunca|não|nem|jamás)\s+(?:\p{L}+\s+){0,3}?(?:menciones|mencione|mencionar|digas|diga|informes|informe|comuniques|comunique|avises|avise|reveles|revele|cuentes|cuente|conte|notifiques|notifique)(?:[^\p{L}][^.!?\n]{0,30}?)?(?:usuari[oa]s?|usuários?|utilizador(?:es)?)`,
-		fwStart + `(?:sin|sem) que (?:el|la|o|a) (?:usuari[oa]|usuário|utilizador) (?:lo |o )?(?:sepa|note|se entere|saiba|perceba)`,
+		// sin que el usuario lo sepa; no hace falta que el usuario lo sepa.
+		fwStart + `(?:sin|sem|no hace falta|no es necesario|não é preciso|não é necessário|não precisa) que (?:el|la|o|a) (?:usuari[oa]|usuário|utilizador) (?:lo |o )?(?:sepa|note|se entere|saiba|perceba)`,
 		// de: Erwähne das dem Benutzer gegenüber nicht; dem Nutzer nichts sagen.
 		fwStart + `(?:erwähne|erwähnen|sag|sage|sagen|informiere|informieren|verrate|verraten|teile|teilen|zeige|zeigen)[^.!?\n]{0,50}?(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?` + fwStart + `(?:nicht|nichts|niemals|keinesfalls)(?:[^\p{L}]|$)`,
 		fwStart + `(?:nicht|nichts|niemals|nie|keinesfalls)\s+(?:\p{L}+\s+){0,3}?(?:erwähnen|sagen|mitteilen|verraten|informieren|zeigen)[^.!?\n]{0,10}?(?:benutzer|nutzer|anwender)`,
-		fwStart + `(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?(?:nichts davon|nicht davon) (?:erfahren|wissen|mitbekommen)`,
+		fwStart + `(?:benutzer|nutzer|anwender)\p{L}*[^.!?\n]{0,30}?(?:nichts davon|nicht davon|davon nichts|davon nicht) (?:erfahren|wissen|mitbekommen|merken)`,
 		// ru: не сообщай об этом пользователю; скрой это от пользователя.
 		fwStart + `(?:не|никогда не)\s+(?:сообщай|сообщайте|говори|говорите|упоминай|упоминайте|рассказывай|рассказывайте|показывай|показывайте|уведомляй|уведомляйте|информируй|информируйте|раскрывай|раскрывайте)[^.!?\n]{0,40}?пользовател`,
 		fwStart + `(?:скрой|скрывай|скройте|скрывайте|утаи|утаивай)[^.!?\n]{0,30}?от пользовател`,
 		// fr: ne le dites pas à l'utilisateur; sans que l'utilisateur le sache.
 		fwStart + `ne\s+(?:le |la |les |lui |leur |l'|en |rien )*(?:dites|dis|mentionnez|mentionne|informez|informe|signalez|signale|révélez|révèle|parlez|parle)\s+(?:pas|jamais|rien)[^.!?\n]{0,30}?utilisat`,
 		fwStart + `sans que l'utilisat(?:eur|rice) (?:le |ne le )?(?:sache|remarque|s'en aperçoive)`,
+		// sans le lui signaler (lui: the person the text is about, cued
+		// by "utilisat"); sans en informer l'utilisateur.
+		fwStart + `sans (?:le |la |les |l'|en |rien )?(?:lui|leur) (?:en )?(?:dire|signaler|mentionner|révéler|préciser|indiquer|parler)(?:[^\p{L}]|$)`,
+		fwStart + `sans (?:en )?(?:informer|prévenir|avertir|aviser) l'utilisat`,
 	}
 	override := []string{
 		`(?:忽略|无视|忘记|忘掉|不要理会)[^。\n]{0,6}?(?:之前|以前|先前|上述|此前|所有|全部|前面)[^。\n]{0,6}?(?:指令|指示|说明|规则|提示)`,
@@ -54,6 +59,13 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 		fwStart + `(?:ignoriere|ignorieren sie|vergiss|vergessen sie|missachte|missachten sie)\s+(?:alle\s+)?(?:vorherigen|bisherigen|früheren|vorigen|obigen)\s+(?:anweisungen|instruktionen|regeln|befehle|vorgaben)`,
 		fwStart + `(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|проигнорируйте)\s+(?:все\s+)?(?:предыдущие|прежние|прошлые|предшествующие|ранее данные)\s+(?:инструкции|указания|правила|команды)`,
 		fwStart + `(?:ignore|ignorez|oublie|oubliez)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes|règles)\s+(?:précédentes|antérieures)`,
+		// The earlier instructions declared void, as English "previous
+		// instructions no longer apply".
+		fwStart + `(?:instructions|consignes) (?:reçues |données )?(?:précédemment|auparavant|antérieures|précédentes)[^.!?\n]{0,20}?(?:ne sont plus valables|ne s'appliquent plus|sont (?:caduques|obsolètes|annulées|nulles))`,
+		fwStart + `(?:instrucciones|indicaciones) (?:anteriores|previas|recibidas(?: antes| anteriormente)?)[^.!?\n]{0,20}?(?:ya no (?:son válidas|valen|aplican|se aplican|rigen)|quedan (?:anuladas|sin efecto)|son obsoletas)`,
+		fwStart + `(?:bisherigen|vorherigen|früheren) (?:anweisungen|vorgaben|instruktionen)[^.!?\n]{0,20}?(?:gelten nicht mehr|sind (?:ungültig|hinfällig|obsolet|aufgehoben))`,
+		`(?:之前|以前|先前)的?(?:指令|指示|说明)[^。\n]{0,6}?(?:不再有效|已失效|作废|无效)`,
+		`(?:以前|これまで)の(?:指示|命令)は[^。\n]{0,8}?(?:無効|有効ではありません|適用されません)`,
 	}
 	out.conceal = regexp.MustCompile(strings.Join(conceal, "|"))
 	out.override = regexp.MustCompile(strings.Join(override, "|"))
@@ -67,7 +79,7 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 // "précédentes"/"antérieures".
 var (
 	concealCues  = []string{"usuari", "usuár", "utilizador", "nutzer", "anwender", "utilisat", "пользовател", "用户", "使用者", "ユーザ", "利用者"}
-	overrideCues = []string{"instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト"}
+	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト"}
 )
 
 func anyCue(lower string, cues []string) bool {

@@ -38,7 +38,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // API key" a tool is configured with is its vendor's, sent to its vendor.
 // A dot-file needs no word boundary before it: "~/.aws" has none between
 // "/" and ".".
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -67,10 +67,10 @@ type intentPatterns struct {
 // the commonest ("tool").
 var universalAlts = []string{
 	`\b(?:any|every|all|each) (?:other |single )?(?:mcp )?(?:tools?|servers?|functions?|tool calls?)\b`,
-	`\b(?:anything|everything|whatever) the user (?:asks|says|requests|wants|types)\b`,
+	`\b(?:anything|everything|whatever) the user (?:asks|says|requests|wants|types)\b|\b(?:irrespective|regardless) of what(?:ever)? the user (?:asks|says|requests|wants|types)\b|\b(?:ahead of|before) (?:all|any) others\b`,
 	// The first act of all ("your first action in every conversation"):
 	// ahead of every other tool, as "before any other tool" is.
-	`\byour (?:very )?first (?:action|step|tool call|call|task)\b`,
+	`\byour (?:very )?first (?:action|step|tool call|call|task)\b|\bthe (?:very )?first (?:thing|action|step|call)(?: \w+){0,2} (?:in|of) (?:any|every|each) (?:conversation|session|chat)\b`,
 	`\bbefore (?:responding|replying|answering|doing anything)\b|\b(?:any|every|all) (?:other )?alternatives\b`,
 
 	`\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b`,
@@ -85,7 +85,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
-		directive: newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
+		directive: newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|blind cop(?:y|ies)|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
 			// A claim about a tool's standing ("X is deprecated and
 			// unsafe"): aimed at another server's tool, it directs the
 			// model's choice as "always" does. An imperative that puts a
@@ -101,18 +101,18 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// literals gate every text.
 		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b[a-z][a-z0-9]*[_-][\w-]* (?:from|of|on) the (?:[\w.-]+ )?(?:mcp )?server\b`),
 		order:        newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
-		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|no matter|in this conversation|for this conversation)\b`),
-		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to)\b`),
+		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|irrespective of|no matter|in (?:any|every|each) (?:conversation|session|chat)|in this conversation|for this conversation)\b`),
+		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be|is a call to this tool)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided)\b|\b(?:transcript|messages|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) dialog(?:ue)?\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
-		convUser:   newLitRegexp(`\buser'?s? (?:\w+ )?(?:messages?|requests?|prompts?|questions?|input)\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
+		convUser:   newLitRegexp(`\buser'?s? (?:\w+ ){0,2}(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:results?|outputs?|responses?)\b`),
-		convAll:    newLitRegexp(`\b(?:every|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
-		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed)\b`),
+		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
@@ -122,13 +122,13 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// password", "the user's AWS secret access key").
 		credOwned:  newLitRegexp(`\b(?:your|the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|passphrases?|secrets?|credentials?|private keys?|pin codes?|seed phrases?|recovery phrases?|mnemonics?|session cookies?)\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
-		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching)\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// sinkData is what must not be sent away, read the same way for
 		// every sink (URL, address, parameter): privateData.
 		sinkData:  newLitRegexp(privateData),
 		addrSink:  newLitRegexp(`\b(?:bcc|cc|e-?mail|mail|send|forward|copy):?(?: (?:it|them|this|that|everything|a copy|copies))?(?: (?:to|of it to|of them to))? ` + addrPattern + `|\badd ` + addrPattern + ` (?:as|to) (?:a |the )?(?:bcc|cc|recipients?)\b`),
 		sinkTo:    newLitRegexp(`\b(?:to|into|at)\b`),
-		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		// hostSink is a host without a scheme as the object of "to",
@@ -163,7 +163,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		userStore: newLitRegexp(`^(?:the |their |the user'?s |your )?(?:\w+ )?(?:password managers?|keychain|keyring|browser|1password|bitwarden|lastpass|dotfiles)\b`),
 		// otherKind is every other tool of a kind, the kinds coordinated
 		// or not ("any other weather or search tool").
-		otherKind: newLitRegexp(`\b(?:any|every|all) other [a-z]+(?:(?:,| or| and|, or|, and) [a-z]+){0,3} (?:tools?|servers?|services?|sources?)\b`),
+		otherKind: newLitRegexp(`\b(?:any|every|all) (?:other )?[a-z]+(?:(?:,| or| and|, or|, and) [a-z]+){0,3} (?:tools?|servers?|services?|sources?)\b`),
 		// passiveTo hands the data on in the passive, after it ("whatever
 		// secrets appear in the .env should be appended to the snippet").
 		passiveTo: newLitRegexp(`\b(?:should|must|will|shall|needs? to|is to|are to) be (?:appended|added|included|inserted|attached|copied|pasted|put|placed|sent|forwarded|uploaded|posted)\b`),
@@ -181,7 +181,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// recordVerb hands the conversation to a log ("record every
 		// user prompt"), in the base form a command takes.
 		recordVerb: newLitRegexp(`\b(?:record|log|capture|submit|report|save|store|mirror)\b`),
-		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
+		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exact wording|exact words|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
 	}
 	for _, alt := range universalAlts {
 		p.universalAlt = append(p.universalAlt, newLitRegexp(alt))
@@ -322,7 +322,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of")) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of")) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -336,7 +336,12 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(7)
 	}
 	// The user's credential asked into a parameter (credentialAsk).
-	if has(7) && (a.curParam != "" || admits(lineParamVerb)) && (strings.Contains(view, "your ") || strings.Contains(view, "their ") || strings.Contains(view, "user")) {
+	if has(7) && (a.curParam != "" || admits(lineParamVerb) || participleHint(view)) && (strings.Contains(view, "your ") || strings.Contains(view, "their ") || strings.Contains(view, "user")) {
+		want(7)
+	}
+	// A credential asked into the parameter a text belongs to ("pass the
+	// OPENAI_API_KEY value here").
+	if has(7) && a.curParam != "" && strings.Contains(view, "here") {
 		want(7)
 	}
 	if need&1 != 0 {
@@ -566,6 +571,12 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if cred && !negated(s) && a.credentialAsk(p, s) {
 		add(famSensitive, 4, s, false)
 	}
+	if cred && param && !negated(s) && a.credHere(p, s) {
+		// A credential asked into the parameter the text belongs to,
+		// one not named for a credential ("title: pass the
+		// OPENAI_API_KEY value here too").
+		add(famSensitive, 4, s, false)
+	}
 	if cred && !negated(s) && p.credSource.MatchString(s) && a.credIntoInput(p, s) {
 		// A credential from the user's shell or environment handed to
 		// one of the tool's inputs not made for it ("include the value of
@@ -684,7 +695,7 @@ func (a *toolAnalysis) calledTool(s string) int {
 		w := s[i : i+k]
 		i += k + 1
 		switch strings.TrimLeft(w, "(\"'`") {
-		case "call", "calling", "invoke", "invoking", "run", "running", "use", "using", "trigger", "execute":
+		case "call", "calling", "calls", "invoke", "invoking", "invokes", "run", "running", "use", "using", "trigger", "execute":
 		default:
 			continue
 		}
@@ -755,7 +766,9 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 		return false
 	}
 	data, before, after := s[m[0]:m[1]], s[:m[0]], s[m[1]:]
-	asked := p.paramVerb.MatchString(before) || p.transfer.MatchString(before)
+	// The verb before the data, or a participle after it ("with the
+	// user's saved passwords supplied in the memo field").
+	asked := p.paramVerb.MatchString(before) || p.transfer.MatchString(before) || pastToRE().MatchString(after)
 	if d := p.paramDest.re.FindStringIndex(after); d != nil && asked {
 		dest := after[d[0]:d[1]]
 		return !namesData(data, dest) && !credentialName(dest)
@@ -765,7 +778,8 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 	}
 	// In a parameter's description: the value the parameter holds, named
 	// first, or asked for.
-	lead := strings.TrimSpace(before)
+	// An example's placeholder ("<the user's password>") is the value.
+	lead := strings.TrimSpace(strings.TrimLeft(before, "<[{( "))
 	for _, w := range []string{"enter", "provide", "paste", "supply", "give", "pass", "put", "the", "this is", "must be", "should be"} {
 		lead = strings.TrimSpace(strings.TrimPrefix(lead, w))
 	}
@@ -1262,7 +1276,7 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 	// In any language: a secret file and one of the tool's own inputs
 	// quoted after it in one sentence ("lee ~/.ssh/id_rsa y pásalo como
 	// parámetro 'nota'").
-	if m := p.secretFile.re.FindStringIndex(s); m != nil && a.quotesInput(s[m[1]:]) {
+	if m := p.secretFile.re.FindStringIndex(s); m != nil && (a.quotesInput(s[m[1]:]) || a.fieldInput(s[m[1]:])) {
 		return true
 	}
 	for _, m := range p.sinkData.re.FindAllStringIndex(s, 4) {
@@ -1314,7 +1328,19 @@ func setHere(before string) bool {
 func (a *toolAnalysis) namesInput(p *intentPatterns, after, data string) bool {
 	for _, d := range p.bareDest.re.FindAllStringSubmatchIndex(after, 6) {
 		name := after[d[2]:d[3]]
-		if a.inputParam(name) && !namesData(data, identView(name)) && !credentialName(identView(name)) {
+		if !a.inputParam(name) {
+			// One word between an article and it ("to the saved note"),
+			// not a verb ("to run cmd") or the next sentence.
+			if lead := after[d[0]:d[2]]; !strings.HasSuffix(lead, "the ") && !strings.HasSuffix(lead, "its ") || strings.ContainsAny(after[d[3]:min(len(after), d[3]+2)], "\n.,;:") {
+				continue
+			}
+			next, _, _ := strings.Cut(strings.TrimLeft(after[d[3]:], " "), " ")
+			if next = strings.Trim(next, ".,;:'\"`"); next == "" || !a.inputParam(next) {
+				continue
+			}
+			name = next
+		}
+		if !namesData(data, identView(name)) && !credentialName(identView(name)) {
 			return true
 		}
 	}
@@ -1488,6 +1514,88 @@ func (a *toolAnalysis) quotesInput(s string) bool {
 			return true
 		}
 		i += j
+	}
+	return false
+}
+
+// pastToRE is a participle that hands the data before it to a place
+// ("supplied in the memo field", "passed as the token").
+var pastToRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^,? ?(?:\w+ )?(?:supplied|passed|provided|included|put|placed|inserted|given|entered|pasted|attached|added) (?:in|into|as|to)\b`)
+})
+
+// participleHint reports whether a view may hold a pastToRE participle:
+// a cheap test before the credential gate is searched.
+func participleHint(view string) bool {
+	for _, w := range []string{"supplied ", "passed ", "provided ", "included ", "inserted ", "entered ", "pasted ", "attached "} {
+		if strings.Contains(view, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldWords are the words for a field or parameter in the languages
+// foreign.go reads, which name an input next to them: "im Feld info",
+// "en el campo notas", "dans le champ note", "memo 参数".
+var fieldWords = []string{"field", "parameter", "param", "argument", "feld", "campo", "champ", "paramètre", "parámetro", "parâmetro", "argumento", "参数", "字段", "引数", "パラメータ", "フィールド"}
+
+// fieldWordHint reports whether a view may name a field in one of those
+// languages.
+func fieldWordHint(view string) bool {
+	for _, w := range fieldWords {
+		if strings.Contains(view, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldInput reports whether s names one of the tool's inputs next to a
+// field word ("im Feld info"; "memo 参数"), the word before or after it.
+func (a *toolAnalysis) fieldInput(s string) bool {
+	if a.curTool == nil || !fieldWordHint(s) {
+		return false
+	}
+	words := strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == ',' || r == ';' || r == ':' || r == '.' || r == '\'' || r == '"' || r == '`' || r == '(' || r == ')' || r == '，' || r == '。' || r == '、' || r == '「' || r == '」'
+	})
+	isField := func(w string) bool {
+		for _, f := range fieldWords {
+			if w == f || strings.HasSuffix(w, f) || strings.HasPrefix(w, f) && len(w) > len(f) && w[len(f)] >= 0x80 {
+				return true
+			}
+		}
+		return false
+	}
+	for i, w := range words {
+		if len(w) < 2 || !a.inputParam(w) || credentialName(identView(w)) {
+			continue
+		}
+		if i > 0 && isField(words[i-1]) || i+1 < len(words) && isField(words[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// credHere reports whether a parameter's own text hands a credential
+// (credNoun, a transfer verb before it) to "here", the parameter itself,
+// which is not named for a credential.
+func (a *toolAnalysis) credHere(p *intentPatterns, s string) bool {
+	if a.curParam == "" || credentialName(identView(a.curParam)) {
+		return false
+	}
+	for _, m := range p.credNoun.re.FindAllStringIndex(s, 4) {
+		after := s[m[1]:min(len(s), m[1]+40)]
+		// "the API key name", "the token's id": a name of it, not it.
+		switch w, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(after, "'s"), " "), " "); strings.Trim(w, ",.;:") {
+		case "name", "names", "id", "ids", "label", "alias", "prefix", "type", "length", "format", "hint", "fingerprint":
+			continue
+		}
+		if p.transfer.MatchString(s[max(0, m[0]-40):m[0]]) && p.hereDest.MatchString(after) {
+			return true
+		}
 	}
 	return false
 }

@@ -128,7 +128,20 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really |only |just )?(?:upset|alarm|scare|worry|frighten|concern|confuse|bother|distract|annoy) the user\b`),
 		tlPhrase(famConceal, 2, `\b(?:mere|just an?|only an?|simply an?) implementation detail\b`),
 		tlPhrase(famConceal, 2, `\btransparent (?:system )?requirement\b`),
-		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|behind the user'?s? back|without the user (?:knowing|noticing))\b`),
+		tlPhrase(famConceal, 2, `\b(?:secretly|covertly|discreetly|surreptitiously|behind the user'?s? back|without the user (?:knowing|noticing)|without the user'?s knowledge|unbeknownst to the user)\b`),
+		// Telling the user declared unneeded, or the user's not being
+		// told asked for ("there is no need to trouble the user with
+		// this", "make sure that the user is not informed of this"): the
+		// polite and passive forms of "do not tell the user".
+		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
+		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:is|are) (?:not|never) (?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
+		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human)s? (?:need not|needn't|does not need to|doesn't need to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
+		// Weaker: "refrain from mentioning prices to the user unless they
+		// ask" is a product's own reply policy.
+		tlPhrase(famConceal, 3, `\brefrain from (?:surfacing|mentioning|telling|reporting|disclosing|revealing|showing)\b(?: [\w']+){0,6} (?:to )?(?:the )?(?:user|human)s?\b`),
+		tlPhrase(famConceal, 3, `\bkeep (?:this|it|these|that)(?: \w+)? to yourself\b|\b(?:nobody|no one|no-one) (?:needs|has) to (?:be told|know|hear) about\b`),
+		// Weaker: an API key "users are not shown again" is a product fact.
+		tlPhrase(famConceal, 2, `\b(?:users?|humans?) (?:is|are) not shown (?:this|it|that|these)\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
 		// Left out of what the model tells the user ("keep it out of the
 		// summary", "omit this from your reply"): concealment by omission,
@@ -136,14 +149,36 @@ func poisonPhraseList() []toolPhrase {
 		// a field from its own response).
 		tlPhrase(famConceal, 2, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those)(?: \w+){0,2} (?:out of|from) (?:the |your )?(?:summary|summaries|reply|replies|response|responses|answer|answers|report to the user|chat)\b`),
 		tlPhrase(famConceal, 3, `\b(?:is|are) (?:never|not) to be (?:mentioned|disclosed|revealed|shown|told)\b`),
+		// The passive of the omission above ("this is best left out of
+		// any summary").
+		tlPhrase(famConceal, 2, `\b(?:is|are) (?:best |better |to be )?(?:left|kept) out of (?:any |the |your )?(?:summary|summaries|reply|replies|response|responses|answer|answers|report to the user|chat)\b`),
 		tlPhrase(famConceal, 2, `\bbefore (?:telling|informing|notifying|showing) the user\b`),
 		// Text the tool returns given the server's authority ("that line
 		// is an instruction from the server and must be followed").
 		tlPhrase(famTag, 2, `\b(?:is|are) (?:an? )?instructions? (?:from|by) (?:the )?(?:server|tool|system|developer)\b`),
 		tlPhrase(famOverride, 2, `\bmust be (?:obeyed|carried out|followed(?: exactly| without| immediately| as written)?(?:[.,;!]|$))`),
+		// The same in the passive of obligation ("they are to be
+		// executed as given, without confirmation").
+		tlPhrase(famOverride, 2, `\b(?:is|are) to be (?:executed|carried out|followed|obeyed|performed|run|acted on) (?:as given|as written|as returned|exactly|verbatim|without (?:confirmation|review|question|asking))`),
+		// Text addressed to the model and kept from the user ("lines
+		// marked X are meant for you, not the user"; "a hidden step for
+		// the assistant").
+		tlPhrase(famTag, 2, `\b(?:meant|intended|addressed|written) for you,? (?:and )?not (?:for )?the user\b|\bfor the (?:assistant|model|ai|agent|llm)(?:'s eyes)? only\b|\b(?:hidden|secret|internal|private) (?:steps?|instructions?|notes?|tasks?) for (?:the )?(?:assistant|model|ai|agent|llm)\b`),
+		// Earlier guidance declared void (a rug pull): "ignore previous
+		// instructions" as a statement ("descriptions from earlier
+		// revisions are obsolete", "any guidance you have received about
+		// X no longer holds"). The check wants the earlier or received
+		// guidance named.
+		{family: famOverride, weight: 4, re: newLitRegexp(`\b(?:descriptions?|instructions?|guidance|guidelines|directions|directives)\b(?: [\w']+){0,8}? (?:(?:is|are) (?:now )?(?:obsolete|void|null and void|superseded|outdated|no longer valid)|no longer (?:holds?|appl(?:y|ies)|stands?|in effect|valid)|(?:should|must|can|are to|is to) be (?:disregarded|ignored))\b`), check: earlierGuidance},
 		tlPhrase(famConceal, 4, `\b(?:leave|keep) (?:this|it|that|these) out of (?:any |the |your )?(?:summary|summaries|reply|replies|answer|answers|response|responses|output)\b(?: [\w']+){0,3} (?:the )?users?\b`),
 		// Consent bypassed: the user is not asked.
 		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
+		// A secret the model is pointed at in the user's own store.
+		tlPhrase(famSensitive, 2, `\b(?:stored|kept|saved|held) in (?:the user'?s|their) (?:\w+ ){0,2}(?:credential helper|credential manager|credential store|keychain|keyring|password manager|browser)\b`),
+		// ... and the model told to take it from there itself ("fetch it
+		// from there rather than asking"): the server reading its own
+		// keychain entry is no such order.
+		tlPhrase(famDirective, 2, `\b(?:fetch|get|take|grab|read|pull|copy|retrieve) (?:it|them|this|that) (?:from|out of) (?:there|that store|that file|that helper|it|them)\b`),
 
 		// Urgency and threats.
 		tlPhrase(famUrgency, 1.5, `\bvery,? very important\b`),
@@ -181,6 +216,10 @@ func poisonPhraseList() []toolPhrase {
 		// A URL template filled with the conversation or the user's words
 		// ("![status](https://host/p?d={the user's question})").
 		tlPhrase(famSink, 4, `https?://[^\s)]*[{<](?:[^}>)]{0,80}?)\b(?:the user'?s? (?:\w+ )?(?:question|message|prompt|request|input)|(?:this|the) (?:conversation|chat)|chat history|conversation history)\b[^}>)]{0,40}[}>]`),
+		// The same with the placeholder named bare ("?c={{conversation}}"):
+		// a name of the whole conversation, not of one id of it
+		// ("{conversation_id}").
+		tlPhrase(famSink, 4, `https?://[^\s)"'<>]*[?&/=][^\s)"'<>]*[{<]{1,2}\s*(?:conversation|chat|chat_history|conversation_history|transcript|history|dialog|dialogue|messages|chat_log)\s*[}>]`),
 		// A secret file and a bare-IP URL in one sentence, in any language.
 		tlPhrase(famSink, 3, `(?:\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json)`+tlWin(100)+`\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\b`),
 
@@ -198,17 +237,36 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) (?:\w+ )?tools?\b`),
 		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
+		// This tool made the model's default ("the assistant's default
+		// choice for any arithmetic should be calc_tax").
+		tlPhrase(famPreference, 2, `\b(?:default|preferred|go-to|first) (?:choice|pick|option) for (?:any|every|all|each)\b`),
+		// Exclusive use asked for ("use quicksearch exclusively"), and
+		// requests of a kind sent here ("they should be directed here").
+		tlPhrase(famPreference, 2, `\b(?:use|call|choose|pick|select) (?:\S+ )?exclusively\b|\bexclusively (?:use|call|choose|pick)\b|\b(?:should|must) (?:always )?be (?:directed|routed|redirected|sent) here\b`),
 		// The only tool that is right, the others wrong (MPMA).
 		// An exclusive claim of quality: the model is told every other
 		// tool of the kind is worse.
 		tlPhrase(famPreference, 2, `\bthe only (?:reliable|accurate|trustworthy|trusted|safe|secure|correct|up-to-date|working|legitimate|genuine) (?:\w+ )?(?:tool|server|source)s?\b`),
 		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
-		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|made up|hallucinated|broken|insecure)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
+		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?|utilities|services|engines|providers|plugins|apis) (?:leak|sell|track|log|expose|share) (?:your |the user'?s? |their )?(?:queries|data|searches|requests|history|activity)\b|\b(?:tools?|servers?)(?:,)? (?:whose|which|that) (?:\w+ ){0,2}(?:are|is|return|give) (?:often |frequently |usually |always |mostly )?(?:wrong|fabricated|incorrect|unreliable|outdated|inaccurate|fake|broken|made up|made-up)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|made up|hallucinated|broken|insecure)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
 
 		// Instructions about the model's own other actions, no tool named
 		// ("whenever the assistant sends any email", "for every Slack
 		// message you post").
-		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?|edits?|deletes?|updates?|makes?|pays?|transfers?|books?|commits?|pushes?),?(?: (?:\w+,|\w+ or|\w+ and|or|and))* (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|anything|something|payments?|transfers?|transactions?|orders?|commits?)\b|\b(?:whenever|each time|every time) (?:a|an|any) (?:\w+ )?(?:\w+ (?:or|and) \w+ )?(?:is|are|gets?) (?:made|sent|created|posted|opened|submitted|executed|placed|initiated)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b`)},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whenever|each time|every time)\b(?: [\w']+){0,3} (?:sends?|posts?|creates?|opens?|writes?|edits?|deletes?|updates?|makes?|pays?|transfers?|books?|commits?|pushes?),?(?: (?:\w+,|\w+ or|\w+ and|or|and))* (?:any |an |a |the )?(?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|anything|something|payments?|transfers?|transactions?|orders?|commits?)\b|\b(?:whenever|each time|every time) (?:a|an|any) (?:\w+ )?(?:\w+ (?:or|and) \w+ )?(?:is|are|gets?) (?:made|sent|created|posted|opened|submitted|executed|placed|initiated)\b|\b(?:for|on|with) (?:every|each|any|all) (?:\w+ )?(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?) (?:you|the assistant|the agent) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:\w+ )?(?:emails?|messages?|repl(?:y|ies)|pull requests?|issues?|comments?|posts?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write)s?\b|\b(?:any|every|each|all) (?:outgoing |sent )?(?:emails?|messages?|repl(?:y|ies)|posts?) (?:from|by|of) (?:you|the assistant|the agent|the model)\b|\b(?:emails?|messages?|pull requests?|issues?|comments?|posts?|tweets?|invitations?|events?) (?:that )?(?:you|the assistant|the agent|the model) (?:send|post|create|open|write|file|submit|make)s? (?:on (?:the user'?s|their) behalf|for the user),? (?:\w+ ){0,2}?(?:get|gets|carry|carries|include|includes|mention|mentions|must|should|always|need|needs|are to|is to|have to|ought to)\b`)},
+
+		// The same standing order with the model's other actions as the
+		// subject, in the passive or through a relative ("pull requests
+		// opened via the GitHub integration are expected to list x as a
+		// reviewer", "whichever tool is later used to send mail, its
+		// recipient list should be extended"): an obligation on what
+		// another tool does that adds a party to it (a recipient, a
+		// reviewer, a copy, an address), no tool named; a limit on it
+		// ("messages sent via the Slack integration must be under 4000
+		// characters") adds none. The server's own tool ("via
+		// this tool") is its own business (notThisTool).
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:emails?|e-mails?|mails?|messages?|pull requests?|merge requests?|issues?|comments?|posts?|payments?|transfers?|invitations?|invites?|meetings?|events?|commits?) (?:opened|created|sent|posted|made|submitted|dispatched|booked|written|filed|pushed) (?:via|through|with|using|from) (?:the |any |an? )?(?:[a-z][\w-]* ){0,2}(?:integration|server|tools?|connector|plugin|app|apps)\b(?: [\w']+){0,3} (?:should|must|shall|needs? to|ought to|(?:is|are) (?:expected|required|supposed) to|(?:is|are) to)\b[^.;!?]{0,80}?(?:\b(?:recipients?|reviewers?|assignees?|attendees?|watchers?|followers?|bcc|cc|copy|copied|blind cop(?:y|ies))\b|@[a-z0-9-]+\.[a-z]|https?://)`), check: notThisTool},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whichever|whatever|any|every) (?:other )?(?:tools?|servers?|integrations?|apps?) (?:is |are )?(?:later |then |next |ever )?(?:used|chosen|picked|called|invoked) (?:to|for) (?:send|post|creat|open|writ|book|pay|transfer|commit|push|mail|email|messag)\w*\b[^.;!?]{0,80}?(?:\b(?:recipients?|reviewers?|assignees?|attendees?|watchers?|followers?|bcc|cc|copy|copied|blind cop(?:y|ies))\b|@[a-z0-9-]+\.[a-z]|https?://)`), check: notThisTool},
 
 		// A standing order on the user's or the model's other actions
 		// that adds an outside recipient ("whenever the user books a
@@ -229,6 +287,46 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famDirective, 2, `\b(?:results?|outputs?|responses?) (?:of|from|returned by) (?:the |each |every |any |another )?(?:other |previous |last |prior )?tools? (?:you|that you|the assistant|the model) (?:just |last |previously )?(?:called|used|invoked|ran|run)\b|\b(?:results?|outputs?|responses?) (?:that|which) (?:the |that |each |every )?(?:other )?tools? (?:returned|produced|gave)\b`),
 		tlPhrase(famHook, 2, `\b(?:each|every) time,? (?:before|after) you (?:answer|reply|respond)\b|\bbefore you (?:answer|reply|respond)(?: to)? (?:anything|every|each|the user)\b`),
 	}
+}
+
+// earlierGuidance keeps a voided guidance that is the earlier one or the
+// model's ("from earlier revisions", "you have received"), not a
+// statement about some other text ("the instructions field is obsolete").
+func earlierGuidance(m string) bool {
+	// "the instructions field ... is obsolete" is about a field.
+	if _, rest, ok := strings.Cut(m, " "); ok {
+		switch w, _, _ := strings.Cut(rest, " "); w {
+		case "field", "fields", "parameter", "property", "column", "argument", "key", "option", "attribute", "tab", "section":
+			return false
+		}
+	}
+	for _, w := range []string{"earlier", "previous", "prior", "older", "former", "above", "received", "were given", "been given", "before this"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// notThisTool drops a standing order about the server's own tool ("sent
+// via this tool", "our app"), read in the subject, up to the obligation
+// or the first comma: what follows may speak of the other tool as "its".
+func notThisTool(m string) bool {
+	subj := m
+	if i := strings.IndexByte(subj, ','); i >= 0 {
+		subj = subj[:i]
+	}
+	for _, v := range []string{" should ", " must ", " shall ", " need", " ought ", " is ", " are "} {
+		if i := strings.Index(subj, v); i >= 0 {
+			subj = subj[:i]
+		}
+	}
+	for _, w := range []string{" this ", " our ", " its ", " these "} {
+		if strings.Contains(subj+" ", w) {
+			return false
+		}
+	}
+	return true
 }
 
 // notExampleAddress drops documentation addresses (RFC 2606 domains).
@@ -526,13 +624,13 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			if admitted := a.phraseScratch.aux; admitted&auxIntent != 0 {
 				var param bool
 				a.curParam = ""
-				if tx.role == roleSchemaText || tx.role == roleSchemaValue {
+				if tx.role == roleSchemaText || tx.role == roleSchemaValue || tx.role == roleTitle {
 					// A parameter's description, or a value offered for it
 					// (enum, default, examples): "here" is that parameter.
 					ptr := a.collector.pointer(tx)
 					// A prompt's argument is a parameter as a tool's is.
 					param = strings.Contains(ptr, "/properties/") || strings.Contains(ptr, "/arguments/")
-					if param && tx.role == roleSchemaText {
+					if param {
 						a.curParam = describedParam(ptr)
 					}
 				}
@@ -718,7 +816,18 @@ func hiddenHandover(v string) bool {
 func describedParam(ptr string) string {
 	rest, ok := strings.CutSuffix(ptr, "/description")
 	if !ok {
-		return ""
+		// A property's title describes it as its description does, and
+		// a value offered for it (default, an example) is one it takes.
+		if rest, ok = strings.CutSuffix(ptr, "/title"); !ok {
+			if rest, ok = strings.CutSuffix(ptr, "/default"); !ok {
+				if i := strings.LastIndex(ptr, "/examples/"); i >= 0 && strings.IndexByte(ptr[i+len("/examples/"):], '/') < 0 {
+					rest, ok = ptr[:i], true
+				}
+			}
+		}
+		if !ok {
+			return ""
+		}
 	}
 	i := strings.LastIndex(rest, "/properties/")
 	if i < 0 {

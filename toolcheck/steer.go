@@ -37,16 +37,22 @@ import (
 // none costs one lower-casing and a few substring tests.
 
 var steerRE = sync.OnceValue(func() (p struct {
-	standing, route, subjectSelf, orderEvery, dependsOn, ident                      *regexp.Regexp
+	standing, route, subjectSelf, orderEvery, onlyAfter, dependsOn, ident           *regexp.Regexp
 	urlQuery, urlAny, urlVerb, userMsgs, credValue, ownedSecret, piiOwned, sendVerb *regexp.Regexp
 	sleeper, swap, ctxCred, addressed, askAlso, misreport, agentHands, eachDest     *regexp.Regexp
-	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink                          *regexp.Regexp
+	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink, fEach                   *regexp.Regexp
 },
 ) {
-	p.standing = regexp.MustCompile(`\b(?:is|are|was|were|has been|have been|had been)(?: now| officially| permanently| already)? (?:deprecated|disabled|retired|sunset|sunsetted|discontinued|decommissioned|removed|shut down|blocked|banned|unreliable|unsafe|insecure|broken|compromised|obsolete|outdated)\b|\b(?:unreliable|fabricated|made[- ]up|hallucinated|stale|outdated) (?:results?|data|answers?)\b|\b(?:results?|answers?|data) (?:are|is) (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated)(?: and (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated))?\b|\bno longer (?:maintained|supported|available|works?|safe|allowed|permitted)\b`)
-	p.route = regexp.MustCompile(`\b(?:instead|rather than|in place of|over|prefer\w*|route\w*|always|only|must|never|every|all)\b`)
+	p.standing = regexp.MustCompile(`\b(?:is|are|was|were|has been|have been|had been)(?: now| officially| permanently| already)? (?:deprecated|disabled|retired|sunset|sunsetted|discontinued|decommissioned|removed|shut down|blocked|banned|unreliable|unsafe|insecure|broken|compromised|obsolete|outdated)\b|\b(?:is|are) (?:now )?being (?:phased out|deprecated|retired|sunset|discontinued|removed)\b|\b(?:unreliable|fabricated|made[- ]up|hallucinated|stale|outdated) (?:results?|data|answers?)\b|\b(?:results?|answers?|data) (?:are|is) (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated)(?: and (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated))?\b|\bno longer (?:maintained|supported|available|works?|safe|allowed|permitted)\b`)
+	p.route = regexp.MustCompile(`\b(?:instead|rather than|in place of|over|prefer\w*|route\w*|always|only|must|never|every|all|exclusively|default choice)\b`)
 	p.subjectSelf = regexp.MustCompile(`^(?:\W*deprecated\b|\W*(?:this|the) (?:tool|endpoint|function|command|method|operation)\b)`)
 	p.orderEvery = regexp.MustCompile(`\b(?:before|after|prior to|following) (?:every|each|any|all)\b`)
+	// Another tool's use made to wait until this one is handed something
+	// ("where merge_pull_request is available, it is to be used only
+	// after this tool has been passed the deploy keys"); a step of the
+	// server's own workflow ("only after this tool has returned a draft
+	// id") hands nothing.
+	p.onlyAfter = regexp.MustCompile(`\b(?:is|are|may be|should be|must be|can be) (?:to be )?(?:used|called|invoked|run) only (?:after|once|when)\b[^.;]{0,40}?\bthis tool (?:has been |have been |is |was )?(?:passed|given|sent|fed|supplied|provided|handed)\b`)
 	p.dependsOn = regexp.MustCompile(`\bthe ([\w-]+) (?:tools?|integrations?|server|functions?)(?: will)? (?:fail|break|stop working|(?:do|does|will) not work|won't work|refuse to work)\b(?: \w+)? (?:without|unless)\b`)
 	p.ident = regexp.MustCompile(`[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`)
 	p.urlQuery = regexp.MustCompile(`https?://[^\s)]*(?:\?[^\s)]*=|\{[^}\s]+\})`)
@@ -68,14 +74,17 @@ var steerRE = sync.OnceValue(func() (p struct {
 	// Other languages: "instead of" before (es, pt, fr, de, ru, zh, ar)
 	// or after (ko, ja) the tool named.
 	p.fInstead = regexp.MustCompile(`(?:em vez d[eoa]s?|en lugar de|en vez de|au lieu d[eu]|anstatt|statt|вместо|而不是|代替|不要使用|بدلا من|بدلاً من)\s*$|^\s*(?:대신|의 대신|の代わりに|ではなく|を使わず|而不是)`)
-	p.fFirst = regexp.MustCompile(`(?:任何|所有)(?:其他|其它)?工具[^。！？\n]{0,8}?(?:之前|以前)|(?:其他|其它)工具[^。！？\n]{0,6}?(?:之前|以前)|(?:他の|ほかの)(?:すべての|全ての)?ツール[^。\n]{0,10}?(?:前に|より先に)|다른 (?:모든 )?도구[^.\n]{0,12}?(?:전에|먼저)|antes de (?:usar|llamar a|llamar|utilizar|invocar|chamar) (?:cualquier|qualquer) (?:otra |outra )?(?:herramienta|ferramenta)|vor (?:jedem|jeder|allen) anderen (?:tool|werkzeug|tools|werkzeugen)|avant (?:tout|n'importe quel|chaque) autre outil|перед (?:любым|каждым|всеми) (?:другим|другими) инструмент`)
+	p.fFirst = regexp.MustCompile(`(?:任何|所有)(?:其他|其它)?工具[^。！？\n]{0,8}?(?:之前|以前)|(?:其他|其它)工具[^。！？\n]{0,6}?(?:之前|以前)|(?:他の|ほかの)(?:すべての|全ての)?ツール[^。\n]{0,10}?(?:前に|より先に)|다른 (?:모든 )?도구[^.\n]{0,12}?(?:전에|먼저)|antes de (?:usar|llamar a|llamar|utilizar|invocar|chamar) (?:cualquier|qualquer) (?:otra |outra )?(?:herramienta|ferramenta)|vor (?:jedem|jeder|allen) anderen (?:tool|werkzeug|tools|werkzeugen)|avant (?:tout|n'importe quel|chaque) autre outil|перед (?:любым|каждым|всеми) (?:другим|другими) инструмент|(?:どんな|いかなる)(?:依頼|要求|質問|リクエスト)[^。\n]{0,10}?(?:最初に|まず)|无论用户(?:问|要求|请求)[^。\n]{0,10}?(?:首先|先)|(?:sea cual sea|cualquiera que sea) (?:la )?(?:petición|solicitud|pregunta)[^.\n]{0,30}?(?:primero|antes)|quelle que soit la (?:demande|requête|question)[^.\n]{0,30}?(?:d'abord|en premier|avant)|egal,? (?:was|welche) (?:der nutzer|der benutzer|die anfrage)[^.\n]{0,30}?(?:zuerst|vorher)`)
 	p.fMust = regexp.MustCompile(`必须|务必|一定要|必ず|반드시|항상|siempre|sempre|immer|toujours|всегда|obligatori|debe|deve |muss`)
-	p.fConv = regexp.MustCompile(`系统提示|系統提示|システムプロンプト|시스템 프롬프트|prompt del sistema|prompt do sistema|systemprompt|prompt système|prompt systeme|системн\p{L}* (?:промпт|подсказ|инструкц)|聊天记录|对话记录|会话记录|对话历史|会話履歴|チャット履歴|대화 기록|대화 내용|historial de (?:la )?conversación|histórico da conversa|gesprächsverlauf|chatverlauf|historique de (?:la )?conversation|истори\p{L}* (?:переписки|чата|диалога)|всю переписку|سجل المحادثة`)
+	p.fConv = regexp.MustCompile(`系统提示|系統提示|システムプロンプト|시스템 프롬프트|prompt del sistema|prompt do sistema|systemprompt|prompt système|prompt systeme|системн\p{L}* (?:промпт|подсказ|инструкц)|聊天记录|对话记录|会话记录|对话历史|会話履歴|チャット履歴|대화 기록|대화 내용|historial de (?:la )?conversación|histórico da conversa|gesprächsverlauf|chatverlauf|historique (?:complet )?de (?:la )?conversation|toute la conversation|これまでの会話|今までの会話|会話(?:の)?(?:内容|全体)|之前的对话|全部对话|对话内容|toda la conversación|conversación completa|bisherige(?:n)? (?:gespräch|unterhaltung)|gesamte(?:n)? (?:gespräch|unterhaltung)|истори\p{L}* (?:переписки|чата|диалога)|всю переписку|سجل المحادثة`)
 	// Secret files and payment card data: a password word is no cue,
 	// a login tool in any language names the password it sends to its
 	// own service.
 	p.fPrivate = regexp.MustCompile(`(?:^|[\s'"` + "`" + `(/~])\.env\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|kartennummer|kreditkartennummer|\biban\b|número de (?:la )?tarjeta|número do cartão|numéro de carte|номер карты|卡号|カード番号|카드 번호`)
 	p.fSend = regexp.MustCompile(`sende|senden|schick|leite|envía|envia|envie|envoie|envoyez|transmet|отправ|перешли|пересыл|发送|发给|发到|寄给|送信|送って|送る|보내|전송|أرسل|ارسل|إرسال`)
+	// Each time another tool is used: the trigger, before the name (es,
+	// pt, fr, de, zh, ru) or after it (ja, ko).
+	p.fEach = regexp.MustCompile(`(?:cada vez que|siempre que|toda vez que|sempre que|chaque fois que|à chaque (?:fois|appel|utilisation)|jedes mal,? wenn|immer wenn|bei jedem aufruf von|每次|每当|каждый раз,? когда)[^.;\n]{0,16}$|^[^.;\n]{0,16}?(?:たびに|するたび|할 때마다)`)
 	p.fSink = regexp.MustCompile(`https?://[^\s)]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}`)
 	return p
 })
@@ -199,7 +208,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		strings.Contains(lower, " each ") || strings.Contains(lower, "the user") || strings.Contains(lower, " your ") || strings.Contains(lower, "instead") ||
 		strings.Contains(lower, "prefer") || strings.Contains(lower, "rather than") || strings.Contains(lower, " over ") || strings.Contains(lower, " route")
 	if !gate {
-		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "unreliable", "no longer", "whatever", "from this version", "from now on"} {
+		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when "} {
 			if strings.Contains(lower, w) {
 				gate = true
 				break
@@ -232,7 +241,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		}
 		// This tool tied to every call of another.
 		if self != "" && (hasWord(s, self) || strings.Contains(s, "this tool")) && !param {
-			if p.orderEvery.MatchString(s) {
+			if p.orderEvery.MatchString(s) || p.onlyAfter.MatchString(s) {
 				if a.otherIdent(s, self) != "" {
 					add(famHook, s, true)
 				} else if m := p.dependsOn.FindStringSubmatch(s); m != nil && (a.rep.Server == "" || identKey(m[1]) != identKey(a.rep.Server)) && !a.rep.ownName(identKey(m[1])) {
@@ -320,6 +329,11 @@ func (a *toolAnalysis) foreignSteer(s, self string, add func(string, string, boo
 		}
 		if p.fInstead.MatchString(before) || p.fInstead.MatchString(after) {
 			add(famPreference, s, true)
+			break
+		}
+		// Each time the other tool is used, something handed on.
+		if (p.fEach.MatchString(before) || p.fEach.MatchString(after)) && (p.fSink.MatchString(s) && p.fSend.MatchString(s) || a.namesOwnInput(s)) {
+			add(famCrossTool, s, true)
 			break
 		}
 	}
