@@ -530,6 +530,28 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 	return frame
 }
 
+// refuseRepeatedCall refuses a server request or notification whose
+// method, params or id appears twice: the proxy judged what JSON.parse
+// reads (the last), a client decoding the first match reads the other
+// (sampling/createMessage before a "method":"ping", or params nothing
+// judged). In enforce mode it is not forwarded and the server gets
+// -32002 for a request; monitor mode forwards it with a warning.
+func (r *relay) refuseRepeatedCall(rt route, m *mcpio.Message, member string) (out []byte, ok bool) {
+	why := fmt.Sprintf("ambiguous message: the member %q appears twice", member)
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
+		return nil, false
+	}
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
+		Details: map[string]any{"direction": "server", "answered": m.ID != nil}})
+	r.opts.Logger.Warn("server message refused", "why", why, "answered", m.ID != nil)
+	if m.ID != nil {
+		r.answerServer(rt, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+why, nil))
+	}
+	return nil, true
+}
+
 // refuseAmbiguous refuses a server message with a member a case-folding
 // decoder reads as an envelope member ("Result", "ID"): a client on Go's
 // encoding/json (mark3labs/mcp-go, go-sdk before 1.3.1) would read a
@@ -580,6 +602,21 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		return nil, false
 	}
 	if m.Method != "" {
+		if member := m.RepeatedCall; member != "" || (m.Repeated == "id" && m.ID != nil) {
+			if member == "" {
+				member = "id"
+			}
+			return r.refuseRepeatedCall(rt, &m, member)
+		}
+		if m.ID == nil && judgedRequests[m.Method] {
+			// A request's method without an id (or with a null one):
+			// no valid message, but a client that reads it as the
+			// request must not read unjudged text.
+			if r.judgeServerRequest(rt, &m) {
+				return nil, true
+			}
+			return r.serverRequest(msg, &m)
+		}
 		if m.ID != nil {
 			// A server request (sampling, elicitation, roots): only the
 			// client's response to it may go back. One with hidden

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 )
@@ -56,7 +57,7 @@ const (
 
 // ServerRequest implements RequestInspector.
 func (g *Guard) ServerRequest(method string, params []byte) (*Withheld, error) {
-	doc, offered, err := requestDocument(method, params)
+	doc, offered, err := requestDocument(g.opts.Secrets, method, params)
 	if err == nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -162,7 +163,7 @@ func requestMessage(method, msg string) string {
 // text; an elicitation's message and its schema's titles and
 // descriptions), a second prompt holds them joined (joinedPointer).
 // offered are the names of the tools a sampling request offers.
-func requestDocument(method string, params []byte) (doc []byte, offered []string, err error) {
+func requestDocument(det *secrets.Detector, method string, params []byte) (doc []byte, offered []string, err error) {
 	if !judgedRequests[method] {
 		return nil, nil, fmt.Errorf("%s is not a request the proxy judges", method)
 	}
@@ -178,6 +179,11 @@ func requestDocument(method string, params []byte) (doc []byte, offered []string
 	}
 	delete(obj, "_meta")
 	dropBinary(obj)
+	// A finding quotes what it read, and its events go to the log: the
+	// secrets a request carries (a token it asks the model to send) are
+	// hidden before the analysis reads them, as the call audit hides
+	// them. An instruction is as hidden with REDACTED for its token.
+	redactStrings(det, obj, 0)
 	var texts []string
 	if method == "sampling/createMessage" {
 		if s, ok := obj["systemPrompt"].(string); ok {
@@ -196,7 +202,13 @@ func requestDocument(method string, params []byte) (doc []byte, offered []string
 		if s, ok := obj["message"].(string); ok {
 			texts = append(texts, s)
 		}
-		texts = memberTexts(obj["requestedSchema"], map[string]bool{"title": true, "description": true}, texts, 0)
+		if s, ok := obj["url"].(string); ok {
+			texts = append(texts, s) // a URL-mode elicitation's page, shown with its message
+		}
+		// The form the user reads: its fields' titles and descriptions,
+		// the choices it offers (enum, enumNames) and what it fills in.
+		texts = memberTexts(obj["requestedSchema"], map[string]bool{"title": true, "description": true,
+			"enum": true, "enumNames": true, "default": true}, texts, 0)
 	}
 	obj["name"] = method
 	prompts := []any{obj}
@@ -229,11 +241,108 @@ func memberTexts(v any, members map[string]bool, out []string, depth int) []stri
 				out = append(out, s)
 				continue
 			}
+			if a, ok := v[k].([]any); ok && members[k] {
+				// A list of choices: its strings are read in order.
+				for _, e := range a {
+					if s, ok := e.(string); ok {
+						out = append(out, s)
+					} else {
+						out = memberTexts(e, members, out, depth+1)
+					}
+				}
+				continue
+			}
 			out = memberTexts(v[k], members, out, depth+1)
 		}
 	}
 	return out
 }
+
+// redactStrings hides the secrets of every string in v (to maxJoinDepth),
+// member names included: RedactFields for a string it judges field by
+// field, RedactText past maxJudgedValue; a token spelled in tag
+// characters, which the analysis decodes and quotes, is hidden in tag
+// characters.
+func redactStrings(det *secrets.Detector, v any, depth int) any {
+	if depth > maxJoinDepth {
+		return v
+	}
+	switch v := v.(type) {
+	case string:
+		return redactString(det, v)
+	case []any:
+		for i, e := range v {
+			v[i] = redactStrings(det, e, depth+1)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			e := redactStrings(det, v[k], depth+1)
+			if rk := redactString(det, k); rk != k {
+				delete(v, k)
+				if _, taken := v[rk]; taken {
+					continue
+				}
+				k = rk
+			}
+			v[k] = e
+		}
+	}
+	return v
+}
+
+// redactString is one string of redactStrings.
+func redactString(det *secrets.Detector, s string) string {
+	if len(s) > maxJudgedValue {
+		s = det.RedactText(s)
+	} else {
+		s = det.RedactFields(s)
+	}
+	return redactTagRuns(det, s)
+}
+
+// Tag characters (U+E0020-U+E007E) spell ASCII a reader does not see.
+const (
+	tagFirst = 0xE0020
+	tagLast  = 0xE007E
+)
+
+// redactTagRuns hides the secrets of each run of tag characters in s,
+// read as the ASCII it spells, and spells REDACTED in their place.
+func redactTagRuns(det *secrets.Detector, s string) string {
+	if strings.IndexFunc(s, isTag) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, isTag)
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !isTag(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		run := s[:j]
+		s = s[j:]
+		ascii := strings.Map(func(r rune) rune { return r - 0xE0000 }, run)
+		if red := det.RedactFields(ascii); red != ascii {
+			run = strings.Map(func(r rune) rune {
+				if r >= 0x20 && r <= 0x7E {
+					return r + 0xE0000
+				}
+				return -1
+			}, red)
+		}
+		b.WriteString(run)
+	}
+	return b.String()
+}
+
+// isTag reports a tag character that spells printable ASCII.
+func isTag(r rune) bool { return r >= tagFirst && r <= tagLast }
 
 // sortedKeys returns an object's member names in order.
 func sortedKeys(m map[string]any) []string {
@@ -265,18 +374,28 @@ func (r *relay) judgeServerRequest(rt route, m *mcpio.Message) (drop bool) {
 		if !r.opts.Enforce {
 			return false
 		}
-		r.answerServer(rt, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+m.Method+" request could not be analysed: "+err.Error(), nil))
+		if m.ID != nil {
+			r.answerServer(rt, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+m.Method+" request could not be analysed: "+err.Error(), nil))
+		}
 		return true
 	case w == nil:
 		return false
 	}
+	// A request without an id (a notification of the method) has no
+	// one to answer.
+	answered, action := "server", "; not forwarded, the server gets error -32001"
+	if m.ID == nil {
+		answered, action = "none", "; not forwarded (it has no id to answer)"
+	}
 	r.opts.Events.Emit(events.Event{Kind: "request-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
-		Message: w.Message + r.action("; not forwarded, the server gets error -32001", " (monitor mode: forwarded)"),
-		Details: map[string]any{"method": m.Method, "answered": "server"}})
+		Message: w.Message + r.action(action, " (monitor mode: forwarded)"),
+		Details: map[string]any{"method": m.Method, "answered": answered}})
 	if !r.opts.Enforce {
 		return false
 	}
-	r.answerServer(rt, errorResponse(m.ID, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": m.Method, "rule": w.Rule}))
+	if m.ID != nil {
+		r.answerServer(rt, errorResponse(m.ID, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": m.Method, "rule": w.Rule}))
+	}
 	return true
 }
 
