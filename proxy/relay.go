@@ -672,6 +672,15 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		// then sees exactly what the analysis saw.
 		result = mcpio.Normalize(result)
 	}
+	// The embedded requests of an input_required result (2026-07-28,
+	// multi-round-trip requests) reach the user or a model whatever the
+	// client asked: a tools/list or initialize may be answered with one,
+	// and a result with content beside them is read as the question by a
+	// client of that revision.
+	if rf := r.withheldInput(m.ID, method, result); rf != nil {
+		r.called(req.call, outcomeRefused, msg, rf.code, rf.rule, rf.why)
+		return rf.resp, true
+	}
 	switch method {
 	case "prompts/get", "tools/call", "resources/read":
 		// contentResult records the audit once it knows the outcome.
@@ -724,10 +733,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		result = r.opts.Inspector.Initialize(result)
 	default:
 		// Any other result: the embedded requests of an input_required
-		// one (multi-round-trip requests) reach the user or a model.
-		if rf := r.withheldInput(m.ID, method, result); rf != nil {
-			return rf.resp, true
-		}
+		// one, judged above, are cleaned of hidden characters.
 		if out, changed := r.inputRequired(method, result); changed {
 			result = out
 		} else {
@@ -755,10 +761,6 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message, result []byte) (out, refused []byte) {
 	ri, ok := r.opts.Inspector.(ResultInspector)
 	if !ok || isInputRequired(result) {
-		if rf := r.withheldInput(m.ID, req.method, result); rf != nil {
-			r.called(req.call, outcomeRefused, msg, rf.code, rf.rule, rf.why)
-			return nil, rf.resp
-		}
 		r.answered(req.call, msg, m)
 		if out, changed := r.inputRequired(req.method, result); changed {
 			return out, nil

@@ -418,56 +418,96 @@ func (r *relay) answerServer(rt route, resp []byte) {
 // requests are (RequestInspector), and returns the error response the
 // client gets instead of the result in enforce mode: -32001 for a request
 // with hidden instructions (a request-withheld event, monitor mode too),
-// -32002 for one that could not be analysed; nil when it may pass.
+// -32002 for one that could not be analysed, or for a result or entry
+// that a decoder taking the first match reads otherwise than JSON.parse
+// (resultType, inputRequests, an entry's method or params twice); nil
+// when it may pass. A resultType is read decoded ("input\u005frequired"
+// is input_required to every client).
 func (r *relay) withheldInput(id []byte, method string, result []byte) *inputRefusal {
 	ri, ok := r.opts.Inspector.(RequestInspector)
-	if !ok || !bytes.Contains(result, inputRequiredMark) {
+	if !ok || !bytes.Contains(result, inputRequiredMark) && !bytes.Contains(result, []byte(`\u`)) {
 		return nil // the fast path: every other result
 	}
 	keys, values, ok := mcpio.ObjectMembers(result)
 	if !ok {
 		return nil
 	}
-	var kind string
-	var reqs []byte
+	input := false
+	var reqs [][]byte
+	var kinds int
 	for i, k := range keys {
 		switch k {
 		case "resultType":
-			kind = string(values[i])
+			kinds++
+			var s string
+			if json.Unmarshal(values[i], &s) == nil && s == "input_required" {
+				input = true // any of them: a first-match decoder reads the first
+			}
 		case "inputRequests":
-			reqs = values[i]
+			reqs = append(reqs, values[i])
 		}
 	}
-	if kind != `"input_required"` || reqs == nil {
+	if !input || len(reqs) == 0 {
 		return nil
 	}
+	notAnalysed := func(why string) *inputRefusal {
+		why = "the input_required " + method + " result " + why
+		r.opts.Events.Emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
+			Message: why + r.action("; the client gets error -32002", " (monitor mode: forwarded)"), Details: map[string]any{"request": method}})
+		return &inputRefusal{resp: errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), code: CodeNotAnalysed, why: why}
+	}
+	var refused *inputRefusal
+	if kinds > 1 || len(reqs) > 1 {
+		refused = notAnalysed("is ambiguous: resultType or inputRequests appears twice")
+	}
 	var entries [][]byte
-	if _, vs, ok := mcpio.ObjectMembers(reqs); ok {
-		entries = vs
-	} else {
+	for _, reqs := range reqs {
+		if _, vs, ok := mcpio.ObjectMembers(reqs); ok {
+			entries = append(entries, vs...)
+			continue
+		}
 		var arr []json.RawMessage
 		if json.Unmarshal(reqs, &arr) != nil {
-			return nil
+			continue
 		}
 		for _, e := range arr {
 			entries = append(entries, e)
 		}
 	}
-	var refused *inputRefusal
 	for _, e := range entries {
-		inner := paramString(e, "method")
-		if !judgedRequests[inner] {
+		ks, vs, ok := mcpio.ObjectMembers(e)
+		if !ok {
 			continue
 		}
-		var params []byte
-		if ks, vs, ok := mcpio.ObjectMembers(e); ok {
-			for i, k := range ks {
-				if k == "params" {
-					params = vs[i] // the last, as JSON.parse reads it
-				}
+		var methods []string
+		var params [][]byte
+		judged := false
+		for i, k := range ks {
+			switch k {
+			case "method":
+				var m string
+				_ = json.Unmarshal(vs[i], &m)
+				methods = append(methods, m)
+				judged = judged || judgedRequests[m]
+			case "params":
+				params = append(params, vs[i])
 			}
 		}
-		w, err := ri.ServerRequest(inner, params)
+		if !judged {
+			continue
+		}
+		if len(methods) > 1 || len(params) > 1 {
+			if refused == nil {
+				refused = notAnalysed("is ambiguous: an input request's method or params appears twice")
+			}
+			continue
+		}
+		inner := methods[0]
+		var p []byte
+		if len(params) == 1 {
+			p = params[0]
+		}
+		w, err := ri.ServerRequest(inner, p)
 		switch {
 		case err != nil:
 			if refused == nil {
@@ -481,7 +521,7 @@ func (r *relay) withheldInput(id []byte, method string, result []byte) *inputRef
 		r.opts.Events.Emit(events.Event{Kind: "request-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
 			Message: w.Message + r.action("; the client gets error -32001 instead of the "+method+" result", " (monitor mode: forwarded)"),
 			Details: map[string]any{"method": inner, "answered": "client", "request": method}})
-		if refused == nil {
+		if refused == nil || refused.code != CodeWithheld {
 			refused = &inputRefusal{resp: errorResponse(id, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": inner, "rule": w.Rule}),
 				code: CodeWithheld, rule: w.Rule, why: w.Message}
 		}
