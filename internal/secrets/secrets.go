@@ -781,8 +781,13 @@ func (d *Detector) RedactArgs(args []string) []string { out, _ := d.ScanArgs(arg
 // anywhere. What is not a field's value (separators, quotes, names) is
 // kept as it was, except that a field judged without its format
 // characters is shown without them.
-func (d *Detector) RedactFields(s string) string {
-	s = d.RedactText(s)
+func (d *Detector) RedactFields(s string) string { return d.redactFields(d.RedactText(s), true) }
+
+// redactFields is RedactFields past RedactText. A quoted run with white
+// space that holds no secret as one field is judged again field by
+// field, as the command a shell's -c runs ("bash -c 'mysql -px'") or a
+// quote of a longer text, with quotes no longer joining (join false).
+func (d *Detector) redactFields(s string, join bool) string {
 	var b strings.Builder
 	last := 0
 	var st fieldState
@@ -795,7 +800,7 @@ func (d *Detector) RedactFields(s string) string {
 			i += n
 			continue
 		}
-		j := fieldEnd(s, i)
+		j := fieldEnd(s, i, join)
 		field := s[i:j]
 		core := field
 		quoted := false
@@ -807,13 +812,19 @@ func (d *Detector) RedactFields(s string) string {
 			core = strings.Trim(field, `'"`)
 		}
 		lead := strings.Index(field, core)
-		judged := strings.Map(func(r rune) rune {
-			if unicode.Is(unicode.Cf, r) {
-				return -1
-			}
-			return r
-		}, core)
+		judged := core
+		if strings.IndexFunc(core, isFormatChar) >= 0 {
+			judged = strings.Map(func(r rune) rune {
+				if isFormatChar(r) {
+					return -1
+				}
+				return r
+			}, core)
+		}
 		v := d.judgeField(&st, judged, quoted)
+		if v == judged && join && strings.IndexFunc(judged, unicode.IsSpace) >= 0 {
+			v = d.redactFields(judged, false)
+		}
 		if v != judged {
 			b.WriteString(s[last : i+lead])
 			b.WriteString(v)
@@ -853,14 +864,14 @@ type fieldState struct {
 // fieldEnd is the end of the field that starts at i: at a separator, with
 // a quote that opens the field or a value ('a b', --password="a b",
 // {"k":"a b"}) read to its closing quote when there is one.
-func fieldEnd(s string, i int) int {
+func fieldEnd(s string, i int, join bool) int {
 	j := i
 	for j < len(s) {
 		r, n := utf8.DecodeRuneInString(s[j:])
 		if isFieldSeparator(r) {
 			break
 		}
-		if (r == '\'' || r == '"') && (j == i || strings.IndexByte("=:{[,(", s[j-1]) >= 0) {
+		if join && (r == '\'' || r == '"') && (j == i || strings.IndexByte("=:{[,(", s[j-1]) >= 0) {
 			if k := strings.IndexByte(s[j+1:], byte(r)); k >= 0 {
 				j += 1 + k + 1
 				continue
@@ -903,7 +914,7 @@ func (d *Detector) judgeField(st *fieldState, judged string, quoted bool) string
 	if n, ok := cutEnvPrefix(a); ok {
 		// PowerShell's $env:PASSWORD="x".
 		a, prefix = n, a[:len(a)-len(n)]
-	} else if strings.HasPrefix(a, "/") && !strings.Contains(strings.FieldsFunc(a, func(r rune) bool { return r == ':' || r == '=' })[0][1:], "/") {
+	} else if strings.HasPrefix(a, "/") && !strings.Contains(switchName(a[1:]), "/") {
 		// A Windows switch: /password:x, /p:Password=x.
 		a, prefix = a[1:], "/"
 	}
@@ -1217,6 +1228,69 @@ func (d *Detector) pairs(a string) (string, bool) {
 	}
 	return b.String(), changed
 }
+
+// tokenPrefixes begin the tokens of known formats (their vendor
+// prefixes): in a quote a token may be cut short of what its format
+// needs, and is still one.
+var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-",
+	"xoxo-", "xoxs-", "xoxr-", "sk-ant-", "sk-proj-", "sk-svcacct-", "sk-admin-", "sk_live_", "sk_test_", "rk_live_",
+	"rk_test_", "npm_", "hf_", "aiza", "akia", "asia", "eyj"}
+
+// RedactQuote is RedactFields for a quote of a longer text that may have
+// been cut, or lower-cased, as a finding quotes what it read: a token's
+// vendor prefix followed by four or more of a token's characters is a
+// token there ("ghp_a1b2c3d4…"), whatever its length.
+func (d *Detector) RedactQuote(s string) string {
+	s = d.RedactFields(s)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isTokenByte(s[i-1]) {
+			continue // not at a word's start
+		}
+		for _, p := range tokenPrefixes {
+			if len(s)-i < len(p) || !strings.EqualFold(s[i:i+len(p)], p) {
+				continue
+			}
+			j := i + len(p)
+			for j < len(s) && isTokenByte(s[j]) {
+				j++
+			}
+			if j-(i+len(p)) < 4 || strings.HasPrefix(s[i+len(p):], Redacted) {
+				break
+			}
+			b.WriteString(s[last:i])
+			b.WriteString(s[i : i+len(p)])
+			b.WriteString(Redacted)
+			last = j
+			i = j - 1
+			break
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// isTokenByte reports a byte of a token's body.
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// switchName is the name of a Windows switch's text after its slash: up
+// to its first ':' or '='.
+func switchName(s string) string {
+	if i := strings.IndexAny(s, ":="); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// isFormatChar reports an invisible format character (a zero-width
+// space), which RedactFields does not count in a name.
+func isFormatChar(r rune) bool { return r >= 0x80 && unicode.Is(unicode.Cf, r) }
 
 // isFieldSeparator ends a field of RedactFields: white space, and the
 // semicolon of a shell command list or a connection string.

@@ -527,6 +527,8 @@ func TestRedactFieldsRedteam(t *testing.T) {
 		{"mount -t cifs -o username=ann,password=Hunter2xq //h/s /mnt", "mount -t cifs -o username=ann,password=REDACTED //h/s /mnt"},
 		{"echo '<password>Hunter2xq</password>' > settings.xml", "echo '<password>REDACTED</password>' > settings.xml"},
 		{"PW=Hunter2xq ./run", "PW=REDACTED ./run"},
+		{`bash -c "mysql -uroot -pHunter2xq db"`, `bash -c "mysql -uroot -pREDACTED db"`},
+		{`(".aws/credentials with password=hunter2xq…", 1 more)`, `(".aws/credentials with password=REDACTED 1 more)`},
 	} {
 		if got := d.RedactFields(tc.in); got != tc.want {
 			t.Errorf("RedactFields(%q) = %q, want %q", tc.in, got, tc.want)
@@ -578,4 +580,24 @@ func FuzzRedactFields(f *testing.F) {
 			t.Fatalf("%q: %q, then %q", s, once, twice)
 		}
 	})
+}
+
+// TestRedactQuote: a finding's quote, cut and lower-cased, still hides a
+// token by its vendor prefix and a password= by its name; prose and
+// words that merely start like a prefix stay.
+func TestRedactQuote(t *testing.T) {
+	d := NewDetector()
+	for _, tc := range []struct{ in, want string }{
+		{".ssh/id_rsa and the token ghp_a1b2c3d4e5…", ".ssh/id_rsa and the token ghp_REDACTED…"},
+		{"send akiaiosfodnn7ex…", "send akiaREDACTED…"},
+		{"with password=hunter2xq…", "with password=REDACTED"},
+		{"with eyjhbgcioijiuz…", "with eyjREDACTED…"},
+		{"send ghp_REDACTED to", "send ghp_REDACTED to"},
+		{"the hf_ prefix, asia trip, npm_ x", "the hf_ prefix, asia trip, npm_ x"},
+		{"a webhook_x and myghp_abcdef", "a webhook_x and myghp_abcdef"},
+	} {
+		if got := d.RedactQuote(tc.in); got != tc.want {
+			t.Errorf("RedactQuote(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }
