@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -878,5 +879,27 @@ func TestRedteamServerRequestsSlippedMonitor(t *testing.T) {
 		if evs := eventsOf(gt.events(), tc.kind); len(evs) != 1 || !strings.Contains(evs[0].Message, "monitor mode") {
 			t.Errorf("%.60s: %s events %+v", tc.msg, tc.kind, evs)
 		}
+	}
+}
+
+// TestRedteamWithheldFloodBounded (red team 8): a server that floods
+// withheld requests and never reads its stdin left one blocked goroutine,
+// holding its answer, per request: unbounded memory in the proxy. The
+// answers waiting to be written are bounded; the relay goes on.
+func TestRedteamWithheldFloodBounded(t *testing.T) {
+	gt := newGuardTest(t, GuardOptions{Name: "fake", Enforce: true})
+	r := newRelay(io.Discard, Options{Enforce: true, Events: gt.g.opts.Events, Inspector: gt.g})
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	r.toServer = func([]byte) { <-block } // the server never reads
+	base := runtime.NumGoroutine()
+	msg := `{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":null}` + "\n"
+	for i := range 3 * maxPendingAnswers {
+		if out := r.fromServer(route{}, []byte(fmt.Sprintf(msg, i))); out != nil {
+			t.Fatalf("forwarded %s", out)
+		}
+	}
+	if n := runtime.NumGoroutine() - base; n > maxPendingAnswers+8 {
+		t.Errorf("%d goroutines wait to answer the server, want at most %d", n, maxPendingAnswers)
 	}
 }

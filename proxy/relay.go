@@ -135,6 +135,9 @@ type relay struct {
 
 	audit *events.Log
 	det   *secrets.Detector
+	// answering holds a token for each of the proxy's own answers to a
+	// server request still being written (answerServer).
+	answering chan struct{}
 
 	// toServer writes the proxy's own response to a server request to
 	// the server (stdio: its stdin, serialized with the client's frames);
@@ -159,7 +162,8 @@ func newRelay(client io.Writer, opts Options) *relay {
 	if audit == nil {
 		audit = opts.Events
 	}
-	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable(), audit: audit, det: opts.Secrets}
+	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable(), audit: audit, det: opts.Secrets,
+		answering: make(chan struct{}, maxPendingAnswers)}
 }
 
 // toClient writes one frame to the client.

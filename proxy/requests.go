@@ -399,9 +399,18 @@ func (r *relay) judgeServerRequest(rt route, m *mcpio.Message) (drop bool) {
 	return true
 }
 
+// maxPendingAnswers bounds the proxy's own answers to server requests
+// being written at once: a server that floods withheld requests and
+// reads none of the answers would otherwise hold one goroutine and its
+// answer per request.
+const maxPendingAnswers = 256
+
 // answerServer sends the proxy's own response to a server request: over
 // the route's POST (Streamable HTTP) or to the server's stdin (stdio). It
 // does not wait: the server may be busy writing what the proxy reads.
+// Past maxPendingAnswers unwritten answers the server reads none of, the
+// answer is dropped (the server waits for it as for a client that does
+// not answer), with a warning.
 func (r *relay) answerServer(rt route, resp []byte) {
 	send := r.toServer
 	if rt.answer != nil {
@@ -410,7 +419,16 @@ func (r *relay) answerServer(rt route, resp []byte) {
 	if send == nil {
 		return
 	}
-	go send(append(resp, '\n'))
+	select {
+	case r.answering <- struct{}{}:
+	default:
+		r.opts.Logger.Warn("server request not answered: the server reads none of the proxy's answers", "pending", maxPendingAnswers)
+		return
+	}
+	go func() {
+		defer func() { <-r.answering }()
+		send(append(resp, '\n'))
+	}()
 }
 
 // withheldInput judges the inputRequests of an input_required result
