@@ -570,7 +570,8 @@ func TestRedactFieldsRedteam(t *testing.T) {
 // FuzzRedactFields: any string is redacted without a panic, and what the
 // redaction left is left again.
 func FuzzRedactFields(f *testing.F) {
-	for _, s := range []string{"a --token x", "X: y", `"A=b"`, "'", "--password", " \t\n", "PGPASSWORD=é"} {
+	for _, s := range []string{"a --token x", "X: y", `"A=b"`, "'", "--password", " \t\n", "PGPASSWORD=é",
+		"mysql -px", "curl -u a:b -b 'c=d; e=f'", `bash -c "x --password 'a b'"`, "ghp_abcd…", "a=1&password=x#token=y"} {
 		f.Add(s)
 	}
 	d := NewDetector()
@@ -578,6 +579,10 @@ func FuzzRedactFields(f *testing.F) {
 		once := d.RedactFields(s)
 		if twice := d.RedactFields(once); twice != once {
 			t.Fatalf("%q: %q, then %q", s, once, twice)
+		}
+		q := d.RedactQuote(s)
+		if again := d.RedactQuote(q); again != q {
+			t.Fatalf("quote %q: %q, then %q", s, q, again)
 		}
 	})
 }
