@@ -69,7 +69,7 @@ var verbLexicon = sync.OnceValue(func() map[string]verbClass {
 	add(classMutate, `write edit update set put patch modify rename move mv create insert add append upload push commit merge
 		deploy publish install apply import save store replace overwrite reset restore approve grant chmod chown rewrite change assign
 		configure enable disable upsert register archive lock unlock close reopen star fork transition schedule mark submit
-		comment reply react invite share sync copy duplicate clone mkdir touch refactor fill click toggle`)
+		comment reply react invite share sync copy duplicate clone mkdir touch refactor fill click toggle new`)
 	add(classDestroy, `delete remove rm drop truncate destroy purge wipe erase kill terminate revoke uninstall overwrite clear reset cancel
 		unlink rmdir discard prune flush shred nuke evict force replace`)
 	add(classExec, `run exec execute eval shell bash sh cmd spawn invoke compile launch interpret sudo powershell pwsh subprocess`)
@@ -492,7 +492,7 @@ var (
 	// readObjects are operations that read: an execution verb on one of
 	// them runs a read.
 	readObjects = lazyWordSet(`query queries aggregation aggregations aggregate find search searches select lookup
-		report reports analysis count explain audit audits review reviews`)
+		report reports analysis count explain audit audits review reviews validation validations scan scans inspection`)
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages
@@ -508,6 +508,11 @@ var (
 		numerous parallel batch batches up to`)
 	// sessionVerbs are the verbs that, on a session object, only end it.
 	sessionVerbs = lazyWordSet(`close disconnect end stop terminate kill reset`)
+	// viewState is what clearing or resetting returns to its default in
+	// the client's view (a selection, the filters of a dashboard, a form's
+	// fields); deleting a saved filter still destroys it.
+	viewState  = lazyWordSet(`selection selections filter filters highlight highlights zoom viewport form forms field fields`)
+	resetVerbs = lazyWordSet(`clear reset`)
 )
 
 // judgeObjects reads each verb with its object in words: an execution verb
@@ -531,8 +536,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 		e.object = obj
 		phrase := objectPhrase(words, at, name)
 		switch {
-		case e.class&classExec != 0 && anyIn(phrase, readObjects()):
-			// "Execute a PromQL query", "Run a Data Explorer query".
+		case e.class&(classExec|classSend) != 0 && anyIn(phrase, readObjects()):
+			// "Execute a PromQL query", "Run a Data Explorer query",
+			// "submit_search", "Send a query": the act is the read.
 			e.class = classRead
 		case e.class&classExec != 0 && !execNouns()[e.word] && !anyIn(phrase, codeObjects()) && !anyIn(phrase, execNouns()):
 			// Running a workflow, a card, a pipeline or compiling a recap
@@ -573,6 +579,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			e.class = classMutate
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
+		case resetVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), viewState()):
+			// "Clear the selection", "Reset the dashboard filters".
+			e.class = e.class&^classDestroy | classMutate
 		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
 			// Replacing the clipboard, clearing a tab: the client's own
 			// plumbing, not stored data.
@@ -853,23 +862,32 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			}
 		}
 	}
-	// clauseOf reads a first clause, unread its unreadLanguage.
-	clauseOf := func(first string, unread bool) []verbEvidence {
+	// clauseOf reads a first clause, unread its unreadLanguage, past the
+	// fillers and the words of own that lead it (a server prefix).
+	clauseOf := func(first string, unread bool, own []string) []verbEvidence {
 		if unread {
 			return nil
 		}
-		w := skipFillers(tlWords(first), nameWords)
+		w := skipFillers(tlWords(first), own)
 		return judgeObjects(adjust(clauseVerbs(w), w), w, false)
 	}
-	clause := func(s string) []verbEvidence {
+	// A title skips only the name's words before its verb ("GitHub Create
+	// Issue" for github_create_issue): one that starts with the name's
+	// object is a noun phrase ("SQL Query" for execute_sql), which claims
+	// no action.
+	titleOwn := nameWords
+	if at >= 0 && at <= len(nameWords) {
+		titleOwn = nameWords[:at]
+	}
+	title := func(s string) []verbEvidence {
 		first := tlFirstClause(s)
-		return clauseOf(first, unreadLanguage(first))
+		return clauseOf(first, unreadLanguage(first), titleOwn)
 	}
 	if v := t.Value.Get("title"); v.IsString() {
-		e.title = tagEvidence(clause(a.cur.view(v.Str)), "title")
+		e.title = tagEvidence(title(a.cur.view(v.Str)), "title")
 	}
 	if v := t.Value.Get("annotations").Get("title"); v.IsString() {
-		e.annTitle = tagEvidence(clause(a.cur.view(v.Str)), "annotations.title")
+		e.annTitle = tagEvidence(title(a.cur.view(v.Str)), "annotations.title")
 	}
 	if v := t.Value.Get("description"); v.IsString() {
 		e.descView = a.cur.view(v.Str)
@@ -882,7 +900,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		if fc != first {
 			fcUnread = unreadLanguage(fc)
 		}
-		e.desc = tagEvidence(clauseOf(fc, fcUnread), "description")
+		e.desc = tagEvidence(clauseOf(fc, fcUnread, nameWords), "description")
 		if len(e.desc) == 0 && !fcUnread {
 			e.desc = returnedData(skipFillers(tlWords(fc), nil))
 		}

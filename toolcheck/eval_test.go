@@ -44,12 +44,14 @@ type attackExpect struct {
 
 // evalCounts are the figures of one evaluation.
 type evalCounts struct {
-	Expectations, Met int            // attack expectations, and those met
-	Flagged, True     int            // tools with a warning or error, and those expected
-	RealTools         int            // tools of the real lists
-	RealFalse         int            // warning/error findings on real tools
-	BenignFalse       int            // warning/error findings on benign controls
-	RealByRule        map[string]int // RealFalse by rule
+	Expectations, Met int                        // attack expectations, and those met
+	Flagged, True     int                        // tools with a warning or error, and those expected
+	RealTools         int                        // tools of the real lists
+	RealFalse         int                        // warning/error findings on real tools
+	BenignFalse       int                        // warning/error findings on benign controls
+	RealByRule        map[string]int             // RealFalse by rule
+	RealErrByRule     map[string]int             // the error-level part of RealByRule
+	realServers       map[string]map[string]bool // rule: the files with a RealFalse of it
 	Failures          []string
 }
 
@@ -239,6 +241,20 @@ func evalReal(dir string, c *evalCounts) error {
 				c.RealByRule = map[string]int{}
 			}
 			c.RealByRule[f.Rule]++
+			if f.Severity == reports.SeverityError {
+				if c.RealErrByRule == nil {
+					c.RealErrByRule = map[string]int{}
+				}
+				c.RealErrByRule[f.Rule]++
+			}
+			if c.realServers == nil {
+				c.realServers = map[string]map[string]bool{}
+			}
+			if c.realServers[f.Rule] == nil {
+				c.realServers[f.Rule] = map[string]bool{}
+			}
+			file, _, _ := strings.Cut(k, "\x00")
+			c.realServers[f.Rule][file] = true
 			c.Failures = append(c.Failures, fmt.Sprintf("%s: %s %s at %s: %s", strings.ReplaceAll(k, "\x00", "/"), f.Severity, f.Rule, f.Location.Pointer, f.Message))
 		}
 	}
@@ -306,11 +322,13 @@ func TestHeldOut(t *testing.T) {
 		t.Fatal("held-out real lists do not load")
 	}
 	t.Logf("held-out: %s", c.String())
-	// Counts by rule say which rules are weakest, and nothing of a file.
+	// Counts by rule say which rules are weakest, and nothing of a file:
+	// how many are errors, and over how many servers (one server
+	// annotating all its tools one way, or a kind of tool many share).
 	rules := slices.Sorted(maps.Keys(c.RealByRule))
 	byRule := make([]string, len(rules))
 	for i, r := range rules {
-		byRule[i] = fmt.Sprintf("%s %d", r, c.RealByRule[r])
+		byRule[i] = fmt.Sprintf("%s %d (%d errors, %d servers)", r, c.RealByRule[r], c.RealErrByRule[r], len(c.realServers[r]))
 	}
 	t.Logf("held-out false alarms by rule: %s", strings.Join(byRule, ", "))
 	floor := readFloor(t)

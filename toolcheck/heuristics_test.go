@@ -218,6 +218,15 @@ func TestAnnotations(t *testing.T) {
 		{"title safer than name", `{"name": "delete_all_files", "title": "Read a document"}`, map[string]string{ruleA005: "warning"}},
 		{"annotations.title safer than name", `{"name": "run_command", "annotations": {"title": "View output"}}`, map[string]string{ruleA005: "warning"}},
 		{"matching title", `{"name": "delete_entities", "title": "Delete Entities"}`, nil},
+		// A title names the action by its first word, past a server prefix
+		// only: a noun phrase of the name's object claims nothing, "New X"
+		// creates, and submitting or running a search is the search.
+		{"title as a noun phrase of the object", `{"name": "execute_sql", "title": "SQL Query"}`, nil},
+		{"title safer past a server prefix", `{"name": "slack_delete_message", "title": "Slack Read Message"}`, map[string]string{ruleA005: "warning"}},
+		{"title New for a creator", `{"name": "create_issue", "title": "New Issue"}`, nil},
+		{"submitting a search", `{"name": "submit_search", "title": "Search"}`, nil},
+		{"running a validation", `{"name": "run_validation", "title": "Validate schema"}`, nil},
+		{"running a command shown as a read", `{"name": "run_command", "title": "Read the output"}`, map[string]string{ruleA005: "warning"}},
 		{"read-only with the SDK's default destructiveHint", `{"name": "x", "annotations": {"readOnlyHint": true, "destructiveHint": true}}`, map[string]string{ruleA005: "note"}},
 		{"string hint", `{"name": "x", "annotations": {"readOnlyHint": "false"}}`, map[string]string{ruleA005: "warning"}},
 		// Issue 44: the action word by position and grammar, membership,
@@ -231,6 +240,9 @@ func TestAnnotations(t *testing.T) {
 		{"a set of", `{"name": "list_docs", "description": "Get a set of documents.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"ambiguous verb by grammar", `{"name": "share_file", "description": "Share the file with a colleague.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"membership removal", `{"name": "firewall-remove-droplets", "description": "Remove droplets from a firewall.", "annotations": {"destructiveHint": false}}`, nil},
+		{"clearing a selection", `{"name": "clear_selection", "description": "Clear the current selection.", "annotations": {"destructiveHint": false}}`, nil},
+		{"resetting dashboard filters", `{"name": "reset_filters", "description": "Reset the dashboard filters.", "annotations": {"destructiveHint": false}}`, nil},
+		{"deleting a saved filter", `{"name": "delete_filter", "description": "Delete a saved filter.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"content removal", `{"name": "remove_file", "description": "Remove a file from the workspace.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"membership addition is idempotent", `{"name": "add_labels", "description": "Add labels to an issue.", "annotations": {"idempotentHint": true}}`, nil},
 		{"comment addition is not", `{"name": "add_comment", "description": "Add a comment to an issue.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
