@@ -770,8 +770,9 @@ func (d *Detector) RedactArgs(args []string) []string { out, _ := d.ScanArgs(arg
 // quoted run ('a b', --password="a b", {"k":"a b"}) being one — is judged
 // as ScanArgs judges an argument: "--password=x", "NAME=x", "--token x",
 // "X-Api-Key: x", a connection string's "Password=x;", "name = x", with
-// the quotes around a field set aside and invisible format characters
-// (a zero-width space inside "pass\u200bword") not counted. A quoted
+// the quotes around a field set aside, invisible format characters
+// (a zero-width space inside "pass\u200bword") not counted and fullwidth
+// forms read as ASCII ("ＰＡＳＳＷＯＲＤ=x"). A quoted
 // value with white space under a credential's name is one too
 // (--password "correct horse"). Beyond ScanArgs it reads the pairs of a
 // query or form ("a=1&password=x", "host/x?token=x", "#access_token=x",
@@ -780,7 +781,8 @@ func (d *Detector) RedactArgs(args []string) []string { out, _ := d.ScanArgs(arg
 // "curl -u user:x", "sshpass -p x"). Tokens of known formats are hidden
 // anywhere. What is not a field's value (separators, quotes, names) is
 // kept as it was, except that a field judged without its format
-// characters is shown without them.
+// characters, or with its fullwidth forms folded, is shown so when a
+// value of it is hidden.
 func (d *Detector) RedactFields(s string) string { return d.redactFields(d.RedactText(s), true) }
 
 // redactFields is RedactFields past RedactText. A quoted run with white
@@ -813,10 +815,13 @@ func (d *Detector) redactFields(s string, join bool) string {
 		}
 		lead := strings.Index(field, core)
 		judged := core
-		if strings.IndexFunc(core, isFormatChar) >= 0 {
+		if strings.IndexFunc(core, isFoldedChar) >= 0 {
 			judged = strings.Map(func(r rune) rune {
-				if isFormatChar(r) {
+				switch {
+				case isFormatChar(r):
 					return -1
+				case isFullwidth(r):
+					return r - 0xFF01 + '!'
 				}
 				return r
 			}, core)
@@ -1287,6 +1292,14 @@ func switchName(s string) string {
 	}
 	return s
 }
+
+// isFoldedChar reports a character RedactFields reads otherwise than it
+// is written: a format character (not counted) or a fullwidth form of
+// ASCII (read as the ASCII, as compatibility folding does: "ＰＡＳＳＷＯＲＤ").
+func isFoldedChar(r rune) bool { return isFormatChar(r) || isFullwidth(r) }
+
+// isFullwidth reports a fullwidth form of printable ASCII (U+FF01-U+FF5E).
+func isFullwidth(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }
 
 // isFormatChar reports an invisible format character (a zero-width
 // space), which RedactFields does not count in a name.

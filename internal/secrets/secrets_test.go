@@ -528,6 +528,8 @@ func TestRedactFieldsRedteam(t *testing.T) {
 		{"echo '<password>Hunter2xq</password>' > settings.xml", "echo '<password>REDACTED</password>' > settings.xml"},
 		{"PW=Hunter2xq ./run", "PW=REDACTED ./run"},
 		{`bash -c "mysql -uroot -pHunter2xq db"`, `bash -c "mysql -uroot -pREDACTED db"`},
+		{"ＰＡＳＳＷＯＲＤ=Hunter2xq run", "PASSWORD=REDACTED run"},
+		{"--ｔｏｋｅｎ abcdef123456", "--ｔｏｋｅｎ REDACTED"},
 		{`(".aws/credentials with password=hunter2xq…", 1 more)`, `(".aws/credentials with password=REDACTED 1 more)`},
 	} {
 		if got := d.RedactFields(tc.in); got != tc.want {
@@ -560,6 +562,7 @@ func TestRedactFieldsRedteam(t *testing.T) {
 		"a=b&c=d",
 		"--sort=name,asc",
 		"it's Bob's --verbose flag",
+		"ｆｕｌｌｗｉｄｔｈ ｔｅｘｔ = ｆｉｎｅ",
 	} {
 		if got := d.RedactFields(s); got != s {
 			t.Errorf("RedactFields(%q) = %q, want it unchanged", s, got)
