@@ -13,6 +13,7 @@ import (
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
 	"github.com/mcpguard/mcpguard/internal/secrets"
+	mcpunicode "github.com/mcpguard/mcpguard/unicode"
 )
 
 // The call audit: one tool-called event per tools/call, whatever became of
@@ -98,6 +99,7 @@ func auditValue(det *secrets.Detector, name string, raw []byte) any {
 	if len(raw) == 0 {
 		return nil
 	}
+	name = judgedName(name)
 	if sensitiveName(name) && !bytes.Equal(raw, []byte("null")) {
 		// Under a credential's name any value is one: a pass phrase with
 		// spaces, a numeric PIN, a structure holding the parts of a key.
@@ -129,6 +131,21 @@ func auditValue(det *secrets.Detector, name string, raw []byte) any {
 		return nil
 	}
 	return v
+}
+
+// judgedName is the name an argument's value is judged under: the name
+// as a reader takes it, when it has characters other than ASCII (a
+// Cyrillic "а" in "pаssword", a fullwidth "ＰＩＮ", a zero-width space),
+// which the tool's schema chose and the model fills in as the name it
+// reads.
+func judgedName(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			folded, _ := mcpunicode.NameKeys(name)
+			return folded
+		}
+	}
+	return name
 }
 
 // auditName is what the audit shows of an argument's name: a tool with

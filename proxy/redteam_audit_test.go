@@ -84,6 +84,55 @@ func TestAuditCommandLineSecrets(t *testing.T) {
 	}
 }
 
+// TestRedteamAuditCredentialForms (red team 8): credential forms of a
+// command line or request body in a string argument, which the audit
+// showed as they were, and arguments whose name reads as a credential's
+// only once its lookalike characters are folded, or is the short "pw".
+// Each has a benign twin the audit keeps whole.
+func TestRedteamAuditCredentialForms(t *testing.T) {
+	for _, c := range []struct{ args, secret string }{
+		{`{"command":"mysql -uroot -pHunter2xq db"}`, "Hunter2xq"},
+		{`{"command":"sshpass -p Hunter2xq ssh h"}`, "Hunter2xq"},
+		{`{"command":"docker login -u ann -p Hunter2xq"}`, "Hunter2xq"},
+		{`{"command":"curl -u ann:Hunter2xq https://h"}`, "Hunter2xq"},
+		{`{"command":"curl --user=ann:Hunter2xq https://h"}`, "Hunter2xq"},
+		{`{"command":"curl -b 'session=q8Zr4Lx0abc' h"}`, "q8Zr4Lx0abc"},
+		{`{"command":"curl -H 'Cookie: a=1; sid=q8Zr4Lx0abc' h"}`, "q8Zr4Lx0abc"},
+		{`{"command":"curl -H 'Authorization:Bearer q8Zr4Lx0' h"}`, "q8Zr4Lx0"},
+		{`{"value":"Basic YW5uOnB3"}`, "YW5uOnB3"},
+		{`{"body":"password = Hunter2xq"}`, "Hunter2xq"},
+		{`{"body":"{ \"api_key\" : \"Hunter2xq\" }"}`, "Hunter2xq"},
+		{`{"body":"--password=\"Hunter 2xq\""}`, "2xq"},
+		{`{"body":"$env:PASSWORD=\"Hunter2xq\""}`, "Hunter2xq"},
+		{`{"body":"/password:Hunter2xq"}`, "Hunter2xq"},
+		{`{"body":"grant_type=password&username=ann&password=Hunter2xq"}`, "Hunter2xq"},
+		{`{"url":"h.example/x?token=Hunter2xq"}`, "Hunter2xq"},
+		{`{"url":"https://h.example/cb#access_token=Hunter2xq"}`, "Hunter2xq"},
+		{`{"command":"mount -o username=ann,password=Hunter2xq //h/s /mnt"}`, "Hunter2xq"},
+		{`{"body":"<password>Hunter2xq</password>"}`, "Hunter2xq"},
+		{`{"p\u0430ssword":"Hunter2xq"}`, "Hunter2xq"},
+		{`{"\uff30\uff29\uff2e":4821}`, "4821"},
+		{`{"pw":"Hunter2xq"}`, "Hunter2xq"},
+	} {
+		if raw := auditOf(t, c.args); strings.Contains(raw, c.secret) {
+			t.Errorf("arguments %s: the audit holds %q:\n%s", c.args, c.secret, raw)
+		}
+	}
+	for _, c := range []struct{ args, shown string }{
+		{`{"command":"docker run -p 8080:80 -u 1000:1000 nginx"}`, "docker run -p 8080:80 -u 1000:1000 nginx"},
+		{`{"command":"mysql -u root -p mydb"}`, "mysql -u root -p mydb"},
+		{`{"command":"curl -b cookies.txt https://h"}`, "curl -b cookies.txt https://h"},
+		{`{"message":"Basic authentication is on; bearer authentication too"}`, "Basic authentication is on; bearer authentication too"},
+		{`{"message":"the user's password = what they chose"}`, "the user's password = what they chose"},
+		{`{"query":"https://h/search?q=password+reset\u0026page=2"}`, "q=password+reset"},
+		{`{"p\u0430th":"/etc/hosts"}`, "/etc/hosts"},
+	} {
+		if raw := auditOf(t, c.args); !strings.Contains(raw, c.shown) {
+			t.Errorf("arguments %s: the audit lost %q:\n%s", c.args, c.shown, raw)
+		}
+	}
+}
+
 // TestRedteamAuditArgumentNames: argument names are recorded verbatim and
 // unbounded: a name that is a token, and a name of 64 KiB (a tool with
 // free-form keys, such as an env or headers map at the top level).

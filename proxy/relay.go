@@ -135,6 +135,9 @@ type relay struct {
 
 	audit *events.Log
 	det   *secrets.Detector
+	// answering holds a token for each of the proxy's own answers to a
+	// server request still being written (answerServer).
+	answering chan struct{}
 
 	// toServer writes the proxy's own response to a server request to
 	// the server (stdio: its stdin, serialized with the client's frames);
@@ -159,7 +162,8 @@ func newRelay(client io.Writer, opts Options) *relay {
 	if audit == nil {
 		audit = opts.Events
 	}
-	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable(), audit: audit, det: opts.Secrets}
+	return &relay{opts: opts, client: client, calls: newIDTable(), back: newIDTable(), audit: audit, det: opts.Secrets,
+		answering: make(chan struct{}, maxPendingAnswers)}
 }
 
 // toClient writes one frame to the client.
@@ -530,6 +534,28 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 	return frame
 }
 
+// refuseRepeatedCall refuses a server request or notification whose
+// method, params or id appears twice: the proxy judged what JSON.parse
+// reads (the last), a client decoding the first match reads the other
+// (sampling/createMessage before a "method":"ping", or params nothing
+// judged). In enforce mode it is not forwarded and the server gets
+// -32002 for a request; monitor mode forwards it with a warning.
+func (r *relay) refuseRepeatedCall(rt route, m *mcpio.Message, member string) (out []byte, ok bool) {
+	why := fmt.Sprintf("ambiguous message: the member %q appears twice", member)
+	if !r.opts.Enforce {
+		r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+			Message: "monitor mode: forwarded a server message that enforce mode refuses: " + why})
+		return nil, false
+	}
+	r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a server message: " + why,
+		Details: map[string]any{"direction": "server", "answered": m.ID != nil}})
+	r.opts.Logger.Warn("server message refused", "why", why, "answered", m.ID != nil)
+	if m.ID != nil {
+		r.answerServer(rt, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: "+why, nil))
+	}
+	return nil, true
+}
+
 // refuseAmbiguous refuses a server message with a member a case-folding
 // decoder reads as an envelope member ("Result", "ID"): a client on Go's
 // encoding/json (mark3labs/mcp-go, go-sdk before 1.3.1) would read a
@@ -580,6 +606,21 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		return nil, false
 	}
 	if m.Method != "" {
+		if member := m.RepeatedCall; member != "" || (m.Repeated == "id" && m.ID != nil) {
+			if member == "" {
+				member = "id"
+			}
+			return r.refuseRepeatedCall(rt, &m, member)
+		}
+		if m.ID == nil && judgedRequests[m.Method] {
+			// A request's method without an id (or with a null one):
+			// no valid message, but a client that reads it as the
+			// request must not read unjudged text.
+			if r.judgeServerRequest(rt, &m) {
+				return nil, true
+			}
+			return r.serverRequest(msg, &m)
+		}
 		if m.ID != nil {
 			// A server request (sampling, elicitation, roots): only the
 			// client's response to it may go back. One with hidden
@@ -635,6 +676,15 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		// then sees exactly what the analysis saw.
 		result = mcpio.Normalize(result)
 	}
+	// The embedded requests of an input_required result (2026-07-28,
+	// multi-round-trip requests) reach the user or a model whatever the
+	// client asked: a tools/list or initialize may be answered with one,
+	// and a result with content beside them is read as the question by a
+	// client of that revision.
+	if rf := r.withheldInput(m.ID, method, result); rf != nil {
+		r.called(req.call, outcomeRefused, msg, rf.code, rf.rule, rf.why)
+		return rf.resp, true
+	}
 	switch method {
 	case "prompts/get", "tools/call", "resources/read":
 		// contentResult records the audit once it knows the outcome.
@@ -687,10 +737,7 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 		result = r.opts.Inspector.Initialize(result)
 	default:
 		// Any other result: the embedded requests of an input_required
-		// one (multi-round-trip requests) reach the user or a model.
-		if rf := r.withheldInput(m.ID, method, result); rf != nil {
-			return rf.resp, true
-		}
+		// one, judged above, are cleaned of hidden characters.
 		if out, changed := r.inputRequired(method, result); changed {
 			result = out
 		} else {
@@ -718,10 +765,6 @@ func (r *relay) serverMessage(rt route, msg []byte, m mcpio.Message) (out []byte
 func (r *relay) contentResult(req *pendingRequest, msg []byte, m *mcpio.Message, result []byte) (out, refused []byte) {
 	ri, ok := r.opts.Inspector.(ResultInspector)
 	if !ok || isInputRequired(result) {
-		if rf := r.withheldInput(m.ID, req.method, result); rf != nil {
-			r.called(req.call, outcomeRefused, msg, rf.code, rf.rule, rf.why)
-			return nil, rf.resp
-		}
 		r.answered(req.call, msg, m)
 		if out, changed := r.inputRequired(req.method, result); changed {
 			return out, nil

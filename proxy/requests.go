@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/events"
 	"github.com/mcpguard/mcpguard/internal/mcpio"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 )
@@ -56,7 +57,7 @@ const (
 
 // ServerRequest implements RequestInspector.
 func (g *Guard) ServerRequest(method string, params []byte) (*Withheld, error) {
-	doc, offered, err := requestDocument(method, params)
+	doc, offered, err := requestDocument(g.opts.Secrets, method, params)
 	if err == nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -162,7 +163,7 @@ func requestMessage(method, msg string) string {
 // text; an elicitation's message and its schema's titles and
 // descriptions), a second prompt holds them joined (joinedPointer).
 // offered are the names of the tools a sampling request offers.
-func requestDocument(method string, params []byte) (doc []byte, offered []string, err error) {
+func requestDocument(det *secrets.Detector, method string, params []byte) (doc []byte, offered []string, err error) {
 	if !judgedRequests[method] {
 		return nil, nil, fmt.Errorf("%s is not a request the proxy judges", method)
 	}
@@ -178,6 +179,11 @@ func requestDocument(method string, params []byte) (doc []byte, offered []string
 	}
 	delete(obj, "_meta")
 	dropBinary(obj)
+	// A finding quotes what it read, and its events go to the log: the
+	// secrets a request carries (a token it asks the model to send) are
+	// hidden before the analysis reads them, as the call audit hides
+	// them. An instruction is as hidden with REDACTED for its token.
+	redactStrings(det, obj, 0)
 	var texts []string
 	if method == "sampling/createMessage" {
 		if s, ok := obj["systemPrompt"].(string); ok {
@@ -196,7 +202,13 @@ func requestDocument(method string, params []byte) (doc []byte, offered []string
 		if s, ok := obj["message"].(string); ok {
 			texts = append(texts, s)
 		}
-		texts = memberTexts(obj["requestedSchema"], map[string]bool{"title": true, "description": true}, texts, 0)
+		if s, ok := obj["url"].(string); ok {
+			texts = append(texts, s) // a URL-mode elicitation's page, shown with its message
+		}
+		// The form the user reads: its fields' titles and descriptions,
+		// the choices it offers (enum, enumNames) and what it fills in.
+		texts = memberTexts(obj["requestedSchema"], map[string]bool{"title": true, "description": true,
+			"enum": true, "enumNames": true, "default": true}, texts, 0)
 	}
 	obj["name"] = method
 	prompts := []any{obj}
@@ -229,11 +241,108 @@ func memberTexts(v any, members map[string]bool, out []string, depth int) []stri
 				out = append(out, s)
 				continue
 			}
+			if a, ok := v[k].([]any); ok && members[k] {
+				// A list of choices: its strings are read in order.
+				for _, e := range a {
+					if s, ok := e.(string); ok {
+						out = append(out, s)
+					} else {
+						out = memberTexts(e, members, out, depth+1)
+					}
+				}
+				continue
+			}
 			out = memberTexts(v[k], members, out, depth+1)
 		}
 	}
 	return out
 }
+
+// redactStrings hides the secrets of every string in v (to maxJoinDepth),
+// member names included: RedactFields for a string it judges field by
+// field, RedactText past maxJudgedValue; a token spelled in tag
+// characters, which the analysis decodes and quotes, is hidden in tag
+// characters.
+func redactStrings(det *secrets.Detector, v any, depth int) any {
+	if depth > maxJoinDepth {
+		return v
+	}
+	switch v := v.(type) {
+	case string:
+		return redactString(det, v)
+	case []any:
+		for i, e := range v {
+			v[i] = redactStrings(det, e, depth+1)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			e := redactStrings(det, v[k], depth+1)
+			if rk := redactString(det, k); rk != k {
+				delete(v, k)
+				if _, taken := v[rk]; taken {
+					continue
+				}
+				k = rk
+			}
+			v[k] = e
+		}
+	}
+	return v
+}
+
+// redactString is one string of redactStrings.
+func redactString(det *secrets.Detector, s string) string {
+	if len(s) > maxJudgedValue {
+		s = det.RedactText(s)
+	} else {
+		s = det.RedactFields(s)
+	}
+	return redactTagRuns(det, s)
+}
+
+// Tag characters (U+E0020-U+E007E) spell ASCII a reader does not see.
+const (
+	tagFirst = 0xE0020
+	tagLast  = 0xE007E
+)
+
+// redactTagRuns hides the secrets of each run of tag characters in s,
+// read as the ASCII it spells, and spells REDACTED in their place.
+func redactTagRuns(det *secrets.Detector, s string) string {
+	if strings.IndexFunc(s, isTag) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, isTag)
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !isTag(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		run := s[:j]
+		s = s[j:]
+		ascii := strings.Map(func(r rune) rune { return r - 0xE0000 }, run)
+		if red := det.RedactFields(ascii); red != ascii {
+			run = strings.Map(func(r rune) rune {
+				if r >= 0x20 && r <= 0x7E {
+					return r + 0xE0000
+				}
+				return -1
+			}, red)
+		}
+		b.WriteString(run)
+	}
+	return b.String()
+}
+
+// isTag reports a tag character that spells printable ASCII.
+func isTag(r rune) bool { return r >= tagFirst && r <= tagLast }
 
 // sortedKeys returns an object's member names in order.
 func sortedKeys(m map[string]any) []string {
@@ -265,24 +374,43 @@ func (r *relay) judgeServerRequest(rt route, m *mcpio.Message) (drop bool) {
 		if !r.opts.Enforce {
 			return false
 		}
-		r.answerServer(rt, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+m.Method+" request could not be analysed: "+err.Error(), nil))
+		if m.ID != nil {
+			r.answerServer(rt, errorResponse(m.ID, CodeNotAnalysed, "mcpguard: the "+m.Method+" request could not be analysed: "+err.Error(), nil))
+		}
 		return true
 	case w == nil:
 		return false
 	}
+	// A request without an id (a notification of the method) has no
+	// one to answer.
+	answered, action := "server", "; not forwarded, the server gets error -32001"
+	if m.ID == nil {
+		answered, action = "none", "; not forwarded (it has no id to answer)"
+	}
 	r.opts.Events.Emit(events.Event{Kind: "request-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
-		Message: w.Message + r.action("; not forwarded, the server gets error -32001", " (monitor mode: forwarded)"),
-		Details: map[string]any{"method": m.Method, "answered": "server"}})
+		Message: w.Message + r.action(action, " (monitor mode: forwarded)"),
+		Details: map[string]any{"method": m.Method, "answered": answered}})
 	if !r.opts.Enforce {
 		return false
 	}
-	r.answerServer(rt, errorResponse(m.ID, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": m.Method, "rule": w.Rule}))
+	if m.ID != nil {
+		r.answerServer(rt, errorResponse(m.ID, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": m.Method, "rule": w.Rule}))
+	}
 	return true
 }
+
+// maxPendingAnswers bounds the proxy's own answers to server requests
+// being written at once: a server that floods withheld requests and
+// reads none of the answers would otherwise hold one goroutine and its
+// answer per request.
+const maxPendingAnswers = 256
 
 // answerServer sends the proxy's own response to a server request: over
 // the route's POST (Streamable HTTP) or to the server's stdin (stdio). It
 // does not wait: the server may be busy writing what the proxy reads.
+// Past maxPendingAnswers unwritten answers the server reads none of, the
+// answer is dropped (the server waits for it as for a client that does
+// not answer), with a warning.
 func (r *relay) answerServer(rt route, resp []byte) {
 	send := r.toServer
 	if rt.answer != nil {
@@ -291,7 +419,16 @@ func (r *relay) answerServer(rt route, resp []byte) {
 	if send == nil {
 		return
 	}
-	go send(append(resp, '\n'))
+	select {
+	case r.answering <- struct{}{}:
+	default:
+		r.opts.Logger.Warn("server request not answered: the server reads none of the proxy's answers", "pending", maxPendingAnswers)
+		return
+	}
+	go func() {
+		defer func() { <-r.answering }()
+		send(append(resp, '\n'))
+	}()
 }
 
 // withheldInput judges the inputRequests of an input_required result
@@ -299,56 +436,96 @@ func (r *relay) answerServer(rt route, resp []byte) {
 // requests are (RequestInspector), and returns the error response the
 // client gets instead of the result in enforce mode: -32001 for a request
 // with hidden instructions (a request-withheld event, monitor mode too),
-// -32002 for one that could not be analysed; nil when it may pass.
+// -32002 for one that could not be analysed, or for a result or entry
+// that a decoder taking the first match reads otherwise than JSON.parse
+// (resultType, inputRequests, an entry's method or params twice); nil
+// when it may pass. A resultType is read decoded ("input\u005frequired"
+// is input_required to every client).
 func (r *relay) withheldInput(id []byte, method string, result []byte) *inputRefusal {
 	ri, ok := r.opts.Inspector.(RequestInspector)
-	if !ok || !bytes.Contains(result, inputRequiredMark) {
+	if !ok || !bytes.Contains(result, inputRequiredMark) && !bytes.Contains(result, []byte(`\u`)) {
 		return nil // the fast path: every other result
 	}
 	keys, values, ok := mcpio.ObjectMembers(result)
 	if !ok {
 		return nil
 	}
-	var kind string
-	var reqs []byte
+	input := false
+	var reqs [][]byte
+	var kinds int
 	for i, k := range keys {
 		switch k {
 		case "resultType":
-			kind = string(values[i])
+			kinds++
+			var s string
+			if json.Unmarshal(values[i], &s) == nil && s == "input_required" {
+				input = true // any of them: a first-match decoder reads the first
+			}
 		case "inputRequests":
-			reqs = values[i]
+			reqs = append(reqs, values[i])
 		}
 	}
-	if kind != `"input_required"` || reqs == nil {
+	if !input || len(reqs) == 0 {
 		return nil
 	}
+	notAnalysed := func(why string) *inputRefusal {
+		why = "the input_required " + method + " result " + why
+		r.opts.Events.Emit(events.Event{Kind: "protocol-error", Severity: string(reports.SeverityError),
+			Message: why + r.action("; the client gets error -32002", " (monitor mode: forwarded)"), Details: map[string]any{"request": method}})
+		return &inputRefusal{resp: errorResponse(id, CodeNotAnalysed, "mcpguard: "+why, nil), code: CodeNotAnalysed, why: why}
+	}
+	var refused *inputRefusal
+	if kinds > 1 || len(reqs) > 1 {
+		refused = notAnalysed("is ambiguous: resultType or inputRequests appears twice")
+	}
 	var entries [][]byte
-	if _, vs, ok := mcpio.ObjectMembers(reqs); ok {
-		entries = vs
-	} else {
+	for _, reqs := range reqs {
+		if _, vs, ok := mcpio.ObjectMembers(reqs); ok {
+			entries = append(entries, vs...)
+			continue
+		}
 		var arr []json.RawMessage
 		if json.Unmarshal(reqs, &arr) != nil {
-			return nil
+			continue
 		}
 		for _, e := range arr {
 			entries = append(entries, e)
 		}
 	}
-	var refused *inputRefusal
 	for _, e := range entries {
-		inner := paramString(e, "method")
-		if !judgedRequests[inner] {
+		ks, vs, ok := mcpio.ObjectMembers(e)
+		if !ok {
 			continue
 		}
-		var params []byte
-		if ks, vs, ok := mcpio.ObjectMembers(e); ok {
-			for i, k := range ks {
-				if k == "params" {
-					params = vs[i] // the last, as JSON.parse reads it
-				}
+		var methods []string
+		var params [][]byte
+		judged := false
+		for i, k := range ks {
+			switch k {
+			case "method":
+				var m string
+				_ = json.Unmarshal(vs[i], &m)
+				methods = append(methods, m)
+				judged = judged || judgedRequests[m]
+			case "params":
+				params = append(params, vs[i])
 			}
 		}
-		w, err := ri.ServerRequest(inner, params)
+		if !judged {
+			continue
+		}
+		if len(methods) > 1 || len(params) > 1 {
+			if refused == nil {
+				refused = notAnalysed("is ambiguous: an input request's method or params appears twice")
+			}
+			continue
+		}
+		inner := methods[0]
+		var p []byte
+		if len(params) == 1 {
+			p = params[0]
+		}
+		w, err := ri.ServerRequest(inner, p)
 		switch {
 		case err != nil:
 			if refused == nil {
@@ -362,7 +539,7 @@ func (r *relay) withheldInput(id []byte, method string, result []byte) *inputRef
 		r.opts.Events.Emit(events.Event{Kind: "request-withheld", Rule: w.Rule, Severity: string(reports.SeverityError),
 			Message: w.Message + r.action("; the client gets error -32001 instead of the "+method+" result", " (monitor mode: forwarded)"),
 			Details: map[string]any{"method": inner, "answered": "client", "request": method}})
-		if refused == nil {
+		if refused == nil || refused.code != CodeWithheld {
 			refused = &inputRefusal{resp: errorResponse(id, CodeWithheld, "mcpguard withheld this request: "+w.Message, map[string]any{"method": inner, "rule": w.Rule}),
 				code: CodeWithheld, rule: w.Rule, why: w.Message}
 		}

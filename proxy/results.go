@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpguard/mcpguard/internal/events"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/reports"
 	"github.com/mcpguard/mcpguard/toolcheck"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
@@ -98,7 +99,7 @@ const maxReportedResults = 1 << 12
 // resources' text, resource links), with the server's own tools as its
 // own. It returns why the prompt must be withheld, nil when it may pass.
 func (g *Guard) promptGet(name string, result []byte) (*Withheld, error) {
-	doc, err := promptDocument(name, result)
+	doc, err := promptDocument(g.opts.Secrets, name, result)
 	if err == nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -170,8 +171,9 @@ func cutPrefixPointer(ptr, prefix string) (string, bool) {
 // the analysis reads: {"prompts":[RESULT]} with the prompt's name. The
 // base64 of images, audio and blobs (a string member "data" or "blob")
 // is no text a model reads, and is left out; a blob with a text mimeType
-// is read as its decoded text (blobs.go).
-func promptDocument(name string, result []byte) ([]byte, error) {
+// is read as its decoded text (blobs.go). Its secrets are hidden first
+// (redactStrings): a finding quotes what it read into the log.
+func promptDocument(det *secrets.Detector, name string, result []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(result))
 	dec.UseNumber()
 	v, err := decodeUnique(dec, 0)
@@ -183,6 +185,7 @@ func promptDocument(name string, result []byte) ([]byte, error) {
 		return nil, errors.New("the prompts/get result is not an object")
 	}
 	dropBinary(obj)
+	redactStrings(det, obj, 0)
 	obj["name"] = name
 	return marshal(map[string]any{"prompts": []any{obj}})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpguard/mcpguard/internal/chunks"
 	"github.com/mcpguard/mcpguard/internal/jsonc"
+	"github.com/mcpguard/mcpguard/internal/secrets"
 	"github.com/mcpguard/mcpguard/policy"
 	"github.com/mcpguard/mcpguard/reports"
 	mcpunicode "github.com/mcpguard/mcpguard/unicode"
@@ -394,12 +395,55 @@ func (a *toolAnalysis) loc(p jsonc.Pos, ptr string) reports.Location {
 	return reports.Location{Path: a.rep.Path, Pointer: ptr, Line: p.Line, Column: p.Col}
 }
 
-// add appends a finding with the catalog severity.
+// add appends a finding with the catalog severity. Its message and
+// evidence quote what the analysis read, cut and lower-cased, where a
+// token no longer has the length of its format: a secret in a quote is
+// hidden here (secrets.RedactQuote), before a report or event shows it.
 func (a *toolAnalysis) add(rule string, p jsonc.Pos, ptr, msg string, ev map[string]any, disc ...string) *reports.Finding {
+	msg = quoteDetector().RedactQuote(msg)
+	for _, k := range quotedEvidence {
+		if v, ok := ev[k]; ok {
+			ev[k] = redactQuoted(v)
+		}
+	}
 	f := reports.NewFinding(rule, a.loc(p, ptr), a.rep.serverID, msg, disc...)
 	f.Evidence = ev
 	a.findings = append(a.findings, f)
 	return &a.findings[len(a.findings)-1]
+}
+
+// quoteDetector is the secret detector of quotes, made on first use.
+var quoteDetector = sync.OnceValue(secrets.NewDetector)
+
+// quotedEvidence are the evidence members that quote the text read.
+var quotedEvidence = []string{"match", "matches", "decoded", "signals", "phrases"}
+
+// redactQuoted hides the secrets of the quotes in an evidence value, in
+// place (the evidence is the finding's own).
+func redactQuoted(v any) any {
+	switch v := v.(type) {
+	case string:
+		return quoteDetector().RedactQuote(v)
+	case []string:
+		for i, s := range v {
+			v[i] = quoteDetector().RedactQuote(s)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = redactQuoted(e)
+		}
+	case []map[string]any:
+		for _, e := range v {
+			redactQuoted(e)
+		}
+	case map[string]any:
+		for _, k := range [...]string{"match", "matches", "decoded"} {
+			if e, ok := v[k]; ok {
+				v[k] = redactQuoted(e)
+			}
+		}
+	}
+	return v
 }
 
 // toolIndex returns the index of the tool whose object holds ptr, or -1.

@@ -31,6 +31,11 @@ type Message struct {
 	// member more than once (keys compared as decoded): JSON.parse keeps
 	// the last, a decoder that takes the first match reads the other.
 	Repeated string
+	// RepeatedCall is "method" or "params" when the object holds that
+	// member more than once: a request or notification that a decoder
+	// taking the first match reads as another method, or with other
+	// params, than JSON.parse does.
+	RepeatedCall string
 }
 
 // ParseError is a frame that is not one complete JSON value. ID is the
@@ -112,7 +117,8 @@ func (p *jsonParser) envelope(m *Message) error {
 		p.i++
 		return nil
 	}
-	var seen [2]bool // "id", "result"
+	var seen [2]bool     // "id", "result"
+	var seenCall [2]bool // "method", "params"
 	for {
 		p.space()
 		key, err := p.key()
@@ -140,6 +146,15 @@ func (p *jsonParser) envelope(m *Message) error {
 				m.Repeated = key
 			}
 			seen[i] = true
+		case "method", "params":
+			i := 0
+			if key == "params" {
+				i = 1
+			}
+			if seenCall[i] && m.RepeatedCall == "" {
+				m.RepeatedCall = key
+			}
+			seenCall[i] = true
 		}
 		switch key {
 		case "id":

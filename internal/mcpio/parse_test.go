@@ -272,3 +272,23 @@ func TestParseMessageRepeated(t *testing.T) {
 		}
 	}
 }
+
+// TestParseMessageRepeatedCall: a top-level "method" or "params" written
+// twice (keys compared as decoded) is reported as RepeatedCall, the first
+// repeated one; params repeated inside params are not.
+func TestParseMessageRepeatedCall(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, ""},
+		{`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","method":"ping"}`, "method"},
+		{`{"jsonrpc":"2.0","method":"a","params":{},"p\u0061rams":{}}`, "params"},
+		{`{"jsonrpc":"2.0","method":"a","params":{"params":1,"params":2}}`, ""},
+	} {
+		m, err := ParseMessage([]byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if m.RepeatedCall != tc.want {
+			t.Errorf("%s: RepeatedCall %q, want %q", tc.in, m.RepeatedCall, tc.want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"bytes"
+	"encoding/base64"
 	"math"
 	"net/url"
 	"regexp"
@@ -30,6 +32,9 @@ type tokenFormat struct {
 	// also is a byte every match contains besides a needle: "://" is in
 	// every URL, and URL credentials need an '@' after it.
 	also byte
+	// valid, when set, is the test a match must pass besides the
+	// pattern: what a regular expression cannot say.
+	valid func(m string) bool
 }
 
 // mayMatch reports whether s contains one of f's needles, and f.also: the
@@ -45,6 +50,44 @@ func (f *tokenFormat) mayMatch(s string) bool {
 		}
 	}
 	return false
+}
+
+// validAny reports whether a match of re in s passes f.valid.
+func (f *tokenFormat) validAny(re *regexp.Regexp, s string) bool {
+	for _, m := range re.FindAllString(s, -1) {
+		if f.valid(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// notAWord reports a bearer token that is not a word of prose ("bearer
+// authentication", "Bearer Authentication"): a token has a digit, a
+// symbol or capitals past its first letter.
+func notAWord(m string) bool { return !proseWord(strings.TrimSpace(m[len("bearer"):])) }
+
+// proseWord reports a word as prose writes it: letters, lower case past
+// the first.
+func proseWord(w string) bool {
+	for i, r := range w {
+		if !(unicode.IsLower(r) || i == 0 && unicode.IsUpper(r)) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// basicCredentials reports a Basic authorization whose value is what RFC
+// 7617 makes it: the base64 of user:password ("Basic authentication" is
+// not, nor a word of prose).
+func basicCredentials(m string) bool {
+	tok := strings.TrimSpace(m[len("basic"):])
+	b, err := base64.StdEncoding.DecodeString(tok)
+	if err != nil {
+		return false
+	}
+	return bytes.IndexByte(b, ':') > 0 && utf8.Valid(b)
 }
 
 // hasAlso reports whether s holds f.also, when f has one.
@@ -122,6 +165,7 @@ func tokenFormats() []tokenFormat {
 	}
 	fold := func(f tokenFormat) tokenFormat { f.fold = true; return f }
 	also := func(f tokenFormat, b byte) tokenFormat { f.also = b; return f }
+	valid := func(f tokenFormat, v func(string) bool) tokenFormat { f.valid = v; return f }
 	return []tokenFormat{
 		mk("github-token", `\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`, "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
 		mk("github-fine-grained-token", `\bgithub_pat_[A-Za-z0-9_]{22,}\b`, "github_pat_"),
@@ -139,8 +183,8 @@ func tokenFormats() []tokenFormat {
 		mk("sendgrid-key", `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b`, "SG."),
 		mk("jwt", `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, "eyJ"),
 		mk("private-key", `-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`, "-----BEGIN "),
-		fold(mk("bearer-token", `(?i)\bbearer\s+[A-Za-z0-9_\-\.=+/~]{12,}`, "bearer")),
-		fold(mk("basic-auth", `(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}`, "basic")),
+		valid(fold(mk("bearer-token", `(?i)\bbearer\s+[A-Za-z0-9_\-\.=+/~]{12,}`, "bearer")), notAWord),
+		valid(fold(mk("basic-auth", `(?i)\bbasic\s+[A-Za-z0-9+/]{4,}={0,2}`, "basic")), basicCredentials),
 		// A scheme is case-insensitive: HTTPS://user:pw@host in a shell
 		// string is the same credential.
 		also(mk("url-credentials", `\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@`, "://"), '@'),
@@ -194,7 +238,7 @@ func (d *Detector) detect(s string) (kind string, ok bool) {
 			continue
 		}
 		if loc := f.re().FindStringIndex(s); loc != nil {
-			if d.IsPlaceholder(s[loc[0]:loc[1]]) || placeholderTail(s[loc[0]:loc[1]]) {
+			if m := s[loc[0]:loc[1]]; d.IsPlaceholder(m) || placeholderTail(m) || f.valid != nil && !f.validAny(f.re(), s) {
 				continue
 			}
 			return f.kind, true
@@ -266,7 +310,7 @@ const (
 
 // credentialNouns end names whose value is a credential.
 var credentialNouns = map[string]bool{
-	"token": true, "tokens": true, "secret": true, "secrets": true, "password": true, "passwd": true, "pwd": true,
+	"token": true, "tokens": true, "secret": true, "secrets": true, "password": true, "passwd": true, "pwd": true, "pw": true,
 	"pass": true, "passphrase": true, "passcode": true, "credential": true, "credentials": true, "cookie": true,
 	"pat": true, "auth": true, "authorization": true, "bearer": true, "apikey": true, "privatekey": true,
 	"signature": true, "sig": true,
@@ -660,7 +704,7 @@ func (d *Detector) ScanText(s string) (string, []Found) {
 		}
 		before := s
 		s = f.re().ReplaceAllStringFunc(s, func(m string) string {
-			if d.IsPlaceholder(m) || placeholderTail(m) || strings.Contains(m, Redacted) {
+			if d.IsPlaceholder(m) || placeholderTail(m) || strings.Contains(m, Redacted) || f.valid != nil && !f.valid(m) {
 				return m
 			}
 			found = append(found, Found{Index: -1, Kind: f.kind})
@@ -722,63 +766,79 @@ func (d *Detector) RedactArgs(args []string) []string { out, _ := d.ScanArgs(arg
 
 // RedactFields is RedactText for a string that is or holds a command line
 // (a run_command tool's command, a query with its connection string): each
-// field — a run between white space (any Unicode space) or semicolons — is
-// judged as ScanArgs judges an argument: "--password=x", "NAME=x",
-// "--token x", "X-Api-Key: x", a connection string's "Password=x;", with
-// the quotes around a field set aside and invisible format characters
-// (a zero-width space inside "pass\u200bword") not counted. Tokens of known
-// formats are hidden anywhere. What is not a field's value (separators,
-// quotes, names) is kept as it was, except that a field judged without its
-// format characters is shown without them.
-func (d *Detector) RedactFields(s string) string {
-	s = d.RedactText(s)
+// field — a run between white space (any Unicode space) or semicolons, a
+// quoted run ('a b', --password="a b", {"k":"a b"}) being one — is judged
+// as ScanArgs judges an argument: "--password=x", "NAME=x", "--token x",
+// "X-Api-Key: x", a connection string's "Password=x;", "name = x", with
+// the quotes around a field set aside, invisible format characters
+// (a zero-width space inside "pass\u200bword") not counted and fullwidth
+// forms read as ASCII ("ＰＡＳＳＷＯＲＤ=x"). A quoted
+// value with white space under a credential's name is one too
+// (--password "correct horse"). Beyond ScanArgs it reads the pairs of a
+// query or form ("a=1&password=x", "host/x?token=x", "#access_token=x",
+// "username=u,password=x"), every value of a Cookie header, and the
+// password flags of the commands in commandFlags ("mysql -px",
+// "curl -u user:x", "sshpass -p x"). Tokens of known formats are hidden
+// anywhere. What is not a field's value (separators, quotes, names) is
+// kept as it was, except that a field judged without its format
+// characters, or with its fullwidth forms folded, is shown so when a
+// value of it is hidden.
+func (d *Detector) RedactFields(s string) string { return d.redactFields(d.RedactText(s), true) }
+
+// redactFields is RedactFields past RedactText. A quoted run with white
+// space that holds no secret as one field is judged again field by
+// field, as the command a shell's -c runs ("bash -c 'mysql -px'") or a
+// quote of a longer text, with quotes no longer joining (join false).
+func (d *Detector) redactFields(s string, join bool) string {
 	var b strings.Builder
-	prev, last := "", 0
+	last := 0
+	var st fieldState
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if isFieldSeparator(r) {
+			if r == ';' {
+				st.semicolon = true
+			}
 			i += n
 			continue
 		}
-		j := i
-		for j < len(s) {
-			r, n := utf8.DecodeRuneInString(s[j:])
-			if isFieldSeparator(r) {
-				break
-			}
-			j += n
-		}
+		j := fieldEnd(s, i, join)
 		field := s[i:j]
-		core := strings.Trim(field, `'"`)
+		core := field
+		quoted := false
+		if len(core) >= 2 && (core[0] == '\'' || core[0] == '"') && core[len(core)-1] == core[0] {
+			core, quoted = core[1:len(core)-1], true
+		} else if q := field[len(field)-1]; (q == '\'' || q == '"') && strings.ContainsAny(field, "=:") && (strings.Contains(field, "="+string(q)) || strings.Contains(field, ":"+string(q))) {
+			// --password="a b": the quotes are the value's.
+		} else {
+			core = strings.Trim(field, `'"`)
+		}
 		lead := strings.Index(field, core)
-		judged := strings.Map(func(r rune) rune {
-			if unicode.Is(unicode.Cf, r) {
-				return -1
-			}
-			return r
-		}, core)
-		v, f := d.scanArg(judged)
-		if len(f) == 0 && judged != "" && !strings.HasPrefix(judged, "-") {
-			// The value of the field before: "--token x", "X-Api-Key: x".
-			name, flag := strings.CutPrefix(prev, "-")
-			name, header := strings.CutSuffix(name, ":")
-			if header && isSchemeWord(judged) {
-				// "Authorization: Bearer x": the value is the field after.
-				i = j
-				continue
-			}
-			if (flag && !strings.Contains(name, "=")) || (header && !strings.ContainsAny(name, "/")) {
-				if _, ok := d.Secret(strings.TrimLeft(name, "-"), judged); ok {
-					v = Redacted
+		judged := core
+		if strings.IndexFunc(core, isFoldedChar) >= 0 {
+			judged = strings.Map(func(r rune) rune {
+				switch {
+				case isFormatChar(r):
+					return -1
+				case isFullwidth(r):
+					return r - 0xFF01 + '!'
 				}
-			}
+				return r
+			}, core)
+		}
+		v := d.judgeField(&st, judged, quoted)
+		if v == judged && join && strings.IndexFunc(judged, unicode.IsSpace) >= 0 {
+			v = d.redactFields(judged, false)
 		}
 		if v != judged {
 			b.WriteString(s[last : i+lead])
 			b.WriteString(v)
 			last = i + lead + len(core)
 		}
-		prev, i = judged, j
+		if !st.keep {
+			st.prev2, st.prev = st.prev, judged
+		}
+		st.keep, st.semicolon, i = false, false, j
 	}
 	if last == 0 {
 		return s
@@ -786,6 +846,464 @@ func (d *Detector) RedactFields(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// fieldState is what RedactFields knows of the fields before the one it
+// judges.
+type fieldState struct {
+	prev, prev2 string // the two fields before, judged
+	// cmd is the command the field is an argument of (its base name, and
+	// "docker login" for a subcommand that takes a password); none is
+	// read yet when atCommand is set.
+	cmd       string
+	atCommand bool
+	started   bool
+	// cookie is set inside a Cookie header's value: every name=value of
+	// it is a session's credential.
+	cookie, cookieAt bool // cookieAt: the field before was the header's name
+	semicolon        bool // a semicolon ended the field before
+	// keep is set when the field is a header's scheme word ("Bearer"):
+	// the field after is the header's value, judged under its name.
+	keep bool
+}
+
+// fieldEnd is the end of the field that starts at i: at a separator, with
+// a quote that opens the field or a value ('a b', --password="a b",
+// {"k":"a b"}) read to its closing quote when there is one.
+func fieldEnd(s string, i int, join bool) int {
+	j := i
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if isFieldSeparator(r) {
+			break
+		}
+		if join && (r == '\'' || r == '"') && (j == i || strings.IndexByte("=:{[,(", s[j-1]) >= 0) {
+			if k := strings.IndexByte(s[j+1:], byte(r)); k >= 0 {
+				j += 1 + k + 1
+				continue
+			}
+		}
+		j += n
+	}
+	return j
+}
+
+// judgeField returns a field of RedactFields with its secret hidden, or
+// the field itself.
+func (d *Detector) judgeField(st *fieldState, judged string, quoted bool) string {
+	if !st.command(judged) {
+		if v, ok := d.commandFlag(st.cmd, st.prev, judged); ok {
+			return v
+		}
+	}
+	if st.cookie {
+		// A Cookie header's value: its pairs up to the first that no
+		// semicolon joins to the one before.
+		if st.cookieAt || st.semicolon {
+			st.cookieAt = false
+			if v, ok := d.cookiePairs(judged); ok {
+				return v
+			}
+		}
+		st.cookie, st.cookieAt = false, false
+	}
+	if name, val, ok := strings.Cut(judged, ":"); ok && isCookieName(name) {
+		if strings.TrimSpace(val) == "" {
+			st.cookie, st.cookieAt = true, true
+			return judged
+		}
+		if v, ok := d.cookiePairs(val); ok {
+			return name + ":" + v
+		}
+	}
+	a, prefix := judged, ""
+	if n, ok := cutEnvPrefix(a); ok {
+		// PowerShell's $env:PASSWORD="x".
+		a, prefix = n, a[:len(a)-len(n)]
+	} else if strings.HasPrefix(a, "/") && !strings.Contains(switchName(a[1:]), "/") {
+		// A Windows switch: /password:x, /p:Password=x.
+		a, prefix = a[1:], "/"
+	}
+	if v, f := d.scanArg(a); len(f) > 0 {
+		return prefix + v
+	} else if v != a {
+		return prefix + v
+	}
+	if v, ok := d.spacedValue(a); ok {
+		return prefix + v
+	}
+	if v, ok := d.xmlElement(a); ok {
+		return v
+	}
+	if name, scheme, ok := strings.Cut(judged, ":"); ok && isSchemeWord(scheme) && IsCredentialName(name) && !strings.ContainsAny(name, "/ ") {
+		// "Authorization:Bearer x": the value is the field after.
+		st.prev, st.keep = name+":", true
+		return judged
+	}
+	if judged != "" && !strings.HasPrefix(judged, "-") {
+		// The value of the field before: "--token x", "X-Api-Key: x",
+		// "password = x".
+		name, flag := strings.CutPrefix(st.prev, "-")
+		name, header := strings.CutSuffix(name, ":")
+		if st.prev == "=" || st.prev == ":" || st.prev == ":=" {
+			// "password = x", {"api_key" : "x"}
+			name, flag, header = strings.Trim(st.prev2, `"'{[,`), true, false
+			if n, ok := cutEnvPrefix(name); ok {
+				name = n
+			}
+			if !quoted && proseWord(strings.TrimRight(judged, ".,")) {
+				// "the password = what they chose": prose.
+				return judged
+			}
+		}
+		if header && isSchemeWord(judged) {
+			// "Authorization: Bearer x": the value is the field after.
+			st.keep = true
+			return judged
+		}
+		if (flag && !strings.Contains(name, "=")) || (header && !strings.ContainsAny(name, "/")) {
+			name = strings.TrimLeft(name, "-")
+			if _, ok := d.Secret(name, judged); ok {
+				return Redacted
+			}
+			if quoted && strings.IndexFunc(judged, unicode.IsSpace) >= 0 && nameStrength(name) == strongCredential && !d.IsPlaceholder(judged) {
+				return Redacted
+			}
+		}
+	}
+	if v, ok := d.pairs(a); ok {
+		return prefix + v
+	}
+	return judged
+}
+
+// wrapperCommands run the command that follows them.
+var wrapperCommands = map[string]bool{"sudo": true, "doas": true, "env": true, "exec": true, "nohup": true,
+	"time": true, "command": true, "nice": true}
+
+// shellOperators end a command: the field after starts the next one.
+var shellOperators = map[string]bool{"&&": true, "||": true, "|": true, "&": true, "(": true, "$(": true, "{": true, "!": true, "then": true, "do": true}
+
+// command reads field as the shell reads a command line and reports
+// whether it is the command word: the first field, or the first after an
+// operator or a semicolon, past NAME=value assignments and wrappers
+// (sudo, env).
+func (st *fieldState) command(field string) bool {
+	if !st.started || st.semicolon || shellOperators[st.prev] {
+		st.started, st.atCommand, st.cmd = true, true, ""
+	}
+	if shellOperators[field] {
+		return false
+	}
+	if !st.atCommand {
+		if loginCommands[st.cmd] && field == "login" {
+			st.cmd += " login"
+		}
+		return false
+	}
+	if name, _, ok := strings.Cut(field, "="); ok && name != "" && identifierLen(name) == len(name) {
+		return false // an assignment before the command
+	}
+	base := field[strings.LastIndexAny(field, `/\`)+1:]
+	if wrapperCommands[base] || strings.HasPrefix(field, "-") {
+		return false
+	}
+	st.cmd, st.atCommand = strings.TrimSuffix(strings.ToLower(base), ".exe"), false
+	return true
+}
+
+// commandPasswordFlags are the flags of a command whose value, not named
+// for what it is, is a password: what a man page says of -p, -u or -a.
+type commandPasswordFlags struct {
+	glued    []string // the value written onto the flag: mysql -pSECRET
+	value    []string // the value is the next field: sshpass -p SECRET
+	userPass []string // user:password (curl -u), user%password (smbclient -U)
+	sep      byte     // of userPass
+	cookie   []string // name=value pairs (curl -b): a jar's file name has none
+}
+
+// loginCommands take a password flag in their login subcommand only
+// (docker run -p is a port).
+var loginCommands = map[string]bool{"docker": true, "podman": true, "nerdctl": true, "buildah": true, "skopeo": true, "oras": true}
+
+// commandFlags are the commands whose password flags RedactFields knows.
+var commandFlags = func() map[string]commandPasswordFlags {
+	m := map[string]commandPasswordFlags{
+		"sshpass":   {glued: []string{"-p"}, value: []string{"-p"}},
+		"redis-cli": {value: []string{"-a"}},
+		"curl":      {userPass: []string{"-u", "--user", "-U", "--proxy-user"}, sep: ':', cookie: []string{"-b", "--cookie"}},
+		"smbclient": {userPass: []string{"-U", "--user"}, sep: '%'},
+	}
+	for _, c := range []string{"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlpump", "mariadb", "mariadb-dump", "mariadb-admin"} {
+		m[c] = commandPasswordFlags{glued: []string{"-p"}} // "-p x": x is the database
+	}
+	for _, c := range []string{"mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport"} {
+		m[c] = commandPasswordFlags{value: []string{"-p"}}
+	}
+	for _, c := range []string{"sqlcmd", "bcp"} {
+		m[c] = commandPasswordFlags{value: []string{"-P"}}
+	}
+	for _, c := range []string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare"} {
+		m[c] = commandPasswordFlags{value: []string{"-w"}}
+	}
+	for c := range loginCommands {
+		m[c+" login"] = commandPasswordFlags{value: []string{"-p"}}
+	}
+	return m
+}()
+
+// commandFlag hides the value of a password flag of cmd (commandFlags):
+// field is the value when prev is the flag, or the flag with its value.
+func (d *Detector) commandFlag(cmd, prev, field string) (string, bool) {
+	cf, ok := commandFlags[cmd]
+	if !ok || field == "" {
+		return "", false
+	}
+	secret := func(v string) bool { return v != "" && !d.IsPlaceholder(v) && !strings.Contains(v, Redacted) }
+	if !strings.HasPrefix(field, "-") {
+		switch {
+		case slices.Contains(cf.value, prev) && secret(field):
+			return Redacted, true
+		case slices.Contains(cf.userPass, prev):
+			return d.userPass(field, cf.sep)
+		case slices.Contains(cf.cookie, prev) && strings.Contains(field, "="):
+			return d.cookiePairs(field)
+		}
+		return "", false
+	}
+	if name, val, ok := strings.Cut(field, "="); ok && strings.HasPrefix(name, "--") {
+		switch {
+		case slices.Contains(cf.userPass, name):
+			if v, ok := d.userPass(val, cf.sep); ok {
+				return name + "=" + v, true
+			}
+		case slices.Contains(cf.cookie, name) && strings.Contains(val, "="):
+			if v, ok := d.cookiePairs(val); ok {
+				return name + "=" + v, true
+			}
+		}
+		return "", false
+	}
+	for _, g := range cf.glued {
+		if v, ok := strings.CutPrefix(field, g); ok && secret(v) {
+			return g + Redacted, true
+		}
+	}
+	return "", false
+}
+
+// userPass hides the password of a user<sep>password value.
+func (d *Detector) userPass(v string, sep byte) (string, bool) {
+	k := strings.IndexByte(v, sep)
+	if k < 0 {
+		return "", false // the user alone: the command asks for the password
+	}
+	pw := v[k+1:]
+	if pw == "" || d.IsPlaceholder(pw) || strings.Contains(pw, Redacted) {
+		return "", false
+	}
+	return v[:k+1] + Redacted, true
+}
+
+// isCookieName reports a Cookie or Set-Cookie header's name.
+func isCookieName(name string) bool {
+	return strings.EqualFold(name, "cookie") || strings.EqualFold(name, "set-cookie")
+}
+
+// cookiePairs hides the value of every name=value of a Cookie header's
+// value (pairs joined by semicolons): a session's credential whatever its
+// name.
+func (d *Detector) cookiePairs(v string) (string, bool) {
+	parts := strings.Split(v, ";")
+	changed := false
+	for i, p := range parts {
+		name, val, ok := strings.Cut(p, "=")
+		val = strings.TrimSpace(val)
+		if !ok || strings.TrimSpace(name) == "" || val == "" || d.IsPlaceholder(val) || strings.Contains(val, Redacted) {
+			continue
+		}
+		parts[i], changed = name+"="+Redacted, true
+	}
+	return strings.Join(parts, ";"), changed
+}
+
+// xmlElement hides the text of an element named for a credential:
+// <password>x</password> (a Maven settings.xml written by echo).
+func (d *Detector) xmlElement(a string) (string, bool) {
+	if !strings.HasPrefix(a, "<") {
+		return "", false
+	}
+	k := strings.IndexByte(a, '>')
+	if k < 2 {
+		return "", false
+	}
+	name := a[1:k]
+	end := strings.Index(a[k+1:], "</"+name+">")
+	if end <= 0 || nameStrength(name) != strongCredential {
+		return "", false
+	}
+	val := a[k+1 : k+1+end]
+	if d.IsPlaceholder(val) || strings.Contains(val, Redacted) || isReferenceLike(val) {
+		return "", false
+	}
+	return a[:k+1] + Redacted + a[k+1+end:], true
+}
+
+// isReferenceLike reports a value that names where the secret is
+// rather than holding it: ${env.PASSWORD}, {{ secret }}.
+func isReferenceLike(v string) bool {
+	return strings.HasPrefix(v, "${") || strings.HasPrefix(v, "{{")
+}
+
+// cutEnvPrefix returns the variable's name of PowerShell's $env:NAME.
+func cutEnvPrefix(a string) (string, bool) {
+	if len(a) > 5 && strings.EqualFold(a[:5], "$env:") {
+		return a[5:], true
+	}
+	return "", false
+}
+
+// spacedValue hides a quoted value with white space under a credential's
+// name: --password="correct horse", PASSWORD: 'a b', {"password":"a b"}.
+// Secret takes a value with spaces for a sentence; quoted after a
+// credential's name in a command line it is the value.
+func (d *Detector) spacedValue(a string) (string, bool) {
+	k := strings.IndexAny(a, "=:")
+	if k <= 0 {
+		return "", false
+	}
+	name := strings.Trim(a[:k], `"'{[,( -`)
+	if name == "" || nameStrength(name) != strongCredential {
+		return "", false
+	}
+	rest := a[k+1:]
+	val := strings.TrimLeftFunc(rest, unicode.IsSpace)
+	if val == "" || (val[0] != '"' && val[0] != '\'') {
+		return "", false
+	}
+	end := strings.IndexByte(val[1:], val[0])
+	if end < 0 {
+		return "", false
+	}
+	inner := val[1 : 1+end]
+	if strings.IndexFunc(inner, unicode.IsSpace) < 0 || d.IsPlaceholder(inner) || strings.Contains(inner, Redacted) {
+		return "", false
+	}
+	return a[:k+1] + rest[:len(rest)-len(val)] + val[:1] + Redacted + val[1+end:], true
+}
+
+// pairs hides the values of a field's name=value pairs that a query or
+// form joins with & (after ? or #: a URL without its scheme, an OAuth
+// fragment), or a list with commas (mount -o username=u,password=x):
+// what Secret calls secrets, and after ?, & or # the values of credential
+// query parameters (credentialQueryParam).
+func (d *Detector) pairs(a string) (string, bool) {
+	if !strings.Contains(a, "=") || !strings.ContainsAny(a, "&?#,") {
+		return "", false
+	}
+	var b strings.Builder
+	changed := false
+	sep := byte(0)
+	for len(a) > 0 {
+		k := strings.IndexAny(a, "&?#,")
+		seg := a
+		if k >= 0 {
+			seg = a[:k]
+		}
+		if name, val, ok := strings.Cut(seg, "="); ok && val != "" && name != "" && !strings.ContainsAny(name, " /:") && !strings.Contains(val, Redacted) {
+			dec, err := url.QueryUnescape(val)
+			if err != nil {
+				dec = val
+			}
+			key := strings.TrimLeft(name, "-")
+			_, secret := d.Secret(key, dec)
+			if !secret && sep != 0 && sep != ',' && credentialQueryParam(key) && !d.IsPlaceholder(dec) {
+				secret = true
+			}
+			if secret {
+				seg, changed = name+"="+Redacted, true
+			}
+		}
+		b.WriteString(seg)
+		if k < 0 {
+			break
+		}
+		sep = a[k]
+		b.WriteByte(sep)
+		a = a[k+1:]
+	}
+	return b.String(), changed
+}
+
+// tokenPrefixes begin the tokens of known formats (their vendor
+// prefixes): in a quote a token may be cut short of what its format
+// needs, and is still one.
+var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-",
+	"xoxo-", "xoxs-", "xoxr-", "sk-ant-", "sk-proj-", "sk-svcacct-", "sk-admin-", "sk_live_", "sk_test_", "rk_live_",
+	"rk_test_", "npm_", "hf_", "aiza", "akia", "asia", "eyj"}
+
+// RedactQuote is RedactFields for a quote of a longer text that may have
+// been cut, or lower-cased, as a finding quotes what it read: a token's
+// vendor prefix followed by four or more of a token's characters is a
+// token there ("ghp_a1b2c3d4…"), whatever its length.
+func (d *Detector) RedactQuote(s string) string {
+	s = d.RedactFields(s)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isTokenByte(s[i-1]) {
+			continue // not at a word's start
+		}
+		for _, p := range tokenPrefixes {
+			if len(s)-i < len(p) || !strings.EqualFold(s[i:i+len(p)], p) {
+				continue
+			}
+			j := i + len(p)
+			for j < len(s) && isTokenByte(s[j]) {
+				j++
+			}
+			if j-(i+len(p)) < 4 || strings.HasPrefix(s[i+len(p):], Redacted) {
+				break
+			}
+			b.WriteString(s[last:i])
+			b.WriteString(s[i : i+len(p)])
+			b.WriteString(Redacted)
+			last = j
+			i = j - 1
+			break
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// isTokenByte reports a byte of a token's body.
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// switchName is the name of a Windows switch's text after its slash: up
+// to its first ':' or '='.
+func switchName(s string) string {
+	if i := strings.IndexAny(s, ":="); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// isFoldedChar reports a character RedactFields reads otherwise than it
+// is written: a format character (not counted) or a fullwidth form of
+// ASCII (read as the ASCII, as compatibility folding does: "ＰＡＳＳＷＯＲＤ").
+func isFoldedChar(r rune) bool { return isFormatChar(r) || isFullwidth(r) }
+
+// isFullwidth reports a fullwidth form of printable ASCII (U+FF01-U+FF5E).
+func isFullwidth(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }
+
+// isFormatChar reports an invisible format character (a zero-width
+// space), which RedactFields does not count in a name.
+func isFormatChar(r rune) bool { return r >= 0x80 && unicode.Is(unicode.Cf, r) }
 
 // isFieldSeparator ends a field of RedactFields: white space, and the
 // semicolon of a shell command list or a connection string.

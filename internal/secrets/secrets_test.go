@@ -484,10 +484,97 @@ func TestRedactFields(t *testing.T) {
 	}
 }
 
+// TestRedactFieldsRedteam: credential forms of a command line that
+// reached the call audit (red team 8), each with a benign twin that keeps
+// every byte: a command's password flags (not named for what they are),
+// user:password values, a Cookie header's every pair, a header glued to
+// its scheme, a short Basic credential, "name = value" and quoted values
+// with spaces, PowerShell and Windows switches, the pairs of a form, a
+// URL without its scheme and an OAuth fragment, mount options and an XML
+// element.
+func TestRedactFieldsRedteam(t *testing.T) {
+	d := NewDetector()
+	for _, tc := range []struct{ in, want string }{
+		{"mysql -uroot -pHunter2xq db", "mysql -uroot -pREDACTED db"},
+		{"sshpass -p Hunter2xq ssh h", "sshpass -p REDACTED ssh h"},
+		{"docker login -u ann -p Hunter2xq registry.example", "docker login -u ann -p REDACTED registry.example"},
+		{"sudo mongosh -u ann -p Hunter2xq", "sudo mongosh -u ann -p REDACTED"},
+		{"curl -u ann:Hunter2xq https://h", "curl -u ann:REDACTED https://h"},
+		{"curl --user=ann:Hunter2xq https://h", "curl --user=ann:REDACTED https://h"},
+		{"/usr/bin/curl -s --proxy-user ann:Hunter2xq https://h", "/usr/bin/curl -s --proxy-user ann:REDACTED https://h"},
+		{"smbclient //h/s -U ann%Hunter2xq", "smbclient //h/s -U ann%REDACTED"},
+		{"redis-cli -a Hunter2xq ping", "redis-cli -a REDACTED ping"},
+		{"ldapsearch -x -D cn=admin -w Hunter2xq", "ldapsearch -x -D cn=admin -w REDACTED"},
+		{"sqlcmd -S h -U sa -P Hunter2xq", "sqlcmd -S h -U sa -P REDACTED"},
+		{"curl -b 'session=q8Zr4Lx0abc' h", "curl -b 'session=REDACTED' h"},
+		{"curl -H 'Cookie: a=1; sid=q8Zr4Lx0abc' h", "curl -H 'Cookie: a=REDACTED; sid=REDACTED' h"},
+		{"Cookie: a=1; sid=q8Zr4Lx0abc", "Cookie: a=REDACTED; sid=REDACTED"},
+		{"curl -H 'Authorization:Bearer q8Zr4Lx0' h", "curl -H 'Authorization: Bearer REDACTED' h"},
+		{"Authorization: Basic YW5uOnB3", "Authorization: Basic REDACTED"},
+		{"password = Hunter2xq", "password = REDACTED"},
+		{"{ \"api_key\" : \"Hunter2xq\" }", "{ \"api_key\" : \"REDACTED\" }"},
+		{"{\"password\":\"correct horse\"}", "{\"password\":\"REDACTED\"}"},
+		{"--password=\"Hunter 2xq\"", "--password=\"REDACTED\""},
+		{"PASSWORD='Hunter 2xq' run", "PASSWORD='REDACTED' run"},
+		{"--password 'Hunter 2xq'", "--password 'REDACTED'"},
+		{"$env:PASSWORD=\"Hunter2xq\"", "$env:PASSWORD=REDACTED"},
+		{"$env:PASSWORD = 'Hunter2xq'", "$env:PASSWORD = 'REDACTED'"},
+		{"/password:Hunter2xq", "/password: REDACTED"},
+		{"user=ann&password=Hunter2xq", "user=ann&password=REDACTED"},
+		{"grant_type=password&username=ann&password=Hunter2xq", "grant_type=password&username=ann&password=REDACTED"},
+		{"h.example/x?token=Hunter2xq&b=2", "h.example/x?token=REDACTED&b=2"},
+		{"https://h.example/x#access_token=Hunter2xq&token_type=bearer", "https://h.example/x#access_token=REDACTED&token_type=bearer"},
+		{"mount -t cifs -o username=ann,password=Hunter2xq //h/s /mnt", "mount -t cifs -o username=ann,password=REDACTED //h/s /mnt"},
+		{"echo '<password>Hunter2xq</password>' > settings.xml", "echo '<password>REDACTED</password>' > settings.xml"},
+		{"PW=Hunter2xq ./run", "PW=REDACTED ./run"},
+		{`bash -c "mysql -uroot -pHunter2xq db"`, `bash -c "mysql -uroot -pREDACTED db"`},
+		{"ＰＡＳＳＷＯＲＤ=Hunter2xq run", "PASSWORD=REDACTED run"},
+		{"--ｔｏｋｅｎ abcdef123456", "--ｔｏｋｅｎ REDACTED"},
+		{`(".aws/credentials with password=hunter2xq…", 1 more)`, `(".aws/credentials with password=REDACTED 1 more)`},
+	} {
+		if got := d.RedactFields(tc.in); got != tc.want {
+			t.Errorf("RedactFields(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	for _, s := range []string{
+		// A command's short flags mean other things elsewhere.
+		"docker run -p 8080:80 -u 1000:1000 nginx",
+		"mysql -u root -p mydb", // -p alone asks; mydb is the database
+		"git add -p",
+		"mkdir -p /tmp/x && cd /tmp/x",
+		"ssh -p 2222 host",
+		"redis-cli -h host -p 6379 ping",
+		"mongo --host h -u ann -p",
+		"curl -u ann https://h", // the user alone: curl asks
+		"curl -b cookies.txt https://h",
+		// Prose and ordinary pairs.
+		"curl 'https://h/search?q=password+reset&page=2'",
+		"mount -o rw,noatime,uid=1000 /dev/sda1 /mnt",
+		"fix the password reset page; don't log the token",
+		"the user's password = what they chose; it's hashed",
+		"Basic authentication is enabled; bearer authentication too",
+		"Use Bearer Authentication with the header",
+		`name = 'John Smith', title: "Lead engineer"`,
+		`{"message": "reset your password here", "count": 3}`,
+		"<token>${env.TOKEN}</token>",
+		"SELECT * FROM users WHERE name = 'bob' AND role='admin'",
+		"export PATH=/usr/bin:$PATH; ls",
+		"a=b&c=d",
+		"--sort=name,asc",
+		"it's Bob's --verbose flag",
+		"ｆｕｌｌｗｉｄｔｈ ｔｅｘｔ = ｆｉｎｅ",
+	} {
+		if got := d.RedactFields(s); got != s {
+			t.Errorf("RedactFields(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}
+
 // FuzzRedactFields: any string is redacted without a panic, and what the
 // redaction left is left again.
 func FuzzRedactFields(f *testing.F) {
-	for _, s := range []string{"a --token x", "X: y", `"A=b"`, "'", "--password", " \t\n", "PGPASSWORD=é"} {
+	for _, s := range []string{"a --token x", "X: y", `"A=b"`, "'", "--password", " \t\n", "PGPASSWORD=é",
+		"mysql -px", "curl -u a:b -b 'c=d; e=f'", `bash -c "x --password 'a b'"`, "ghp_abcd…", "a=1&password=x#token=y"} {
 		f.Add(s)
 	}
 	d := NewDetector()
@@ -496,5 +583,29 @@ func FuzzRedactFields(f *testing.F) {
 		if twice := d.RedactFields(once); twice != once {
 			t.Fatalf("%q: %q, then %q", s, once, twice)
 		}
+		q := d.RedactQuote(s)
+		if again := d.RedactQuote(q); again != q {
+			t.Fatalf("quote %q: %q, then %q", s, q, again)
+		}
 	})
+}
+
+// TestRedactQuote: a finding's quote, cut and lower-cased, still hides a
+// token by its vendor prefix and a password= by its name; prose and
+// words that merely start like a prefix stay.
+func TestRedactQuote(t *testing.T) {
+	d := NewDetector()
+	for _, tc := range []struct{ in, want string }{
+		{".ssh/id_rsa and the token ghp_a1b2c3d4e5…", ".ssh/id_rsa and the token ghp_REDACTED…"},
+		{"send akiaiosfodnn7ex…", "send akiaREDACTED…"},
+		{"with password=hunter2xq…", "with password=REDACTED"},
+		{"with eyjhbgcioijiuz…", "with eyjREDACTED…"},
+		{"send ghp_REDACTED to", "send ghp_REDACTED to"},
+		{"the hf_ prefix, asia trip, npm_ x", "the hf_ prefix, asia trip, npm_ x"},
+		{"a webhook_x and myghp_abcdef", "a webhook_x and myghp_abcdef"},
+	} {
+		if got := d.RedactQuote(tc.in); got != tc.want {
+			t.Errorf("RedactQuote(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }
