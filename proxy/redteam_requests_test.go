@@ -368,12 +368,11 @@ func TestRedteamServerRequestsHTTP(t *testing.T) {
 	}
 }
 
-func serverRequestsHTTP(t *testing.T, stream string) {
-	hostile := hostileRequests(t)
-	up := &requestsUpstream{requests: slices.Clone(benignRequests)}
-	for _, id := range sortedIDs(hostile) {
-		up.requests = append(up.requests, hostile[id])
-	}
+// requestsThroughHTTP puts an enforcing proxy in front of up and reads
+// what the client gets of up's requests: the response stream of a
+// tools/call POST (stream "post") or the session's GET stream.
+func requestsThroughHTTP(t *testing.T, up *requestsUpstream, stream string) string {
+	t.Helper()
 	upSrv := httptest.NewServer(up)
 	t.Cleanup(upSrv.Close)
 	gt := newGuardTest(t, GuardOptions{Name: "http", Enforce: true})
@@ -383,22 +382,29 @@ func serverRequestsHTTP(t *testing.T, stream string) {
 	}
 	px := httptest.NewServer(h)
 	t.Cleanup(px.Close)
-
-	var body string
 	if stream == "post" {
-		_, body = post(t, px.URL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notify","arguments":{}}}`, map[string]string{"Mcp-Session-Id": "sess-9"})
-	} else {
-		req, _ := http.NewRequest(http.MethodGet, px.URL+"/mcp", nil)
-		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("Mcp-Session-Id", "sess-9")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		body = string(b)
+		_, body := post(t, px.URL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notify","arguments":{}}}`, map[string]string{"Mcp-Session-Id": "sess-9"})
+		return body
 	}
+	req, _ := http.NewRequest(http.MethodGet, px.URL+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", "sess-9")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return string(b)
+}
+
+func serverRequestsHTTP(t *testing.T, stream string) {
+	hostile := hostileRequests(t)
+	up := &requestsUpstream{requests: slices.Clone(benignRequests)}
+	for _, id := range sortedIDs(hostile) {
+		up.requests = append(up.requests, hostile[id])
+	}
+	body := requestsThroughHTTP(t, up, stream)
 	for i, req := range benignRequests {
 		if want := fmt.Sprintf("id: %d\nevent: message\ndata: %s\n\n", i+1, req); !strings.Contains(body, want) {
 			t.Errorf("benign request %d not passed as it was:\n%s", i+1, body)
@@ -727,30 +733,7 @@ func TestRedteamServerRequestsSlippedHTTP(t *testing.T) {
 	for _, stream := range []string{"post", "get"} {
 		t.Run(stream, func(t *testing.T) {
 			up := &requestsUpstream{requests: requests}
-			upSrv := httptest.NewServer(up)
-			t.Cleanup(upSrv.Close)
-			gt := newGuardTest(t, GuardOptions{Name: "http", Enforce: true})
-			h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: true, Inspector: gt.g})
-			if err != nil {
-				t.Fatal(err)
-			}
-			px := httptest.NewServer(h)
-			t.Cleanup(px.Close)
-			var body string
-			if stream == "post" {
-				_, body = post(t, px.URL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notify","arguments":{}}}`, map[string]string{"Mcp-Session-Id": "sess-9"})
-			} else {
-				req, _ := http.NewRequest(http.MethodGet, px.URL+"/mcp", nil)
-				req.Header.Set("Accept", "text/event-stream")
-				req.Header.Set("Mcp-Session-Id", "sess-9")
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				body = string(b)
-			}
+			body := requestsThroughHTTP(t, up, stream)
 			if strings.Contains(body, "id_rsa") || strings.Contains(body, "sampling/createMessage") {
 				t.Errorf("a hostile request reached the client:\n%s", body)
 			}
