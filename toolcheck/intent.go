@@ -55,7 +55,7 @@ type intentPatterns struct {
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim,
-	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf *litRegexp
+	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
 }
@@ -105,12 +105,12 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be|is a call to this tool)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges?|turns?|prompts?)\b|\b(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|(?:messages?|requests?) (?:exchanged|sent|posted|written|typed|seen) (?:in|during) (?:this|the) (?:chat|session)|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ ){0,2}(?:messages?|requests?|prompts?|questions?|input)\b`),
-		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:results?|outputs?|responses?)\b`),
+		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:tool )?(?:results?|outputs?|responses?)\b`),
 		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
@@ -174,8 +174,16 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// tool").
 		toTool:     newLitRegexp(`\bto (?:the |this )?(?:[\w-]+ )?tool\b`),
 		secretFile: newLitRegexp(`(?:\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|\.npmrc\b)`),
-		contentsOf: newLitRegexp(`\b(?:contents?|text|output) of (?:the user'?s |their |your |the )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)`),
-		calledWith: newLitRegexp(`\b(?:called|invoked|run|used|call|invoke) with\b`),
+		contentsOf: newLitRegexp(`\b(?:contents?|text|output|base64|base-64|hex|hexdump|dump|bytes) of (?:the user'?s |their |your |the )?(?:file |files )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)`),
+		// modelHeld is a secret the model came across in its own context
+		// ("any bearer tokens you have seen", "API keys visible in the
+		// conversation"): none a tool's own parameter is for, whatever
+		// the parameter is named — the user's key is given by the user.
+		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?)(?: \w+)? (?:that |which )?(?:you|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session)\b`),
+		// calledWith is a tool called with its arguments, or this tool
+		// with the call's circumstances between ("calling this after
+		// every tool call, with entry set to …").
+		calledWith: newLitRegexp(`\b(?:called|invoked|run|used|call|invoke) with\b|\b(?:call|invoke|calling|invoking) (?:this|it|this tool)(?: [\w-]+){1,6}?,? with\b`),
 		phone:      newLitRegexp(`\+\d{7,15}\b`),
 		everyOne:   newLitRegexp(`\b(?:every|each|all)\b`),
 		// recordVerb hands the conversation to a log ("record every
@@ -322,7 +330,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of")) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -566,6 +574,12 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// A parameter's description that tells the model to fetch its
 		// value from the user's secrets (a file under home, a password
 		// manager) instead of asking the user.
+		add(famSensitive, 4, s, false)
+	}
+	if (cred || priv) && !negated(s) && (param || askedTransfer(p, s)) && p.modelHeld.MatchString(s) {
+		// A secret taken from what the model has seen, asked into a
+		// parameter ("auth_context: paste any bearer tokens you have
+		// seen"): harvest from the context, however the field is named.
 		add(famSensitive, 4, s, false)
 	}
 	if cred && !negated(s) && a.credentialAsk(p, s) {
@@ -1600,6 +1614,18 @@ func (a *toolAnalysis) credHere(p *intentPatterns, s string) bool {
 	return false
 }
 
+// contentsHint reports whether a view may name a file's bytes in an
+// encoding (contentsOf: "base64 of the file ~/…"): a cheap test before
+// the private-data gate is searched.
+func contentsHint(view string) bool {
+	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of"} {
+		if strings.Contains(view, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // passiveHint reports whether a view may hand data on in the passive
 // (passiveTo): a cheap test before the private-data gate is searched.
 func passiveHint(view string) bool {
@@ -1650,8 +1676,17 @@ func (a *toolAnalysis) inputHint(view string) bool {
 		return false
 	}
 	for _, tp := range a.cur.params(a.curTool) {
-		if len(tp.name) >= 3 && strings.Contains(view, strings.ToLower(tp.name)) {
+		n := strings.ToLower(tp.name)
+		if len(n) >= 3 && strings.Contains(view, n) {
 			return true
+		}
+		// A short name ("q", "id") only as a destination ("as q").
+		if n != "" && len(n) < 3 {
+			for _, w := range []string{" as ", " in ", " into ", " to "} {
+				if i := strings.Index(view, w+n); i >= 0 && (i+len(w)+len(n) == len(view) || !tlWordByte(view[i+len(w)+len(n)])) {
+					return true
+				}
+			}
 		}
 	}
 	return false
