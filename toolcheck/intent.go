@@ -576,7 +576,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// manager) instead of asking the user.
 		add(famSensitive, 4, s, false)
 	}
-	if (cred || priv) && !negated(s) && (param || askedTransfer(p, s)) && p.modelHeld.MatchString(s) {
+	if (cred || priv) && !negated(s) && (param || askedTransfer(p, s)) && modelHeldAsk(p, s) {
 		// A secret taken from what the model has seen, asked into a
 		// parameter ("auth_context: paste any bearer tokens you have
 		// seen"): harvest from the context, however the field is named.
@@ -600,6 +600,27 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
 		add(famSensitive, 4, s, false)
 	}
+}
+
+// modelHeldAsk reports whether a clause names a secret the model came
+// across (modelHeld) as itself, not by a name of it ("the ID of the API
+// key you have seen in list_keys").
+func modelHeldAsk(p *intentPatterns, s string) bool {
+	for _, m := range p.modelHeld.re.FindAllStringIndex(s, 4) {
+		before := strings.TrimSuffix(strings.TrimRight(s[:m[0]], " "), " the")
+		before = strings.TrimSuffix(strings.TrimSuffix(before, " an"), " a")
+		named := false
+		for _, w := range []string{"id of", "ids of", "name of", "names of", "label of", "alias of", "prefix of", "fingerprint of", "type of", "length of"} {
+			if strings.HasSuffix(before, w) {
+				named = true
+				break
+			}
+		}
+		if !named {
+			return true
+		}
+	}
+	return false
 }
 
 // unaskedFrames put a verb in a noun's or a comparison's complement,
