@@ -111,7 +111,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		convGate:   newLitRegexp(`\b(?:conversation|chat session|(?:messages?|requests?) (?:exchanged|sent|posted|written|typed|seen) (?:in|during) (?:this|the) (?:chat|session)|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ ){0,2}(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:tool )?(?:results?|outputs?|responses?)\b`),
-		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`),
+		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last|so far|up to now|until now)\b`),
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
@@ -533,7 +533,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if conv || universal != "" {
 		verbatim := p.verbatim.MatchString(s)
 		switch {
-		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) ||
+		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) && !summaryOnly(s) ||
 			verbatim && (p.convNoun.MatchString(s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s")) ||
 			modelReplyHint(s) && p.modelReply.MatchString(s) && p.everyOne.MatchString(s) && replyHandedOver(p, s)) &&
 			(param && !a.closedParam() || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
@@ -621,6 +621,25 @@ func modelHeldAsk(p *intentPatterns, s string) bool {
 		}
 	}
 	return false
+}
+
+// summaryRE is a summary or the subject of the conversation, not the
+// conversation ("a one-sentence summary of the conversation so far").
+var summaryRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:summary|summari[sz]ation|gist|synopsis|recap|topic|subject|title|tone) of (?:the |this |our )?(?:conversation|chat|dialog(?:ue)?|discussion)\b`)
+})
+
+// convEveryRE is convAll without "so far", "up to now" and "until now":
+// every part of the conversation named.
+var convEveryRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last)\b`)
+})
+
+// summaryOnly reports whether a clause asks for the conversation only as
+// far as its summary or subject ("a summary of the conversation so far"):
+// "so far" alone makes no summary the conversation itself.
+func summaryOnly(s string) bool {
+	return summaryRE().MatchString(s) && !convEveryRE().MatchString(s)
 }
 
 // unaskedFrames put a verb in a noun's or a comparison's complement,
