@@ -125,6 +125,23 @@ type echoedResponse struct {
 	} `json:"error"`
 }
 
+// recvEchoed reads the fake server's report (a "responses" log
+// notification) of what the proxy answered one of its requests.
+func recvEchoed(t *testing.T, s *session) echoedResponse {
+	t.Helper()
+	l := s.recv()
+	var n struct {
+		Params struct {
+			Logger string         `json:"logger"`
+			Data   echoedResponse `json:"data"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal([]byte(l), &n); err != nil || n.Params.Logger != "responses" {
+		t.Fatalf("want the server's report of the proxy's answer, got %s", l)
+	}
+	return n.Params.Data
+}
+
 // TestRedteamServerRequestsStdio: through a real child process in enforce
 // mode, a sampling request that sends a private key to a URL and hides it
 // from the user, one whose instruction is in tag characters, one whose
@@ -150,17 +167,8 @@ func TestRedteamServerRequestsStdio(t *testing.T) {
 	}
 	answered := map[string]echoedResponse{}
 	for range hostile {
-		l := s.recv()
-		var n struct {
-			Params struct {
-				Logger string         `json:"logger"`
-				Data   echoedResponse `json:"data"`
-			} `json:"params"`
-		}
-		if err := json.Unmarshal([]byte(l), &n); err != nil || n.Params.Logger != "responses" {
-			t.Fatalf("want the server's report of the proxy's answer, got %s", l)
-		}
-		answered[n.Params.Data.ID] = n.Params.Data
+		r := recvEchoed(t, s)
+		answered[r.ID] = r
 	}
 	s.close()
 	for id, req := range hostile {
@@ -817,17 +825,8 @@ func TestRedteamServerRequestsSlippedStdio(t *testing.T) {
 	}
 	got := map[string]int{}
 	for range want {
-		l := s.recv()
-		var n struct {
-			Params struct {
-				Logger string         `json:"logger"`
-				Data   echoedResponse `json:"data"`
-			} `json:"params"`
-		}
-		if err := json.Unmarshal([]byte(l), &n); err != nil || n.Params.Logger != "responses" {
-			t.Fatalf("want the server's report of the proxy's answer, got %s", l)
-		}
-		got[n.Params.Data.ID] = n.Params.Data.Error.Code
+		r := recvEchoed(t, s)
+		got[r.ID] = r.Error.Code
 	}
 	s.close()
 	for id, code := range want {
