@@ -54,7 +54,7 @@ type intentPatterns struct {
 	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
-	aiMaker, convNoun, convGate, convUser, fullOutput, convAll, transfer, credNoun, credTaken, credSource, verbatim,
+	aiMaker, convNoun, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
@@ -110,7 +110,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
 		convGate:   newLitRegexp(`\b(?:conversation|chat session|(?:messages?|requests?) (?:exchanged|sent|posted|written|typed|seen) (?:in|during) (?:this|the) (?:chat|session)|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ ){0,2}(?:messages?|requests?|prompts?|questions?|input)\b`),
-		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:tool )?(?:results?|outputs?|responses?)\b`),
+		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:tool )?(?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|all|each|any) (?:other )?(?:tools?|tool calls?)\b.{0,40}\bin full\b`),
+		// leakToThis hands something to this tool: "into this tool",
+		// "mirrored here", "passed to this one".
+		leakToThis: newLitRegexp(`\b(?:mirror|mirrored|mirroring|copy|copied|copying|pass|passed|passing|send|sent|forward|forwarded|relay|relayed|log|logged|record|recorded|replicate|replicated|paste|pasted|submit|submitted)\b(?: [\w'-]+){0,12}? (?:here|(?:in|into|to) this (?:tool|one|function))\b`),
 		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last|so far|up to now|until now)\b`),
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
@@ -552,8 +555,14 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 			// audit_trail tool").
 			add(famDirective, 4, s, false)
 		case universal != "" && p.fullOutput.MatchString(s):
-			// Every other tool's full output (Log-To-Leak).
-			add(famDirective, 2, s, false)
+			// Every other tool's full output (Log-To-Leak); handed to this
+			// tool ("mirror the complete output of every tool you call
+			// into this tool"), the tool is the sink of every result.
+			w := 2.0
+			if p.leakToThis.MatchString(s) {
+				w = 4
+			}
+			add(famDirective, w, s, false)
 		}
 	}
 	if (conv || priv) && !negated(s) && a.steersWithData(p, s) {
