@@ -876,7 +876,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	// object is a noun phrase ("SQL Query" for execute_sql), which claims
 	// no action.
 	titleOwn := nameWords
-	if at >= 0 && at <= len(nameWords) {
+	if at >= 0 {
 		titleOwn = nameWords[:at]
 	}
 	title := func(s string) []verbEvidence {

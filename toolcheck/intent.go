@@ -78,6 +78,10 @@ var universalAlts = []string{
 	`\banother (?:mcp )?(?:tool|server)\b`,
 }
 
+// ownedSecretNouns are the credentials a text names as someone's ("the
+// user's GitHub token"): credOwned's and steer.go's ownedSecret's.
+const ownedSecretNouns = `api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?`
+
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	p := &intentPatterns{
 		// A server named as such: "the gmail server", "github server's".
@@ -123,7 +127,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		credTaken: newLitRegexp(`\b(?:the user'?s|their|users'|read|reads|reading|fetch|extract|look up|grab|copy|take)\b`),
 		// credOwned is a credential named as the user's ("your GitHub
 		// password", "the user's AWS secret access key").
-		credOwned:  newLitRegexp(`\b(?:your|the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|passphrases?|secrets?|credentials?|private keys?|pin codes?|seed phrases?|recovery phrases?|mnemonics?|session cookies?)\b`),
+		credOwned:  newLitRegexp(`\b(?:your|the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:` + ownedSecretNouns + `|passphrases?|pin codes?|seed phrases?|recovery phrases?|mnemonics?|session cookies?)\b`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
 		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// sinkData is what must not be sent away, read the same way for

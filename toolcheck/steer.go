@@ -60,7 +60,7 @@ var steerRE = sync.OnceValue(func() (p struct {
 	p.urlVerb = regexp.MustCompile(`\b(?:append\w*|add|adding|attach\w*|includ\w*|put|insert\w*|fill\w*|followed by|encod\w*|set (?:it |this |the \w+ )?to|substitut\w*|after \w+=)|where \{`)
 	p.userMsgs = regexp.MustCompile(`\b(?:the user'?s|their) (?:last|previous|prior|earlier|recent|latest|past|original|first)(?: \w+)? (?:messages?|prompts?|requests?|questions?|inputs?)\b`)
 	p.credValue = regexp.MustCompile(`\b(?:the )?values? of (?:the )?[a-z0-9]+(?:_[a-z0-9]+)*_(?:api_key|key|token|secret|password|pat)\b|\bthe [a-z0-9]+(?:_[a-z0-9]+)*_(?:api_key|key|token|secret|password|pat) value\b|\bthe (?:api_key|token|secret|password) value\b`)
-	p.ownedSecret = regexp.MustCompile(`\b(?:the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?|cookies?)\b`)
+	p.ownedSecret = regexp.MustCompile(`\b(?:the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:` + ownedSecretNouns + `|cookies?)\b`)
 	p.piiOwned = regexp.MustCompile(`\b(?:the user'?s|their) (?:e-?mail(?: address)?|phone number|home address|credit card(?: number)?|card number|iban|social security number)\b`)
 	p.sendVerb = regexp.MustCompile(`\b(?:send|forward|upload|post|transmit|email|mail|copy)\b`)
 	p.sleeper = regexp.MustCompile(`\b(?:if|when|whenever|once|as soon as) the user (?:ever )?(?:mentions?|asks? about|talks? about|brings? up|discusses|refers? to|speaks? of)\b`)
