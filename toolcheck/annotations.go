@@ -1358,13 +1358,20 @@ func strength(ev, all []verbEvidence) int {
 	return 0
 }
 
+// transitionVerbs destroy in some readings only: cancelling an order or a
+// booking and resetting settings or a password change the state of a
+// resource that stays, and authors annotate them either way. Alone they
+// are context, not a verdict ("cannot be undone" beside them still is).
+var transitionVerbs = lazyWordSet(`cancel reset`)
+
 // saysDestroys reports whether the description or a title (not the name
-// alone, not a parameter) gives clear evidence of destruction.
+// alone, not a parameter) gives clear evidence of destruction: a verb
+// that destroys in every reading.
 func saysDestroys(ev []verbEvidence) bool {
 	for _, e := range ev {
 		switch e.source {
 		case "description", "title", "annotations.title":
-			if !e.weak && e.class&classDestroy != 0 {
+			if !e.weak && e.class&classDestroy != 0 && !transitionVerbs()[e.word] {
 				return true
 			}
 		}

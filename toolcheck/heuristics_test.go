@@ -206,7 +206,9 @@ func TestAnnotations(t *testing.T) {
 		// Running a review reads (real: codex-mcp-server's review).
 		{"read-only code review", `{"name": "review", "description": "Run a code review against the current repository using Codex CLI", "annotations": {"readOnlyHint": true}}`, nil},
 		{"non-destructive replace of an existing file", `{"name": "put_file", "description": "Replaces an existing file with new content", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
-		{"non-destructive cancellation", `{"name": "cancel_order", "description": "Cancels an order", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"non-destructive cancellation", `{"name": "cancel_order", "description": "Cancels an order", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"cancellation that cannot be undone", `{"name": "cancel_order", "description": "Cancels an order. This cannot be undone.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"reset of settings", `{"name": "reset_settings", "description": "Reset the workspace settings to their defaults", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
 		{"read-only, closed-world shell: two hints contradicted", `{"name": "run_command", "description": "Runs a shell command.", "annotations": {"readOnlyHint": true, "openWorldHint": false}}`, map[string]string{ruleA001: "error", ruleA003: "warning"}},
 		{"closed-world code execution", `{"name": "execute_python", "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 		{"closed-world read-only query", `{"name": "query", "description": "Run a read-only SQL query", "annotations": {"readOnlyHint": true, "openWorldHint": false}}`, nil},
