@@ -52,6 +52,9 @@ type evalCounts struct {
 	RealByRule        map[string]int             // RealFalse by rule
 	RealErrByRule     map[string]int             // the error-level part of RealByRule
 	realServers       map[string]map[string]bool // rule: the files with a RealFalse of it
+	// realFamilies counts the signal families (the rules' own category
+	// names, no text of a file) of MCPG-T001 false alarms.
+	realFamilies map[string]int
 	Failures          []string
 }
 
@@ -255,6 +258,14 @@ func evalReal(dir string, c *evalCounts) error {
 			}
 			file, _, _ := strings.Cut(k, "\x00")
 			c.realServers[f.Rule][file] = true
+			if fams, ok := f.Evidence["families"].([]string); ok && f.Rule == ruleT001 {
+				if c.realFamilies == nil {
+					c.realFamilies = map[string]int{}
+				}
+				for _, fam := range fams {
+					c.realFamilies[fam]++
+				}
+			}
 			c.Failures = append(c.Failures, fmt.Sprintf("%s: %s %s at %s: %s", strings.ReplaceAll(k, "\x00", "/"), f.Severity, f.Rule, f.Location.Pointer, f.Message))
 		}
 	}
@@ -331,6 +342,11 @@ func TestHeldOut(t *testing.T) {
 		byRule[i] = fmt.Sprintf("%s %d (%d errors, %d servers)", r, c.RealByRule[r], c.RealErrByRule[r], len(c.realServers[r]))
 	}
 	t.Logf("held-out false alarms by rule: %s", strings.Join(byRule, ", "))
+	fams := slices.Sorted(maps.Keys(c.realFamilies))
+	for i, f := range fams {
+		fams[i] = fmt.Sprintf("%s %d", f, c.realFamilies[f])
+	}
+	t.Logf("held-out MCPG-T001 false alarms by signal family: %s", strings.Join(fams, ", "))
 	floor := readFloor(t)
 	sameSet := c.RealTools == floor.RealTools
 	if !sameSet {
