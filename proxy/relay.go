@@ -449,6 +449,21 @@ func (r *relay) fromClientBatch(rt route, frame []byte, elems [][]byte) (forward
 	return forward, reply
 }
 
+// scalarKind names the JSON value that starts with c.
+func scalarKind(c byte) string {
+	switch c {
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case '[':
+		return "array"
+	}
+	return "number"
+}
+
 func batch(elems []json.RawMessage) []byte {
 	b, _ := json.Marshal(elems)
 	return append(b, '\n')
@@ -488,8 +503,18 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 		for i, e := range m.Batch {
 			elems[i] = e
 			em, err := mcpio.ParseMessage(e)
-			if err != nil || em.Batch != nil {
-				continue // a client rejects it as it is
+			if err != nil || em.Batch != nil || e[0] != '{' {
+				// Not a message: most clients reject it, but one that
+				// flattens nested arrays or decodes a string again would
+				// read what nobody analysed.
+				why := "a batch element is not a JSON-RPC message: a JSON " + scalarKind(e[0])
+				if out := r.refuseServer(rt, e, nil, why); !bytes.Equal(out, e) {
+					elems[i], changed = bytes.TrimSuffix(out, []byte("\n")), true
+					if out == nil {
+						elems[i] = nil
+					}
+				}
+				continue
 			}
 			if em.Ambiguous != "" {
 				if out := r.refuseAmbiguous(rt, e, em); !bytes.Equal(out, e) {
@@ -521,6 +546,11 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 			return nil
 		}
 		return batch(kept)
+	}
+	if c := bytes.TrimLeft(msg, " \t\r\n")[0]; c != '{' {
+		// A string or a number: no client reads it as a message, and one
+		// that decodes a string again would read what nobody analysed.
+		return r.refuseServer(rt, frame, nil, "not a JSON-RPC message: a JSON "+scalarKind(c))
 	}
 	if m.Ambiguous != "" {
 		return r.refuseAmbiguous(rt, frame, m)
