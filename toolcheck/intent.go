@@ -54,6 +54,7 @@ type intentPatterns struct {
 	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
+	pasteVerb, pageSink,
 	aiMaker, convNoun, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
@@ -135,6 +136,12 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		sinkData:  newLitRegexp(privateData),
 		addrSink:  newLitRegexp(`\b(?:bcc|cc|e-?mail|mail|send|forward|copy):?(?: (?:it|them|this|that|everything|a copy|copies))?(?: (?:to|of it to|of them to))? ` + addrPattern + `|\badd ` + addrPattern + ` (?:as|to) (?:a |the )?(?:bcc|cc|recipients?)\b`),
 		sinkTo:    newLitRegexp(`\b(?:to|into|at)\b`),
+		// pasteVerb and pageSink: what the user is told to paste or enter
+		// into a page, a form or a site ("paste the contents of
+		// ~/.aws/credentials there", "enter your ~/.ssh/id_ed25519 on the
+		// verification site"): the page's owner receives it.
+		pasteVerb: newLitRegexp(`\b(?:paste|pasting|enter|entering|submit|submitting|type in|upload)\b`),
+		pageSink:  newLitRegexp(`\b(?:there|(?:in|into|on|at) (?:the |that |this |a |our )?(?:[\w-]+ )?(?:page|form|site|website|web ?page|portal|link))\b|\bhttps?://`),
 		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
@@ -337,7 +344,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || strings.Contains(view, "enter") || strings.Contains(view, "submit") || strings.Contains(view, "type in") || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -1218,6 +1225,9 @@ func privateFlow(p *intentPatterns, s string) bool {
 				return true
 			}
 		}
+		if p.pasteVerb.MatchString(before) && p.pageSink.MatchString(after) && !publicKey(s) {
+			return true
+		}
 		// An address named first ends at most 110 bytes before the data:
 		// read the window that could hold it, not the whole clause.
 		if at >= 0 && at < m[0] {
@@ -1236,6 +1246,12 @@ func privateFlow(p *intentPatterns, s string) bool {
 		}
 	}
 	return false
+}
+
+// publicKey reports whether s is about a public key ("~/.ssh/id_ed25519.pub"),
+// which is made to be handed out.
+func publicKey(s string) bool {
+	return strings.Contains(s, ".pub") || strings.Contains(s, "public key")
 }
 
 // hostSinkIn reports whether after names a host without a scheme as
