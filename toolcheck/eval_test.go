@@ -55,7 +55,7 @@ type evalCounts struct {
 	// realFamilies counts the signal families (the rules' own category
 	// names, no text of a file) of MCPG-T001 false alarms.
 	realFamilies map[string]int
-	Failures          []string
+	Failures     []string
 }
 
 func (c *evalCounts) precision() float64 {

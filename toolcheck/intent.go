@@ -133,9 +133,9 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// sinkData is what must not be sent away, read the same way for
 		// every sink (URL, address, parameter): privateData.
-		sinkData:  newLitRegexp(privateData),
-		addrSink:  newLitRegexp(`\b(?:bcc|cc|e-?mail|mail|send|forward|copy):?(?: (?:it|them|this|that|everything|a copy|copies))?(?: (?:to|of it to|of them to))? ` + addrPattern + `|\badd ` + addrPattern + ` (?:as|to) (?:a |the )?(?:bcc|cc|recipients?)\b`),
-		sinkTo:    newLitRegexp(`\b(?:to|into|at)\b`),
+		sinkData: newLitRegexp(privateData),
+		addrSink: newLitRegexp(`\b(?:bcc|cc|e-?mail|mail|send|forward|copy):?(?: (?:it|them|this|that|everything|a copy|copies))?(?: (?:to|of it to|of them to))? ` + addrPattern + `|\badd ` + addrPattern + ` (?:as|to) (?:a |the )?(?:bcc|cc|recipients?)\b`),
+		sinkTo:   newLitRegexp(`\b(?:to|into|at)\b`),
 		// pasteVerb and pageSink: what the user is told to paste or enter
 		// into a page, a form or a site ("paste the contents of
 		// ~/.aws/credentials there", "enter your ~/.ssh/id_ed25519 on the
