@@ -3,6 +3,7 @@ package toolcheck
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -1272,6 +1273,12 @@ func (a *toolAnalysis) titleRule(t *Tool, ev *toolEvidence) {
 		if c := classesOf(tt.ev); c == 0 || c&classNeutral != 0 || verbRisk(c) >= nameRisk {
 			continue
 		}
+		// The name's own verb ("Cancel Job" for cancel_job, "Execute SQL"
+		// for execute_sql) claims the same action: the title and the name
+		// differ only in how their objects were read.
+		if sharesWord(evidenceWords(tt.ev), evidenceWords(ev.name)) {
+			continue
+		}
 		ptr := t.Pointer + "/" + tt.field
 		v := t.Value.Get("title")
 		if tt.field != "title" {
@@ -1282,6 +1289,15 @@ func (a *toolAnalysis) titleRule(t *Tool, ev *toolEvidence) {
 			map[string]any{"kind": "title-safer-than-name", "tool": t.Name, "field": strings.ReplaceAll(tt.field, "/", "."),
 				"title_verbs": evidenceWords(tt.ev), "name_verbs": evidenceWords(ev.name)}, "title", tt.field)
 	}
+}
+
+func sharesWord(a, b []string) bool {
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func evidenceWords(ev []verbEvidence) []string {

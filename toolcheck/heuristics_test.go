@@ -226,6 +226,12 @@ func TestAnnotations(t *testing.T) {
 		{"title as a noun phrase of the object", `{"name": "execute_sql", "title": "SQL Query"}`, nil},
 		{"title safer past a server prefix", `{"name": "slack_delete_message", "title": "Slack Read Message"}`, map[string]string{ruleA005: "warning"}},
 		{"title New for a creator", `{"name": "create_issue", "title": "New Issue"}`, nil},
+		// The name's own verb in the title claims the same action, however
+		// the description's object makes the name read ("Cancel by ID"
+		// leaves cancel_job's "cancel" a destruction, "Cancel job" stops
+		// work).
+		{"title with the name's verb, the description without an object", `{"name": "jobs_cancel", "title": "Cancel job", "description": "Cancel by ID."}`, nil},
+		{"title with the name's verb, the description another object", `{"name": "execute_query", "title": "Execute a query", "description": "Execute the statement."}`, nil},
 		{"submitting a search", `{"name": "submit_search", "title": "Search"}`, nil},
 		{"running a validation", `{"name": "run_validation", "title": "Validate schema"}`, nil},
 		{"running a command shown as a read", `{"name": "run_command", "title": "Read the output"}`, map[string]string{ruleA005: "warning"}},
