@@ -618,7 +618,7 @@ func objectPhrase(words []string, at int, name bool) []string {
 			continue
 		}
 		w := rest[i]
-		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || clauseEnds()[w] {
+		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || clauseEnds()[w] || exampleAside(rest[i:]) {
 			break
 		}
 		if !objectSkips()[w] {
@@ -629,6 +629,21 @@ func objectPhrase(words []string, at int, name bool) []string {
 		out = append(out, words[at-1])
 	}
 	return out
+}
+
+// exampleAside reports whether words open an example ("e.g.", "i.e.",
+// "such as", "like"), which follows the object's head: "Add a reaction
+// (e.g. "like") to a comment" adds a reaction.
+func exampleAside(words []string) bool {
+	switch words[0] {
+	case "eg", "ie", "like":
+		return true
+	case "e", "i":
+		return len(words) > 1 && (words[0] == "e" && words[1] == "g" || words[0] == "i" && words[1] == "e")
+	case "such":
+		return len(words) > 1 && words[1] == "as"
+	}
+	return false
 }
 
 // phraseHeads returns the heads of an object phrase from objectPhrase:
@@ -808,7 +823,7 @@ const (
 	// also where the description says a repeated call is safe ("Safe to
 	// call multiple times", "safe to retry") or what a repeated call
 	// returns ("returns the existing identity if already registered").
-	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
+	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
 // netParams are parameter names that address the network.

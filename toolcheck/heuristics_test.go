@@ -226,6 +226,14 @@ func TestAnnotations(t *testing.T) {
 		{"title as a noun phrase of the object", `{"name": "execute_sql", "title": "SQL Query"}`, nil},
 		{"title safer past a server prefix", `{"name": "slack_delete_message", "title": "Slack Read Message"}`, map[string]string{ruleA005: "warning"}},
 		{"title New for a creator", `{"name": "create_issue", "title": "New Issue"}`, nil},
+		// A description that gets or finds what exists before it creates
+		// claims idempotency as a name does ("create_or_get_user"); an
+		// example in parentheses is no head of the verb's object.
+		{"gets or creates", `{"name": "getShareableLink", "description": "Gets or creates a shareable link for a file with specified permission settings.", "annotations": {"idempotentHint": true}}`, nil},
+		{"finds or creates", `{"name": "ensure_label", "description": "Finds or creates a label with the given name.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a reaction with an example in parentheses", `{"name": "add_comment_reaction", "description": "Add a reaction (e.g. \"like\") to a comment in Productive.io.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a comment with an example in parentheses", `{"name": "add_comment", "description": "Add a comment (e.g. a review note) to a task.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		{"gets a project, then creates a task", `{"name": "create_task", "description": "Gets the project and creates a task in it.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "note"}},
 		// The name's own verb in the title claims the same action, however
 		// the description's object makes the name read ("Cancel by ID"
 		// leaves cancel_job's "cancel" a destruction, "Cancel job" stops
