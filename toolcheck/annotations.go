@@ -821,9 +821,10 @@ const (
 	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|replaces? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
 	// idempotentClaimExpr recognises creation that is idempotent by design,
 	// also where the description says a repeated call is safe ("Safe to
-	// call multiple times", "safe to retry") or what a repeated call
-	// returns ("returns the existing identity if already registered").
-	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\bupsert|\bidempotent|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
+	// call multiple times", "safe to retry"), what a repeated call
+	// returns ("returns the existing identity if already registered") or
+	// finds ("0 on duplicate", "duplicates are ignored").
+	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\bupsert|\bidempotent|\balready (?:indexed|queued|submitted|known|recorded|tracked|stored|saved|imported|uploaded|subscribed|applied)\b|\b(?:on|for) (?:a )?duplicate\b|\bduplicates? (?:are|is|will be) (?:ignored|skipped|detected|rejected|merged)\b|\bdeduplicat\w*|\b(?:skips?|ignores?) (?:existing|duplicates?)\b|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
 // netParams are parameter names that address the network.

@@ -233,6 +233,11 @@ func TestAnnotations(t *testing.T) {
 		{"finds or creates", `{"name": "ensure_label", "description": "Finds or creates a label with the given name.", "annotations": {"idempotentHint": true}}`, nil},
 		{"a reaction with an example in parentheses", `{"name": "add_comment_reaction", "description": "Add a reaction (e.g. \"like\") to a comment in Productive.io.", "annotations": {"idempotentHint": true}}`, nil},
 		{"a comment with an example in parentheses", `{"name": "add_comment", "description": "Add a comment (e.g. a review note) to a task.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// A description that says what a repeated call finds (already
+		// indexed, a duplicate) claims idempotency by design.
+		{"a submission recognised when already indexed", `{"name": "submit_sponsor", "description": "Submit a brand for indexing. Returns existingBrandId if the brand was already indexed. Costs 1 credit on acceptance, 0 on duplicate (status=done).", "annotations": {"idempotentHint": true}}`, nil},
+		{"duplicates skipped", `{"name": "add_observations", "description": "Add new observations to existing entities. Duplicates are ignored.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a submission without a word on repeats", `{"name": "submit_sponsor", "description": "Submit a brand for indexing. Costs 1 credit.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
 		{"gets a project, then creates a task", `{"name": "create_task", "description": "Gets the project and creates a task in it.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "note"}},
 		// The name's own verb in the title claims the same action, however
 		// the description's object makes the name read ("Cancel by ID"
