@@ -38,7 +38,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // API key" a tool is configured with is its vendor's, sent to its vendor.
 // A dot-file needs no word boundary before it: "~/.aws" has none between
 // "/" and ".".
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|localstorage|sessionstorage|security find-(?:generic|internet)-password|secret-tool lookup)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -181,12 +181,17 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// tool").
 		toTool:     newLitRegexp(`\bto (?:the |this )?(?:[\w-]+ )?tool\b`),
 		secretFile: newLitRegexp(`(?:\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|\.npmrc\b)`),
-		contentsOf: newLitRegexp(`\b(?:contents?|text|output|base64|base-64|hex|hexdump|dump|bytes) of (?:the user'?s |their |your |the )?(?:file |files )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)`),
+		// ... or of a store or command that holds the user's secrets:
+		// the environment ("output of `env`"), the browser's cookies and
+		// storage ("the value of document.cookie", "localStorage dump"),
+		// the keychain ("$(security find-generic-password -s github -w)").
+		contentsOf: newLitRegexp(`\b(?:contents?|text|output|base64|base-64|hex|hexdump|dump|bytes) of (?:the user'?s |their |your |the )?(?:file |files )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)` +
+			"|\\b(?:contents?|output|dump) of (?:the user'?s |their |your |the )?`?(?:env|printenv|set)\\b`?(?: |$|/)|\\b(?:contents?|output|dump|values?) of (?:the user'?s |their |your |the )?(?:document\\.cookie|(?:all |every )?(?:keys of )?(?:localstorage|sessionstorage))\\b|\\b(?:localstorage|sessionstorage)(?: \\w+)? (?:dump|contents|export)\\b|\\b(?:security find-(?:generic|internet)-password|secret-tool lookup)\\b"),
 		// modelHeld is a secret the model came across in its own context
 		// ("any bearer tokens you have seen", "API keys visible in the
 		// conversation"): none a tool's own parameter is for, whatever
 		// the parameter is named — the user's key is given by the user.
-		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?)(?: \w+)? (?:that |which )?(?:you|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session)\b`),
+		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?)(?: \w+)? (?:that |which )?(?:you|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw|hold|holds|keep|keeps|are holding|have access to)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session)\b`),
 		// calledWith is a tool called with its arguments, or this tool
 		// with the call's circumstances between ("calling this after
 		// every tool call, with entry set to …").
@@ -1671,7 +1676,7 @@ func (a *toolAnalysis) credHere(p *intentPatterns, s string) bool {
 // encoding (contentsOf: "base64 of the file ~/…"): a cheap test before
 // the private-data gate is searched.
 func contentsHint(view string) bool {
-	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of"} {
+	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of", "value of", "values of", "storage", "-password", "secret-tool", "printenv"} {
 		if strings.Contains(view, w) {
 			return true
 		}
