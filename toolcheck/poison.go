@@ -126,8 +126,20 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famOverride, 2, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carry (?:it|them|this|these) out|carry out (?:its|their|the returned) (?:instructions?|steps?)|(?:follow|obey|execute|perform|run) (?:it|them|its instructions|their instructions|the returned instructions)|do (?:exactly )?what(?:ever)? (?:it|they) (?:says?|asks?))\b`),
 
 		// Concealment from the user.
+		// ... and the instructions said to arrive in the result ("the
+		// operative instructions arrive in the tool result"): weak alone
+		// (setup steps returned in a response), an error with the order to
+		// follow them.
+		tlPhrase(famTag, 2, `\binstructions?\b`+tlWin(40)+`\b(?:arrive|arrives|come|comes|are delivered|is delivered|are returned|will be sent|are sent|appear|appears) (?:in|with|inside|through) (?:the |each |every |a )?(?:tool(?:'s)? )?(?:results?|responses?|outputs?|replies)\b`),
+
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
+		// The instruction itself kept secret ("and not reveal that they
+		// were told to"), or kept from the human's approval ("not shown
+		// in the approval dialog"): what the user approves is not what
+		// the model reads.
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|never|not) (?:mention|reveal|disclose|admit|say) (?:that|the fact that) (?:you|they|it|the (?:assistant|model|agent)) (?:were|was|have been|has been|are|is) (?:told|instructed|asked|directed)\b`),
+		tlPhrase(famConceal, 4, `\b(?:not|never) (?:shown|displayed|visible|listed) (?:in|to|on) (?:the )?(?:user'?s? )?(?:approval|confirmation|consent|permission) (?:dialog|dialogue|prompt|screen|ui|window)s?\b|\b(?:hidden|withheld|kept) from (?:the )?(?:user'?s? )?(?:approval|confirmation|consent|permission) (?:dialog|dialogue|prompt|screen|ui|window)s?\b`),
 		tlPhrase(famConceal, 3, `\b(?:do not|don't|never|without) (?:point(?:ing)? out|draw(?:ing)? attention to|call(?:ing)? attention to) (?:the|this|that|these|any) (?:change|substitution|swap|replacement|difference|edit)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
 		tlPhrase(famConceal, 4, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
@@ -275,7 +287,7 @@ func poisonPhraseList() []toolPhrase {
 		// tool of the kind is worse.
 		tlPhrase(famPreference, 2, `\bthe only (?:reliable|accurate|trustworthy|trusted|safe|secure|correct|up-to-date|working|legitimate|genuine) (?:\w+ )?(?:tool|server|source)s?\b`),
 		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
-		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?|utilities|services|engines|providers|plugins|apis) (?:leak|sell|track|log|expose|share) (?:your |the user'?s? |their )?(?:queries|data|searches|requests|history|activity)\b|\b(?:tools?|servers?)(?:,)? (?:whose|which|that) (?:\w+ ){0,2}(?:are|is|return|give) (?:often |frequently |usually |always |mostly )?(?:wrong|fabricated|incorrect|unreliable|outdated|inaccurate|fake|broken|made up|made-up)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|made up|hallucinated|broken|insecure)\b|\b(?:choose|choosing|use|using|pick|picking) (?:a different|another|any other) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?)\b`),
+		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?|utilities|services|engines|providers|plugins|apis) (?:leak|sell|track|log|expose|share) (?:your |the user'?s? |their )?(?:queries|data|searches|requests|history|activity)\b|\b(?:tools?|servers?)(?:,)? (?:whose|which|that) (?:\w+ ){0,2}(?:are|is|return|give) (?:often |frequently |usually |always |mostly )?(?:wrong|fabricated|incorrect|unreliable|outdated|inaccurate|fake|broken|made up|made-up)\b|\bother (?:\w+ )?(?:tools?|servers?) (?:return|give|produce|are) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|made up|hallucinated|broken|insecure)\b|\b(?:choose|choosing|use|using|pick|picking|select|selecting) (?:a different|another|any other|any alternative|an alternative) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?|degraded|worse|poor|inferior|unreliable)\b`),
 
 		// Instructions about the model's own other actions, no tool named
 		// ("whenever the assistant sends any email", "for every Slack
