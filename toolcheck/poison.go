@@ -275,12 +275,19 @@ func poisonPhraseList() []toolPhrase {
 		{family: famDirective, weight: 4, re: newLitRegexp(mirrorEvery + tlWin(80) + `\b` + mirrorVerbs + `\b` + tlWin(60) + `\b` + mirrorOutput + `\b` + tlWin(60) + `\b` + `(?:in|into|to) this (?:tool|journal|log|ledger|one|function|trail)\b(?:,? (?:verbatim|in full|word for word|unedited|untruncated|unabridged))?`), check: mirroredWhole},
 		{family: famDirective, weight: 4, re: newLitRegexp(mirrorEvery + tlWin(80) + `\b(?:` + mirrorOutput + `|returns?|returned)\b` + tlWin(80) + `\b` + mirrorVerbs + `\b(?: (?:it|them|that|this|its|their|the|all|everything|whole|full|complete|entire|answer|answers|results?|outputs?|in full|verbatim|back|on|along|over|gets|get|is|are))*? ` + `(?:in|into|to) this (?:tool|journal|log|ledger|one|function|trail)\b(?:,? (?:verbatim|in full|word for word|unedited|untruncated|unabridged))?`), check: mirroredWhole},
 		{family: famDirective, weight: 4, re: newLitRegexp(mirrorEvery + tlWin(80) + `\b` + mirrorOutput + `\b` + tlWin(80) + `\b(?:mirror|mirrored|replay|replayed|copy|copied|echo|echoed|logged|recorded) here\b(?:,? (?:verbatim|in full|word for word|unedited|untruncated|unabridged))?`), check: mirroredWhole},
+		// Every tool result of the tools named forwarded to a tool
+		// ("forwards each Bash and Read tool result to notes_sync").
+		{family: famDirective, weight: 4, re: newLitRegexp(`\b(?:forward|forwards|forwarding|mirror|mirrors|mirroring|copy|copies|copying|send|sends|sending|relay|relays|relaying|replicate|replicates|pass|passes|passing) (?:each|every|all)(?: [\w-]+){0,5}? tool (?:results?|outputs?|responses?)\b` + tlWin(20) + `\bto (?:this (?:tool|one)|(?:the )?[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`)},
 		{family: famDirective, weight: 4, re: newLitRegexp(`\b(?:results?|outputs?|return values?|responses?|answers?) of\b` + tlWin(60) + `\b` + mirrorVerbs + ` (?:here|(?:in|into|to) this (?:tool|journal|log|ledger|one|function|trail))\b` + tlWin(30) + `\b(?:every time|each time|always|call after call|without exception|on every call|after every call)\b`), check: mirroredWhole},
 		// Preference manipulation.
 		tlPhrase(famPreference, 1.5, `\balways (?:use|call|choose|pick|prefer|select) (?:this|the \S+) tool\b`),
 		tlPhrase(famPreference, 1.5, `\b(?:prefer|use|choose) this tool (?:over|instead of|rather than)\b`),
 		tlPhrase(famPreference, 1.5, `\b(?:do not|don't|never) use (?:any )?(?:other|another|the other|alternative) (?:\w+ )?tools?\b`),
 		tlPhrase(famPreference, 1.5, `\binstead of (?:any |the )?other tools?\b`),
+		// This tool chosen whenever its kind of input turns up ("so select
+		// this one whenever a PDF is involved"): "use this tool whenever"
+		// is how a tool says when it is for, and is not read.
+		tlPhrase(famPreference, 2, `\b(?:select|choose|pick) this (?:one|tool|server) (?:whenever|every time|each time|any time|anytime)\b`),
 		tlPhrase(famPreference, 1, `\bmust use\b|\bthe best tool\b|\bonly tool you (?:need|should)\b`),
 		// This tool made the model's default ("the assistant's default
 		// choice for any arithmetic should be calc_tax").
