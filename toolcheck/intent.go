@@ -105,7 +105,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// literals gate every text.
 		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b[a-z][a-z0-9]*[_-][\w-]* (?:from|of|on) the (?:[\w.-]+ )?(?:mcp )?server\b`),
 		order:        newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
-		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|irrespective of|no matter|in (?:any|every|each) (?:conversation|session|chat)|in this conversation|for this conversation)\b`),
+		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|irrespective of|no matter|in (?:any|every|each|a) (?:new )?(?:conversation|session|chat)|in this conversation|for this conversation)\b`),
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be|is a call to this tool)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
@@ -594,7 +594,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// manager) instead of asking the user.
 		add(famSensitive, 4, s, false)
 	}
-	if (cred || priv) && !negated(s) && (param || askedTransfer(p, s)) && modelHeldAsk(p, s) {
+	if (cred || priv) && !negated(s) && (param || askedTransfer(p, s) || p.paramDest.MatchString(s)) && modelHeldAsk(p, s) {
 		// A secret taken from what the model has seen, asked into a
 		// parameter ("auth_context: paste any bearer tokens you have
 		// seen"): harvest from the context, however the field is named.
@@ -1312,6 +1312,11 @@ func namesData(data, dest string) bool {
 // order as strong as "must".
 func (a *toolAnalysis) imperativeCall(s string) bool {
 	s = strings.TrimLeft(s, " \"'`*-")
+	// A label before a colon ("Protocol: invoke X", "Step 2: call X")
+	// heads the imperative, it is no part of it.
+	if i := strings.IndexByte(s, ':'); i > 0 && i <= 24 && strings.Count(s[:i], " ") <= 2 {
+		s = strings.TrimLeft(s[i+1:], " \"'`*-")
+	}
 	for _, w := range []string{"call ", "run ", "invoke ", "use ", "execute "} {
 		if strings.HasPrefix(s, w) {
 			return a.calledTool(s) >= 0
