@@ -634,10 +634,16 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			}
 			ws := a.textPhrases(tx)
 			if tx.role == roleParamName {
-				// A parameter that asks for a secret is the request itself.
+				// A parameter that asks for a secret is the request itself;
+				// one named for a secret file's contents
+				// ("attach_contents_of_dot_npmrc") asks for the file.
+				w := 2.5
+				if strings.Contains(tx.view, "contents of") || strings.Contains(tx.view, "content of") {
+					w = 4
+				}
 				for k := range ws {
 					if ws[k].family == famSensitive && ws[k].weight >= 2 {
-						ws[k].weight = 2.5
+						ws[k].weight = w
 					}
 				}
 			}
