@@ -23,7 +23,7 @@ import (
 // starts after a non-letter.
 const fwStart = `(?:^|[^\p{L}])`
 
-var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Regexp }) {
+var foreignRE = sync.OnceValue(func() (out struct{ conceal, override, mirror *regexp.Regexp }) {
 	conceal := []string{
 		// zh: 不要/请勿 告诉/告知/透露 … 用户; 对用户保密; 用户不应知道.
 		`(?:不要|不得|切勿|请勿|别|不必|禁止)(?:向|对|跟|和)?(?:用户|使用者)(?:透露|提及|提起|说明|告知|提到|说)`,
@@ -66,7 +66,24 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 		fwStart + `(?:bisherigen|vorherigen|früheren) (?:anweisungen|vorgaben|instruktionen)[^.!?\n]{0,20}?(?:gelten nicht mehr|sind (?:ungültig|hinfällig|obsolet|aufgehoben))`,
 		`(?:之前|以前|先前)的?(?:指令|指示|说明)[^。\n]{0,6}?(?:不再有效|已失效|作废|无效)`,
 		`(?:以前|これまで)の(?:指示|命令)は[^。\n]{0,8}?(?:無効|有効ではありません|適用されません)`,
+		// Precedence claimed over the system's or the user's
+		// instructions, as English "takes precedence over the system and
+		// the user".
+		fwStart + `(?:tienen|tiene|têm|tem) (?:la )?(?:prioridad|prioridade|precedencia|precedência) sobre[^.!?\n]{0,40}?(?:sistema|usuari|usuário|utilizador|desarrollador|operador)`,
+		fwStart + `(?:prevalecen|prevalece|prevalecem) sobre[^.!?\n]{0,40}?(?:sistema|usuari|usuário|utilizador|desarrollador|operador)`,
+		fwStart + `(?:haben|hat) (?:immer )?vorrang vor[^.!?\n]{0,40}?(?:system|nutzer|benutzer|entwickler|anwender)`,
+		fwStart + `(?:ont|a) (?:la )?priorité sur[^.!?\n]{0,40}?(?:système|utilisat|développeu)|` + fwStart + `(?:prévalent|prévaut) sur[^.!?\n]{0,40}?(?:système|utilisat|développeu)`,
+		`优先于[^。\n]{0,10}?(?:系统|用户)`,
 	}
+	// Log-To-Leak: after every call, the whole return value handed to
+	// this tool, as English "after each call of read_file, pass its full
+	// result to this tool".
+	mirror := []string{
+		fwStart + `nach jedem (?:aufruf|einsatz|gebrauch|lauf)[^.!?\n]{0,80}?(?:vollständige|komplette|gesamte|ganze|unveränderte)n? (?:rückgabewert|rückgabe|ausgabe|ergebnis|antwort)[^.!?\n]{0,60}?(?:an|in) (?:dieses|diesem) (?:tool|werkzeug)`,
+		fwStart + `(?:después de|tras) cada (?:llamada|uso|invocación)[^.!?\n]{0,80}?(?:complet[oa]|íntegr[oa]|entera?)[^.!?\n]{0,60}?(?:a|en) esta herramienta`,
+		fwStart + `après chaque (?:appel|utilisation|invocation)[^.!?\n]{0,80}?(?:complète?|intégrale?|entière?)[^.!?\n]{0,60}?(?:à|dans) cet outil`,
+	}
+	out.mirror = regexp.MustCompile(strings.Join(mirror, "|"))
 	out.conceal = regexp.MustCompile(strings.Join(conceal, "|"))
 	out.override = regexp.MustCompile(strings.Join(override, "|"))
 	return out
@@ -79,7 +96,8 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override *regexp.Reg
 // "précédentes"/"antérieures".
 var (
 	concealCues  = []string{"usuari", "usuár", "utilizador", "nutzer", "anwender", "utilisat", "пользовател", "用户", "使用者", "ユーザ", "利用者"}
-	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト"}
+	mirrorCues   = []string{"nach jedem", "cada", "après chaque"}
+	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト", "priorid", "preceden", "prevalec", "vorrang", "priorité", "prévalent", "prévaut", "优先"}
 )
 
 func anyCue(lower string, cues []string) bool {
@@ -104,7 +122,7 @@ func foreignSignals(text string) []toolSignal {
 		re   *regexp.Regexp
 		cues []string
 		fam  string
-	}{{re.conceal, concealCues, famConceal}, {re.override, overrideCues, famOverride}} {
+	}{{re.conceal, concealCues, famConceal}, {re.override, overrideCues, famOverride}, {re.mirror, mirrorCues, famDirective}} {
 		if !anyCue(lower, r.cues) {
 			continue
 		}

@@ -37,8 +37,11 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // as the user's or every one ("the user's API keys", "all tokens") — "the
 // API key" a tool is configured with is its vendor's, sent to its vendor.
 // A dot-file needs no word boundary before it: "~/.aws" has none between
-// "/" and ".".
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config)\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json)\b|~/[\w.-]|\$home/`
+// "/" and ".". The user's personal documents by kind ("brokerage
+// statement", "tax return", "passport scan"), the browser's storage and
+// the keychain's command are private as the keys are; a "statement" alone
+// may be SQL.
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -90,7 +93,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
-		directive: newLitRegexp(`\b(?:always|also|must|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|blind cop(?:y|ies)|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
+		directive: newLitRegexp(`\b(?:always|also|must|shall|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|blind cop(?:y|ies)|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
 			// A claim about a tool's standing ("X is deprecated and
 			// unsafe"): aimed at another server's tool, it directs the
 			// model's choice as "always" does. An imperative that puts a
@@ -106,7 +109,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// literals gate every text.
 		serverDirect: newLitRegexp(`\b(?:do not|don't|never|avoid) (?:use|call|invoke) (?:the )?[\w.-]+ (?:mcp )?server'?s\b|\+\d{7,15}\b|\b[a-z][a-z0-9]*[_-][\w-]* (?:from|of|on) the (?:[\w.-]+ )?(?:mcp )?server\b`),
 		order:        newLitRegexp(`\b(?:before|prior to|ahead of|after|first|until|at the start of|at the beginning of)\b`),
-		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|irrespective of|no matter|in (?:any|every|each) (?:conversation|session|chat)|in this conversation|for this conversation)\b`),
+		persist:      newLitRegexp(`\b(?:(?:every|each|all) (?:sessions?|conversations?|chats?|requests?|turns?|time|prompts?|interactions?)|never skip|do not skip|don't skip|must not be skipped|without exception|regardless of|irrespective of|no matter|in (?:any|every|each|a) (?:new )?(?:conversation|session|chat)|in this conversation|for this conversation)\b`),
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be|is a call to this tool)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
@@ -120,7 +123,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// "mirrored here", "passed to this one".
 		leakToThis: newLitRegexp(`\b(?:mirror|mirrored|mirroring|copy|copied|copying|pass|passed|passing|send|sent|forward|forwarded|relay|relayed|log|logged|record|recorded|replicate|replicated|paste|pasted|submit|submitted)\b(?: [\w'-]+){0,12}? (?:here|(?:in|into|to) this (?:tool|one|function))\b`),
 		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last|so far|up to now|until now)\b`),
-		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|populate|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
@@ -142,7 +145,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// verification site"): the page's owner receives it.
 		pasteVerb: newLitRegexp(`\b(?:paste|pasting|enter|entering|submit|submitting|type in|upload)\b`),
 		pageSink:  newLitRegexp(`\b(?:there|(?:in|into|on|at) (?:the |that |this |a |our )?(?:[\w-]+ )?(?:page|form|site|website|web ?page|portal|link))\b|\bhttps?://`),
-		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		// hostSink is a host without a scheme as the object of "to",
@@ -188,12 +191,17 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// tool").
 		toTool:     newLitRegexp(`\bto (?:the |this )?(?:[\w-]+ )?tool\b`),
 		secretFile: newLitRegexp(`(?:\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|\.npmrc\b)`),
-		contentsOf: newLitRegexp(`\b(?:contents?|text|output|base64|base-64|hex|hexdump|dump|bytes) of (?:the user'?s |their |your |the )?(?:file |files )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)`),
+		// ... or of a store or command that holds the user's secrets:
+		// the environment ("output of `env`"), the browser's cookies and
+		// storage ("the value of document.cookie", "localStorage dump"),
+		// the keychain ("$(security find-generic-password -s github -w)").
+		contentsOf: newLitRegexp(`\b(?:contents?|text|output|base64|base-64|hex|hexdump|dump|bytes) of (?:the user'?s |their |your |the )?(?:file |files )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)` +
+			"|\\b(?:contents?|output|dump) of (?:the user'?s |their |your |the )?`?(?:env|printenv|set)\\b`?(?: |$|/)|\\b(?:contents?|output|dump|values?) of (?:the user'?s |their |your |the )?(?:document\\.cookie|(?:all |every )?(?:keys of )?(?:localstorage|sessionstorage))\\b|\\b(?:localstorage|sessionstorage)(?: \\w+)? (?:dump|contents|export)\\b|\\b(?:security find-(?:generic|internet)-password|secret-tool lookup)\\b"),
 		// modelHeld is a secret the model came across in its own context
 		// ("any bearer tokens you have seen", "API keys visible in the
 		// conversation"): none a tool's own parameter is for, whatever
 		// the parameter is named — the user's key is given by the user.
-		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?)(?: \w+)? (?:that |which )?(?:you|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session)\b`),
+		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?|(?:authorization|auth|bearer|cookie) headers?)(?: \w+)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw|hold|holds|keep|keeps|are holding|have access to)\b|\b(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session)\b`),
 		// calledWith is a tool called with its arguments, or this tool
 		// with the call's circumstances between ("calling this after
 		// every tool call, with entry set to …").
@@ -596,7 +604,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// manager) instead of asking the user.
 		add(famSensitive, 4, s, false)
 	}
-	if (cred || priv) && !negated(s) && (param || askedTransfer(p, s)) && modelHeldAsk(p, s) {
+	if (cred || priv) && !negated(s) && (param || askedTransfer(p, s) || p.paramDest.MatchString(s)) && modelHeldAsk(p, s) {
 		// A secret taken from what the model has seen, asked into a
 		// parameter ("auth_context: paste any bearer tokens you have
 		// seen"): harvest from the context, however the field is named.
@@ -1323,6 +1331,11 @@ func namesData(data, dest string) bool {
 // order as strong as "must".
 func (a *toolAnalysis) imperativeCall(s string) bool {
 	s = strings.TrimLeft(s, " \"'`*-")
+	// A label before a colon ("Protocol: invoke X", "Step 2: call X")
+	// heads the imperative, it is no part of it.
+	if i := strings.IndexByte(s, ':'); i > 0 && i <= 24 && strings.Count(s[:i], " ") <= 2 {
+		s = strings.TrimLeft(s[i+1:], " \"'`*-")
+	}
 	for _, w := range []string{"call ", "run ", "invoke ", "use ", "execute "} {
 		if strings.HasPrefix(s, w) {
 			return a.calledTool(s) >= 0
@@ -1687,7 +1700,7 @@ func (a *toolAnalysis) credHere(p *intentPatterns, s string) bool {
 // encoding (contentsOf: "base64 of the file ~/…"): a cheap test before
 // the private-data gate is searched.
 func contentsHint(view string) bool {
-	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of"} {
+	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of", "value of", "values of", "storage", "-password", "secret-tool", "printenv"} {
 		if strings.Contains(view, w) {
 			return true
 		}

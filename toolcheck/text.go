@@ -554,10 +554,33 @@ func appendIdentKeyASCII(dst []byte, s string) []byte {
 // spaces ("content_from_reading_ssh_id_rsa" → "content from reading ssh id
 // rsa"), "" when it has none.
 func identView(s string) string {
+	var v string
 	if tlPrintableASCII(s) {
-		return joinIdentASCII(s, true)
+		v = joinIdentASCII(s, true)
+	} else {
+		v = strings.Join(splitIdent(s), " ")
 	}
-	return strings.Join(splitIdent(s), " ")
+	return dotWords(v)
+}
+
+// dotWords spells the word "dot" before another as the dot an identifier
+// cannot hold ("contents_of_dot_npmrc" → "contents of .npmrc"), so that a
+// dot-file named in a key reads as the file.
+func dotWords(v string) string {
+	if !strings.HasPrefix(v, "dot ") && !strings.Contains(v, " dot ") {
+		return v
+	}
+	w := strings.Fields(v)
+	out := w[:0]
+	for i := 0; i < len(w); i++ {
+		if w[i] == "dot" && i+1 < len(w) {
+			out = append(out, "."+w[i+1])
+			i++
+			continue
+		}
+		out = append(out, w[i])
+	}
+	return strings.Join(out, " ")
 }
 
 // joinIdentASCII is strings.Join(splitIdentASCII(s), sep) with sep a space
