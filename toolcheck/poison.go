@@ -134,6 +134,12 @@ func poisonPhraseList() []toolPhrase {
 
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
+		// The user's confirmation bypassed ("no need to confirm with the
+		// user", "do not ask the user for approval"): the user is kept
+		// out of the loop, as concealment keeps them.
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b`),
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:confirm(?:ing)?|check(?:ing)?) (?:(?:this|it|that) )?with (?:the |your )?(?:user|human|operator)s?\b`),
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get) (?:the |your )?(?:user'?s'? |human'?s? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b`),
 		// The instruction itself kept secret ("and not reveal that they
 		// were told to"), or kept from the human's approval ("not shown
 		// in the approval dialog"): what the user approves is not what
