@@ -643,3 +643,34 @@ func TestPrivateFlowEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareOwnPrefixedTool: a server that names its own tools with a
+// prefix ("respira_find_element") refers to them unprefixed ("First use
+// find_element to locate the element"): that is its own tool, not another
+// server's find_element (real: respira-wordpress-mcp-server beside
+// mcp-mobile-interaction), or another's: the reference is a note, not a
+// warning. A tail of one word is no such name.
+func TestCompareOwnPrefixedTool(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "find_element", "description": "Find UI elements by text."}, {"name": "element", "description": "An element."}]}`, Options{Path: "mobile.json", Server: "mobile"})
+	for _, tc := range []struct {
+		name, tools string
+		want        string
+	}{
+		{"own prefixed tool", `[{"name": "respira_find_element", "description": "Find an element."}, {"name": "respira_update_element", "description": "Update an element. First use find_element to locate the element, then pass the same identifier here."}]`, "note"},
+		{"no own tool of that name", `[{"name": "respira_update_element", "description": "Update an element. First use find_element to locate the element, then pass the same identifier here."}]`, "warning"},
+		{"a one-word tail", `[{"name": "respira_element", "description": "An element."}, {"name": "respira_update_element", "description": "Update an element. First use find_element to locate the element, then pass the same identifier here."}]`, "warning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, tc.tools, Options{Path: "wp.json", Server: "wp"})
+			got := ""
+			for _, f := range Compare([]*Report{mine, other}) {
+				if f.Evidence["kind"] == "cross-server-reference" && f.Evidence["other_tool"] == "find_element" {
+					got = string(f.Severity)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("the reference to find_element: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
