@@ -18,9 +18,15 @@
 #
 # Environment: CAPTURE_PREFIX, CAPTURE_ENV, CAPTURE_UNSET (see below), CAPTURE_WORK (scratch dir, default /tmp/mcpcap; must be outside
 # the repository), CAPTURE_TIMEOUT (seconds per run, default 40),
-# CAPTURE_DATE (default today, UTC). Needs root (or user namespaces) for
-# unshare -n, node >= 18 and npm. The SDK client is installed once into
-# $CAPTURE_WORK/client.
+# CAPTURE_DATE (default today, UTC), CAPTURE_LOOPBACK=1 (the loopback
+# interface up, every host name resolving to 127.0.0.1 where loopback.mjs
+# answers HTTP with 401 and every other port refuses; see run below),
+# CAPTURE_TRY_ALL=1 (try each subcommand guess the package's code names,
+# even after a hang), CAPTURE_SOURCE (where a package not from npm came
+# from, for its README row; set by capture-git.sh), CAPTURE_LOCK (the lock
+# file captures running side by side take turns on). Needs root (or user
+# namespaces) for unshare, node >= 18 and npm. The SDK client is installed
+# once into $CAPTURE_WORK/client.
 #
 # Dummy credentials: every upper-case environment variable name the package
 # reads (process.env.NAME, process.env["NAME"], a string literal that ends
@@ -55,6 +61,7 @@ cp "$here/capture.mjs" "$work/client/capture.mjs"
 dir=${CAPTURE_PREFIX:-$work/pkgs/$slug}
 log=$work/logs/$slug.log
 mkdir -p "$dir"
+touch "$log"
 [ -f "$dir/package.json" ] || echo '{"name":"capture-target","private":true}' >"$dir/package.json"
 # --ignore-scripts: install hooks that download browsers or binaries fail
 # without network anyway, and nothing from the package runs before the
