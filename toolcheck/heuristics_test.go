@@ -226,6 +226,10 @@ func TestAnnotations(t *testing.T) {
 		{"title as a noun phrase of the object", `{"name": "execute_sql", "title": "SQL Query"}`, nil},
 		{"title safer past a server prefix", `{"name": "slack_delete_message", "title": "Slack Read Message"}`, map[string]string{ruleA005: "warning"}},
 		{"title New for a creator", `{"name": "create_issue", "title": "New Issue"}`, nil},
+		// Executing a prompt generates text: a read (real: tachibot-mcp's
+		// execute_prompt_technique); executing a script is not.
+		{"executing a prompt technique", `{"name": "execute_prompt_technique", "description": "Execute a prompt technique.", "annotations": {"title": "Execute Prompt Technique", "readOnlyHint": true}}`, nil},
+		{"executing a script", `{"name": "execute_script", "description": "Execute a script.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		// A description that gets or finds what exists before it creates
 		// claims idempotency as a name does ("create_or_get_user"); an
 		// example in parentheses is no head of the verb's object.
