@@ -591,12 +591,13 @@ func (d *daemon) scanWorks() {
 }
 
 // commit turns the difference between prev and inv into events, makes inv
-// current and persists it when it changed.
+// current and persists it when it changed. inv is current before its
+// events are emitted: a client that follows the events and asks for the
+// report on one sees the state the event describes.
 func (d *daemon) commit(prev, inv inventory) {
 	inv = keepLastGood(prev, inv)
 	d.logDecisions(context.Background(), inv.report)
 	evs := diff(prev, inv, d.det)
-	d.evlog.emit(evs...)
 	now := d.now()
 	d.mu.Lock()
 	d.inv = inv
@@ -606,6 +607,7 @@ func (d *daemon) commit(prev, inv inventory) {
 		d.lastChg = now
 	}
 	d.mu.Unlock()
+	d.evlog.emit(evs...)
 	if len(evs) > 0 || prev.report == nil || !sameReport(prev.report, inv.report) {
 		d.save(inv)
 	}
