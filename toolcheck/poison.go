@@ -135,11 +135,19 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
 		// The user's confirmation bypassed ("no need to confirm with the
-		// user", "do not ask the user for approval"): the user is kept
-		// out of the loop, as concealment keeps them.
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b`),
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:confirm(?:ing)?|check(?:ing)?) (?:(?:this|it|that) )?with (?:the |your )?(?:user|human|operator)s?\b`),
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get) (?:the |your )?(?:user'?s'? |human'?s? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b`),
+		// user", "do not ask the user for approval", "never wait for user
+		// confirmation", and in the passive: "the user does not need to
+		// confirm", "approval from the user is not required"): the user is
+		// kept out of the loop, as concealment keeps them. A limit on how
+		// often the tool's own prompt asks ("do not ask the user for
+		// approval more than once", "... again") is read with the phrase
+		// and let go (onceAsked).
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:confirm(?:ing)?|check(?:ing)?) (?:(?:this|it|that) )?with (?:the |your )?(?:user|human|operator)s?\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get) (?:the |your )?(?:(?:user|human|operator)(?:'s|s'|s)? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) wait for (?:the |your )?(?:user|human|operator)s? to (?:approve|confirm|consent|sign off)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:user|human|operator)s? (?:(?:does not|doesn't|do not|don't|will not|won't) (?:need|have) to|need not|needn't) (?:confirm|approve|consent to|sign off on|be asked)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:(?:user|human|operator)(?:'s|s'|s)? (?:confirmation|approval|permission|consent|sign-off)|(?:confirmation|approval|permission|consent|sign-off) (?:from|of|by) (?:the )?(?:user|human|operator)s?) (?:is|are) (?:not (?:required|needed|necessary)|unnecessary|not to be (?:sought|requested|asked for))\b` + askedAgain), check: onceAsked},
 		// The instruction itself kept secret ("and not reveal that they
 		// were told to"), or kept from the human's approval ("not shown
 		// in the approval dialog"): what the user approves is not what
@@ -350,6 +358,22 @@ func poisonPhraseList() []toolPhrase {
 // earlierGuidance keeps a voided guidance that is the earlier one or the
 // model's ("from earlier revisions", "you have received"), not a
 // statement about some other text ("the instructions field is obsolete").
+// askedAgain extends a phrase that bypasses the user's confirmation over
+// a limit on repetition after it, which onceAsked lets go.
+const askedAgain = `(?:(?: [\w'-]+){0,4}? (?:again|more than once|twice|a second time|repeatedly|each time|every time))?`
+
+// onceAsked reports whether a confirmation bypass is meant: false when
+// the match ends on a limit on how often the user is asked ("do not ask
+// the user for approval again"), which keeps the first question.
+func onceAsked(m string) bool {
+	for _, w := range []string{" again", " more than once", " twice", " a second time", " repeatedly", " each time", " every time"} {
+		if strings.HasSuffix(m, w) {
+			return false
+		}
+	}
+	return true
+}
+
 func earlierGuidance(m string) bool {
 	// "the instructions field ... is obsolete" is about a field.
 	if _, rest, ok := strings.Cut(m, " "); ok {
