@@ -145,6 +145,14 @@ func poisonPhraseList() []toolPhrase {
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:confirm(?:ing)?|check(?:ing)?) (?:(?:this|it|that) )?with (?:the |your )?(?:user|human|operator)s?\b` + askedAgain), check: onceAsked},
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get) (?:the |your )?(?:(?:user|human|operator)(?:'s|s'|s)? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
+		// ... and asking before the act declared unneeded ("no need to
+		// ask the user before deleting"), the user's approval claimed
+		// given in advance ("the user has pre-approved all actions"), the
+		// prompt called a bother ("don't bother the user with a
+		// confirmation prompt").
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:first )?before (?:\w+ing|you|each|every|any)\b` + askedAgain), check: onceAsked},
+		tlPhrase(famConceal, 4, `\b(?:user|human|operator)s? (?:has|have) (?:already )?(?:pre-?approved|pre-?authori[sz]ed|pre-?confirmed|given (?:blanket|standing|prior|advance|general) (?:approval|consent|permission|confirmation)|approved (?:all|every|any)|consented to (?:all|every|any))\b`),
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to) (?:bother|trouble|burden|interrupt|pester) (?:the |your )?(?:user|human|operator)s? with (?:a |an |any |the )?(?:confirmation|approval|permission|consent)`),
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) wait for (?:the |your )?(?:user|human|operator)s? to (?:approve|confirm|consent|sign off)\b` + askedAgain), check: onceAsked},
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:user|human|operator)s? (?:(?:does not|doesn't|do not|don't|will not|won't) (?:need|have) to|need not|needn't) (?:confirm|approve|consent to|sign off on|be asked)\b` + askedAgain), check: onceAsked},
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:(?:user|human|operator)(?:'s|s'|s)? (?:confirmation|approval|permission|consent|sign-off)|(?:confirmation|approval|permission|consent|sign-off) (?:from|of|by) (?:the )?(?:user|human|operator)s?) (?:is|are) (?:not (?:required|needed|necessary)|unnecessary|not to be (?:sought|requested|asked for))\b` + askedAgain), check: onceAsked},
