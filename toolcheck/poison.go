@@ -221,6 +221,10 @@ func poisonPhraseList() []toolPhrase {
 		// guidance named.
 		{family: famOverride, weight: 4, re: newLitRegexp(`\b(?:descriptions?|instructions?|guidance|guidelines|directions|directives)\b(?: [\w']+){0,8}? (?:(?:is|are) (?:now )?(?:obsolete|void|null and void|superseded|outdated|no longer valid)|no longer (?:holds?|appl(?:y|ies)|stands?|in effect|valid)|(?:should|must|can|are to|is to) be (?:disregarded|ignored))\b`), check: earlierGuidance},
 		tlPhrase(famConceal, 4, `\b(?:leave|keep) (?:this|it|that|these) out of (?:any |the |your )?(?:summary|summaries|reply|replies|answer|answers|response|responses|output)\b(?: [\w']+){0,3} (?:the )?users?\b`),
+		// ... and as an order ("proceed without confirming with the user",
+		// "go ahead and delete it without asking the user"): the verb opens
+		// its clause, where "the tool can proceed without asking" states.
+		tlPhrase(famConceal, 4, `(?:^|[.;:!?] |, )(?:(?:then|so|just|simply|please) )?(?:proceed|continue|go ahead|carry on)\b(?: [\w']+){0,6}? without (?:first |ever )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from|notifying) (?:the |your )?(?:user|human|operator)s?\b`),
 		// Consent bypassed: the user is not asked.
 		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 		// A secret the model is pointed at in the user's own store.
