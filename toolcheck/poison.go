@@ -142,9 +142,9 @@ func poisonPhraseList() []toolPhrase {
 		// often the tool's own prompt asks ("do not ask the user for
 		// approval more than once", "... again") is read with the phrase
 		// and let go (onceAsked).
-		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:stop to )?(?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:confirm(?:ing)?|check(?:ing)?) (?:(?:this|it|that) )?with (?:the |your )?(?:user|human|operator)s?\b` + askedAgain), check: onceAsked},
-		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get) (?:the |your )?(?:(?:user|human|operator)(?:'s|s'|s)? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get|pause for|stop for|stop to ask for) (?:the |your )?(?:(?:user|human|operator)(?:'s|s'|s)? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
 		// ... and asking before the act declared unneeded ("no need to
 		// ask the user before deleting"), the user's approval claimed
 		// given in advance ("the user has pre-approved all actions"), the
@@ -225,6 +225,9 @@ func poisonPhraseList() []toolPhrase {
 		// "go ahead and delete it without asking the user"): the verb opens
 		// its clause, where "the tool can proceed without asking" states.
 		tlPhrase(famConceal, 4, `(?:^|[.;:!?] |, )(?:(?:then|so|just|simply|please) )?(?:proceed|continue|go ahead|carry on)\b(?: [\w']+){0,6}? without (?:first |ever )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from|notifying) (?:the |your )?(?:user|human|operator)s?\b`),
+		// The user's consent assumed ("assume the user consents and
+		// proceed").
+		tlPhrase(famConceal, 4, `\bassume (?:that )?(?:the |your )?(?:user|human|operator)s? (?:consents?|approves?|agrees?|(?:has|have) (?:already )?(?:approved|consented|agreed|confirmed))\b`),
 		// Consent bypassed: the user is not asked.
 		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 		// A secret the model is pointed at in the user's own store.
