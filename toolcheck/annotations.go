@@ -491,9 +491,10 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 // "install instructions" are text about installing.
 var (
 	// readObjects are operations that read: an execution verb on one of
-	// them runs a read.
+	// them runs a read (running a prompt generates text).
 	readObjects = lazyWordSet(`query queries aggregation aggregations aggregate find search searches select lookup
-		report reports analysis count explain audit audits review reviews validation validations scan scans inspection`)
+		report reports analysis count explain audit audits review reviews validation validations scan scans inspection
+		prompt prompts`)
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages

@@ -104,9 +104,10 @@ type compareState struct {
 	rep *Report
 	// bySkeleton lists the tools of each skeleton, in order.
 	bySkeleton map[string][]int
-	// lowNames holds the lower-cased names of the tools.
-	lowNames map[string]bool
-	refs     *refIndex
+	// lowNames holds the lower-cased names of the tools; tails what
+	// follows a server prefix in them (addNameTails).
+	lowNames, tails map[string]bool
+	refs            *refIndex
 	// texts[i] are the texts of tool i a reference can be in (built on
 	// first use).
 	texts [][]refText
@@ -121,11 +122,12 @@ type refText struct {
 }
 
 func newCompareState(r *Report) *compareState {
-	c := &compareState{rep: r, bySkeleton: map[string][]int{}, lowNames: map[string]bool{}, texts: make([][]refText, len(r.Tools))}
+	c := &compareState{rep: r, bySkeleton: map[string][]int{}, lowNames: map[string]bool{}, tails: map[string]bool{}, texts: make([][]refText, len(r.Tools))}
 	for i := range r.Tools {
 		t := &r.Tools[i]
 		c.bySkeleton[t.skeleton] = append(c.bySkeleton[t.skeleton], i)
 		c.lowNames[strings.ToLower(t.Name)] = true
+		addNameTails(c.tails, t.Name)
 	}
 	c.refs = newRefIndex(r)
 	return c
@@ -204,10 +206,12 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		f := reports.NewFinding(ruleT002, loc, r.rep.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 			QuoteName(t.Name), tlServerLabel(r.rep), QuoteName(o.Name), tlServerLabel(other.rep)), "cross-server-reference", other.rep.Path, o.Name)
 		f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.rep.Server, "other_path": other.rep.Path}
-		if !directsAbout(tx.view, strings.ToLower(o.Name)) {
+		if low := strings.ToLower(o.Name); !directsAbout(tx.view, low) || r.tails[low] {
 			// Naming another server's tool ("send it with send_email") is
 			// context; telling the model what to do when it runs is
-			// shadowing.
+			// shadowing, unless the name is also the server's own
+			// prefixed tool's (respira_find_element: "First use
+			// find_element"), which it may mean.
 			f.Severity = reports.SeverityNote
 		}
 		out = append(out, f)
@@ -289,4 +293,20 @@ func ownChoices(t *Tool) map[string]bool {
 	}
 	walk(t.Value.Get("inputSchema"), 0)
 	return out
+}
+
+// addNameTails adds to tails each tail of the lower-cased name past a
+// separator that still has two words ("respira_find_element":
+// "find_element"): a server that prefixes its tools' names may refer to
+// them without the prefix ("First use find_element to locate the
+// element"), so naming another server's find_element is ambiguous there.
+func addNameTails(tails map[string]bool, name string) {
+	low := strings.ToLower(name)
+	for i := 0; i < len(low); i++ {
+		if c := low[i]; c == '_' || c == '-' || c == '.' {
+			if tail := low[i+1:]; strings.ContainsAny(tail, "_-.") {
+				tails[tail] = true
+			}
+		}
+	}
 }

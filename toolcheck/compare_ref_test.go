@@ -44,13 +44,15 @@ func refCompareTools(lists []*Report) []reports.Finding {
 			if server(ri) == server(rj) {
 				continue
 			}
-			own := map[string]bool{}
+			own, tails := map[string]bool{}, map[string]bool{}
 			for _, t := range rj.Tools {
 				own[strings.ToLower(t.Name)] = true
+				addNameTails(tails, t.Name)
 			}
-			ownI := map[string]bool{}
+			ownI, tailsI := map[string]bool{}, map[string]bool{}
 			for _, t := range ri.Tools {
 				ownI[strings.ToLower(t.Name)] = true
+				addNameTails(tailsI, t.Name)
 			}
 			for tj := range rj.Tools {
 				t := &rj.Tools[tj]
@@ -84,11 +86,11 @@ func refCompareTools(lists []*Report) []reports.Finding {
 					}
 					emit(f)
 				}
-				emit(refReferences(rj, t, textsOf(t), ri, own)...)
+				emit(refReferences(rj, t, textsOf(t), ri, own, tails)...)
 			}
 			for ti := range ri.Tools {
 				t := &ri.Tools[ti]
-				emit(refReferences(ri, t, textsOf(t), rj, ownI)...)
+				emit(refReferences(ri, t, textsOf(t), rj, ownI, tailsI)...)
 			}
 		}
 	}
@@ -120,7 +122,7 @@ func refTexts(t *Tool) []refToolText {
 	return texts
 }
 
-func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own map[string]bool) []reports.Finding {
+func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own, tails map[string]bool) []reports.Finding {
 	var out []reports.Finding
 	choices := ownChoices(t)
 	for _, o := range other.Tools {
@@ -136,7 +138,7 @@ func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own m
 			f := reports.NewFinding(ruleT002, loc, r.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 				QuoteName(t.Name), tlServerLabel(r), QuoteName(o.Name), tlServerLabel(other)), "cross-server-reference", other.Path, o.Name)
 			f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.Server, "other_path": other.Path}
-			if !directsAbout(tx.view, low) {
+			if !directsAbout(tx.view, low) || tails[low] {
 				f.Severity = reports.SeverityNote
 			}
 			out = append(out, f)

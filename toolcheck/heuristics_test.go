@@ -226,6 +226,10 @@ func TestAnnotations(t *testing.T) {
 		{"title as a noun phrase of the object", `{"name": "execute_sql", "title": "SQL Query"}`, nil},
 		{"title safer past a server prefix", `{"name": "slack_delete_message", "title": "Slack Read Message"}`, map[string]string{ruleA005: "warning"}},
 		{"title New for a creator", `{"name": "create_issue", "title": "New Issue"}`, nil},
+		// Executing a prompt generates text: a read (real: tachibot-mcp's
+		// execute_prompt_technique); executing a script is not.
+		{"executing a prompt technique", `{"name": "execute_prompt_technique", "description": "Execute a prompt technique.", "annotations": {"title": "Execute Prompt Technique", "readOnlyHint": true}}`, nil},
+		{"executing a script", `{"name": "execute_script", "description": "Execute a script.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		// A description that gets or finds what exists before it creates
 		// claims idempotency as a name does ("create_or_get_user"); an
 		// example in parentheses is no head of the verb's object.
@@ -641,5 +645,36 @@ func TestPrivateFlowEdges(t *testing.T) {
 		if got := privateFlow(p, tc.s); got != tc.want {
 			t.Errorf("privateFlow(%q) = %v, want %v", tc.s, got, tc.want)
 		}
+	}
+}
+
+// TestCompareOwnPrefixedTool: a server that names its own tools with a
+// prefix ("respira_find_element") refers to them unprefixed ("First use
+// find_element to locate the element"): that is its own tool, not another
+// server's find_element (real: respira-wordpress-mcp-server beside
+// mcp-mobile-interaction), or another's: the reference is a note, not a
+// warning. A tail of one word is no such name.
+func TestCompareOwnPrefixedTool(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "find_element", "description": "Find UI elements by text."}, {"name": "element", "description": "An element."}]}`, Options{Path: "mobile.json", Server: "mobile"})
+	for _, tc := range []struct {
+		name, tools string
+		want        string
+	}{
+		{"own prefixed tool", `[{"name": "respira_find_element", "description": "Find an element."}, {"name": "respira_update_element", "description": "Update an element. First use find_element to locate the element, then pass the same identifier here."}]`, "note"},
+		{"no own tool of that name", `[{"name": "respira_update_element", "description": "Update an element. First use find_element to locate the element, then pass the same identifier here."}]`, "warning"},
+		{"a one-word tail", `[{"name": "respira_element", "description": "An element."}, {"name": "respira_update_element", "description": "Update an element. First use find_element to locate the element, then pass the same identifier here."}]`, "warning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, tc.tools, Options{Path: "wp.json", Server: "wp"})
+			got := ""
+			for _, f := range Compare([]*Report{mine, other}) {
+				if f.Evidence["kind"] == "cross-server-reference" && f.Evidence["other_tool"] == "find_element" {
+					got = string(f.Severity)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("the reference to find_element: %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -18,9 +18,15 @@
 #
 # Environment: CAPTURE_PREFIX, CAPTURE_ENV, CAPTURE_UNSET (see below), CAPTURE_WORK (scratch dir, default /tmp/mcpcap; must be outside
 # the repository), CAPTURE_TIMEOUT (seconds per run, default 40),
-# CAPTURE_DATE (default today, UTC). Needs root (or user namespaces) for
-# unshare -n, node >= 18 and npm. The SDK client is installed once into
-# $CAPTURE_WORK/client.
+# CAPTURE_DATE (default today, UTC), CAPTURE_LOOPBACK=1 (the loopback
+# interface up, every host name resolving to 127.0.0.1 where loopback.mjs
+# answers HTTP with 401 and every other port refuses; see run below),
+# CAPTURE_TRY_ALL=1 (try each subcommand guess the package's code names,
+# even after a hang), CAPTURE_SOURCE (where a package not from npm came
+# from, for its README row; set by capture-git.sh), CAPTURE_LOCK (the lock
+# file captures running side by side take turns on). Needs root (or user
+# namespaces) for unshare, node >= 18 and npm. The SDK client is installed
+# once into $CAPTURE_WORK/client.
 #
 # Dummy credentials: every upper-case environment variable name the package
 # reads (process.env.NAME, process.env["NAME"], a string literal that ends
@@ -42,6 +48,7 @@ slug=$(printf %s "$name" | tr 'A-Z' 'a-z' | sed -e 's/^@//' -e 's#/#-#g' -e 's/[
 status() { printf '%s\t%s\t%s\t%s\n' "$name" "${version:-?}" "$1" "${2:-}" >>"$work/status.tsv"; echo "$name: $1 ${2:-}" >&2; }
 
 mkdir -p "$work/pkgs" "$work/home" "$work/cache" "$work/logs"
+[ "${CAPTURE_LOOPBACK:-}" = 1 ] && echo 'nameserver 127.0.0.1' >"$work/resolv.conf"
 if [ ! -d "$work/client/node_modules/@modelcontextprotocol/sdk" ]; then
 	mkdir -p "$work/client"
 	echo '{"name":"capture","private":true,"type":"module"}' >"$work/client/package.json"
@@ -54,6 +61,7 @@ cp "$here/capture.mjs" "$work/client/capture.mjs"
 dir=${CAPTURE_PREFIX:-$work/pkgs/$slug}
 log=$work/logs/$slug.log
 mkdir -p "$dir"
+touch "$log"
 [ -f "$dir/package.json" ] || echo '{"name":"capture-target","private":true}' >"$dir/package.json"
 # --ignore-scripts: install hooks that download browsers or binaries fail
 # without network anyway, and nothing from the package runs before the
@@ -110,6 +118,9 @@ for v in $envs; do
 	*KEY* | *TOKEN* | *SECRET* | *PASSWORD* | *PASS | *PWD | *AUTH* | *CREDENTIAL*) val='dummy0000000000000000000000000000' ;;
 	*) val='dummy' ;;
 	esac
+	# In loopback mode a dummy http URL names port 80, where loopback.mjs
+	# answers 401 (fetch refuses port 9 outright).
+	[ "${CAPTURE_LOOPBACK:-}" = 1 ] && val=${val/#http:\/\/127.0.0.1:9/http://127.0.0.1}
 	envargs+=("$v=$val")
 done
 # CAPTURE_ENV="NAME=VALUE ..." adds or overrides dummies a server needs in
@@ -126,10 +137,25 @@ run() {
 	local out=$1
 	shift
 	rm -f "$work/pgid-$slug"
+	local net=(unshare -n -p -f)
+	if [ "${CAPTURE_LOOPBACK:-}" = 1 ]; then
+		# CAPTURE_LOOPBACK=1: in the new network namespace, bring the
+		# loopback interface up, point /etc/resolv.conf (in a new mount
+		# namespace) at 127.0.0.1, and start loopback.mjs there: every name
+		# resolves to 127.0.0.1, where ports 80 and 9 answer 401 and every
+		# other port refuses. Still no route out of the namespace.
+		rm -f "$work/lb-$slug.ready"
+		net=(unshare -n -p -f -m bash -c 'ip link set lo up || exit 97
+mount --bind "$0" /etc/resolv.conf || exit 97
+node "$1" "$2" &
+for _ in $(seq 200); do [ -s "$2" ] && break; sleep 0.05; done
+[ -s "$2" ] || exit 97
+exec "${@:3}"' "$work/resolv.conf" "$here/loopback.mjs" "$work/lb-$slug.ready")
+	fi
 	(
 		cd "$work/home" || exit 1
 		exec setsid bash -c 'echo $$ >"$0"; exec timeout -k 5 "$1" "${@:2}"' "$work/pgid-$slug" "$tmo" \
-			unshare -n -p -f env -i PATH="$PATH" HOME="$work/home" TMPDIR="$work/home" LANG=C.UTF-8 NO_COLOR=1 \
+			"${net[@]}" env -i PATH="$PATH" HOME="$work/home" TMPDIR="$work/home" LANG=C.UTF-8 NO_COLOR=1 \
 			MCPCAP_STDERR=1 "${envargs[@]}" \
 			node "$work/client/capture.mjs" node "$bin" "$@"
 	) >"$out" 2>>"$log" </dev/null
@@ -145,6 +171,10 @@ ok=""
 envmode=all
 hung=""
 if [ $# -gt 0 ]; then attempts=("$*"); else attempts=("" "stdio" "--stdio" "mcp" "start"); fi
+# CAPTURE_TRY_ALL=1: after a plain start that failed or hung, try each
+# subcommand guess whose literal ('stdio', "--stdio", ...) the package's code
+# holds, whatever the failed start printed.
+inpkg() { grep -rqaE --include='*.js' --include='*.mjs' --include='*.cjs' -e "[\"'\`]$1[\"'\`]" "$dir/node_modules/$name" 2>/dev/null; }
 listed() { node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.exit(d.result.tools.length>0?0:1)' "$1" 2>/dev/null; }
 # Second round, only if every start failed fast: dummies for keys, tokens and
 # secrets only (some servers take a dummy URL or ID as a place to connect to
@@ -161,6 +191,10 @@ for envmode in all keys; do
 		[ -n "${CAPTURE_ENV:-}" ] && envargs+=(${CAPTURE_ENV})
 	fi
 	for a in "${attempts[@]}"; do
+		if [ "${CAPTURE_TRY_ALL:-}" = 1 ] && [ $# -eq 0 ] && [ -n "$a" ]; then
+			[ $envmode = keys ] && break
+			inpkg "$a" || continue
+		fi
 		start=$SECONDS
 		off=$(stat -c %s "$log")
 		# shellcheck disable=SC2086
@@ -174,8 +208,10 @@ for envmode in all keys; do
 		# A server that hung until the timeout is not a CLI waiting for a subcommand.
 		if [ $((SECONDS - start)) -ge $((tmo - 2)) ]; then
 			hung=1
+			[ "${CAPTURE_TRY_ALL:-}" = 1 ] && [ $envmode = all ] && continue
 			break
 		fi
+		[ "${CAPTURE_TRY_ALL:-}" = 1 ] && [ $envmode = all ] && continue
 		# Subcommand guesses only for a server whose failed start talked
 		# about commands or usage; only the plain start with key dummies.
 		[ $# -eq 0 ] && [ -z "$a" ] && ! tail -c +"$((off + 1))" "$log" | grep -qiE 'usage|command|unknown (option|argument)|expected|--help|subcommand' && break
@@ -198,6 +234,10 @@ if [ -f "$here/$split/README.md" ] && grep -F "| $slug.json | " "$here/$split/RE
 	status slug-taken "$slug.json"
 	exit 6
 fi
+# Captures running side by side (CAPTURE_WORK differs) take turns from here
+# on: the duplicate check, the copy and the README row.
+exec 8>"${CAPTURE_LOCK:-/tmp/mcpguard-capture.lock}"
+flock 8
 # Near-duplicate check against everything captured so far (prints nothing
 # about the other files).
 if ! node -e '
@@ -216,6 +256,8 @@ fi
 cp "$out" "$dest"
 n=$(node -p "JSON.parse(require('fs').readFileSync('$dest','utf8')).result.tools.length")
 note=()
+# CAPTURE_SOURCE: where a package not from npm came from (capture-git.sh).
+[ -n "${CAPTURE_SOURCE:-}" ] && note+=("${CAPTURE_SOURCE}")
 [ -n "$ok" ] && note+=("\`$ok\`")
 [ $envmode = keys ] && note+=("dummies for keys and tokens only")
 [ -n "${CAPTURE_ENV:-}" ] && note+=("env \`${CAPTURE_ENV}\`")
