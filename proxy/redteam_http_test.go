@@ -147,3 +147,102 @@ func TestUpstreamResponsesClientsReadOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// TestRedteamHTTPNotAMessage (red team 10): over real sockets, what is not
+// a JSON-RPC message does not cross in enforce mode in either direction:
+// a client's call to a withheld tool nested in a batch never reaches the
+// upstream, and an upstream's poisoned listing nested in a batch or
+// written as a string, in a JSON body or an SSE event, never reaches the
+// client; the valid response beside it does.
+func TestRedteamHTTPNotAMessage(t *testing.T) {
+	evil := `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`
+	pong := `{"jsonrpc":"2.0","id":5,"result":{}}`
+	quoted := `"` + strings.ReplaceAll(evil, `"`, `\"`) + `"`
+	var got []string
+	var answer, ctype string
+	upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = append(got, string(b))
+		w.Header().Set("Content-Type", ctype)
+		if ctype == "text/event-stream" {
+			fmt.Fprintf(w, "event: message\ndata: %s\n\n", answer)
+			return
+		}
+		fmt.Fprint(w, answer)
+	}))
+	t.Cleanup(upSrv.Close)
+	h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: true, Inspector: &fakeInspector{
+		withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "poisoned"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := httptest.NewServer(h)
+	t.Cleanup(px.Close)
+
+	answer, ctype = pong, "application/json"
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"evil","arguments":{}}}`
+	post(t, px.URL+"/mcp", `[{"jsonrpc":"2.0","id":5,"method":"ping"},[`+call+`]]`, nil)
+	post(t, px.URL+"/mcp", `"`+strings.ReplaceAll(call, `"`, `\"`)+`"`, nil)
+	for _, b := range got {
+		if strings.Contains(b, "evil") {
+			t.Errorf("the upstream got the withheld tool's call: %s", b)
+		}
+	}
+	for _, ct := range []string{"application/json", "text/event-stream"} {
+		for _, a := range []string{`[` + pong + `,[` + evil + `]]`, `[` + pong + `,` + quoted + `]`, quoted} {
+			answer, ctype = a, ct
+			_, body := post(t, px.URL+"/mcp", `[{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`, nil)
+			if strings.Contains(body, "evil") {
+				t.Errorf("%s %.40s: the client got %s", ct, a, body)
+			}
+			if strings.HasPrefix(a, "[") && !strings.Contains(body, `"id":5`) {
+				t.Errorf("%s %.40s: the valid response was lost: %s", ct, a, body)
+			}
+		}
+	}
+}
+
+// TestRedteamHTTPNotAMessageMonitor (red team 10): monitor mode forwards
+// what is not a message byte for byte over real sockets, both ways, and
+// reports it.
+func TestRedteamHTTPNotAMessageMonitor(t *testing.T) {
+	evil := `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`
+	pong := `{"jsonrpc":"2.0","id":5,"result":{}}`
+	var got []string
+	var answer, ctype string
+	upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = append(got, string(b))
+		w.Header().Set("Content-Type", ctype)
+		if ctype == "text/event-stream" {
+			fmt.Fprintf(w, "event: message\ndata: %s\n\n", answer)
+			return
+		}
+		fmt.Fprint(w, answer)
+	}))
+	t.Cleanup(upSrv.Close)
+	var log syncBuffer
+	h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: false, Events: events.New(&log, "proxy", nil), Inspector: &fakeInspector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := httptest.NewServer(h)
+	t.Cleanup(px.Close)
+	req := `[{"jsonrpc":"2.0","id":5,"method":"ping"},[{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"evil"}}]]`
+	for _, ct := range []string{"application/json", "text/event-stream"} {
+		answer, ctype = `[`+pong+`,[`+evil+`]]`, ct
+		got = nil
+		_, body := post(t, px.URL+"/mcp", req, nil)
+		if len(got) != 1 || got[0] != req {
+			t.Errorf("%s: the upstream got %q, want the request byte for byte", ct, got)
+		}
+		if !strings.Contains(body, answer) {
+			t.Errorf("%s: the client got %s, want %s byte for byte", ct, body, answer)
+		}
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if n := strings.Count(log.buf.String(), "not a JSON-RPC message"); n < 4 {
+		t.Errorf("%d monitor-mode reports, want 4 (2 requests, 2 responses):\n%s", n, log.buf.String())
+	}
+}

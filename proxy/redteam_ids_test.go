@@ -210,3 +210,59 @@ func TestServerBatchElementNotAMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestRedteamClientBatchElementNotAMessage (red team 10): the client side
+// of TestServerBatchElementNotAMessage. A call to a withheld tool nested
+// in a batch, or written as a string, went to the server unchecked: a
+// server that flattens nested arrays or decodes a string again runs the
+// tool the proxy withholds (its answer is refused, the side effect is
+// not). Enforce mode refuses what is not a message; monitor mode forwards
+// it byte for byte and reports it.
+func TestRedteamClientBatchElementNotAMessage(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"evil","arguments":{}}}`
+	ping := `{"jsonrpc":"2.0","id":5,"method":"ping"}`
+	quoted := `"` + strings.ReplaceAll(call, `"`, `\"`) + `"`
+	for _, c := range []struct{ name, frame, want string }{
+		{"nested batch", `[` + ping + `,[` + call + `]]`, `[` + ping + `]`},
+		{"nested twice", `[[[` + call + `]]]`, ``},
+		{"string element", `[` + ping + `,` + quoted + `]`, `[` + ping + `]`},
+		{"number element", `[` + ping + `,7]`, `[` + ping + `]`},
+		{"string frame", quoted, ``},
+		{"string frame, spaces", " \t" + quoted + " ", ``},
+		{"number frame", `7`, ``},
+	} {
+		for _, enforce := range []bool{true, false} {
+			var log syncBuffer
+			ev := events.New(&log, "proxy", nil)
+			r := newRelay(io.Discard, Options{Enforce: enforce, Events: ev,
+				Inspector: &fakeInspector{withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "poisoned"}}}})
+			fwd, _ := r.fromClient(route{}, []byte(c.frame+"\n"))
+			out := strings.TrimSpace(string(fwd))
+			log.mu.Lock()
+			evs := log.buf.String()
+			log.mu.Unlock()
+			if enforce {
+				if out != c.want {
+					t.Errorf("%s: enforce: forwarded %s, want %s", c.name, out, c.want)
+				}
+				if !strings.Contains(evs, "message-refused") {
+					t.Errorf("%s: enforce: no refusal reported:\n%s", c.name, evs)
+				}
+				continue
+			}
+			if string(fwd) != c.frame+"\n" {
+				t.Errorf("%s: monitor: got %q, want it forwarded byte for byte", c.name, fwd)
+			}
+			if !strings.Contains(evs, "monitor mode") {
+				t.Errorf("%s: monitor: nothing reported:\n%s", c.name, evs)
+			}
+		}
+	}
+	// An empty batch holds nothing to analyse; a batch of messages passes.
+	r := newRelay(io.Discard, Options{Enforce: true, Events: events.New(io.Discard, "proxy", nil), Inspector: &fakeInspector{}})
+	for _, f := range []string{"[]\n", "[" + ping + "]\n"} {
+		if fwd, _ := r.fromClient(route{}, []byte(f)); string(fwd) != f {
+			t.Errorf("%q: forwarded %q", f, fwd)
+		}
+	}
+}

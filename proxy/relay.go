@@ -198,6 +198,11 @@ func (r *relay) fromClient(rt route, frame []byte) (forward, reply []byte) {
 	if m.Batch != nil {
 		return r.fromClientBatch(rt, frame, m.Batch)
 	}
+	if c := bytes.TrimLeft(msg, " \t\r\n")[0]; c != '{' {
+		// A string or a number: a server that decodes a string again
+		// would run a call nobody checked.
+		return r.refuseClient(frame, nil, "not a JSON-RPC message: a JSON "+scalarKind(c))
+	}
 	if m.Ambiguous != "" {
 		return r.refuseClient(frame, m.ID, fmt.Sprintf("ambiguous request: the member %q is read as an envelope member by some servers", m.Ambiguous))
 	}
@@ -413,9 +418,20 @@ func (r *relay) fromClientBatch(rt route, frame []byte, elems [][]byte) (forward
 	for _, e := range elems {
 		m, err := mcpio.ParseMessage(e)
 		switch {
-		case err != nil || m.Batch != nil:
-			// Not a message at all: a server answers it with an error.
-			keep = append(keep, e)
+		case err != nil || m.Batch != nil || e[0] != '{':
+			// Not a message: most servers answer it with an error, but
+			// one that flattens nested arrays or decodes a string again
+			// would run a call nobody checked (a withheld tool's).
+			why := "a batch element is not a JSON-RPC message: a JSON " + scalarKind(e[0])
+			if !r.opts.Enforce {
+				r.opts.Events.Emit(events.Event{Kind: "message-not-analysed", Severity: "warning",
+					Message: "monitor mode: forwarded a client message that enforce mode refuses: " + why})
+				keep = append(keep, e)
+				continue
+			}
+			r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error", Message: "refused a client message: " + why,
+				Details: map[string]any{"direction": "client", "answered": false}})
+			r.opts.Logger.Warn("client message refused", "why", why, "answered", false)
 			continue
 		case m.Ambiguous != "" && r.opts.Enforce:
 			r.opts.Events.Emit(events.Event{Kind: "message-refused", Severity: "error",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -204,6 +205,11 @@ func requestDocument(det *secrets.Detector, method string, params []byte) (doc [
 		}
 		if s, ok := obj["url"].(string); ok {
 			texts = append(texts, s) // a URL-mode elicitation's page, shown with its message
+			if d := decodedURL(s); d != s {
+				// The page shows its query decoded: an instruction
+				// written there in %7E and + is read as the user sees it.
+				texts = append(texts, redactString(det, d)) // a token escaped in it too
+			}
 		}
 		// The form the user reads: its fields' titles and descriptions,
 		// the choices it offers (enum, enumNames) and what it fills in.
@@ -217,6 +223,29 @@ func requestDocument(det *secrets.Detector, method string, params []byte) (doc [
 	}
 	doc, err = marshal(map[string]any{"prompts": prompts})
 	return doc, offered, err
+}
+
+// decodedURL returns u with its percent escapes and the query's plus signs
+// decoded, and its query's separators as spaces: "?step=Paste+the+contents
+// +of+%7E%2F.aws" reads "step Paste the contents of ~/.aws". u itself when
+// it holds nothing encoded or an escape is malformed.
+func decodedURL(u string) string {
+	if !strings.ContainsAny(u, "%+") {
+		return u
+	}
+	base, query, hasQuery := strings.Cut(u, "?")
+	d, err := url.PathUnescape(base)
+	if err != nil {
+		return u
+	}
+	if hasQuery {
+		q, err := url.QueryUnescape(strings.NewReplacer("&", " ", "=", " ").Replace(query))
+		if err != nil {
+			return u
+		}
+		d += " " + q
+	}
+	return d
 }
 
 // maxJoinDepth bounds the depth memberTexts reads (decodeUnique bounded

@@ -135,11 +135,27 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
 		// The user's confirmation bypassed ("no need to confirm with the
-		// user", "do not ask the user for approval"): the user is kept
-		// out of the loop, as concealment keeps them.
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b`),
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:confirm(?:ing)?|check(?:ing)?) (?:(?:this|it|that) )?with (?:the |your )?(?:user|human|operator)s?\b`),
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get) (?:the |your )?(?:user'?s'? |human'?s? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b`),
+		// user", "do not ask the user for approval", "never wait for user
+		// confirmation", and in the passive: "the user does not need to
+		// confirm", "approval from the user is not required"): the user is
+		// kept out of the loop, as concealment keeps them. A limit on how
+		// often the tool's own prompt asks ("do not ask the user for
+		// approval more than once", "... again") is read with the phrase
+		// and let go (onceAsked).
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:stop to )?(?:ask(?:ing)?|prompt(?:ing)?|check(?:ing)? with|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:for|about|to give) (?:(?:their|his|her|any|a|an|explicit) )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:confirm(?:ing)?|check(?:ing)?) (?:(?:this|it|that) )?with (?:the |your )?(?:user|human|operator)s?\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask for|seek|request|wait for|obtain|get|pause for|stop for|stop to ask for) (?:the |your )?(?:(?:user|human|operator)(?:'s|s'|s)? |their |any |explicit )?(?:confirmation|approval|permission|consent|sign-off)\b` + askedAgain), check: onceAsked},
+		// ... and asking before the act declared unneeded ("no need to
+		// ask the user before deleting"), the user's approval claimed
+		// given in advance ("the user has pre-approved all actions"), the
+		// prompt called a bother ("don't bother the user with a
+		// confirmation prompt").
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) (?:ask(?:ing)?|prompt(?:ing)?|consult(?:ing)?) (?:the |your )?(?:user|human|operator)s? (?:first )?before (?:\w+ing|you|each|every|any)\b` + askedAgain), check: onceAsked},
+		tlPhrase(famConceal, 4, `\b(?:user|human|operator)s? (?:has|have) (?:already )?(?:pre-?approved|pre-?authori[sz]ed|pre-?confirmed|given (?:blanket|standing|prior|advance|general) (?:approval|consent|permission|confirmation)|approved (?:all|every|any)|consented to (?:all|every|any))\b`),
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to) (?:bother|trouble|burden|interrupt|pester) (?:the |your )?(?:user|human|operator)s? with (?:a |an |any |the )?(?:confirmation|approval|permission|consent)`),
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) wait for (?:the |your )?(?:user|human|operator)s? to (?:approve|confirm|consent|sign off)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:user|human|operator)s? (?:(?:does not|doesn't|do not|don't|will not|won't) (?:need|have) to|need not|needn't) (?:confirm|approve|consent to|sign off on|be asked)\b` + askedAgain), check: onceAsked},
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:(?:user|human|operator)(?:'s|s'|s)? (?:confirmation|approval|permission|consent|sign-off)|(?:confirmation|approval|permission|consent|sign-off) (?:from|of|by) (?:the )?(?:user|human|operator)s?) (?:is|are) (?:not (?:required|needed|necessary)|unnecessary|not to be (?:sought|requested|asked for))\b` + askedAgain), check: onceAsked},
 		// The instruction itself kept secret ("and not reveal that they
 		// were told to"), or kept from the human's approval ("not shown
 		// in the approval dialog"): what the user approves is not what
@@ -205,6 +221,13 @@ func poisonPhraseList() []toolPhrase {
 		// guidance named.
 		{family: famOverride, weight: 4, re: newLitRegexp(`\b(?:descriptions?|instructions?|guidance|guidelines|directions|directives)\b(?: [\w']+){0,8}? (?:(?:is|are) (?:now )?(?:obsolete|void|null and void|superseded|outdated|no longer valid)|no longer (?:holds?|appl(?:y|ies)|stands?|in effect|valid)|(?:should|must|can|are to|is to) be (?:disregarded|ignored))\b`), check: earlierGuidance},
 		tlPhrase(famConceal, 4, `\b(?:leave|keep) (?:this|it|that|these) out of (?:any |the |your )?(?:summary|summaries|reply|replies|answer|answers|response|responses|output)\b(?: [\w']+){0,3} (?:the )?users?\b`),
+		// ... and as an order ("proceed without confirming with the user",
+		// "go ahead and delete it without asking the user"): the verb opens
+		// its clause, where "the tool can proceed without asking" states.
+		tlPhrase(famConceal, 4, `(?:^|[.;:!?] |, )(?:(?:then|so|just|simply|please) )?(?:proceed|continue|go ahead|carry on)\b(?: [\w']+){0,6}? without (?:first |ever )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from|notifying) (?:the |your )?(?:user|human|operator)s?\b`),
+		// The user's consent assumed ("assume the user consents and
+		// proceed").
+		tlPhrase(famConceal, 4, `\bassume (?:that )?(?:the |your )?(?:user|human|operator)s? (?:consents?|approves?|agrees?|(?:has|have) (?:already )?(?:approved|consented|agreed|confirmed))\b`),
 		// Consent bypassed: the user is not asked.
 		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 		// A secret the model is pointed at in the user's own store.
@@ -350,6 +373,22 @@ func poisonPhraseList() []toolPhrase {
 // earlierGuidance keeps a voided guidance that is the earlier one or the
 // model's ("from earlier revisions", "you have received"), not a
 // statement about some other text ("the instructions field is obsolete").
+// askedAgain extends a phrase that bypasses the user's confirmation over
+// a limit on repetition after it, which onceAsked lets go.
+const askedAgain = `(?:(?: [\w'-]+){0,4}? (?:again|more than once|twice|a second time|repeatedly|each time|every time))?`
+
+// onceAsked reports whether a confirmation bypass is meant: false when
+// the match ends on a limit on how often the user is asked ("do not ask
+// the user for approval again"), which keeps the first question.
+func onceAsked(m string) bool {
+	for _, w := range []string{" again", " more than once", " twice", " a second time", " repeatedly", " each time", " every time"} {
+		if strings.HasSuffix(m, w) {
+			return false
+		}
+	}
+	return true
+}
+
 func earlierGuidance(m string) bool {
 	// "the instructions field ... is obsolete" is about a field.
 	if _, rest, ok := strings.Cut(m, " "); ok {
