@@ -465,6 +465,34 @@ func (r *relay) fromClientBatch(rt route, frame []byte, elems [][]byte) (forward
 	return forward, reply
 }
 
+// maxNestedBatch is how deep nestedResponseIDs looks into arrays inside
+// a batch: each level parses its elements again.
+const maxNestedBatch = 4
+
+// nestedResponseIDs returns the ids of the responses inside v, a batch
+// element that is itself an array ("[[{"id":2,"result":...}]]"), to
+// maxNestedBatch levels.
+func nestedResponseIDs(v []byte, depth int) [][]byte {
+	if depth > maxNestedBatch || len(v) == 0 || v[0] != '[' && v[0] != '{' {
+		return nil
+	}
+	m, err := mcpio.ParseMessage(v)
+	if err != nil {
+		return nil
+	}
+	if m.Batch == nil {
+		if m.ID != nil && isResponse(&m.Envelope) {
+			return [][]byte{m.ID}
+		}
+		return nil
+	}
+	var out [][]byte
+	for _, e := range m.Batch {
+		out = append(out, nestedResponseIDs(e, depth+1)...)
+	}
+	return out
+}
+
 // scalarKind names the JSON value that starts with c.
 func scalarKind(c byte) string {
 	switch c {
@@ -515,6 +543,7 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 	}
 	if m.Batch != nil {
 		elems := make([]json.RawMessage, len(m.Batch))
+		answers := map[int][]json.RawMessage{} // the proxy's errors in place of refused elements
 		changed := false
 		for i, e := range m.Batch {
 			elems[i] = e
@@ -524,10 +553,19 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 				// flattens nested arrays or decodes a string again would
 				// read what nobody analysed.
 				why := "a batch element is not a JSON-RPC message: a JSON " + scalarKind(e[0])
-				if out := r.refuseServer(rt, e, nil, why); !bytes.Equal(out, e) {
-					elems[i], changed = bytes.TrimSuffix(out, []byte("\n")), true
-					if out == nil {
-						elems[i] = nil
+				ids := nestedResponseIDs(e, 0)
+				if !r.opts.Enforce || len(ids) == 0 {
+					if out := r.refuseServer(rt, e, nil, why); !bytes.Equal(out, e) {
+						elems[i], changed = nil, true
+					}
+					continue
+				}
+				// The responses inside it answer requests the client waits
+				// for: each gets -32002 in the element's place.
+				elems[i], changed = nil, true
+				for _, id := range ids {
+					if out := r.refuseServer(rt, e, id, why); out != nil {
+						answers[i] = append(answers[i], bytes.TrimSuffix(out, []byte("\n")))
 					}
 				}
 				continue
@@ -552,11 +590,12 @@ func (r *relay) fromServer(rt route, frame []byte) []byte {
 		if !changed {
 			return frame
 		}
-		kept := elems[:0]
-		for _, e := range elems {
+		var kept []json.RawMessage
+		for i, e := range elems {
 			if e != nil {
 				kept = append(kept, e)
 			}
+			kept = append(kept, answers[i]...)
 		}
 		if len(kept) == 0 {
 			return nil
