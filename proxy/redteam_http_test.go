@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpguard/mcpguard/internal/events"
@@ -158,20 +159,8 @@ func TestRedteamHTTPNotAMessage(t *testing.T) {
 	evil := `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`
 	pong := `{"jsonrpc":"2.0","id":5,"result":{}}`
 	quoted := `"` + strings.ReplaceAll(evil, `"`, `\"`) + `"`
-	var got []string
-	var answer, ctype string
-	upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got = append(got, string(b))
-		w.Header().Set("Content-Type", ctype)
-		if ctype == "text/event-stream" {
-			fmt.Fprintf(w, "event: message\ndata: %s\n\n", answer)
-			return
-		}
-		fmt.Fprint(w, answer)
-	}))
-	t.Cleanup(upSrv.Close)
-	h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: true, Inspector: &fakeInspector{
+	up := newScriptedUpstream(t)
+	h, err := NewHTTP(up.url+"/mcp", Options{Enforce: true, Inspector: &fakeInspector{
 		withhold: map[string]Withheld{"evil": {Rule: "MCPG-T001", Message: "poisoned"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -179,18 +168,18 @@ func TestRedteamHTTPNotAMessage(t *testing.T) {
 	px := httptest.NewServer(h)
 	t.Cleanup(px.Close)
 
-	answer, ctype = pong, "application/json"
+	up.answer(pong, "application/json")
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"evil","arguments":{}}}`
 	post(t, px.URL+"/mcp", `[{"jsonrpc":"2.0","id":5,"method":"ping"},[`+call+`]]`, nil)
 	post(t, px.URL+"/mcp", `"`+strings.ReplaceAll(call, `"`, `\"`)+`"`, nil)
-	for _, b := range got {
+	for _, b := range up.bodies() {
 		if strings.Contains(b, "evil") {
 			t.Errorf("the upstream got the withheld tool's call: %s", b)
 		}
 	}
 	for _, ct := range []string{"application/json", "text/event-stream"} {
 		for _, a := range []string{`[` + pong + `,[` + evil + `]]`, `[` + pong + `,` + quoted + `]`, quoted} {
-			answer, ctype = a, ct
+			up.answer(a, ct)
 			_, body := post(t, px.URL+"/mcp", `[{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`, nil)
 			if strings.Contains(body, "evil") {
 				t.Errorf("%s %.40s: the client got %s", ct, a, body)
@@ -208,21 +197,9 @@ func TestRedteamHTTPNotAMessage(t *testing.T) {
 func TestRedteamHTTPNotAMessageMonitor(t *testing.T) {
 	evil := `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil","description":"poisoned"}]}}`
 	pong := `{"jsonrpc":"2.0","id":5,"result":{}}`
-	var got []string
-	var answer, ctype string
-	upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got = append(got, string(b))
-		w.Header().Set("Content-Type", ctype)
-		if ctype == "text/event-stream" {
-			fmt.Fprintf(w, "event: message\ndata: %s\n\n", answer)
-			return
-		}
-		fmt.Fprint(w, answer)
-	}))
-	t.Cleanup(upSrv.Close)
+	up := newScriptedUpstream(t)
 	var log syncBuffer
-	h, err := NewHTTP(upSrv.URL+"/mcp", Options{Enforce: false, Events: events.New(&log, "proxy", nil), Inspector: &fakeInspector{}})
+	h, err := NewHTTP(up.url+"/mcp", Options{Enforce: false, Events: events.New(&log, "proxy", nil), Inspector: &fakeInspector{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,10 +207,10 @@ func TestRedteamHTTPNotAMessageMonitor(t *testing.T) {
 	t.Cleanup(px.Close)
 	req := `[{"jsonrpc":"2.0","id":5,"method":"ping"},[{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"evil"}}]]`
 	for _, ct := range []string{"application/json", "text/event-stream"} {
-		answer, ctype = `[`+pong+`,[`+evil+`]]`, ct
-		got = nil
+		answer := `[` + pong + `,[` + evil + `]]`
+		up.answer(answer, ct)
 		_, body := post(t, px.URL+"/mcp", req, nil)
-		if len(got) != 1 || got[0] != req {
+		if got := up.bodies(); len(got) != 1 || got[0] != req {
 			t.Errorf("%s: the upstream got %q, want the request byte for byte", ct, got)
 		}
 		if !strings.Contains(body, answer) {
@@ -245,4 +222,49 @@ func TestRedteamHTTPNotAMessageMonitor(t *testing.T) {
 	if n := strings.Count(log.buf.String(), "not a JSON-RPC message"); n < 4 {
 		t.Errorf("%d monitor-mode reports, want 4 (2 requests, 2 responses):\n%s", n, log.buf.String())
 	}
+}
+
+// scriptedUpstream is an HTTP MCP server that answers every POST with the
+// body and content type it was last given (an SSE event for
+// text/event-stream) and records the bodies it got since.
+type scriptedUpstream struct {
+	url         string
+	mu          sync.Mutex
+	got         []string
+	body, ctype string
+}
+
+func newScriptedUpstream(t *testing.T) *scriptedUpstream {
+	up := &scriptedUpstream{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		up.mu.Lock()
+		up.got = append(up.got, string(b))
+		body, ctype := up.body, up.ctype
+		up.mu.Unlock()
+		w.Header().Set("Content-Type", ctype)
+		if ctype == "text/event-stream" {
+			fmt.Fprintf(w, "event: message\ndata: %s\n\n", body)
+			return
+		}
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	up.url = srv.URL
+	return up
+}
+
+// answer sets what the upstream answers from now on and forgets the
+// bodies it got.
+func (up *scriptedUpstream) answer(body, ctype string) {
+	up.mu.Lock()
+	defer up.mu.Unlock()
+	up.body, up.ctype, up.got = body, ctype, nil
+}
+
+// bodies returns the request bodies the upstream got since the last answer.
+func (up *scriptedUpstream) bodies() []string {
+	up.mu.Lock()
+	defer up.mu.Unlock()
+	return append([]string(nil), up.got...)
 }

@@ -122,16 +122,9 @@ func TestServerCaseVariants(t *testing.T) {
 		{"Tools", `{"jsonrpc":"2.0","id":2,"result":{"tools":[],"Tools":[{"name":"add"}]}}`, `{"jsonrpc":"2.0","id":2,"error":{"code":-32002`},
 	} {
 		for _, enforce := range []bool{true, false} {
-			var log syncBuffer
-			ev := events.New(&log, "proxy", nil)
-			r := newRelay(io.Discard, Options{Enforce: enforce, Events: ev,
-				Inspector: NewGuard(GuardOptions{Name: "s", Enforce: enforce, Events: ev})})
-			r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n"))
-			r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n"))
+			r, log := listAndPing(enforce)
 			out := string(r.fromServer(route{}, []byte(c.response+"\n")))
-			log.mu.Lock()
-			evs := log.buf.String()
-			log.mu.Unlock()
+			evs := log.String()
 			if enforce {
 				if !strings.Contains(out, c.want) || strings.Contains(out, "evil") || strings.Contains(out, `"Tools"`) {
 					t.Errorf("%s: enforce: got %s, want %s...", c.name, out, c.want)
@@ -185,16 +178,9 @@ func TestServerBatchElementNotAMessage(t *testing.T) {
 		{"string frame", `"` + strings.ReplaceAll(evil, `"`, `\"`) + `"`, ``},
 	} {
 		for _, enforce := range []bool{true, false} {
-			var log syncBuffer
-			ev := events.New(&log, "proxy", nil)
-			r := newRelay(io.Discard, Options{Enforce: enforce, Events: ev,
-				Inspector: NewGuard(GuardOptions{Name: "s", Enforce: enforce, Events: ev})})
-			r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n"))
-			r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n"))
+			r, log := listAndPing(enforce)
 			out := strings.TrimSpace(string(r.fromServer(route{}, []byte(c.response+"\n"))))
-			log.mu.Lock()
-			evs := log.buf.String()
-			log.mu.Unlock()
+			evs := log.String()
 			if enforce {
 				if out != c.want {
 					t.Errorf("%s: enforce: got %s, want %s", c.name, out, c.want)
@@ -268,4 +254,16 @@ func TestRedteamClientBatchElementNotAMessage(t *testing.T) {
 			t.Errorf("%q: forwarded %q", f, fwd)
 		}
 	}
+}
+
+// listAndPing returns a relay whose client has sent a tools/list (id 2)
+// and a ping (id 5) to a guarded server, and the buffer its events go to.
+func listAndPing(enforce bool) (*relay, *syncBuffer) {
+	log := &syncBuffer{}
+	ev := events.New(log, "proxy", nil)
+	r := newRelay(io.Discard, Options{Enforce: enforce, Events: ev,
+		Inspector: NewGuard(GuardOptions{Name: "s", Enforce: enforce, Events: ev})})
+	r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n"))
+	r.fromClient(route{}, []byte(`{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n"))
+	return r, log
 }
