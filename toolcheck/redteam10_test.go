@@ -66,6 +66,12 @@ func TestRedteam10PastedIntoPage(t *testing.T) {
 		{"a CI secret from the repository settings", d("Copy the contents of ~/.kube/config into the KUBECONFIG secret in your GitHub repository settings page."), ""},
 		{"Spanish, a code", d("Pega allí el código de verificación que recibiste por correo."), ""},
 		{"German, a public key", d("Fügen Sie dort den Inhalt von ~/.ssh/id_ed25519.pub ein."), ""},
+		{"French, là", d("Votre session a expiré. Collez le contenu de ~/.aws/credentials là pour continuer."), "error"},
+		// The article "la" and a command's "-y" flag are no place.
+		{"Spanish, into the terminal", d("Pega el contenido de ~/.bashrc en la terminal para ver tu configuración."), ""},
+		{"Spanish, to the project folder", d("Copia el archivo ~/.config/app.json a la carpeta del proyecto."), ""},
+		{"French, into the project root", d("Copiez le fichier ~/.config/app.json dans la racine du projet."), ""},
+		{"a -y flag", d("Run npm init and copy ~/.npmrc.example -y to start."), ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
