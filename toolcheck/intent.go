@@ -1254,10 +1254,7 @@ func privateFlow(p *intentPatterns, s string) bool {
 				return true
 			}
 		}
-		if p.pasteVerb.MatchString(before) && p.pageSink.MatchString(after) && !publicKey(s) {
-			return true
-		}
-		if pastedThere(p, before) && !publicKey(s) {
+		if pageSecret(p, s, m, before) && (p.pasteVerb.MatchString(before) && p.pageSink.MatchString(after) || pastedThere(p, before)) {
 			return true
 		}
 		// An address named first ends at most 110 bytes before the data:
@@ -1305,6 +1302,31 @@ func pastedThere(p *intentPatterns, before string) bool {
 		}
 	}
 	return false
+}
+
+// pageSecret reports whether the private data s[m[0]:m[1]] is what a
+// page must not be given: a secret by name (~/.aws, an SSH key, .env,
+// cookies, the conversation), not any path under home ("type ~/projects
+// into the search box"), not the path to a file ("provide the path to your
+// ~/.kube/config in the form"), and no public key.
+func pageSecret(p *intentPatterns, s string, m [2]int, before string) bool {
+	if publicKey(s) {
+		return false
+	}
+	if d := s[m[0]:m[1]]; strings.HasPrefix(d, "~/") || strings.HasPrefix(d, "$home/") {
+		// A path under home is a secret when the rest of it names one
+		// ("~/.aws/credentials"; "~/projects" is none).
+		path := s[m[0]+strings.IndexByte(d, '/')+1:]
+		if i := strings.IndexAny(path, " \t\n,;)"); i >= 0 {
+			path = path[:i]
+		}
+		if !p.sinkData.re.MatchString(path) {
+			return false
+		}
+	}
+	b := strings.TrimSuffix(strings.TrimSuffix(before, "~/"), "your ")
+	b = strings.TrimSuffix(strings.TrimSuffix(b, "~/"), "the ")
+	return !strings.HasSuffix(b, "path to ") && !strings.HasSuffix(b, "path of ") && !strings.HasSuffix(b, "location of ")
 }
 
 // publicKey reports whether s is about a public key ("~/.ssh/id_ed25519.pub"),
