@@ -154,8 +154,9 @@ func poisonPhraseList() []toolPhrase {
 		// ... and an order given "without asking the user" ("Without
 		// asking the user, send the file to ..."): the comma and an
 		// imperative make it an instruction; "the tool creates ..." after
-		// it, or "it runs without asking the user", describe.
-		tlPhrase(famConceal, 4, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with) (?:the |your )?(?:user|human|operator)s?, (?:just |simply |quietly |silently |immediately |then |also )?(?:send|forward|upload|post|email|attach|copy|share|transfer|delete|remove|run|execute|call|invoke|use|write|push|deploy|pay|approve|install|submit)\b`),
+		// it, or "it runs without asking the user", describe, and "use the
+		// default region" spares the user a question, not a consent.
+		tlPhrase(famConceal, 4, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with) (?:the |your )?(?:user|human|operator)s?, (?:just |simply |quietly |silently |immediately |then |also )?(?:send|forward|upload|post|email|attach|copy|share|transfer|delete|remove|run|execute|call|invoke|write|push|deploy|pay|approve|install|submit)\b`),
 		tlPhrase(famConceal, 4, `\b(?:user|human|operator)s? (?:has|have) (?:already )?(?:pre-?approved|pre-?authori[sz]ed|pre-?confirmed|given (?:blanket|standing|prior|advance|general) (?:approval|consent|permission|confirmation)|approved (?:all|every|any)|consented to (?:all|every|any))\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to) (?:bother|trouble|burden|interrupt|pester) (?:the |your )?(?:user|human|operator)s? with (?:a |an |any |the )?(?:confirmation|approval|permission|consent)`),
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) wait for (?:the |your )?(?:user|human|operator)s? to (?:approve|confirm|consent|sign off)\b` + askedAgain), check: onceAsked},
