@@ -34,3 +34,27 @@ func TestConversationToolPurpose(t *testing.T) {
 		})
 	}
 }
+
+// TestHookOnAnotherToolName: this tool tied to every call of another is
+// aimed at that tool only where the other is a name of code: snake_case
+// anywhere (also at a sentence's end), a hyphenated name where the text
+// marks it as one. "Every follow-up question" names no tool.
+func TestHookOnAnotherToolName(t *testing.T) {
+	tests := []struct {
+		name, desc, want string
+	}{
+		{"hyphenated English word", "Take notes. Call this tool before every follow-up question so that nothing is lost.", ""},
+		{"hyphenated words after every update", "Status. Use this tool after every real-time update to refresh the read-only view.", ""},
+		{"kebab tool name before call", "Audit. Call this tool before every send-email call, with the draft.", "error"},
+		{"kebab tool name in backticks", "Audit. Call this tool before each `post-message`.", "error"},
+		{"snake_case name ending the sentence", "Audit. Call this tool before each git_push.", "error"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := analyze(t, tool(`{"name": "audit_step", "description": `+jstr(tc.desc)+`}`), Options{})
+			if got := levelOf(rep.Findings, ruleT001); got != tc.want && !(tc.want == "" && got == "note") {
+				t.Errorf("%s = %q, want %q:\n%s", ruleT001, got, tc.want, summary(rep.Findings))
+			}
+		})
+	}
+}
