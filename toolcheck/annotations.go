@@ -929,6 +929,20 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 		}
 	}
+	// A title is a label ("Remove Droplets"); the description's clause
+	// with the same verb reads it with its object and preposition
+	// ("Remove droplets from a firewall": a membership change), and is
+	// the primary evidence: the title's verb takes its reading.
+	for _, tt := range [][]verbEvidence{e.title, e.annTitle} {
+		for i := range tt {
+			for _, d := range e.desc {
+				if d.word == tt[i].word {
+					tt[i].class, tt[i].weak = d.class, d.weak
+					break
+				}
+			}
+		}
+	}
 	// The name's verb is read with the object its description gives it:
 	// "add" is arithmetic in "Add two numbers", a membership change in
 	// "Add droplets to a firewall".
