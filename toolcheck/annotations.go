@@ -556,11 +556,14 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 				e.class |= classMutate
 			}
 			e.class &^= classDestroy | classNonIdem
-		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) && !placedIn(words, at):
+		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) ||
+			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns())) && !placedIn(words, at):
 			// "Create a PDF", "generate a chart": a rendering of the input,
 			// returned to the caller; a retry renders the same again. One
 			// made in a document ("Create a chart in a spreadsheet") is
-			// stored there.
+			// stored there. "Generate" makes its output whatever it is (a
+			// summary, code, a test, a UUID), unless it issues something
+			// the service keeps (issuedNouns: "Generate an API key").
 			e.class = classRead
 		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
 			// A cache is a copy of what is stored elsewhere: clearing or
@@ -685,6 +688,9 @@ var (
 	renderVerbs   = lazyWordSet(`create generate`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
 		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid`)
+	// issuedNouns are what a service issues and keeps when it generates
+	// one: a credential, an invoice.
+	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices`)
 )
 
 // viewNouns are the client's own display: what is sent there is shown.
