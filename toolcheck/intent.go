@@ -503,7 +503,13 @@ func (a *toolAnalysis) conversationTool() bool {
 	if t == nil {
 		return false
 	}
-	words := append(tlWords(strings.ToLower(tlFirstSentence(t.Value.Get("description").Str))), a.cur.nameWords(t)...)
+	// A server's request or a prompt read as an item may have no
+	// description, or one of another type.
+	desc := ""
+	if d := t.Value.Get("description"); d.IsString() {
+		desc = d.Str
+	}
+	words := append(tlWords(strings.ToLower(tlFirstSentence(desc))), a.cur.nameWords(t)...)
 	return anyIn(words, conversationWords())
 }
 
