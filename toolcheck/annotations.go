@@ -933,6 +933,8 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	// "add" is arithmetic in "Add two numbers", a membership change in
 	// "Add droplets to a firewall".
 	// A weak name word the description, read, does not confirm is a noun.
+	e.title = sharedReading(e.title, e.desc, e.name)
+	e.annTitle = sharedReading(e.annTitle, e.desc, e.name)
 	text := append(append(e.desc, e.title...), e.annTitle...)
 	readable := e.descView != "" && !e.descUnread
 	kept := e.name[:0]
@@ -965,6 +967,29 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 	}
 	return e
+}
+
+// sharedReading reads each verb of a title with the object the
+// description or the name gives the same verb: a title restates the
+// action in a few words and often drops the container ("Remove member"
+// for teams-remove-member, whose description removes a member from a
+// team; "Remove domain" where the description removes a domain from a
+// project). The description's reading wins; the name's only where it is
+// milder, because the name's words can only have shown a container or a
+// reference (membership, judgeObjects), never a worse act.
+func sharedReading(title, desc, name []verbEvidence) []verbEvidence {
+	for k, t := range title {
+		if d := slices.IndexFunc(desc, func(d verbEvidence) bool { return d.word == t.word }); d >= 0 {
+			title[k].class = desc[d].class
+			continue
+		}
+		if n := slices.IndexFunc(name, func(n verbEvidence) bool { return n.word == t.word && !n.weak }); n >= 0 {
+			if harsh := classDestroy | classNonIdem; t.class&harsh&^name[n].class != 0 && name[n].class&harsh&^t.class == 0 {
+				title[k].class = name[n].class
+			}
+		}
+	}
+	return title
 }
 
 // returnedNouns are what a description that opens with a noun phrase
@@ -1014,8 +1039,11 @@ func orExisting(words []string) bool {
 
 // phraseNegators deny the action that follows them within a few words
 // ("without overwriting", "never deletes", "does not overwrite", "instead
-// of overwriting"; "t" is what is left of "won't" and "doesn't").
-var phraseNegators = lazyWordSet(`without never not no nor cannot instead t`)
+// of overwriting"; "t" is what is left of "won't" and "doesn't"), as do
+// the verbs that keep it from happening ("which prevents overwriting
+// someone else's changes", "to avoid overwriting", "protects against
+// overwriting").
+var phraseNegators = lazyWordSet(`without never not no nor cannot instead t prevent prevents preventing avoid avoids avoiding against`)
 
 // negatedPhrase reports whether the first occurrence of a destructive
 // phrase m in view is denied by one of the three words before it in its

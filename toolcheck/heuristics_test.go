@@ -290,6 +290,18 @@ func TestAnnotations(t *testing.T) {
 		{"an overwrite after a backup", `{"name": "fix_test", "description": "Apply a fix to a test file. Creates a .bak backup before overwriting.", "annotations": {"destructiveHint": false}}`, nil},
 		{"a rendering of the input", `{"name": "create_chart", "description": "Generate a chart image from the given data.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a rendering stored in a document", `{"name": "create_chart", "description": "Create a chart in a spreadsheet.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// A title's verb is read with the object the description or the
+		// name gives the same verb: "Remove member" drops the team the
+		// member leaves (issue 44, benign11).
+		{"title dropping the container of a membership", `{"name": "teams-remove-member", "description": "Remove a member from a team.", "annotations": {"title": "Remove member", "destructiveHint": false}}`, nil},
+		{"title dropping the container of the name", `{"name": "firewall-remove-rules", "annotations": {"title": "Remove firewall rules", "destructiveHint": false}}`, nil},
+		{"title dropping the container the description gives", `{"name": "remove-domain", "description": "Remove a domain from a project.", "annotations": {"title": "Remove domain", "destructiveHint": false}}`, nil},
+		{"title and name removing content", `{"name": "remove_file", "annotations": {"title": "Remove file", "destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"title removing content the description removes", `{"name": "remove_file", "description": "Remove a file from the workspace.", "annotations": {"title": "Remove file", "destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A verb that keeps the overwrite from happening denies it.
+		{"prevents overwriting", `{"name": "edit-post", "description": "Edit a post. updated_at must be the post's current value, which prevents overwriting someone else's changes.", "annotations": {"destructiveHint": false}}`, nil},
+		{"to avoid overwriting", `{"name": "save_note", "description": "Save a note under a new name to avoid overwriting the original.", "annotations": {"destructiveHint": false}}`, nil},
+		{"edits by overwriting", `{"name": "edit-post", "description": "Edit a post, overwriting its content.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
