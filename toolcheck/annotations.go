@@ -837,8 +837,9 @@ var urlish = lazyWordSet(`url link endpoint webhook callback href site page`)
 // toolEvidence gathers the evidence classes of a tool.
 type toolEvidence struct {
 	name, title, annTitle, desc, params []verbEvidence
-	descReadOnly                        bool // the description scopes itself as read-only
-	descUnread                          bool // the description is in a language not read here
+	descReadOnly                        bool   // the description scopes itself as read-only
+	descUnread                          bool   // the description is in a language not read here
+	descPhrase                          string // the strongDestroyExpr phrase the description affirms
 	descView                            string
 }
 
@@ -927,6 +928,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
 		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) && !negatedPhrase(e.descView, m) {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
+			e.descPhrase = m
 		}
 	}
 	// The name's verb is read with the object its description gives it:
@@ -1152,14 +1154,31 @@ func tlSentenceClause(f string) string {
 
 // skipFillers drops leading filler words, adverbs and the tool's own name
 // words (own, the split name, for a description) from a description's
-// first sentence.
+// first sentence. A name word followed by a determiner takes an object:
+// it is the clause's verb, one the lexicon does not know ("Resize a
+// droplet to a new size" for droplet-resize), and the skipping stops
+// there, before it reaches a word of the object ("new").
 func skipFillers(words, own []string) []string {
 	i := 0
-	for i < len(words) && (leadFillers()[words[i]] || tlHas(own, words[i]) && verbLexicon()[words[i]] == 0 || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
+	for i < len(words) && (leadFillers()[words[i]] || ownWord(words, i, own) || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
 		i++
 	}
 	return words[i:]
 }
+
+// ownWord reports whether words[i] is a word of the name (own) that
+// skipFillers may skip: not a known verb, and not followed by a
+// determiner.
+func ownWord(words []string, i int, own []string) bool {
+	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 {
+		return false
+	}
+	return i+1 >= len(words) || !determiners()[words[i+1]]
+}
+
+// determiners open a noun phrase: the word before one takes it as its
+// object.
+var determiners = lazyWordSet(`a an the this these those its your my our their every each`)
 
 func tagEvidence(ev []verbEvidence, source string) []verbEvidence {
 	for i := range ev {
@@ -1253,7 +1272,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 			// changes something ("put_file": "Replaces an existing file"),
 			// and a note on the name alone or the description alone.
 			f.Severity = reports.SeverityNote
-			if saysDestroys(bad) && strength(bad, all) == 3 {
+			if saysDestroys(bad) && strength(bad, all) == 3 && !undoable(ev) {
 				f.Severity = reports.SeverityError
 			}
 		}
@@ -1417,6 +1436,22 @@ func strength(ev, all []verbEvidence) int {
 		return 1
 	}
 	return 0
+}
+
+// restorableRE finds a description's statement that what the tool
+// deletes can be had back: it "can be restored", goes "to the trash".
+var restorableRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:can|may|could) (?:still |later )?be (?:restored|recovered|undeleted|retrieved)\b|\b(?:restor|recover)\w* (?:it |them )?from (?:the )?(?:trash|bin|recycle bin)\b|\b(?:mov|sen)\w* (?:\w+ ){0,3}to (?:the )?(?:trash|bin|recycle bin)\b|\bsoft[- ]delet`)
+})
+
+// undoable reports whether a tool's description, read, says that what it
+// deletes can be restored ("Deleted stories can be restored from the
+// trash for 30 days") and names no overwrite and no "cannot be undone"
+// (descPhrase): the deletion is reversible, the reading in which authors
+// annotate it destructiveHint: false. The name and the description then
+// agree on a deletion, not on a destruction.
+func undoable(ev *toolEvidence) bool {
+	return ev.descView != "" && !ev.descUnread && ev.descPhrase == "" && restorableRE().MatchString(ev.descView)
 }
 
 // transitionVerbs destroy in some readings only: cancelling an order or a

@@ -302,6 +302,16 @@ func TestAnnotations(t *testing.T) {
 		{"prevents overwriting", `{"name": "edit-post", "description": "Edit a post. updated_at must be the post's current value, which prevents overwriting someone else's changes.", "annotations": {"destructiveHint": false}}`, nil},
 		{"to avoid overwriting", `{"name": "save_note", "description": "Save a note under a new name to avoid overwriting the original.", "annotations": {"destructiveHint": false}}`, nil},
 		{"edits by overwriting", `{"name": "edit-post", "description": "Edit a post, overwriting its content.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A deletion the description says can be restored is reversible:
+		// a note, unless it also says it cannot be undone.
+		{"deletion restorable from the trash", `{"name": "delete_story", "description": "Delete a story. Deleted stories can be restored from the trash for 30 days.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"deletion moved to the trash", `{"name": "teams-delete-channel", "description": "Delete a channel: it is moved to the recycle bin.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"deletion that cannot be restored", `{"name": "delete_story", "description": "Delete a story. Deleted stories cannot be restored.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"deletion restorable only from a backup that cannot be undone", `{"name": "delete_page", "description": "Delete a page. This cannot be undone; an old copy may be restored from a backup.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A name word followed by a determiner is the description's verb
+		// (one the lexicon does not know): the object after it is no verb.
+		{"an unknown verb of the name before its object", `{"name": "droplet-resize", "description": "Resize a droplet to a new size.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a name word before the verb", `{"name": "tokensave_x", "description": "Tokensave deletes the file.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
