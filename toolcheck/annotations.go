@@ -229,6 +229,9 @@ func membership(words []string, i int, name bool) bool {
 	default:
 		return false
 	}
+	if slices.Contains(obj, "new") {
+		return false // "Add a new sheet to a spreadsheet" makes the sheet
+	}
 	if prep > 0 && anyIn(rest[prep+1:min(prep+4, len(rest))], groupNouns()) {
 		return true // "remove issues from an epic": they stay issues
 	}
@@ -556,6 +559,11 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 				e.class |= classMutate
 			}
 			e.class &^= classDestroy | classNonIdem
+		case e.class&classNonIdem != 0 && anyIn(phraseHeads(phrase, name && at > 0), memberNouns()):
+			// "im.v1.chat.members.create", "Create a team membership": a
+			// principal put in a group, which a second call finds there.
+			// Deleting one is judged as any deletion.
+			e.class &^= classNonIdem
 		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) && !placedIn(words, at):
 			// "Create a PDF", "generate a chart": a rendering of the input,
 			// returned to the caller; a retry renders the same again. One
@@ -677,6 +685,10 @@ func anyIn(ws []string, set map[string]bool) bool {
 var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourite favourites star stars label labels tag tags
 	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
 	assignee assignees reviewer reviewers`)
+
+// memberNouns are principals' places in a group: adding one twice leaves
+// one membership.
+var memberNouns = lazyWordSet(`member members membership memberships collaborator collaborators participant participants`)
 
 // renderVerbs make an output from their input; renderedNouns are the
 // document formats and renderings they make (a PDF, a chart, a QR code),
@@ -1107,6 +1119,58 @@ func uniquelyKeyed(params []toolParam) bool {
 	return false
 }
 
+// repeatKeptRE finds a description's statement of what a repeated call
+// meets: the same key replaces what exists ("Rows with an existing id
+// are replaced"), or the key is taken or must be unique ("creation fails
+// if the name is taken"), or a retry with the same key is recognised.
+var repeatKeptRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:existing|same) (?:\w+ ){0,2}(?:is|are|will be|gets?) (?:replaced|updated|overwritten)\b|\b(?:name|key|slug|id|identifier|handle)s? (?:is |are )?(?:already )?(?:taken|in use)\b|\b(?:must|should) be (?:globally )?unique\b|\b(?:names?|keys?|slugs?|ids?) (?:are|is) (?:globally )?unique\b|\bretr(?:y|ies|ied) with the same\b`)
+})
+
+// keyedRepeat reports whether a tool makes nothing twice by a key: a
+// parameter that is an idempotency key (idempotency_key, IdempotencyToken:
+// the API recognises a retry), or a description that says what a repeated
+// call with the same key meets (repeatKeptRE). Read only for a tool about
+// to be reported.
+func keyedRepeat(params []toolParam, ev *toolEvidence) bool {
+	for _, p := range params {
+		for _, w := range p.words {
+			if strings.HasPrefix(w, "idempoten") || strings.HasPrefix(w, "dedup") {
+				return true
+			}
+		}
+	}
+	return ev.descView != "" && !ev.descUnread && repeatKeptRE().MatchString(ev.descView)
+}
+
+// repeatDisputed reports whether the evidence that each call adds
+// something (bad) comes from the name alone or from the text alone, and
+// the other source names a change that a repeat does not add to (the
+// name "update_dispute" under "Submit evidence for a dispute"): the two
+// disagree on what a retry does, and one source is a note.
+func repeatDisputed(bad, all []verbEvidence) bool {
+	fromName, fromText := false, false
+	for _, e := range bad {
+		if e.source == "name" {
+			fromName = true
+		} else {
+			fromText = true
+		}
+	}
+	if fromName == fromText {
+		return false
+	}
+	for _, e := range all {
+		if e.weak || e.source == "parameter" || (e.source == "name") == fromName {
+			continue
+		}
+		if e.class&(classMutate|classDestroy) != 0 && e.class&(classNonIdem|classSend|classExec) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // harmlessOverwrite reports whether what a destructive phrase m of view
 // overwrites or replaces is empty or a reference ("overwrite existing
 // empty cells", "replaces existing tags"), or backed up first in the same
@@ -1291,10 +1355,13 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
 	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) && !uniquelyKeyed(a.cur.params(t)) {
-		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
+		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 && !keyedRepeat(a.cur.params(t), ev) {
 			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")
 			graded(f, bad, all, 2)
+			if f.Severity == reports.SeverityWarning && repeatDisputed(bad, all) {
+				f.Severity = reports.SeverityNote
+			}
 		}
 	}
 	// A005: both readOnlyHint and destructiveHint true. MCP defines

@@ -312,6 +312,21 @@ func TestAnnotations(t *testing.T) {
 		// (one the lexicon does not know): the object after it is no verb.
 		{"an unknown verb of the name before its object", `{"name": "droplet-resize", "description": "Resize a droplet to a new size.", "annotations": {"idempotentHint": true}}`, nil},
 		{"a name word before the verb", `{"name": "tokensave_x", "description": "Tokensave deletes the file.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		// A key that makes a retry find what the first call made: an
+		// idempotency key parameter, a description that says what the same
+		// key meets.
+		{"creation with an idempotency key", `{"name": "CreatePayment", "description": "Creates a payment.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"idempotency_key": {"type": "string"}}}}`, nil},
+		{"creation with another key", `{"name": "CreatePayment", "description": "Creates a payment.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"payment_key": {"type": "string"}}}}`, map[string]string{ruleA004: "warning"}},
+		{"insertion replacing rows of an existing id", `{"name": "insert_dataset_rows", "description": "Insert rows into a dataset. Rows with an existing id are replaced.", "annotations": {"idempotentHint": true}}`, nil},
+		{"creation that fails on a taken name", `{"name": "s3_create_bucket", "description": "Creates a new S3 bucket. Bucket names are global: creation fails if the name is taken.", "annotations": {"idempotentHint": true}}`, nil},
+		{"insertion of rows", `{"name": "insert_dataset_rows", "description": "Insert rows into a dataset.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// The name and the description disagree on what a retry does.
+		{"an update that submits", `{"name": "update_dispute", "description": "Submit evidence for a dispute.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "note"}},
+		{"an insertion that adds a new member of a container", `{"name": "sheets_insert_sheet", "description": "Add a new sheet to an existing spreadsheet", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		{"a submission that submits", `{"name": "submit_dispute_evidence", "description": "Submit evidence for a dispute.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// Creating a membership puts a principal in a group once.
+		{"membership created by a dotted name", `{"name": "im.v1.chat.members.create", "description": "将用户或机器人拉入群聊。", "annotations": {"idempotentHint": true}}`, nil},
+		{"chat created by a dotted name", `{"name": "im.v1.chat.create", "description": "创建群聊。", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
