@@ -232,6 +232,9 @@ func membership(words []string, i int, name bool) bool {
 	if slices.Contains(obj, "new") {
 		return false // "Add a new sheet to a spreadsheet" makes the sheet
 	}
+	if prep > 0 && sameKind(obj, rest[prep+1:]) {
+		return true // "a sub-issue to a parent issue": one issue under another, both stay
+	}
 	if prep > 0 && anyIn(rest[prep+1:min(prep+4, len(rest))], groupNouns()) {
 		return true // "remove issues from an epic": they stay issues
 	}
@@ -241,6 +244,25 @@ func membership(words []string, i int, name bool) bool {
 		}
 	}
 	return len(obj) > 0
+}
+
+// sameKind reports whether the head of a verb's object (obj, its last
+// word) is the head of the container after the preposition (the last word
+// of up to four, before the next preposition or clause): a thing put
+// under or taken from another of its kind ("Add a sub-issue to a parent
+// issue", "Remove a sub-page from a page") is linked, and stays what it is.
+func sameKind(obj, container []string) bool {
+	if len(obj) == 0 {
+		return false
+	}
+	head := ""
+	for k, w := range container {
+		if k == 4 || objectPrepositions()[w] || clauseEnds()[w] || w == "and" || w == "or" {
+			break
+		}
+		head = w
+	}
+	return head != "" && head == obj[len(obj)-1]
 }
 
 // groupNouns gather things that exist outside them: an epic, a sprint, a
@@ -686,9 +708,11 @@ var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourit
 	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
 	assignee assignees reviewer reviewers`)
 
-// memberNouns are principals' places in a group: adding one twice leaves
-// one membership.
-var memberNouns = lazyWordSet(`member members membership memberships collaborator collaborators participant participants`)
+// memberNouns are principals' places in a group and links between two
+// records (an association of a contact with a company): adding one twice
+// leaves one.
+var memberNouns = lazyWordSet(`member members membership memberships collaborator collaborators participant participants
+	association associations`)
 
 // renderVerbs make an output from their input; renderedNouns are the
 // document formats and renderings they make (a PDF, a chart, a QR code),
@@ -912,7 +936,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	}
 	title := func(s string) []verbEvidence {
 		first := tlFirstClause(s)
-		return clauseOf(first, unreadLanguage(first), titleOwn)
+		return bringsNew(clauseOf(first, unreadLanguage(first), titleOwn), skipFillers(tlWords(first), titleOwn), e.name)
 	}
 	if v := t.Value.Get("title"); v.IsString() {
 		e.title = tagEvidence(title(a.cur.view(v.Str)), "title")
@@ -981,6 +1005,24 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 	}
 	return e
+}
+
+// bringsNew reads a title's reading verb before "new" as the creation of
+// a name that creates: "Open new pull request" for create_pull_request
+// opens one that did not exist. Before a name that reads ("Get new
+// messages" for list_messages) it stays a read.
+func bringsNew(title []verbEvidence, words []string, name []verbEvidence) []verbEvidence {
+	if len(title) != 1 || title[0].class != classRead || classesOf(name)&classNonIdem == 0 || len(words) < 2 {
+		return title
+	}
+	next := words[1]
+	if determiners()[next] && len(words) > 2 {
+		next = words[2]
+	}
+	if next == "new" {
+		title[0].class = classMutate | classNonIdem
+	}
+	return title
 }
 
 // sharedReading reads each verb of a title with the object the
@@ -1506,9 +1548,10 @@ func strength(ev, all []verbEvidence) int {
 }
 
 // restorableRE finds a description's statement that what the tool
-// deletes can be had back: it "can be restored", goes "to the trash".
+// deletes can be had back: it "can be restored", goes "to the trash", or
+// "itself is kept" (what it removes leaves a container only).
 var restorableRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:can|may|could) (?:still |later )?be (?:restored|recovered|undeleted|retrieved)\b|\b(?:restor|recover)\w* (?:it |them )?from (?:the )?(?:trash|bin|recycle bin)\b|\b(?:mov|sen)\w* (?:\w+ ){0,3}to (?:the )?(?:trash|bin|recycle bin)\b|\bsoft[- ]delet`)
+	return regexp.MustCompile(`(?i)\b(?:itself|themselves) (?:is |are )?(?:kept|not (?:deleted|removed|affected|destroyed))\b|\b(?:can|may|could) (?:still |later )?be (?:restored|recovered|undeleted|retrieved)\b|\b(?:restor|recover)\w* (?:it |them )?from (?:the )?(?:trash|bin|recycle bin)\b|\b(?:mov|sen)\w* (?:\w+ ){0,3}to (?:the )?(?:trash|bin|recycle bin)\b|\bsoft[- ]delet`)
 })
 
 // undoable reports whether a tool's description, read, says that what it

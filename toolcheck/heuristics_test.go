@@ -327,6 +327,16 @@ func TestAnnotations(t *testing.T) {
 		// Creating a membership puts a principal in a group once.
 		{"membership created by a dotted name", `{"name": "im.v1.chat.members.create", "description": "将用户或机器人拉入群聊。", "annotations": {"idempotentHint": true}}`, nil},
 		{"chat created by a dotted name", `{"name": "im.v1.chat.create", "description": "创建群聊。", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// Linked, not made or destroyed: one thing under another of its
+		// kind; a record that says it is kept; an association.
+		{"a sub-issue added to a parent issue", `{"name": "add_sub_issue", "description": "Add a sub-issue to a parent issue.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a sub-issue removed from a parent issue", `{"name": "remove_sub_issue", "description": "Remove a sub-issue from a parent issue.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a comment removed from an issue", `{"name": "remove_comment", "description": "Remove a comment from an issue.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a removal that says the item itself is kept", `{"name": "remove_file", "description": "Remove a file from the workspace. The file itself is kept.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"associations created", `{"name": "hubspot-batch-create-associations", "description": "Associate records, e.g. a contact with a company.", "annotations": {"idempotentHint": true}}`, nil},
+		// A title's reading verb before "new" creates what the name creates.
+		{"title opening a new pull request", `{"name": "create_pull_request", "description": "Create a new pull request.", "annotations": {"title": "Open new pull request"}}`, nil},
+		{"title opening a pull request", `{"name": "delete_pull_request", "annotations": {"title": "Open new pull request"}}`, map[string]string{ruleA005: "warning"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
