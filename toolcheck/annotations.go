@@ -635,8 +635,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 var clauseEnds = lazyWordSet(`so that which when whenever if because before after until while then where unless`)
 
 // objectPhrase returns up to six words of the object of the verb at
-// words[at] (past determiners), and in a name also the word before the
-// verb ("mb_bookmark_delete": "bookmark").
+// words[at] (past determiners), up to "of", which the head precedes ("a
+// summary of a document" is a summary), and in a name also the word
+// before the verb ("mb_bookmark_delete": "bookmark").
 func objectPhrase(words []string, at int, name bool) []string {
 	if at < 0 {
 		return nil
@@ -649,7 +650,7 @@ func objectPhrase(words []string, at int, name bool) []string {
 			continue
 		}
 		w := rest[i]
-		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || clauseEnds()[w] || exampleAside(rest[i:]) {
+		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || w == "of" || clauseEnds()[w] || exampleAside(rest[i:]) {
 			break
 		}
 		if !objectSkips()[w] {
@@ -715,12 +716,14 @@ var memberNouns = lazyWordSet(`member members membership memberships collaborato
 	association associations`)
 
 // renderVerbs make an output from their input; renderedNouns are the
-// document formats and renderings they make (a PDF, a chart, a QR code),
-// which hold nothing but that input.
+// document formats and renderings they make (a PDF, a chart, a QR code)
+// and what is computed from a text (a summary, embeddings), which hold
+// nothing but that input.
 var (
 	renderVerbs   = lazyWordSet(`create generate`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
-		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid`)
+		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid
+		summary summaries embedding embeddings`)
 )
 
 // viewNouns are the client's own display: what is sent there is shown.

@@ -337,6 +337,9 @@ func TestAnnotations(t *testing.T) {
 		// A title's reading verb before "new" creates what the name creates.
 		{"title opening a new pull request", `{"name": "create_pull_request", "description": "Create a new pull request.", "annotations": {"title": "Open new pull request"}}`, nil},
 		{"title opening a pull request", `{"name": "delete_pull_request", "annotations": {"title": "Open new pull request"}}`, map[string]string{ruleA005: "warning"}},
+		{"a summary computed from a document", `{"name": "create_summary", "description": "Create a summary of a document.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"embeddings generated for texts", `{"name": "generate_embeddings", "description": "Create embeddings for a list of texts.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a summary stored in a page", `{"name": "create_summary", "description": "Create a summary in a Notion page.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
