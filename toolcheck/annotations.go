@@ -412,10 +412,27 @@ func clauseVerbs(words []string) []verbEvidence {
 		for k := range ev {
 			ev[k].class = classRead
 		}
-	case membership(words, 0, false):
+	case membership(words, 0, false), ev[0].class&classDestroy != 0 && linkBetween(words):
 		ev[0] = asMembership(ev[0])
 	}
 	return ev
+}
+
+// linkBetween reports whether the object of a clause's leading verb is a
+// link, named by "between" right after its head ("Delete the relation
+// between two issues", "Remove a dependency between two tasks"): removing
+// it leaves both ends. Content before "between" ("Delete messages
+// between two users") and a range ("files between two dates") are no
+// link.
+func linkBetween(words []string) bool {
+	for k := 1; k < len(words) && k <= 4; k++ {
+		if words[k] != "between" {
+			continue
+		}
+		head := words[k-1]
+		return k > 1 && !objectSkips()[head] && !contentNouns()[head] && !execNouns()[head]
+	}
+	return false
 }
 
 // valueNouns are values a call passes in and gets back: a verb that

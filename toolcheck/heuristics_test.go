@@ -340,6 +340,12 @@ func TestAnnotations(t *testing.T) {
 		{"a summary computed from a document", `{"name": "create_summary", "description": "Create a summary of a document.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"embeddings generated for texts", `{"name": "generate_embeddings", "description": "Create embeddings for a list of texts.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a summary stored in a page", `{"name": "create_summary", "description": "Create a summary in a Notion page.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		// A link named by "between" leaves both ends.
+		{"a link between two work items", `{"name": "remove_link", "description": "Remove a link between two work items.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a dependency between two tasks", `{"name": "remove_dependency", "description": "Remove a dependency between two tasks.", "annotations": {"destructiveHint": false}}`, nil},
+		{"messages between two users", `{"name": "delete_messages", "description": "Delete messages between two users.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a conversion between units reads", `{"name": "convert_units", "description": "Convert a value between units.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"records between two dates", `{"name": "delete_rows", "description": "Delete all records between two dates.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
