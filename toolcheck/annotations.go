@@ -437,9 +437,10 @@ func linkBetween(words []string) bool {
 
 // valueNouns are values a call passes in and gets back: a verb that
 // removes or replaces something in one of them computes a result ("Remove
-// ANSI codes from text", "Replace tabs in a string").
+// ANSI codes from text", "Replace tabs in a string", "Remove the
+// background from an image").
 var valueNouns = lazyWordSet(`text texts string strings input inputs output value values json yaml xml html markdown answer
-	response expression`)
+	response expression image images photo photos picture pictures`)
 
 // transformsInput reports whether a clause's verb acts within a value
 // ("from text", "in a string") rather than on stored state.
@@ -740,7 +741,7 @@ var (
 	renderVerbs   = lazyWordSet(`create generate`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
 		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid
-		summary summaries embedding embeddings`)
+		summary summaries embedding embeddings vector vectors`)
 )
 
 // viewNouns are the client's own display: what is sent there is shown.

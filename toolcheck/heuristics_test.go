@@ -346,6 +346,9 @@ func TestAnnotations(t *testing.T) {
 		{"messages between two users", `{"name": "delete_messages", "description": "Delete messages between two users.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"a conversion between units reads", `{"name": "convert_units", "description": "Convert a value between units.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"records between two dates", `{"name": "delete_rows", "description": "Delete all records between two dates.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a background removed from an image", `{"name": "remove_background", "description": "Remove the background from an image and return a PNG.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"an image removed from a post", `{"name": "remove_image", "description": "Remove an image from a post.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"an embedding vector for a text", `{"name": "create_embedding", "description": "Create an embedding vector for a text.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
