@@ -794,10 +794,14 @@ var (
 )
 
 // wordAfter returns the word after the first obj following words[at]
-// ("device" "clipboard"): the head of a two-word object.
+// ("device" "clipboard"): the head of a two-word object, past a genitive
+// ("a user's session": "session").
 func wordAfter(words []string, obj string, at int) string {
 	for k := max(at+1, 0); k+1 < len(words); k++ {
 		if words[k] == obj {
+			if words[k+1] == "s" && k+2 < len(words) {
+				return words[k+2]
+			}
 			return words[k+1]
 		}
 	}

@@ -349,6 +349,8 @@ func TestAnnotations(t *testing.T) {
 		{"a background removed from an image", `{"name": "remove_background", "description": "Remove the background from an image and return a PNG.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"an image removed from a post", `{"name": "remove_image", "description": "Remove an image from a post.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"an embedding vector for a text", `{"name": "create_embedding", "description": "Create an embedding vector for a text.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a user's session revoked", `{"name": "revoke_session", "description": "Revoke a user's session, signing them out.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a user's API key revoked", `{"name": "revoke_key", "description": "Revoke a user's API key.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
