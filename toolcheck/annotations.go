@@ -722,10 +722,11 @@ func anyIn(ws []string, set map[string]bool) bool {
 }
 
 // referenceNouns are pointers to something else: removing one leaves the
-// thing, adding one twice adds one.
+// thing, adding one twice adds one. An invitation is a pending membership:
+// revoking it is undone by inviting again.
 var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourite favourites star stars label labels tag tags
 	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
-	assignee assignees reviewer reviewers`)
+	assignee assignees reviewer reviewers invitation invitations invite invites`)
 
 // memberNouns are principals' places in a group and links between two
 // records (an association of a contact with a company): adding one twice

@@ -351,6 +351,8 @@ func TestAnnotations(t *testing.T) {
 		{"an embedding vector for a text", `{"name": "create_embedding", "description": "Create an embedding vector for a text.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a user's session revoked", `{"name": "revoke_session", "description": "Revoke a user's session, signing them out.", "annotations": {"destructiveHint": false}}`, nil},
 		{"a user's API key revoked", `{"name": "revoke_key", "description": "Revoke a user's API key.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a pending invitation revoked", `{"name": "revoke_invitation", "description": "Revoke a pending invitation.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a pending invite deleted", `{"name": "delete_invite", "description": "Delete a pending invite.", "annotations": {"destructiveHint": false}}`, nil},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
