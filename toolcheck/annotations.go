@@ -1591,10 +1591,11 @@ func undoable(ev *toolEvidence) bool {
 }
 
 // transitionVerbs destroy in some readings only: cancelling an order or a
-// booking and resetting settings or a password change the state of a
-// resource that stays, and authors annotate them either way. Alone they
-// are context, not a verdict ("cannot be undone" beside them still is).
-var transitionVerbs = lazyWordSet(`cancel reset`)
+// booking, resetting settings or a password and terminating an employment
+// or a contract change the state of a resource that stays, and authors
+// annotate them either way. Alone they are context, not a verdict
+// ("cannot be undone" beside them still is).
+var transitionVerbs = lazyWordSet(`cancel reset terminate`)
 
 // saysDestroys reports whether the description or a title (not the name
 // alone, not a parameter) gives clear evidence of destruction: a verb

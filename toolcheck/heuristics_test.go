@@ -353,6 +353,8 @@ func TestAnnotations(t *testing.T) {
 		{"a user's API key revoked", `{"name": "revoke_key", "description": "Revoke a user's API key.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"a pending invitation revoked", `{"name": "revoke_invitation", "description": "Revoke a pending invitation.", "annotations": {"destructiveHint": false}}`, nil},
 		{"a pending invite deleted", `{"name": "delete_invite", "description": "Delete a pending invite.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a termination of employment", `{"name": "terminate-employee", "description": "Terminate an employee's employment as of a date. The record is kept.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"a termination that cannot be undone", `{"name": "terminate_instance", "description": "Terminate an instance. This cannot be undone.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
