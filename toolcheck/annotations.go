@@ -229,6 +229,12 @@ func membership(words []string, i int, name bool) bool {
 	default:
 		return false
 	}
+	if slices.Contains(obj, "new") {
+		return false // "Add a new sheet to a spreadsheet" makes the sheet
+	}
+	if prep > 0 && sameKind(obj, rest[prep+1:]) {
+		return true // "a sub-issue to a parent issue": one issue under another, both stay
+	}
 	if prep > 0 && anyIn(rest[prep+1:min(prep+4, len(rest))], groupNouns()) {
 		return true // "remove issues from an epic": they stay issues
 	}
@@ -238,6 +244,25 @@ func membership(words []string, i int, name bool) bool {
 		}
 	}
 	return len(obj) > 0
+}
+
+// sameKind reports whether the head of a verb's object (obj, its last
+// word) is the head of the container after the preposition (the last word
+// of up to four, before the next preposition or clause): a thing put
+// under or taken from another of its kind ("Add a sub-issue to a parent
+// issue", "Remove a sub-page from a page") is linked, and stays what it is.
+func sameKind(obj, container []string) bool {
+	if len(obj) == 0 {
+		return false
+	}
+	head := ""
+	for k, w := range container {
+		if k == 4 || objectPrepositions()[w] || clauseEnds()[w] || w == "and" || w == "or" {
+			break
+		}
+		head = w
+	}
+	return head != "" && head == obj[len(obj)-1]
 }
 
 // groupNouns gather things that exist outside them: an epic, a sprint, a
@@ -387,17 +412,35 @@ func clauseVerbs(words []string) []verbEvidence {
 		for k := range ev {
 			ev[k].class = classRead
 		}
-	case membership(words, 0, false):
+	case membership(words, 0, false), ev[0].class&classDestroy != 0 && linkBetween(words):
 		ev[0] = asMembership(ev[0])
 	}
 	return ev
 }
 
+// linkBetween reports whether the object of a clause's leading verb is a
+// link, named by "between" right after its head ("Delete the relation
+// between two issues", "Remove a dependency between two tasks"): removing
+// it leaves both ends. Content before "between" ("Delete messages
+// between two users") and a range ("files between two dates") are no
+// link.
+func linkBetween(words []string) bool {
+	for k := 1; k < len(words) && k <= 4; k++ {
+		if words[k] != "between" {
+			continue
+		}
+		head := words[k-1]
+		return k > 1 && !objectSkips()[head] && !contentNouns()[head] && !execNouns()[head]
+	}
+	return false
+}
+
 // valueNouns are values a call passes in and gets back: a verb that
 // removes or replaces something in one of them computes a result ("Remove
-// ANSI codes from text", "Replace tabs in a string").
+// ANSI codes from text", "Replace tabs in a string", "Remove the
+// background from an image").
 var valueNouns = lazyWordSet(`text texts string strings input inputs output value values json yaml xml html markdown answer
-	response expression`)
+	response expression image images photo photos picture pictures`)
 
 // transformsInput reports whether a clause's verb acts within a value
 // ("from text", "in a string") rather than on stored state.
@@ -556,6 +599,11 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 				e.class |= classMutate
 			}
 			e.class &^= classDestroy | classNonIdem
+		case e.class&classNonIdem != 0 && anyIn(phraseHeads(phrase, name && at > 0), memberNouns()):
+			// "im.v1.chat.members.create", "Create a team membership": a
+			// principal put in a group, which a second call finds there.
+			// Deleting one is judged as any deletion.
+			e.class &^= classNonIdem
 		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) ||
 			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns())) && !placedIn(words, at):
 			// "Create a PDF", "generate a chart": a rendering of the input,
@@ -608,8 +656,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 var clauseEnds = lazyWordSet(`so that which when whenever if because before after until while then where unless`)
 
 // objectPhrase returns up to six words of the object of the verb at
-// words[at] (past determiners), and in a name also the word before the
-// verb ("mb_bookmark_delete": "bookmark").
+// words[at] (past determiners), up to "of", which the head precedes ("a
+// summary of a document" is a summary), and in a name also the word
+// before the verb ("mb_bookmark_delete": "bookmark").
 func objectPhrase(words []string, at int, name bool) []string {
 	if at < 0 {
 		return nil
@@ -622,7 +671,7 @@ func objectPhrase(words []string, at int, name bool) []string {
 			continue
 		}
 		w := rest[i]
-		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || clauseEnds()[w] || exampleAside(rest[i:]) {
+		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || w == "of" || clauseEnds()[w] || exampleAside(rest[i:]) {
 			break
 		}
 		if !objectSkips()[w] {
@@ -676,18 +725,27 @@ func anyIn(ws []string, set map[string]bool) bool {
 }
 
 // referenceNouns are pointers to something else: removing one leaves the
-// thing, adding one twice adds one.
+// thing, adding one twice adds one. An invitation is a pending membership:
+// revoking it is undone by inviting again.
 var referenceNouns = lazyWordSet(`bookmark bookmarks favorite favorites favourite favourites star stars label labels tag tags
 	shortcut shortcuts alias aliases reaction reactions subscription subscriptions pin pins watcher watchers follower followers
-	assignee assignees reviewer reviewers`)
+	assignee assignees reviewer reviewers invitation invitations invite invites`)
+
+// memberNouns are principals' places in a group and links between two
+// records (an association of a contact with a company): adding one twice
+// leaves one.
+var memberNouns = lazyWordSet(`member members membership memberships collaborator collaborators participant participants
+	association associations`)
 
 // renderVerbs make an output from their input; renderedNouns are the
-// document formats and renderings they make (a PDF, a chart, a QR code),
-// which hold nothing but that input.
+// document formats and renderings they make (a PDF, a chart, a QR code)
+// and what is computed from a text (a summary, embeddings), which hold
+// nothing but that input.
 var (
 	renderVerbs   = lazyWordSet(`create generate`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
-		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid`)
+		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid
+		summary summaries embedding embeddings vector vectors`)
 	// issuedNouns are what a service issues and keeps when it generates
 	// one: a credential, an invoice.
 	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices`)
@@ -743,10 +801,14 @@ var (
 )
 
 // wordAfter returns the word after the first obj following words[at]
-// ("device" "clipboard"): the head of a two-word object.
+// ("device" "clipboard"): the head of a two-word object, past a genitive
+// ("a user's session": "session").
 func wordAfter(words []string, obj string, at int) string {
 	for k := max(at+1, 0); k+1 < len(words); k++ {
 		if words[k] == obj {
+			if words[k+1] == "s" && k+2 < len(words) {
+				return words[k+2]
+			}
 			return words[k+1]
 		}
 	}
@@ -843,8 +905,9 @@ var urlish = lazyWordSet(`url link endpoint webhook callback href site page`)
 // toolEvidence gathers the evidence classes of a tool.
 type toolEvidence struct {
 	name, title, annTitle, desc, params []verbEvidence
-	descReadOnly                        bool // the description scopes itself as read-only
-	descUnread                          bool // the description is in a language not read here
+	descReadOnly                        bool   // the description scopes itself as read-only
+	descUnread                          bool   // the description is in a language not read here
+	descPhrase                          string // the strongDestroyExpr phrase the description affirms
 	descView                            string
 }
 
@@ -905,7 +968,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	}
 	title := func(s string) []verbEvidence {
 		first := tlFirstClause(s)
-		return clauseOf(first, unreadLanguage(first), titleOwn)
+		return bringsNew(clauseOf(first, unreadLanguage(first), titleOwn), skipFillers(tlWords(first), titleOwn), e.name)
 	}
 	if v := t.Value.Get("title"); v.IsString() {
 		e.title = tagEvidence(title(a.cur.view(v.Str)), "title")
@@ -933,26 +996,15 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
 		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) && !negatedPhrase(e.descView, m) {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
-		}
-	}
-	// A title is a label ("Remove Droplets"); the description's clause
-	// with the same verb reads it with its object and preposition
-	// ("Remove droplets from a firewall": a membership change), and is
-	// the primary evidence: the title's verb takes its reading.
-	for _, tt := range [][]verbEvidence{e.title, e.annTitle} {
-		for i := range tt {
-			for _, d := range e.desc {
-				if d.word == tt[i].word {
-					tt[i].class, tt[i].weak = d.class, d.weak
-					break
-				}
-			}
+			e.descPhrase = m
 		}
 	}
 	// The name's verb is read with the object its description gives it:
 	// "add" is arithmetic in "Add two numbers", a membership change in
 	// "Add droplets to a firewall".
 	// A weak name word the description, read, does not confirm is a noun.
+	e.title = sharedReading(e.title, e.desc, e.name)
+	e.annTitle = sharedReading(e.annTitle, e.desc, e.name)
 	text := append(append(e.desc, e.title...), e.annTitle...)
 	readable := e.descView != "" && !e.descUnread
 	kept := e.name[:0]
@@ -985,6 +1037,47 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 	}
 	return e
+}
+
+// bringsNew reads a title's reading verb before "new" as the creation of
+// a name that creates: "Open new pull request" for create_pull_request
+// opens one that did not exist. Before a name that reads ("Get new
+// messages" for list_messages) it stays a read.
+func bringsNew(title []verbEvidence, words []string, name []verbEvidence) []verbEvidence {
+	if len(title) != 1 || title[0].class != classRead || classesOf(name)&classNonIdem == 0 || len(words) < 2 {
+		return title
+	}
+	next := words[1]
+	if determiners()[next] && len(words) > 2 {
+		next = words[2]
+	}
+	if next == "new" {
+		title[0].class = classMutate | classNonIdem
+	}
+	return title
+}
+
+// sharedReading reads each verb of a title with the object the
+// description or the name gives the same verb: a title restates the
+// action in a few words and often drops the container ("Remove member"
+// for teams-remove-member, whose description removes a member from a
+// team; "Remove domain" where the description removes a domain from a
+// project). The description's reading wins; the name's only where it is
+// milder, because the name's words can only have shown a container or a
+// reference (membership, judgeObjects), never a worse act.
+func sharedReading(title, desc, name []verbEvidence) []verbEvidence {
+	for k, t := range title {
+		if d := slices.IndexFunc(desc, func(d verbEvidence) bool { return d.word == t.word }); d >= 0 {
+			title[k].class = desc[d].class
+			continue
+		}
+		if n := slices.IndexFunc(name, func(n verbEvidence) bool { return n.word == t.word && !n.weak }); n >= 0 {
+			if harsh := classDestroy | classNonIdem; t.class&harsh&^name[n].class != 0 && name[n].class&harsh&^t.class == 0 {
+				title[k].class = name[n].class
+			}
+		}
+	}
+	return title
 }
 
 // returnedNouns are what a description that opens with a noun phrase
@@ -1034,8 +1127,11 @@ func orExisting(words []string) bool {
 
 // phraseNegators deny the action that follows them within a few words
 // ("without overwriting", "never deletes", "does not overwrite", "instead
-// of overwriting"; "t" is what is left of "won't" and "doesn't").
-var phraseNegators = lazyWordSet(`without never not no nor cannot instead t`)
+// of overwriting"; "t" is what is left of "won't" and "doesn't"), as do
+// the verbs that keep it from happening ("which prevents overwriting
+// someone else's changes", "to avoid overwriting", "protects against
+// overwriting").
+var phraseNegators = lazyWordSet(`without never not no nor cannot instead t prevent prevents preventing avoid avoids avoiding against`)
 
 // negatedPhrase reports whether the first occurrence of a destructive
 // phrase m in view is denied by one of the three words before it in its
@@ -1097,6 +1193,58 @@ func uniquelyKeyed(params []toolParam) bool {
 	return false
 }
 
+// repeatKeptRE finds a description's statement of what a repeated call
+// meets: the same key replaces what exists ("Rows with an existing id
+// are replaced"), or the key is taken or must be unique ("creation fails
+// if the name is taken"), or a retry with the same key is recognised.
+var repeatKeptRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:existing|same) (?:\w+ ){0,2}(?:is|are|will be|gets?) (?:replaced|updated|overwritten)\b|\b(?:name|key|slug|id|identifier|handle)s? (?:is |are )?(?:already )?(?:taken|in use)\b|\b(?:must|should) be (?:globally )?unique\b|\b(?:names?|keys?|slugs?|ids?) (?:are|is) (?:globally )?unique\b|\bretr(?:y|ies|ied) with the same\b`)
+})
+
+// keyedRepeat reports whether a tool makes nothing twice by a key: a
+// parameter that is an idempotency key (idempotency_key, IdempotencyToken:
+// the API recognises a retry), or a description that says what a repeated
+// call with the same key meets (repeatKeptRE). Read only for a tool about
+// to be reported.
+func keyedRepeat(params []toolParam, ev *toolEvidence) bool {
+	for _, p := range params {
+		for _, w := range p.words {
+			if strings.HasPrefix(w, "idempoten") || strings.HasPrefix(w, "dedup") {
+				return true
+			}
+		}
+	}
+	return ev.descView != "" && !ev.descUnread && repeatKeptRE().MatchString(ev.descView)
+}
+
+// repeatDisputed reports whether the evidence that each call adds
+// something (bad) comes from the name alone or from the text alone, and
+// the other source names a change that a repeat does not add to (the
+// name "update_dispute" under "Submit evidence for a dispute"): the two
+// disagree on what a retry does, and one source is a note.
+func repeatDisputed(bad, all []verbEvidence) bool {
+	fromName, fromText := false, false
+	for _, e := range bad {
+		if e.source == "name" {
+			fromName = true
+		} else {
+			fromText = true
+		}
+	}
+	if fromName == fromText {
+		return false
+	}
+	for _, e := range all {
+		if e.weak || e.source == "parameter" || (e.source == "name") == fromName {
+			continue
+		}
+		if e.class&(classMutate|classDestroy) != 0 && e.class&(classNonIdem|classSend|classExec) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // harmlessOverwrite reports whether what a destructive phrase m of view
 // overwrites or replaces is empty or a reference ("overwrite existing
 // empty cells", "replaces existing tags"), or backed up first in the same
@@ -1144,14 +1292,31 @@ func tlSentenceClause(f string) string {
 
 // skipFillers drops leading filler words, adverbs and the tool's own name
 // words (own, the split name, for a description) from a description's
-// first sentence.
+// first sentence. A name word followed by a determiner takes an object:
+// it is the clause's verb, one the lexicon does not know ("Resize a
+// droplet to a new size" for droplet-resize), and the skipping stops
+// there, before it reaches a word of the object ("new").
 func skipFillers(words, own []string) []string {
 	i := 0
-	for i < len(words) && (leadFillers()[words[i]] || tlHas(own, words[i]) && verbLexicon()[words[i]] == 0 || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
+	for i < len(words) && (leadFillers()[words[i]] || ownWord(words, i, own) || strings.HasSuffix(words[i], "ly") && len(words[i]) > 4) {
 		i++
 	}
 	return words[i:]
 }
+
+// ownWord reports whether words[i] is a word of the name (own) that
+// skipFillers may skip: not a known verb, and not followed by a
+// determiner.
+func ownWord(words []string, i int, own []string) bool {
+	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 {
+		return false
+	}
+	return i+1 >= len(words) || !determiners()[words[i+1]]
+}
+
+// determiners open a noun phrase: the word before one takes it as its
+// object.
+var determiners = lazyWordSet(`a an the this these those its your my our their every each`)
 
 func tagEvidence(ev []verbEvidence, source string) []verbEvidence {
 	for i := range ev {
@@ -1245,7 +1410,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 			// changes something ("put_file": "Replaces an existing file"),
 			// and a note on the name alone or the description alone.
 			f.Severity = reports.SeverityNote
-			if saysDestroys(bad) && strength(bad, all) == 3 {
+			if saysDestroys(bad) && strength(bad, all) == 3 && !undoable(ev) {
 				f.Severity = reports.SeverityError
 			}
 		}
@@ -1264,10 +1429,13 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
 	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) && !uniquelyKeyed(a.cur.params(t)) {
-		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 {
+		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 && !keyedRepeat(a.cur.params(t), ev) {
 			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")
 			graded(f, bad, all, 2)
+			if f.Severity == reports.SeverityWarning && repeatDisputed(bad, all) {
+				f.Severity = reports.SeverityNote
+			}
 		}
 	}
 	// A005: both readOnlyHint and destructiveHint true. MCP defines
@@ -1411,11 +1579,29 @@ func strength(ev, all []verbEvidence) int {
 	return 0
 }
 
+// restorableRE finds a description's statement that what the tool
+// deletes can be had back: it "can be restored", goes "to the trash", or
+// "itself is kept" (what it removes leaves a container only).
+var restorableRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:itself|themselves) (?:is |are )?(?:kept|not (?:deleted|removed|affected|destroyed))\b|\b(?:can|may|could) (?:still |later )?be (?:restored|recovered|undeleted|retrieved)\b|\b(?:restor|recover)\w* (?:it |them )?from (?:the )?(?:trash|bin|recycle bin)\b|\b(?:mov|sen)\w* (?:\w+ ){0,3}to (?:the )?(?:trash|bin|recycle bin)\b|\bsoft[- ]delet`)
+})
+
+// undoable reports whether a tool's description, read, says that what it
+// deletes can be restored ("Deleted stories can be restored from the
+// trash for 30 days") and names no overwrite and no "cannot be undone"
+// (descPhrase): the deletion is reversible, the reading in which authors
+// annotate it destructiveHint: false. The name and the description then
+// agree on a deletion, not on a destruction.
+func undoable(ev *toolEvidence) bool {
+	return ev.descView != "" && !ev.descUnread && ev.descPhrase == "" && restorableRE().MatchString(ev.descView)
+}
+
 // transitionVerbs destroy in some readings only: cancelling an order or a
-// booking and resetting settings or a password change the state of a
-// resource that stays, and authors annotate them either way. Alone they
-// are context, not a verdict ("cannot be undone" beside them still is).
-var transitionVerbs = lazyWordSet(`cancel reset`)
+// booking, resetting settings or a password and terminating an employment
+// or a contract change the state of a resource that stays, and authors
+// annotate them either way. Alone they are context, not a verdict
+// ("cannot be undone" beside them still is).
+var transitionVerbs = lazyWordSet(`cancel reset terminate`)
 
 // saysDestroys reports whether the description or a title (not the name
 // alone, not a parameter) gives clear evidence of destruction: a verb

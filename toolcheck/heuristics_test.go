@@ -297,6 +297,71 @@ func TestAnnotations(t *testing.T) {
 		{"an overwrite after a backup", `{"name": "fix_test", "description": "Apply a fix to a test file. Creates a .bak backup before overwriting.", "annotations": {"destructiveHint": false}}`, nil},
 		{"a rendering of the input", `{"name": "create_chart", "description": "Generate a chart image from the given data.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a rendering stored in a document", `{"name": "create_chart", "description": "Create a chart in a spreadsheet.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// A title's verb is read with the object the description or the
+		// name gives the same verb: "Remove member" drops the team the
+		// member leaves (issue 44, benign11).
+		{"title dropping the container of a membership", `{"name": "teams-remove-member", "description": "Remove a member from a team.", "annotations": {"title": "Remove member", "destructiveHint": false}}`, nil},
+		{"title dropping the container of the name", `{"name": "firewall-remove-rules", "annotations": {"title": "Remove firewall rules", "destructiveHint": false}}`, nil},
+		{"title dropping the container the description gives", `{"name": "remove-domain", "description": "Remove a domain from a project.", "annotations": {"title": "Remove domain", "destructiveHint": false}}`, nil},
+		{"title and name removing content", `{"name": "remove_file", "annotations": {"title": "Remove file", "destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"title removing content the description removes", `{"name": "remove_file", "description": "Remove a file from the workspace.", "annotations": {"title": "Remove file", "destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A verb that keeps the overwrite from happening denies it.
+		{"prevents overwriting", `{"name": "edit-post", "description": "Edit a post. updated_at must be the post's current value, which prevents overwriting someone else's changes.", "annotations": {"destructiveHint": false}}`, nil},
+		{"to avoid overwriting", `{"name": "save_note", "description": "Save a note under a new name to avoid overwriting the original.", "annotations": {"destructiveHint": false}}`, nil},
+		{"edits by overwriting", `{"name": "edit-post", "description": "Edit a post, overwriting its content.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A deletion the description says can be restored is reversible:
+		// a note, unless it also says it cannot be undone.
+		{"deletion restorable from the trash", `{"name": "delete_story", "description": "Delete a story. Deleted stories can be restored from the trash for 30 days.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"deletion moved to the trash", `{"name": "teams-delete-channel", "description": "Delete a channel: it is moved to the recycle bin.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"deletion that cannot be restored", `{"name": "delete_story", "description": "Delete a story. Deleted stories cannot be restored.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"deletion restorable only from a backup that cannot be undone", `{"name": "delete_page", "description": "Delete a page. This cannot be undone; an old copy may be restored from a backup.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A name word followed by a determiner is the description's verb
+		// (one the lexicon does not know): the object after it is no verb.
+		{"an unknown verb of the name before its object", `{"name": "droplet-resize", "description": "Resize a droplet to a new size.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a name word before the verb", `{"name": "tokensave_x", "description": "Tokensave deletes the file.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		// A key that makes a retry find what the first call made: an
+		// idempotency key parameter, a description that says what the same
+		// key meets.
+		{"creation with an idempotency key", `{"name": "CreatePayment", "description": "Creates a payment.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"idempotency_key": {"type": "string"}}}}`, nil},
+		{"creation with another key", `{"name": "CreatePayment", "description": "Creates a payment.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"payment_key": {"type": "string"}}}}`, map[string]string{ruleA004: "warning"}},
+		{"insertion replacing rows of an existing id", `{"name": "insert_dataset_rows", "description": "Insert rows into a dataset. Rows with an existing id are replaced.", "annotations": {"idempotentHint": true}}`, nil},
+		{"creation that fails on a taken name", `{"name": "s3_create_bucket", "description": "Creates a new S3 bucket. Bucket names are global: creation fails if the name is taken.", "annotations": {"idempotentHint": true}}`, nil},
+		{"insertion of rows", `{"name": "insert_dataset_rows", "description": "Insert rows into a dataset.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// The name and the description disagree on what a retry does.
+		{"an update that submits", `{"name": "update_dispute", "description": "Submit evidence for a dispute.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "note"}},
+		{"an insertion that adds a new member of a container", `{"name": "sheets_insert_sheet", "description": "Add a new sheet to an existing spreadsheet", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		{"a submission that submits", `{"name": "submit_dispute_evidence", "description": "Submit evidence for a dispute.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// Creating a membership puts a principal in a group once.
+		{"membership created by a dotted name", `{"name": "im.v1.chat.members.create", "description": "将用户或机器人拉入群聊。", "annotations": {"idempotentHint": true}}`, nil},
+		{"chat created by a dotted name", `{"name": "im.v1.chat.create", "description": "创建群聊。", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// Linked, not made or destroyed: one thing under another of its
+		// kind; a record that says it is kept; an association.
+		{"a sub-issue added to a parent issue", `{"name": "add_sub_issue", "description": "Add a sub-issue to a parent issue.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a sub-issue removed from a parent issue", `{"name": "remove_sub_issue", "description": "Remove a sub-issue from a parent issue.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a comment removed from an issue", `{"name": "remove_comment", "description": "Remove a comment from an issue.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a removal that says the item itself is kept", `{"name": "remove_file", "description": "Remove a file from the workspace. The file itself is kept.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"associations created", `{"name": "hubspot-batch-create-associations", "description": "Associate records, e.g. a contact with a company.", "annotations": {"idempotentHint": true}}`, nil},
+		// A title's reading verb before "new" creates what the name creates.
+		{"title opening a new pull request", `{"name": "create_pull_request", "description": "Create a new pull request.", "annotations": {"title": "Open new pull request"}}`, nil},
+		{"title opening a pull request", `{"name": "delete_pull_request", "annotations": {"title": "Open new pull request"}}`, map[string]string{ruleA005: "warning"}},
+		{"a summary computed from a document", `{"name": "create_summary", "description": "Create a summary of a document.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"embeddings generated for texts", `{"name": "generate_embeddings", "description": "Create embeddings for a list of texts.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a summary stored in a page", `{"name": "create_summary", "description": "Create a summary in a Notion page.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		// A link named by "between" leaves both ends.
+		{"a link between two work items", `{"name": "remove_link", "description": "Remove a link between two work items.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a dependency between two tasks", `{"name": "remove_dependency", "description": "Remove a dependency between two tasks.", "annotations": {"destructiveHint": false}}`, nil},
+		{"messages between two users", `{"name": "delete_messages", "description": "Delete messages between two users.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a conversion between units reads", `{"name": "convert_units", "description": "Convert a value between units.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"records between two dates", `{"name": "delete_rows", "description": "Delete all records between two dates.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a background removed from an image", `{"name": "remove_background", "description": "Remove the background from an image and return a PNG.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"an image removed from a post", `{"name": "remove_image", "description": "Remove an image from a post.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"an embedding vector for a text", `{"name": "create_embedding", "description": "Create an embedding vector for a text.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a user's session revoked", `{"name": "revoke_session", "description": "Revoke a user's session, signing them out.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a user's API key revoked", `{"name": "revoke_key", "description": "Revoke a user's API key.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a pending invitation revoked", `{"name": "revoke_invitation", "description": "Revoke a pending invitation.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a pending invite deleted", `{"name": "delete_invite", "description": "Delete a pending invite.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a termination of employment", `{"name": "terminate-employee", "description": "Terminate an employee's employment as of a date. The record is kept.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
+		{"a termination that cannot be undone", `{"name": "terminate_instance", "description": "Terminate an instance. This cannot be undone.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
