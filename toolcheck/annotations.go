@@ -556,13 +556,16 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 				e.class |= classMutate
 			}
 			e.class &^= classDestroy | classNonIdem
-		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) || anyIn(phrase, fileFormats())) && !placedIn(words, at):
+		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) ||
+			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) || anyIn(phrase, fileFormats())) && !placedIn(words, at):
 			// "Create a PDF", "generate a chart", "Generate a PDF invoice
 			// for an order" (a file format before the head names the
 			// rendering): a rendering of the input, returned to the
 			// caller; a retry renders the same again. One made in a
 			// document ("Create a chart in a spreadsheet") is stored
-			// there.
+			// there. "Generate" makes its output whatever it is (a
+			// summary, code, a test, a UUID), unless it issues something
+			// the service keeps (issuedNouns: "Generate an API key").
 			e.class = classRead
 		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
 			// A cache is a copy of what is stored elsewhere: clearing or
@@ -706,6 +709,9 @@ var (
 	renderVerbs   = lazyWordSet(`create generate`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
 		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid`)
+	// issuedNouns are what a service issues and keeps when it generates
+	// one: a credential, an invoice.
+	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices`)
 )
 
 // fileFormats are document and image formats: in a verb's object ("a PDF
@@ -965,26 +971,25 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 		}
 	}
+	// A title is a label ("Remove Droplets"); the description's clause
+	// with the same verb reads it with its object and preposition
+	// ("Remove droplets from a firewall": a membership change), and is
+	// the primary evidence: the title's verb takes its reading.
+	for _, tt := range [][]verbEvidence{e.title, e.annTitle} {
+		for i := range tt {
+			for _, d := range e.desc {
+				if d.word == tt[i].word {
+					tt[i].class, tt[i].weak = d.class, d.weak
+					break
+				}
+			}
+		}
+	}
 	// The name's verb is read with the object its description gives it:
 	// "add" is arithmetic in "Add two numbers", a membership change in
 	// "Add droplets to a firewall".
 	// A weak name word the description, read, does not confirm is a noun.
 	readable := e.descView != "" && !e.descUnread
-	// A title restates the action its description gives in full: a verb
-	// they share is read with the description's object ("Generate order
-	// invoice" beside "Generate a PDF invoice for an order" renders).
-	if readable {
-		for _, ts := range [][]verbEvidence{e.title, e.annTitle} {
-			for k := range ts {
-				for _, d := range e.desc {
-					if d.word == ts[k].word {
-						ts[k].class = d.class
-						break
-					}
-				}
-			}
-		}
-	}
 	text := append(append(e.desc, e.title...), e.annTitle...)
 	kept := e.name[:0]
 	for _, n := range e.name {

@@ -57,7 +57,7 @@ type intentPatterns struct {
 	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
-	pasteVerb, pageSink, dnsSink, openPage,
+	pasteVerb, pageSink, dnsSink, openPage, hiddenTurns,
 	aiMaker, convNoun, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
@@ -113,10 +113,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be|is a call to this tool)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges|turns|prompts)\b|\b(?:every|each|all) (?:previous|prior|earlier|preceding) (?:exchange|turn|prompt)\b|\b(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges|turns|prompts)\b|\b(?:every|each|all) (?:previous|prior|earlier|preceding) (?:exchange|turn|prompt|message)\b|\b(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|(?:messages?|requests?) (?:exchanged|sent|posted|written|typed|seen) (?:in|during) (?:this|the) (?:chat|session)|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from|during) (?:this|the) (?:chat|session)|(?:every|each|all) (?:previous|prior|earlier|preceding) message|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ ){0,2}(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:tool )?(?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|all|each|any) (?:other )?(?:tools?|tool calls?)\b.{0,40}\bin full\b`),
 		// leakToThis hands something to this tool: "into this tool",
@@ -124,7 +124,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		leakToThis: newLitRegexp(`\b(?:mirror|mirrored|mirroring|copy|copied|copying|pass|passed|passing|send|sent|forward|forwarded|relay|relayed|log|logged|record|recorded|replicate|replicated|paste|pasted|submit|submitted)\b(?: [\w'-]+){0,12}? (?:here|(?:in|into|to) this (?:tool|one|function))\b`),
 		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last|so far|up to now|until now)\b`),
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|populate|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
-		credNoun:   newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
+		// hiddenTurns are the parts of a conversation the user does not
+		// see or would not hand over: the system and developer messages,
+		// what the user pasted.
+		hiddenTurns: newLitRegexp(`\b(?:system|developer) (?:prompts?|messages?|instructions)\b|\b(?:pasted|pastes)\b`),
+		credNoun:    newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
 		// developer configures ("provide your API key via FOO_KEY").
@@ -218,7 +222,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// calledWith is a tool called with its arguments, or this tool
 		// with the call's circumstances between ("calling this after
 		// every tool call, with entry set to …").
-		calledWith: newLitRegexp(`\b(?:called|invoked|run|used|call|invoke) with\b|\b(?:call|invoke|calling|invoking) (?:this|it|this tool)(?: [\w-]+){1,6}?,? with\b`),
+		calledWith: newLitRegexp(`\b(?:called|invoked|run|used|call|invoke) with\b|\b(?:call|invoke|calling|invoking) (?:this|it|this tool)(?: [\w-]+){0,6}?,? with\b`),
 		phone:      newLitRegexp(`\+\d{7,15}\b`),
 		everyOne:   newLitRegexp(`\b(?:every|each|all)\b`),
 		// recordVerb hands the conversation to a log ("record every
@@ -484,19 +488,55 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	return out
 }
 
-// closedParam reports whether the parameter whose description is read
-// (curParam) takes only values from a closed set (toolParam.closed).
-func (a *toolAnalysis) closedParam() bool {
+// conversationWords name a tool's job as the conversation itself:
+// keeping it (memory, a transcript, a journal), condensing it (a summary)
+// or handing it to another model for a view of its own.
+var conversationWords = lazyWordSet(`conversation conversations chat chats dialog dialogue transcript transcripts context
+	memory memories remember summary summaries summarize summarise summarizes summarises history journal
+	reflect reflection reflections thought thoughts reasoning feedback opinion consult consults llm llms model models`)
+
+// conversationTool reports whether the tool being read says, in its name
+// or its description's first sentence, that its job is the conversation
+// (conversationWords): "save_memory", "Ask Gemini for a second opinion".
+func (a *toolAnalysis) conversationTool() bool {
+	t := a.curTool
+	if t == nil {
+		return false
+	}
+	// A server's request or a prompt read as an item may have no
+	// description, or one of another type.
+	desc := ""
+	if d := t.Value.Get("description"); d.IsString() {
+		desc = d.Str
+	}
+	words := append(tlWords(strings.ToLower(tlFirstSentence(desc))), a.cur.nameWords(t)...)
+	return anyIn(words, conversationWords())
+}
+
+// noTextParam reports whether the parameter whose description is read
+// (curParam) cannot carry text the model writes: it takes only values
+// from a closed set (toolParam.closed), or its name says it holds an
+// identifier ("session_id", "threadIds"), a reference to what the server
+// keeps, which its description may explain ("previous messages from this
+// session are prepended") without asking for them.
+func (a *toolAnalysis) noTextParam() bool {
 	if a.curParam == "" || a.curTool == nil {
 		return false
 	}
 	for _, tp := range a.cur.params(a.curTool) {
 		if tp.name == a.curParam {
-			return tp.closed
+			last := ""
+			if len(tp.words) > 0 {
+				last = tp.words[len(tp.words)-1]
+			}
+			return tp.closed || idWords()[last]
 		}
 	}
 	return false
 }
+
+// idWords end a parameter name that holds an identifier.
+var idWords = lazyWordSet(`id ids uuid uuids guid guids`)
 
 // clauseIntent applies the intent rules to one clause, given which gates
 // matched in it.
@@ -571,7 +611,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) && !summaryOnly(s) ||
 			verbatim && (p.convNoun.MatchString(s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s")) ||
 			modelReplyHint(s) && p.modelReply.MatchString(s) && p.everyOne.MatchString(s) && replyHandedOver(p, s)) &&
-			(param && !a.closedParam() || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
+			(param && !a.noTextParam() || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
 			// The conversation, or what the user wrote word for word: the
 			// user's messages, not the one message or question the tool
 			// is for ("query: the user's question, verbatim"); or every
@@ -580,7 +620,18 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 			// or a number cannot, and its description names what the
 			// choices return ("operation: 'get' for one agent version in
 			// full (system prompt, tools, models)").
-			add(famDirective, 4, s, false)
+			//
+			// A tool whose stated purpose is the conversation ("Save the
+			// conversation to memory", "Ask a second model for its
+			// opinion") is handed it by design: its own description asking
+			// for it is context that needs another signal. Asking it for
+			// secrets or the system messages too still is harvest, and so
+			// is a parameter's text, which the model fills unseen.
+			w := 4.0
+			if !param && a.conversationTool() && !p.credNoun.MatchString(s) && !p.hiddenTurns.MatchString(s) {
+				w = 2
+			}
+			add(famDirective, w, s, false)
 		case modelReplyHint(s) && p.modelReply.MatchString(s) && p.order.MatchString(s) && p.transfer.MatchString(s) && p.toTool.MatchString(s):
 			// The model's reply sent on to a tool before it is given
 			// ("before returning your final answer, send it to the

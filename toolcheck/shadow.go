@@ -303,7 +303,8 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 		if unpadded(tx.text) {
 			continue
 		}
-		p := mcpunicode.MeasurePadding(tlUnalign(tlLayout(tx.text)))
+		laid := tlUnalign(tlLayout(tx.text))
+		p := mcpunicode.MeasurePadding(laid)
 		if !p.Padded() {
 			continue
 		}
@@ -316,8 +317,22 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 		if p.MaxBlankLines >= mcpunicode.PaddingBlankLines {
 			what = fmt.Sprintf("%d blank lines in a row", p.MaxBlankLines)
 		}
-		a.add(ruleT004, tx.pos, a.collector.pointer(&tx), fmt.Sprintf("tool %s: %s pushes the rest of the text out of view", QuoteName(t.Name), what), ev, "padding")
+		f := a.add(ruleT004, tx.pos, a.collector.pointer(&tx), fmt.Sprintf("tool %s: %s pushes the rest of the text out of view", QuoteName(t.Name), what), ev, "padding")
+		if p.LongestSpaceRun < mcpunicode.PaddingSpaceRun && p.ExoticSpaces == 0 && !a.signalsAfter(laid[p.BlankLinesOffset:]) {
+			// Blank lines between paragraphs that say nothing to the
+			// model (no instruction phrase follows them) are sloppy
+			// layout: they push text down, and what they push is plain.
+			// A run of spaces inside a line has no layout reason and
+			// stays a warning.
+			f.Severity = reports.SeverityNote
+		}
 	}
+}
+
+// signalsAfter reports whether the text a run of blank lines pushes down
+// holds an instruction phrase of any weight (the T001 phrase set).
+func (a *toolAnalysis) signalsAfter(rest string) bool {
+	return len(a.matchPhrases(matchView(rest), "", jsonPos{}, false)) > 0
 }
 
 // unpadded reports, for sizeRules, text that is not padded once its

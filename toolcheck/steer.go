@@ -153,7 +153,10 @@ func foreignLetters(s string) bool {
 }
 
 // otherIdent returns a tool-shaped name of s ("read_file") that is none of
-// this server's tools or parameters, nor a segment of a path or URL.
+// this server's tools or parameters, nor a segment of a path or URL. A
+// snake_case name is code wherever it stands; a hyphenated one is code
+// only where the text marks it as such (kebabNamed): English writes
+// "follow-up", "real-time" and "read-only" the same way.
 func (a *toolAnalysis) otherIdent(s string, skip string) string {
 	re := steerRE().ident
 	for _, m := range re.FindAllStringIndex(s, 8) {
@@ -161,7 +164,10 @@ func (a *toolAnalysis) otherIdent(s string, skip string) string {
 		if w == skip || strings.ContainsAny(w, "0123456789") {
 			continue
 		}
-		if m[0] > 0 && strings.IndexByte("/.@=:{", s[m[0]-1]) >= 0 || m[1] < len(s) && strings.IndexByte("/.@({", s[m[1]]) >= 0 {
+		if m[0] > 0 && strings.IndexByte("/.@=:{", s[m[0]-1]) >= 0 || m[1] < len(s) && strings.IndexByte("/.@({", s[m[1]]) >= 0 && !sentenceEnd(s, m[1]) {
+			continue
+		}
+		if !strings.Contains(w, "_") && !kebabNamed(s, m[0], m[1]) {
 			continue
 		}
 		if !a.rep.ownName(identKey(w)) {
@@ -170,6 +176,34 @@ func (a *toolAnalysis) otherIdent(s string, skip string) string {
 	}
 	return ""
 }
+
+// sentenceEnd reports whether s[i] is a full stop that ends a sentence
+// (the end of s or a space follows), not a dot inside a path or a host.
+func sentenceEnd(s string, i int) bool {
+	return s[i] == '.' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n')
+}
+
+// kebabNamed reports whether the hyphenated word s[i:j] stands as a name
+// of code: quoted or in backticks, followed by "tool", "call" or
+// "command", or after a verb that calls it ("call send-email", "using
+// create-issue").
+func kebabNamed(s string, i, j int) bool {
+	if i > 0 && j < len(s) && strings.IndexByte("`'\"", s[i-1]) >= 0 && s[j] == s[i-1] {
+		return true
+	}
+	after := tlWords(s[j:])
+	if len(after) > 0 && callNouns()[after[0]] {
+		return true
+	}
+	before := tlWords(s[:i])
+	return len(before) > 0 && callVerbs()[before[len(before)-1]]
+}
+
+// callNouns follow a tool's name in prose; callVerbs precede it.
+var (
+	callNouns = lazyWordSet(`tool tools call calls command commands function functions endpoint method request requests`)
+	callVerbs = lazyWordSet(`call calls calling called invoke invokes invoking invoked use uses using run runs running`)
+)
 
 // ownIdentOther reports whether s names one of this server's tools other
 // than self.
