@@ -605,11 +605,13 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// Deleting one is judged as any deletion.
 			e.class &^= classNonIdem
 		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) ||
-			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns())) && !placedIn(words, at):
-			// "Create a PDF", "generate a chart": a rendering of the input,
-			// returned to the caller; a retry renders the same again. One
-			// made in a document ("Create a chart in a spreadsheet") is
-			// stored there. "Generate" makes its output whatever it is (a
+			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) || anyIn(phrase, fileFormats())) && !placedIn(words, at):
+			// "Create a PDF", "generate a chart", "Generate a PDF invoice
+			// for an order" (a file format before the head names the
+			// rendering): a rendering of the input, returned to the
+			// caller; a retry renders the same again. One made in a
+			// document ("Create a chart in a spreadsheet") is stored
+			// there. "Generate" makes its output whatever it is (a
 			// summary, code, a test, a UUID), unless it issues something
 			// the service keeps (issuedNouns: "Generate an API key").
 			e.class = classRead
@@ -645,10 +647,29 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			e.class = e.class&^classDestroy | classMutate
 		case infoNouns()[obj] || infoBefore:
 			e.class = classRead
+		case rehearsal(words, at):
+			// "npm_publish_preflight", "Publish preflight check",
+			// "deploy_dry_run": a check of the action, which does not do it.
+			e.class = classRead
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// rehearsal reports whether the verb at words[at] names the action that
+// the noun after it rehearses: a preflight or a dry run of it.
+func rehearsal(words []string, at int) bool {
+	if at < 0 || at+1 >= len(words) {
+		return false
+	}
+	switch words[at+1] {
+	case "preflight", "dryrun":
+		return true
+	case "dry":
+		return at+2 < len(words) && words[at+2] == "run"
+	}
+	return false
 }
 
 // clauseEnds start a subordinate clause: the object before them is over
@@ -750,6 +771,10 @@ var (
 	// one: a credential, an invoice.
 	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices`)
 )
+
+// fileFormats are document and image formats: in a verb's object ("a PDF
+// invoice", "a CSV export") they name what is rendered.
+var fileFormats = lazyWordSet(`pdf pdfs png jpg jpeg svg csv`)
 
 // viewNouns are the client's own display: what is sent there is shown.
 var viewNouns = lazyWordSet(`frontend ui viewer panel screen console inspector devtools`)
@@ -892,8 +917,12 @@ const (
 	// also where the description says a repeated call is safe ("Safe to
 	// call multiple times", "safe to retry"), what a repeated call
 	// returns ("returns the existing identity if already registered") or
-	// finds ("0 on duplicate", "duplicates are ignored").
-	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it )?(?:does not|doesn't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\bupsert|\bidempotent|\balready (?:indexed|queued|submitted|known|recorded|tracked|stored|saved|imported|uploaded|subscribed|applied)\b|\b(?:on|for) (?:a )?duplicate\b|\bduplicates? (?:are|is|will be) (?:ignored|skipped|detected|rejected|merged)\b|\bdeduplicat\w*|\b(?:skips?|ignores?) (?:existing|duplicates?)\b|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
+	// finds ("0 on duplicate", "duplicates are ignored"), that it gets or
+	// creates in either order ("Create or get an AWS external ID"), or that it
+	// creates only what is missing ("if it does not exist", "if the
+	// project does not exist, it will be created": the subject may be a
+	// noun phrase).
+	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it |they |(?:the|a|an|this|that|your|its) [a-z][a-z0-9_-]* )?(?:does not|doesn't|do not|don't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\b(?:creates?|adds?|makes?) or (?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up)\b|\bupsert|\bidempotent|\balready (?:indexed|queued|submitted|known|recorded|tracked|stored|saved|imported|uploaded|subscribed|applied)\b|\b(?:on|for) (?:a )?duplicate\b|\bduplicates? (?:are|is|will be) (?:ignored|skipped|detected|rejected|merged)\b|\bdeduplicat\w*|\b(?:skips?|ignores?) (?:existing|duplicates?)\b|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
 // netParams are parameter names that address the network.
@@ -970,11 +999,15 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		first := tlFirstClause(s)
 		return bringsNew(clauseOf(first, unreadLanguage(first), titleOwn), skipFillers(tlWords(first), titleOwn), e.name)
 	}
+	// The words of the first clauses read, for infoText.
+	var titleClauses, annTitleClauses, descClauses []string
 	if v := t.Value.Get("title"); v.IsString() {
 		e.title = tagEvidence(title(a.cur.view(v.Str)), "title")
+		titleClauses = tlWords(tlFirstClause(a.cur.view(v.Str)))
 	}
 	if v := t.Value.Get("annotations").Get("title"); v.IsString() {
 		e.annTitle = tagEvidence(title(a.cur.view(v.Str)), "annotations.title")
+		annTitleClauses = tlWords(tlFirstClause(a.cur.view(v.Str)))
 	}
 	if v := t.Value.Get("description"); v.IsString() {
 		e.descView = a.cur.view(v.Str)
@@ -988,6 +1021,9 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 			fcUnread = unreadLanguage(fc)
 		}
 		e.desc = tagEvidence(clauseOf(fc, fcUnread, nameWords), "description")
+		if !fcUnread {
+			descClauses = tlWords(fc)
+		}
 		if len(e.desc) == 0 && !fcUnread {
 			e.desc = returnedData(skipFillers(tlWords(fc), nil))
 		}
@@ -1005,8 +1041,8 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	// A weak name word the description, read, does not confirm is a noun.
 	e.title = sharedReading(e.title, e.desc, e.name)
 	e.annTitle = sharedReading(e.annTitle, e.desc, e.name)
-	text := append(append(e.desc, e.title...), e.annTitle...)
 	readable := e.descView != "" && !e.descUnread
+	text := append(append(e.desc, e.title...), e.annTitle...)
 	kept := e.name[:0]
 	for _, n := range e.name {
 		confirmed := false
@@ -1018,6 +1054,12 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 		if n.weak && !confirmed && readable {
 			continue
+		}
+		// A name's verb that a title or description which reads names
+		// as the topic of what it returns ("extension_cli_install":
+		// "Get CLI installation instructions") reads too.
+		if !confirmed && (infoText(titleClauses, e.title, n.word) || infoText(annTitleClauses, e.annTitle, n.word) || readable && infoText(descClauses, e.desc, n.word)) {
+			n.class, n.weak = classRead, false
 		}
 		kept = append(kept, n)
 	}
@@ -1078,6 +1120,29 @@ func sharedReading(title, desc, name []verbEvidence) []verbEvidence {
 		}
 	}
 	return title
+}
+
+// infoText reports whether words, a first clause whose evidence ev is a
+// read and nothing else ("Get CLI installation instructions"), name verb
+// as the topic of the information the tool returns: the verb, or a noun
+// derived from it ("installation", "deployment", "migration",
+// "configuration"), right before an information noun. A clause without
+// a verb, or with another action, claims no read.
+func infoText(words []string, ev []verbEvidence, verb string) bool {
+	if len(ev) == 0 || classesOf(ev) != classRead {
+		return false
+	}
+	stem := strings.TrimSuffix(verb, "e")
+	for k := 1; k < len(words); k++ {
+		if !infoNouns()[words[k]] {
+			continue
+		}
+		switch words[k-1] {
+		case verb, stem + "ation", stem + "ion", verb + "ment", verb + "ation":
+			return true
+		}
+	}
+	return false
 }
 
 // returnedNouns are what a description that opens with a noun phrase

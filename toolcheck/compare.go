@@ -186,7 +186,9 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		}
 		// A value the tool itself offers for one of its inputs is its own
 		// operation ("operation": {"enum": ["get", "get_report"]}; "prefer
-		// this over 'get_report'"), not another server's tool of that name.
+		// this over 'get_report'"), and one of its inputs its own setting
+		// ("ensure_connection(healthCheck=true)"), not another server's
+		// tool of that name.
 		if choices == nil {
 			choices = ownChoices(t)
 		}
@@ -261,7 +263,8 @@ func withoutCode(view string) string {
 }
 
 // ownChoices returns the lower-cased strings tool t's inputSchema offers as
-// values (enum members and consts, at any depth).
+// values (enum members and consts) or names as inputs (property names), at
+// any depth.
 func ownChoices(t *Tool) map[string]bool {
 	out := map[string]bool{}
 	var walk func(v *jsonc.Value, depth int)
@@ -281,6 +284,12 @@ func ownChoices(t *Tool) map[string]bool {
 					}
 				case m.Key == "const" && m.Value.IsString():
 					out[strings.ToLower(m.Value.Str)] = true
+				case m.Key == "properties" && m.Value.Kind == jsonc.Object:
+					// An input of its own ("ensure_connection(healthCheck=true)").
+					for _, p := range m.Value.Members {
+						out[strings.ToLower(p.Key)] = true
+					}
+					walk(m.Value, depth+1)
 				default:
 					walk(m.Value, depth+1)
 				}

@@ -362,6 +362,34 @@ func TestAnnotations(t *testing.T) {
 		{"a pending invite deleted", `{"name": "delete_invite", "description": "Delete a pending invite.", "annotations": {"destructiveHint": false}}`, nil},
 		{"a termination of employment", `{"name": "terminate-employee", "description": "Terminate an employee's employment as of a date. The record is kept.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
 		{"a termination that cannot be undone", `{"name": "terminate_instance", "description": "Terminate an instance. This cannot be undone.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A name's verb that a reading title names as the topic of what
+		// the tool returns reads (real: Azure MCP's
+		// extension_cli_install, capture10); a description that does it
+		// confirms the verb.
+		{"install instructions shown by the title", `{"name": "extension_cli_install", "description": "Provide installation instructions for the CLI.", "annotations": {"title": "Get CLI installation instructions", "readOnlyHint": true}}`, nil},
+		{"install instructions shown, the description installs", `{"name": "extension_cli_install", "description": "Installs the CLI on this machine.", "annotations": {"title": "Get CLI installation instructions", "readOnlyHint": true}}`, map[string]string{ruleA001: "error", ruleA005: "warning"}},
+		{"deploy guide shown by the title", `{"name": "app_deploy", "title": "Show the deployment guide", "annotations": {"readOnlyHint": true}}`, nil},
+		{"deploy shown as a read of the app", `{"name": "app_deploy", "title": "Show the app", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note", ruleA005: "warning"}},
+		// Creating only what is missing, with a noun phrase for subject,
+		// is idempotent by design (real: HubSpot CLI's upload-project,
+		// capture10).
+		{"upload that creates the project if it does not exist", `{"name": "upload-project", "description": "Uploads the project in the current directory. If the project does not exist, it will be created.", "annotations": {"idempotentHint": true}}`, nil},
+		{"upload that makes a new build each time", `{"name": "upload-project", "description": "Uploads the project in the current directory; each upload makes a new build.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// capture10's YawLabs servers: a preflight of an action does not
+		// do it; a file format before the head names a rendering; an
+		// overwrite the description prevents is none; "create or get"
+		// gets or creates.
+		{"publish preflight check", `{"name": "npm_publish_preflight", "description": "Comprehensive pre-publish validation.", "annotations": {"title": "Publish preflight check", "readOnlyHint": true}}`, nil},
+		{"delete dry run", `{"name": "delete_dry_run", "description": "Delete dry run: lists the files a delete would remove.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"publish, then a preflight", `{"name": "npm_publish", "description": "Publish the package after a preflight check.", "annotations": {"title": "Publish package", "readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"a PDF invoice rendered", `{"name": "generate_order_invoice", "description": "Generate a PDF invoice for an order. Returns a download URL.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a PDF invoice rendered, the title shorter", `{"name": "generate_order_invoice", "description": "Generate a PDF invoice for an order. Returns a download URL.", "annotations": {"title": "Generate order invoice", "idempotentHint": true}}`, nil},
+		{"an invoice generated, the title shorter", `{"name": "generate_order_invoice", "description": "Generate an invoice for an order.", "annotations": {"title": "Generate order invoice", "idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		{"an invoice generated", `{"name": "generate_invoice", "description": "Generate an invoice for an order.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		{"an overwrite prevented", `{"name": "update_acl", "description": "Update the ACL policy. Pass the ETag to prevent overwriting concurrent changes.", "annotations": {"destructiveHint": false}}`, nil},
+		{"an overwrite", `{"name": "update_acl", "description": "Update the ACL policy, overwriting concurrent changes.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"create or get", `{"name": "create_external_id", "description": "Create or get an external ID for the account.", "annotations": {"idempotentHint": true}}`, nil},
+		{"create or send", `{"name": "create_message", "description": "Create or send a message.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
@@ -480,6 +508,11 @@ func TestCompareOwnChoices(t *testing.T) {
 	}{
 		{"enum", `{"type": "object", "properties": {"operation": {"type": "string", "enum": ["list_trials", "get_report"]}}}`, 0},
 		{"const in a oneOf", `{"type": "object", "properties": {"op": {"oneOf": [{"const": "get_report"}, {"const": "list_trials"}]}}}`, 0},
+		// One of its own inputs (real: react-native-ai-debugger's
+		// "ensure_connection(healthCheck=true)" beside a healthCheck tool,
+		// capture10).
+		{"an input of its own", `{"type": "object", "properties": {"get_report": {"type": "boolean"}}}`, 0},
+		{"an input of its own, nested", `{"type": "object", "properties": {"options": {"type": "object", "properties": {"get_report": {"type": "boolean"}}}}}`, 0},
 		{"not offered", `{"type": "object", "properties": {"operation": {"type": "string", "enum": ["list_trials"]}}}`, 1},
 		{"free text", `{"type": "object", "properties": {"operation": {"type": "string"}}}`, 1},
 	} {

@@ -230,6 +230,20 @@ func selfSubject(before, self string) bool {
 	return hasWord(before, self) || strings.Contains(before, "this tool") || strings.Contains(before, "this endpoint")
 }
 
+// orderNegators deny the order of the clause they stand in.
+var orderNegators = lazyWordSet(`not never no nor cannot t`)
+
+// negatedClause reports whether the clause that before ends (the text
+// after its last ".", ";", ":", "," or "!") is denied: "do not call it
+// after every single step" forbids the order that "call it after every
+// step" gives.
+func negatedClause(before string) bool {
+	if i := strings.LastIndexAny(before, ".;:,!?"); i >= 0 {
+		before = before[i+1:]
+	}
+	return anyIn(tlWords(before), orderNegators())
+}
+
 // steerSignals returns the sentence-level signals of one text of the tool
 // being analysed (param: a parameter's own text).
 func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
@@ -275,7 +289,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		}
 		// This tool tied to every call of another.
 		if self != "" && (hasWord(s, self) || strings.Contains(s, "this tool")) && !param {
-			if p.orderEvery.MatchString(s) || p.onlyAfter.MatchString(s) {
+			if m := p.orderEvery.FindStringIndex(s); m != nil && !negatedClause(s[:m[0]]) || p.onlyAfter.MatchString(s) {
 				if a.otherIdent(s, self) != "" {
 					add(famHook, s, true)
 				} else if m := p.dependsOn.FindStringSubmatch(s); m != nil && (a.rep.Server == "" || identKey(m[1]) != identKey(a.rep.Server)) && !a.rep.ownName(identKey(m[1])) {
