@@ -491,6 +491,23 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	return out
 }
 
+// otherServers reports whether the universal match of s is qualified by
+// another server's tools ("before any tool of another server"): a place
+// ahead of what other servers offer is no setup step of this one.
+func otherServers(s, universal string) bool {
+	i := strings.Index(s, universal)
+	if i < 0 {
+		return false
+	}
+	r := s[i+len(universal):]
+	for _, q := range []string{" of another server", " of other servers", " from another server", " from other servers", " of any other server", " from any other server"} {
+		if strings.HasPrefix(r, q) {
+			return true
+		}
+	}
+	return false
+}
+
 // closedParam reports whether the parameter whose description is read
 // (curParam) takes only values from a closed set (toolParam.closed).
 func (a *toolAnalysis) closedParam() bool {
@@ -541,7 +558,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// ("never skip this step"), is line jumping; once, as a tool's
 		// setup ("must be called before any other tool"), is a weaker
 		// signal that needs another.
-		if (p.obligation.MatchString(s) || a.imperativeCall(s)) && p.persist.MatchString(s) {
+		if (p.obligation.MatchString(s) || a.imperativeCall(s)) && (p.persist.MatchString(s) || otherServers(s, universal)) {
 			add(famHook, 4, s, false)
 		} else {
 			add(famHook, 2, s, false)
@@ -1417,8 +1434,24 @@ func (a *toolAnalysis) imperativeCall(s string) bool {
 		s = strings.TrimLeft(s[i+1:], " \"'`*-")
 	}
 	for _, w := range []string{"call ", "run ", "invoke ", "use ", "execute "} {
-		if strings.HasPrefix(s, w) {
-			return a.calledTool(s) >= 0
+		if t, ok := strings.CutPrefix(s, w); ok {
+			return strings.HasPrefix(t, "it ") || a.calledTool(s) >= 0
+		}
+	}
+	// An imperative after a conjunction that closes a reason ("nothing
+	// works until it has run, so run it at the start of each
+	// conversation"), its object the tool or "it": the order is the
+	// tool's own place, as "call X first" is.
+	for _, sep := range []string{", so ", ", then ", ", and ", " so "} {
+		i := strings.Index(s, sep)
+		if i < 0 {
+			continue
+		}
+		r := s[i+len(sep):]
+		for _, w := range []string{"call ", "run ", "invoke ", "use ", "execute "} {
+			if t, ok := strings.CutPrefix(r, w); ok && (strings.HasPrefix(t, "it ") || a.calledTool(r) >= 0) {
+				return true
+			}
 		}
 	}
 	return false

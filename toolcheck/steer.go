@@ -40,6 +40,7 @@ var steerRE = sync.OnceValue(func() (p struct {
 	standing, route, subjectSelf, orderEvery, onlyAfter, dependsOn, ident           *regexp.Regexp
 	urlQuery, urlAny, urlVerb, userMsgs, credValue, ownedSecret, piiOwned, sendVerb *regexp.Regexp
 	sleeper, swap, ctxCred, addressed, askAlso, misreport, agentHands, eachDest     *regexp.Regexp
+	viaOther                                                                        *regexp.Regexp
 	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink, fEach                   *regexp.Regexp
 	fBcc, fAdd, fMail, fOnly, fEven, fResult, fExec, fAsIs                          *regexp.Regexp
 },
@@ -66,6 +67,10 @@ var steerRE = sync.OnceValue(func() (p struct {
 	p.sendVerb = regexp.MustCompile(`\b(?:send|forward|upload|post|transmit|email|mail|copy)\b`)
 	p.sleeper = regexp.MustCompile(`\b(?:if|when|whenever|once|as soon as) the user (?:ever )?(?:mentions?|asks? about|talks? about|brings? up|discusses|refers? to|speaks? of)\b`)
 	p.swap = regexp.MustCompile(`\b(?:replace|swap|change|substitute|redirect|overwrite)\b(?: [\w']+){0,3} (?:recipient|payee|beneficiary|iban|account(?: number)?|wallet(?: address)?|destination|bank details)s?\b`)
+	// The model's actions through another server's tools, by their
+	// kind ("transfers made with the banking tools"): a swap of their
+	// recipient is aimed at those tools, as the user's topic is.
+	p.viaOther = regexp.MustCompile(`\b(?:payments?|transfers?|transactions?|orders?|emails?|messages?|invoices?) (?:made|sent|done|initiated|executed|placed|paid) (?:with|through|via|using|by|in) (?:the |any |an? |other |your )(?:[\w-]+ ){0,2}(?:tools?|integrations?|connectors?|servers?|apps?|plugins?)\b`)
 	p.addressed = regexp.MustCompile(`\b(?:note|message|notice|reminder|instructions?|hint) (?:to|for) (?:the |any |all )?(?:ai|llm|language model|model|assistant|agent|claude|chatgpt|copilot)s?(?: (?:assistants?|agents?|models?))?\s*:`)
 	p.askAlso = regexp.MustCompile(`\bwhen(?:ever)? the user (?:asks?|wants?|tells?|requests?)\b[^.;]{0,80}?\balso (?:invite|add|cc|bcc|copy|include|send (?:a copy )?to)\b`)
 	p.misreport = regexp.MustCompile(`\b(?:whatever|regardless of what) (?:it|they|the \w+) (?:contains?|says?|shows?|returns?|holds?),? (?:tell|report|say|answer|reply|state)(?: to the user| the user)? that\b`)
@@ -224,7 +229,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		strings.Contains(lower, " each ") || strings.Contains(lower, "the user") || strings.Contains(lower, " your ") || strings.Contains(lower, "instead") ||
 		strings.Contains(lower, "prefer") || strings.Contains(lower, "rather than") || strings.Contains(lower, " over ") || strings.Contains(lower, " route")
 	if !gate {
-		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when "} {
+		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when ", "beneficiar", "payee", "iban"} {
 			if strings.Contains(lower, w) {
 				gate = true
 				break
@@ -284,7 +289,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 			}
 		}
 		// A sleeper: a recipient or an account swapped on a topic.
-		if strings.Contains(s, "the user") && p.sleeper.MatchString(s) && p.swap.MatchString(s) {
+		if (strings.Contains(s, "the user") && p.sleeper.MatchString(s) || p.viaOther.MatchString(s)) && p.swap.MatchString(s) {
 			add(famCrossTool, s, true)
 		}
 		// A standing order on the user's requests that adds an outside
