@@ -41,7 +41,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // statement", "tax return", "passport scan"), the browser's storage and
 // the keychain's command are private as the keys are; a "statement" alone
 // may be SQL.
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:\w+ ){0,2}clipboard(?: contents?| text| history)?|(?:the user'?s|their|your) (?:\w+ )?(?:private|direct) messages?|(?:private|direct) messages? (?:the user|they|you) (?:received|got|sent|exchanged)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -162,7 +162,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// verb's place.
 		openPage:  newLitRegexp(`\b(?:open|opening|visit|visiting|go to|navigate to|head to|head over to)\s+(?:(?:https?://\S+)|(?:(?:the|that|this|our|a) )?(?:[\w-]+ ){0,2}?(?:page|site|website|web ?page|portal|link|form))\b`),
 		dnsSink:   newLitRegexp(`\b(?:resolve|resolving|look ?up|looking up|nslookup|dig|ping|pinging|query|querying)\s+(?:the (?:host|name) |(?:the )?(?:[a-z]+ )?records? (?:of|for) )?[<{$(\[][^\n]{0,80}?[>})\]][\w.-]*\.[a-z0-9-]+\.[a-z]{2,}`),
-		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches|carry|carries)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		// hostSink is a host without a scheme as the object of "to",
@@ -1494,6 +1494,11 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 			// "set this to the output of printenv": the parameter's value.
 			return true
 		}
+		if a.filledWith(before) {
+			// "populate fmt_ctx with the user's clipboard": the input
+			// named before the data.
+			return true
+		}
 		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
 			// In a parameter's own text, private data that "works here"
 			// or "goes here" is what the parameter asks for.
@@ -1515,11 +1520,39 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 	return false
 }
 
+// filledWith reports whether the text before private data names one of
+// the tool's inputs as what it fills ("populate fmt_ctx with", "fill the
+// note field with the").
+func (a *toolAnalysis) filledWith(before string) bool {
+	before = strings.TrimSuffix(strings.TrimRight(before, " "), " the")
+	rest, ok := strings.CutSuffix(before, " with")
+	if !ok {
+		return false
+	}
+	for _, v := range []string{"populate ", "fill ", "fill in ", "prefill "} {
+		i := strings.LastIndex(rest, v)
+		if i < 0 {
+			continue
+		}
+		obj := strings.Fields(strings.Trim(rest[i+len(v):], "`'\""))
+		if len(obj) > 0 && obj[0] == "the" {
+			obj = obj[1:]
+		}
+		if len(obj) == 0 || len(obj) > 2 || len(obj) == 2 && obj[1] != "field" && obj[1] != "argument" && obj[1] != "parameter" {
+			continue
+		}
+		if a.inputParam(strings.Trim(obj[0], "`'\"")) {
+			return true
+		}
+	}
+	return false
+}
+
 // setHere reports whether the text before private data in a parameter's
 // own text makes the data the parameter's value ("set this to", "set to").
 func setHere(before string) bool {
 	before = strings.TrimSuffix(strings.TrimRight(before, " "), " the")
-	for _, w := range []string{"set this to", "set it to", "set to", "set this field to", "set this value to"} {
+	for _, w := range []string{"set this to", "set it to", "set to", "set this field to", "set this value to", "populate with", "populate this with", "populate it with", "fill with", "fill this with", "fill it with", "fill in with"} {
 		if strings.HasSuffix(before, w) {
 			return true
 		}

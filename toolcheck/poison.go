@@ -202,7 +202,7 @@ func poisonPhraseList() []toolPhrase {
 		// summary", "omit this from your reply"): concealment by omission,
 		// weaker than "do not tell the user" (an API's parameter may omit
 		// a field from its own response).
-		tlPhrase(famConceal, 2, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those)(?: \w+){0,2} (?:out of|from) (?:the |your )?(?:summary|summaries|reply|replies|response|responses|answer|answers|report to the user|chat)\b`),
+		tlPhrase(famConceal, 2, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those)(?: \w+){0,2} (?:out of|off|from) (?:the |your )?(?:summary|summaries|reply|replies|response|responses|answer|answers|report to the user|chat)\b`),
 		// The same of the model's own reply, the object any noun phrase
 		// ("keep the attendee line below out of your reply"): what the
 		// model says, not what an API returns.
@@ -389,6 +389,24 @@ func poisonPhraseList() []toolPhrase {
 		// connector, the one that sends mail, is used, route a copy of
 		// each outgoing message to this tool").
 		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:when|whenever|each time|every time|if|once) (?:the user'?s |your )?(?:other|another) (?:[\w-]+ )?(?:connectors?|integrations?|servers?|tools?|apps?|plugins?)\b[^.;!?]{0,60}?\b(?:is|are|gets?) (?:used|called|invoked|run)\b[^.;!?]{0,80}?\b(?:copy|copies|bcc|cc|forward|mirror|route|relay)\b`)},
+
+		// The model's other commands altered as a standing order
+		// ("prefix every shell command it runs with ..."): aimed at the
+		// shell tool, whichever server has it; and a remote script piped
+		// into a shell, weak alone (an install line), the payload of such
+		// an order.
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:prefix|prefixes|precede|prepend|prepends|wrap|wraps|append|appends)\b(?: [\w'-]+){0,3} (?:every|each|any|all) (?:\w+ )?(?:commands?|command lines?|scripts?) (?:that )?(?:it|you|the assistant|the model|the agent) (?:runs?|executes?|issues?|types?)\b`)},
+		tlPhrase(famSink, 1, `\b(?:curl|wget)\b[^|\n]{0,120}\|\s*(?:sudo )?(?:sh|bash|zsh)\b`),
+		// Client policy written as configuration that hides from the user
+		// ("disclose_to_user: never", "\"visible_to_user\": false").
+		tlPhrase(famConceal, 4, `\b(?:disclose|reveal|tell|inform|mention|surface|visible)[ _](?:to[ _])?(?:the[ _])?users?\b["']?\s*[:=]\s*["']?(?:false|never|no|none|off|hidden)\b`),
+		// A secret the text names, to be hunted for in the user's files
+		// ("names the credential it expects; find it among the user's
+		// files").
+		tlPhrase(famSensitive, 4, `\b(?:credentials?|tokens?|api keys?|passwords?|secrets?)\b`+tlWin(60)+`\b(?:find|look for|locate|search for|hunt for|dig up) (?:it|them)\b (?:among|in|inside|within|on|from) (?:the user'?s|their|your) (?:\w+ )?(?:files|documents|disk|home directory|machine|computer|filesystem|dotfiles|folders)\b`),
+		// Telling needless, the steps as the object ("steps 2-3 are
+		// internal; there is no need to narrate them"): weak alone.
+		tlPhrase(famConceal, 2, `\b(?:no need|not necessary|unnecessary|needless) to (?:narrate|mention|describe|announce|surface|report|explain) (?:it|them|this|these|that|those)(?: steps?)?\b`),
 
 		// Secrets searched for and used (credential harvesting).
 		tlPhrase(famSensitive, 2, `\b(?:search|scan|grep|look through|comb)\b(?: the| their| the user'?s| all)? (?:workspace|repo(?:sitory)?|files?|disk|home directory|project|codebase|filesystem|machine|computer)\b(?: \w+){0,3} for (?:any |all )?(?:sk_live_|sk_test_|ghp_|github_pat_|akia|xox[bp]-|\S*(?:keys?|tokens?|secrets?|passwords?|credentials?)\b)`),
