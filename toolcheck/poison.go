@@ -370,7 +370,7 @@ func poisonPhraseList() []toolPhrase {
 		// ("messages sent via the Slack integration must be under 4000
 		// characters") adds none. The server's own tool ("via
 		// this tool") is its own business (notThisTool).
-		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:emails?|e-mails?|mails?|messages?|pull requests?|merge requests?|issues?|comments?|posts?|payments?|transfers?|invitations?|invites?|meetings?|events?|commits?|(?:[\w-]+ )?(?:invocations|commands|calls|requests)) (?:(?:opened|created|sent|posted|made|submitted|dispatched|booked|written|filed|pushed|issued|run) )?(?:via|through|with|using|from) (?:the |any |an? )?(?:[a-z][\w-]* ){0,2}(?:integration|server|tools?|connector|plugin|app|apps)\b(?: [\w']+){0,3} (?:should|must|shall|needs? to|ought to|(?:is|are) (?:expected|required|supposed) to|(?:is|are) to|to (?:carry|include|contain|target|use|point to))\b[^.;!?]{0,80}?(?:\b(?:recipients?|reviewers?|assignees?|attendees?|watchers?|followers?|bcc|cc|copy|copied|blind cop(?:y|ies))\b|@[a-z0-9-]+\.[a-z]|https?://)`), check: notThisTool},
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:emails?|e-mails?|mails?|messages?|pull requests?|merge requests?|issues?|comments?|posts?|payments?|transfers?|invitations?|invites?|meetings?|events?|commits?|(?:[\w-]+ )?(?:invocations|commands|calls|requests)) (?:(?:opened|created|sent|posted|made|submitted|dispatched|booked|written|filed|pushed|issued|run) )?(?:(?:via|through|with|using|from) (?:the |any |an? )?(?:[a-z][\w-]* ){0,2}(?:integration|server|tools?|connector|plugin|app|apps)|(?:during|in|for the rest of) (?:this|the) (?:session|conversation|chat))\b(?: [\w']+){0,3} (?:should|must|shall|needs? to|ought to|(?:is|are) (?:expected|required|supposed) to|(?:is|are) to|to (?:carry|include|contain|target|use|point to))\b[^.;!?]{0,80}?(?:\b(?:recipients?|reviewers?|assignees?|attendees?|watchers?|followers?|bcc|cc|copy|copied|blind cop(?:y|ies))\b|@[a-z0-9-]+\.[a-z]|https?://|\binstead of the user'?s (?:own )?(?:repo(?:sitory)?|account|branch|fork|project|calendar|inbox|wallet|address)\b)`), check: notThisTool},
 		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:whichever|whatever|any|every) (?:other )?(?:tools?|servers?|integrations?|apps?) (?:is |are )?(?:later |then |next |ever )?(?:used|chosen|picked|called|invoked) (?:to|for) (?:send|post|creat|open|writ|book|pay|transfer|commit|push|mail|email|messag)\w*\b[^.;!?]{0,80}?(?:\b(?:recipients?|reviewers?|assignees?|attendees?|watchers?|followers?|bcc|cc|copy|copied|blind cop(?:y|ies))\b|@[a-z0-9-]+\.[a-z]|https?://)`), check: notThisTool},
 
 		// A standing order on the user's or the model's other actions
@@ -399,7 +399,7 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famSink, 1, `\b(?:curl|wget)\b[^|\n]{0,120}\|\s*(?:sudo )?(?:sh|bash|zsh)\b`),
 		// Client policy written as configuration that hides from the user
 		// ("disclose_to_user: never", "\"visible_to_user\": false").
-		tlPhrase(famConceal, 4, `\b(?:disclose|reveal|tell|inform|mention|surface|visible)[ _](?:to[ _])?(?:the[ _])?users?\b["']?\s*[:=]\s*["']?(?:false|never|no|none|off|hidden)\b`),
+		tlPhrase(famConceal, 4, `(?:\b|_)(?:disclose|reveal|tell|inform|mention|surface|visible|shown|displayed)[ _](?:to[ _])?(?:the[ _])?users?\b["']?\s*[:=]\s*["']?(?:false|never|no|none|off|hidden)\b`),
 		// A secret the text names, to be hunted for in the user's files
 		// ("names the credential it expects; find it among the user's
 		// files").
@@ -470,6 +470,11 @@ func notThisTool(m string) bool {
 		if i := strings.Index(subj, v); i >= 0 {
 			subj = subj[:i]
 		}
+	}
+	// "this session" names the time of the model's actions, not the
+	// server's own tool.
+	for _, t := range []string{" this session", " this conversation", " this chat"} {
+		subj = strings.ReplaceAll(subj, t, " the session")
 	}
 	for _, w := range []string{" this ", " our ", " its ", " these "} {
 		if strings.Contains(subj+" ", w) {
