@@ -1846,7 +1846,7 @@ func (a *toolAnalysis) credHere(p *intentPatterns, s string) bool {
 // encoding (contentsOf: "base64 of the file ~/…"): a cheap test before
 // the private-data gate is searched.
 func contentsHint(view string) bool {
-	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of", "value of", "values of", "storage", "-password", "secret-tool", "printenv", "file under", "files under", "file in", "files in"} {
+	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of", "value of", "values of", "storage", "-password", "secret-tool", "printenv", "file under", "files under", "file in ~", "files in ~", "file in .", "files in ."} {
 		if strings.Contains(view, w) {
 			return true
 		}
