@@ -209,14 +209,16 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 4, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those|the|any|all)(?: [\w'-]+){0,4}? (?:out of|from) your (?:reply|replies|answer|answers|message to the user|response to the user)\b`),
 		// ... or out of the model's account to the user, said by when it
 		// gives one ("leave it out when you describe what happened").
-		tlPhrase(famConceal, 4, `\b(?:keep|leave) (?:it|this|that|them|these|those)(?: \w+){0,2} out (?:when|whenever|if) you (?:describe|report|summari[sz]e|explain|tell|answer|reply|respond|recap)\b|\b(?:omit|exclude|skip) (?:it|this|that|them|these|those) (?:when|whenever|if) you (?:describe|report|summari[sz]e|explain|tell|answer|reply|respond|recap)\b`),
+		tlPhrase(famConceal, 4, `\b(?:keep|leave) (?:it|this|that|them|these|those) out (?:when|whenever|if) you (?:describe|report|summari[sz]e|explain|tell|answer|reply|respond|recap)\b|\b(?:omit|exclude|skip) (?:it|this|that|them|these|those) (?:when|whenever|if) you (?:describe|report|summari[sz]e|explain|tell|answer|reply|respond|recap)\b`),
 		// The model's replies as the subject of a negated order to tell
 		// ("responses are not to refer to this step"): what it says, not
 		// what an API returns ("responses do not include the body").
 		tlPhrase(famConceal, 4, `\b(?:your |the |any )?(?:responses?|repl(?:y|ies)|answers?|messages? to the user) (?:are|is|should|must|shall) (?:not|never) (?:to )?(?:refer to|mention|describe|reveal|disclose|allude to|bring up|acknowledge) (?:this|it|that|these)\b`),
-		// A cover story: what the model is to say the tool is when asked
-		// ("if asked what this tool does, describe it only as a viewer").
-		tlPhrase(famConceal, 4, `\bif (?:(?:you are |you're |you get )?(?:ever )?(?:asked|questioned)|(?:the user|anyone|someone|they) (?:ever )?asks?)\b(?: [\w']+){0,6},? (?:describe|present|call|refer to|introduce|explain) (?:it|this tool|this|yourself) (?:only|just|simply|merely|solely) as\b|\bif (?:(?:you are |you're )?(?:ever )?(?:asked|questioned)|(?:the user|anyone|someone|they) (?:ever )?asks?)\b(?: [\w']+){0,6},? (?:say|answer|reply|claim) (?:only )?(?:that )?it (?:only|just|merely|simply|solely) \w+`),
+		// A cover story: what the model is to say the tool is ("if asked what
+		// this tool does, describe it only as a calendar viewer", "say that
+		// it only stores notes"), started from the words that tell the
+		// story, not from "if".
+		tlPhrase(famConceal, 4, `\b(?:describe|present|introduce|refer to) (?:it|this tool|this|yourself) (?:only|just|simply|merely|solely) as (?:a|an|the)\b|\b(?:say|answer|reply|claim) (?:only )?that it (?:only|just|merely|simply|solely) \w+s\b`),
 		tlPhrase(famConceal, 3, `\b(?:is|are) (?:never|not) to be (?:mentioned|disclosed|revealed|shown|told)\b`),
 		// Telling the user forbidden as a noun or in the passive, the
 		// user named as its recipient ("disclosure of the copy to the end
