@@ -289,7 +289,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 			}
 		}
 		// A sleeper: a recipient or an account swapped on a topic.
-		if (strings.Contains(s, "the user") && p.sleeper.MatchString(s) || p.viaOther.MatchString(s)) && p.swap.MatchString(s) {
+		if swapNoun(s) && (strings.Contains(s, "the user") && p.sleeper.MatchString(s) || p.viaOther.MatchString(s)) && p.swap.MatchString(s) {
 			add(famCrossTool, s, true)
 		}
 		// A standing order on the user's requests that adds an outside
@@ -327,6 +327,17 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		}
 	}
 	return out
+}
+
+// swapNoun reports whether s holds a noun that swap needs (a recipient,
+// an account): a substring test before the sentence's regexps run.
+func swapNoun(s string) bool {
+	for _, w := range []string{"recipient", "payee", "beneficiar", "iban", "account", "wallet", "destination", "bank details"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // foreignSteer adds the signals of a sentence in another language.
