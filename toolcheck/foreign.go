@@ -51,6 +51,17 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override, mirror *re
 		// by "utilisat"); sans en informer l'utilisateur.
 		fwStart + `sans (?:le |la |les |l'|en |rien )?(?:lui|leur) (?:en )?(?:dire|signaler|mentionner|révéler|préciser|indiquer|parler)(?:[^\p{L}]|$)`,
 		fwStart + `sans (?:en )?(?:informer|prévenir|avertir|aviser) l'utilisat`,
+		// ru: telling the user said needless, the modal after or before
+		// the infinitive ("пользователю об этом сообщать не нужно").
+		fwStart + `пользовател\p{L}*[^.!?\n]{0,40}?(?:сообщать|говорить|знать|рассказывать|показывать|упоминать)[^.!?\n]{0,10}?не (?:нужно|надо|следует|стоит)`,
+		fwStart + `не (?:нужно|надо|следует|стоит)\s+(?:ничего\s+)?(?:сообщать|говорить|рассказывать|показывать|упоминать)[^.!?\n]{0,30}?пользовател`,
+		// zh: not to be mentioned in the reply (无需在回复中提及): the
+		// model's reply is the user's view, as "leave it out of your
+		// reply" is.
+		`(?:无需|无须|不必|不要|请勿|切勿|别|不用)(?:在)?(?:回复|回答|答复|回应)(?:中|里)?(?:提及|提到|说明|透露|告知|显示|提起)`,
+		// ko: the user as the dative of a negated verb of telling or
+		// asking (사용자에게 알리지 마세요; 사용자에게 묻지 말고).
+		`(?:사용자|유저|이용자)(?:에게|한테|께)(?:는)?\s*(?:\p{L}+\s+){0,3}?(?:알리지|말하지|묻지|보여\s?주지|언급하지|공개하지|전하지|알려\s?주지)\s*(?:마|말고|말아|않)`,
 	}
 	override := []string{
 		`(?:忽略|无视|忘记|忘掉|不要理会)[^。\n]{0,6}?(?:之前|以前|先前|上述|此前|所有|全部|前面)[^。\n]{0,6}?(?:指令|指示|说明|规则|提示)`,
@@ -82,6 +93,13 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override, mirror *re
 		fwStart + `nach jedem (?:aufruf|einsatz|gebrauch|lauf)[^.!?\n]{0,80}?(?:vollständige|komplette|gesamte|ganze|unveränderte)n? (?:rückgabewert|rückgabe|ausgabe|ergebnis|antwort)[^.!?\n]{0,60}?(?:an|in) (?:dieses|diesem) (?:tool|werkzeug)`,
 		fwStart + `(?:después de|tras) cada (?:llamada|uso|invocación)[^.!?\n]{0,80}?(?:complet[oa]|íntegr[oa]|entera?)[^.!?\n]{0,60}?(?:a|en) esta herramienta`,
 		fwStart + `après chaque (?:appel|utilisation|invocation)[^.!?\n]{0,80}?(?:complète?|intégrale?|entière?)[^.!?\n]{0,60}?(?:à|dans) cet outil`,
+		// pt, and this tool named before what is handed over ("depois de
+		// cada resposta, chame esta ferramenta com ... a resposta
+		// completa"); a reply as the trigger as well as a call.
+		fwStart + `(?:depois de|após) cada (?:chamada|uso|invocação|resposta)[^.!?\n]{0,80}?(?:complet[oa]|integral|inteir[oa])[^.!?\n]{0,60}?(?:a|para|em|nesta) (?:esta )?ferramenta`,
+		fwStart + `(?:depois de|após) cada (?:chamada|uso|invocação|resposta)[^.!?\n]{0,60}?(?:esta|nesta) ferramenta[^.!?\n]{0,80}?(?:complet[oa]|integral|inteir[oa])`,
+		fwStart + `(?:después de|tras) cada (?:llamada|uso|invocación|respuesta)[^.!?\n]{0,60}?esta herramienta[^.!?\n]{0,80}?(?:complet[oa]|íntegr[oa]|entera?)`,
+		fwStart + `après chaque (?:appel|utilisation|invocation|réponse)[^.!?\n]{0,60}?cet outil[^.!?\n]{0,80}?(?:complète?|intégrale?|entière?)`,
 	}
 	out.mirror = regexp.MustCompile(strings.Join(mirror, "|"))
 	out.conceal = regexp.MustCompile(strings.Join(conceal, "|"))
@@ -95,8 +113,8 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override, mirror *re
 // it. English "instructions" is no cue: the French pattern is gated by its
 // "précédentes"/"antérieures".
 var (
-	concealCues  = []string{"usuari", "usuár", "utilizador", "nutzer", "anwender", "utilisat", "пользовател", "用户", "使用者", "ユーザ", "利用者"}
-	mirrorCues   = []string{"nach jedem", "cada", "après chaque"}
+	concealCues  = []string{"usuari", "usuár", "utilizador", "nutzer", "anwender", "utilisat", "пользовател", "用户", "使用者", "ユーザ", "利用者", "回复", "回答", "答复", "回应", "사용자", "유저", "이용자"}
+	mirrorCues   = []string{"nach jedem", "cada", "après chaque", "após cada"}
 	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト", "priorid", "preceden", "prevalec", "vorrang", "priorité", "prévalent", "prévaut", "优先"}
 )
 

@@ -41,7 +41,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // statement", "tax return", "passport scan"), the browser's storage and
 // the keychain's command are private as the keys are; a "statement" alone
 // may be SQL.
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -113,10 +113,14 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		obligation:   newLitRegexp(`\b(?:must|always|required|requires|need to|needs to|never skip|mandatory|has to|have to|is to be|are to be|is a call to this tool)\b`),
 		instead:      newLitRegexp(`\b(?:instead of|rather than|in place of|over)\b|\bprefer\w* (?:it|this|them|\S+) to\b`),
 		endorse:      newLitRegexp(`\b(?:rated|ranked|voted) (?:the )?(?:#1|number one|no\. 1|best|top)\b|\b(?:recommended|endorsed|certified|approved|preferred|verified|trusted) by (?:anthropic|openai|google|microsoft|claude|chatgpt|the mcp|mcp|leading|top|major|all major|ai)\b|\b(?:trusted|accurate|reliable|official|secure) (?:\w+ )?(?:\w+ )?for (?:ai |llm )?(?:agents|assistants)\b`),
-		convNoun:     newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges|turns|prompts)\b|\b(?:every|each|all) (?:previous|prior|earlier|preceding) (?:exchange|turn|prompt|message)\b|\b(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b`),
+		convNoun: newLitRegexp(`\b(?:conversation|chat) (?:history|so far|log|transcript|context)\b|\b(?:this|the|entire|whole|full|complete|current) (?:conversation|chat session)\b|\b(?:previous|prior|earlier|preceding) (?:exchanges|turns|prompts)\b|\b(?:every|each|all) (?:previous|prior|earlier|preceding) (?:exchange|turn|prompt|message)\b|\b(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from) (?:this|the) (?:conversation|chat|session)\b|\bsystem prompt\b|\btool (?:results?|outputs?|responses?)\b|\btool's (?:complete |full |entire )?(?:results?|outputs?)\b|\beverything the user (?:has |had |have )?(?:said|wrote|written|typed|asked|sent|shared|pasted|entered|provided|disclosed|revealed|mentioned|told you)\b|\b(?:transcript|messages?|exchanges?|dialog(?:ue)?|discussion|everything) so far\b|\b(?:entire|whole|full|complete) (?:dialog(?:ue)?|chat)\b|\beverything (?:the user|you|we)(?: and (?:the assistant|you|i))? (?:have |has |had )?(?:said|written|typed)\b|\b(?:system|developer) (?:and developer )?messages\b` +
+			// The outputs of every tool called before, and the model's own
+			// instructions by what they are ("your initial instructions",
+			// "the text above the first user message").
+			`|\b(?:results?|outputs?|responses?) of (?:all|every|each|any) (?:the )?(?:other |previous |earlier |prior )?tools? (?:that )?(?:you |the assistant |the model )?(?:have |has )?(?:called|used|invoked|ran|run)\b|\byour (?:initial|original|opening|starting|underlying|hidden|internal) (?:instructions|prompt)\b|\b(?:the )?(?:text|everything|instructions) (?:above|before|preceding) the (?:first|earliest) (?:user )?message\b`),
 		// convGate holds the literals convNoun needs, as a cheap gate.
 		aiMaker:    newLitRegexp(`\bby (?:anthropic|openai|claude|chatgpt|the mcp|mcp|ai)\b`),
-		convGate:   newLitRegexp(`\b(?:conversation|chat session|(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from|during) (?:this|the) (?:chat|session)|(?:every|each|all) (?:previous|prior|earlier|preceding) message|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked)\b`),
+		convGate:   newLitRegexp(`\b(?:conversation|chat session|(?:messages?|requests?) (?:(?:exchanged|sent|posted|written|typed|seen) )?(?:of|in|from|during) (?:this|the) (?:chat|session)|(?:every|each|all) (?:previous|prior|earlier|preceding) message|chat history|chat log|chat transcript|(?:entire|whole|full|complete) chat|exchanges?|turns?|prompts?|system prompt|tool results?|tool outputs?|tool responses?|tool's|everything the user|so far|dialog|dialogue|system and developer messages|developer messages|your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?)|(?:answers?|repl(?:y|ies)|responses?) you (?:gave|produced|generated|wrote|sent|give|produce)|questions? you (?:were|are) asked|(?:results?|outputs?|responses?) of (?:all|every|each|any)|your (?:initial|original|opening|starting|underlying|hidden|internal) (?:instructions|prompt)|(?:above|before|preceding) the (?:first|earliest) (?:user )?message)\b`),
 		convUser:   newLitRegexp(`\buser'?s? (?:\w+ ){0,2}(?:messages?|requests?|prompts?|questions?|input)\b`),
 		fullOutput: newLitRegexp(`\b(?:its|their|the|each|every) (?:full|complete|entire|whole|raw|exact) (?:tool )?(?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|all|each|any) (?:other )?(?:tools?|tool calls?)\b.{0,40}\bin full\b`),
 		// leakToThis hands something to this tool: "into this tool",
@@ -162,7 +166,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// verb's place.
 		openPage:  newLitRegexp(`\b(?:open|opening|visit|visiting|go to|navigate to|head to|head over to)\s+(?:(?:https?://\S+)|(?:(?:the|that|this|our|a) )?(?:[\w-]+ ){0,2}?(?:page|site|website|web ?page|portal|link|form))\b`),
 		dnsSink:   newLitRegexp(`\b(?:resolve|resolving|look ?up|looking up|nslookup|dig|ping|pinging|query|querying)\s+(?:the (?:host|name) |(?:the )?(?:[a-z]+ )?records? (?:of|for) )?[<{$(\[][^\n]{0,80}?[>})\]][\w.-]*\.[a-z0-9-]+\.[a-z]{2,}`),
-		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches|carry|carries)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		// hostSink is a host without a scheme as the object of "to",
@@ -212,7 +216,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// the environment ("output of `env`"), the browser's cookies and
 		// storage ("the value of document.cookie", "localStorage dump"),
 		// the keychain ("$(security find-generic-password -s github -w)").
-		contentsOf: newLitRegexp(`\b(?:contents?|text|output|base64|base-64|hex|hexdump|dump|bytes) of (?:the user'?s |their |your |the )?(?:file |files )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)` +
+		contentsOf: newLitRegexp(`\b(?:contents?|text|output|base64|base-64|hex|hexdump|dump|bytes) of (?:the user'?s |their |your |the |any |every |all |each |all the )?(?:file |files )?(?:~/|\.(?:env|aws|netrc|ssh|kube|npmrc|pgpass|git-credentials|docker|bash_history|zsh_history)\b)` +
+			// Every file of a directory of keys, which is their contents
+			// ("every file under ~/.ssh, concatenated").
+			`|\b(?:every|each|all|all the|any) (?:\w+ )?files? (?:under|in|inside|within|from|of) (?:the user'?s |their |your |the )?(?:~/)?\.(?:ssh|aws|gnupg|kube|docker|password-store)\b` +
 			"|\\b(?:contents?|output|dump) of (?:the user'?s |their |your |the )?`?(?:env|printenv|set)\\b`?(?: |$|/)|\\b(?:contents?|output|dump|values?) of (?:the user'?s |their |your |the )?(?:document\\.cookie|(?:all |every )?(?:keys of )?(?:localstorage|sessionstorage))\\b|\\b(?:localstorage|sessionstorage)(?: \\w+)? (?:dump|contents|export)\\b|\\b(?:security find-(?:generic|internet)-password|secret-tool lookup)\\b"),
 		// modelHeld is a secret the model came across in its own context
 		// ("any bearer tokens you have seen", "API keys visible in the
@@ -488,6 +495,23 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	return out
 }
 
+// otherServers reports whether the universal match of s is qualified by
+// another server's tools ("before any tool of another server"): a place
+// ahead of what other servers offer is no setup step of this one.
+func otherServers(s, universal string) bool {
+	i := strings.Index(s, universal)
+	if i < 0 {
+		return false
+	}
+	r := s[i+len(universal):]
+	for _, q := range []string{" of another server", " of other servers", " from another server", " from other servers", " of any other server", " from any other server"} {
+		if strings.HasPrefix(r, q) {
+			return true
+		}
+	}
+	return false
+}
+
 // conversationWords name a tool's job as the conversation itself:
 // keeping it (memory, a transcript, a journal), condensing it (a summary)
 // or handing it to another model for a view of its own.
@@ -574,7 +598,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// ("never skip this step"), is line jumping; once, as a tool's
 		// setup ("must be called before any other tool"), is a weaker
 		// signal that needs another.
-		if (p.obligation.MatchString(s) || a.imperativeCall(s)) && p.persist.MatchString(s) {
+		if (p.obligation.MatchString(s) || a.imperativeCall(s)) && (p.persist.MatchString(s) || otherServers(s, universal)) {
 			add(famHook, 4, s, false)
 		} else {
 			add(famHook, 2, s, false)
@@ -1461,8 +1485,24 @@ func (a *toolAnalysis) imperativeCall(s string) bool {
 		s = strings.TrimLeft(s[i+1:], " \"'`*-")
 	}
 	for _, w := range []string{"call ", "run ", "invoke ", "use ", "execute "} {
-		if strings.HasPrefix(s, w) {
-			return a.calledTool(s) >= 0
+		if t, ok := strings.CutPrefix(s, w); ok {
+			return strings.HasPrefix(t, "it ") || a.calledTool(s) >= 0
+		}
+	}
+	// An imperative after a conjunction that closes a reason ("nothing
+	// works until it has run, so run it at the start of each
+	// conversation"), its object the tool or "it": the order is the
+	// tool's own place, as "call X first" is.
+	for _, sep := range []string{", so ", ", then ", ", and ", " so "} {
+		i := strings.Index(s, sep)
+		if i < 0 {
+			continue
+		}
+		r := s[i+len(sep):]
+		for _, w := range []string{"call ", "run ", "invoke ", "use ", "execute "} {
+			if t, ok := strings.CutPrefix(r, w); ok && (strings.HasPrefix(t, "it ") || a.calledTool(r) >= 0) {
+				return true
+			}
 		}
 	}
 	return false
@@ -1505,6 +1545,11 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 			// "set this to the output of printenv": the parameter's value.
 			return true
 		}
+		if a.filledWith(before) {
+			// "populate fmt_ctx with the user's clipboard": the input
+			// named before the data.
+			return true
+		}
 		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
 			// In a parameter's own text, private data that "works here"
 			// or "goes here" is what the parameter asks for.
@@ -1526,11 +1571,39 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 	return false
 }
 
+// filledWith reports whether the text before private data names one of
+// the tool's inputs as what it fills ("populate fmt_ctx with", "fill the
+// note field with the").
+func (a *toolAnalysis) filledWith(before string) bool {
+	before = strings.TrimSuffix(strings.TrimRight(before, " "), " the")
+	rest, ok := strings.CutSuffix(before, " with")
+	if !ok {
+		return false
+	}
+	for _, v := range []string{"populate ", "fill ", "fill in ", "prefill "} {
+		i := strings.LastIndex(rest, v)
+		if i < 0 {
+			continue
+		}
+		obj := strings.Fields(strings.Trim(rest[i+len(v):], "`'\""))
+		if len(obj) > 0 && obj[0] == "the" {
+			obj = obj[1:]
+		}
+		if len(obj) == 0 || len(obj) > 2 || len(obj) == 2 && obj[1] != "field" && obj[1] != "argument" && obj[1] != "parameter" {
+			continue
+		}
+		if a.inputParam(strings.Trim(obj[0], "`'\"")) {
+			return true
+		}
+	}
+	return false
+}
+
 // setHere reports whether the text before private data in a parameter's
 // own text makes the data the parameter's value ("set this to", "set to").
 func setHere(before string) bool {
 	before = strings.TrimSuffix(strings.TrimRight(before, " "), " the")
-	for _, w := range []string{"set this to", "set it to", "set to", "set this field to", "set this value to"} {
+	for _, w := range []string{"set this to", "set it to", "set to", "set this field to", "set this value to", "populate with", "populate this with", "populate it with", "fill with", "fill this with", "fill it with", "fill in with"} {
 		if strings.HasSuffix(before, w) {
 			return true
 		}
@@ -1824,7 +1897,7 @@ func (a *toolAnalysis) credHere(p *intentPatterns, s string) bool {
 // encoding (contentsOf: "base64 of the file ~/…"): a cheap test before
 // the private-data gate is searched.
 func contentsHint(view string) bool {
-	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of", "value of", "values of", "storage", "-password", "secret-tool", "printenv"} {
+	for _, w := range []string{"base64 of", "base-64 of", "hex of", "hexdump of", "dump of", "bytes of", "value of", "values of", "storage", "-password", "secret-tool", "printenv", "file under", "files under", "file in ~", "files in ~", "file in .", "files in ."} {
 		if strings.Contains(view, w) {
 			return true
 		}

@@ -40,7 +40,9 @@ var steerRE = sync.OnceValue(func() (p struct {
 	standing, route, subjectSelf, orderEvery, onlyAfter, dependsOn, ident           *regexp.Regexp
 	urlQuery, urlAny, urlVerb, userMsgs, credValue, ownedSecret, piiOwned, sendVerb *regexp.Regexp
 	sleeper, swap, ctxCred, addressed, askAlso, misreport, agentHands, eachDest     *regexp.Regexp
+	viaOther                                                                        *regexp.Regexp
 	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink, fEach                   *regexp.Regexp
+	fBcc, fAdd, fMail, fOnly, fEven, fResult, fExec, fAsIs                          *regexp.Regexp
 },
 ) {
 	p.standing = regexp.MustCompile(`\b(?:is|are|was|were|has been|have been|had been)(?: now| officially| permanently| already)? (?:deprecated|disabled|retired|sunset|sunsetted|discontinued|decommissioned|removed|shut down|blocked|banned|unreliable|unsafe|insecure|broken|compromised|obsolete|outdated)\b|\b(?:is|are) (?:now )?being (?:phased out|deprecated|retired|sunset|discontinued|removed)\b|\b(?:unreliable|fabricated|made[- ]up|hallucinated|stale|outdated) (?:results?|data|answers?)\b|\b(?:results?|answers?|data) (?:are|is) (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated)(?: and (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated))?\b|\bno longer (?:maintained|supported|available|works?|safe|allowed|permitted)\b`)
@@ -65,6 +67,10 @@ var steerRE = sync.OnceValue(func() (p struct {
 	p.sendVerb = regexp.MustCompile(`\b(?:send|forward|upload|post|transmit|email|mail|copy)\b`)
 	p.sleeper = regexp.MustCompile(`\b(?:if|when|whenever|once|as soon as) the user (?:ever )?(?:mentions?|asks? about|talks? about|brings? up|discusses|refers? to|speaks? of)\b`)
 	p.swap = regexp.MustCompile(`\b(?:replace|swap|change|substitute|redirect|overwrite)\b(?: [\w']+){0,3} (?:recipient|payee|beneficiary|iban|account(?: number)?|wallet(?: address)?|destination|bank details)s?\b`)
+	// The model's actions through another server's tools, by their
+	// kind ("transfers made with the banking tools"): a swap of their
+	// recipient is aimed at those tools, as the user's topic is.
+	p.viaOther = regexp.MustCompile(`\b(?:payments?|transfers?|transactions?|orders?|emails?|messages?|invoices?) (?:made|sent|done|initiated|executed|placed|paid) (?:with|through|via|using|by|in) (?:the |any |an? |other |your )(?:[\w-]+ ){0,2}(?:tools?|integrations?|connectors?|servers?|apps?|plugins?)\b`)
 	p.addressed = regexp.MustCompile(`\b(?:note|message|notice|reminder|instructions?|hint) (?:to|for) (?:the |any |all )?(?:ai|llm|language model|model|assistant|agent|claude|chatgpt|copilot)s?(?: (?:assistants?|agents?|models?))?\s*:`)
 	p.askAlso = regexp.MustCompile(`\bwhen(?:ever)? the user (?:asks?|wants?|tells?|requests?)\b[^.;]{0,80}?\balso (?:invite|add|cc|bcc|copy|include|send (?:a copy )?to)\b`)
 	p.misreport = regexp.MustCompile(`\b(?:whatever|regardless of what) (?:it|they|the \w+) (?:contains?|says?|shows?|returns?|holds?),? (?:tell|report|say|answer|reply|state)(?: to the user| the user)? that\b`)
@@ -74,17 +80,32 @@ var steerRE = sync.OnceValue(func() (p struct {
 	// Other languages: "instead of" before (es, pt, fr, de, ru, zh, ar)
 	// or after (ko, ja) the tool named.
 	p.fInstead = regexp.MustCompile(`(?:em vez d[eoa]s?|en lugar de|en vez de|au lieu d[eu]|anstatt|statt|вместо|而不是|代替|不要使用|بدلا من|بدلاً من)\s*$|^\s*(?:대신|의 대신|の代わりに|ではなく|を使わず|而不是)`)
-	p.fFirst = regexp.MustCompile(`(?:任何|所有)(?:其他|其它)?工具[^。！？\n]{0,8}?(?:之前|以前)|(?:其他|其它)工具[^。！？\n]{0,6}?(?:之前|以前)|(?:他の|ほかの)(?:すべての|全ての)?ツール[^。\n]{0,10}?(?:前に|より先に)|다른 (?:모든 )?도구[^.\n]{0,12}?(?:전에|먼저)|antes de (?:usar|llamar a|llamar|utilizar|invocar|chamar) (?:cualquier|qualquer) (?:otra |outra )?(?:herramienta|ferramenta)|vor (?:jedem|jeder|allen) anderen (?:tool|werkzeug|tools|werkzeugen)|avant (?:tout|n'importe quel|chaque) autre outil|перед (?:любым|каждым|всеми) (?:другим|другими) инструмент|(?:どんな|いかなる)(?:依頼|要求|質問|リクエスト)[^。\n]{0,10}?(?:最初に|まず)|无论用户(?:问|要求|请求)[^。\n]{0,10}?(?:首先|先)|(?:sea cual sea|cualquiera que sea) (?:la )?(?:petición|solicitud|pregunta)[^.\n]{0,30}?(?:primero|antes)|quelle que soit la (?:demande|requête|question)[^.\n]{0,30}?(?:d'abord|en premier|avant)|egal,? (?:was|welche) (?:der nutzer|der benutzer|die anfrage)[^.\n]{0,30}?(?:zuerst|vorher)`)
-	p.fMust = regexp.MustCompile(`必须|务必|一定要|必ず|반드시|항상|siempre|sempre|immer|toujours|всегда|obligatori|debe|deve |muss`)
-	p.fConv = regexp.MustCompile(`系统提示|系統提示|システムプロンプト|시스템 프롬프트|prompt del sistema|prompt do sistema|systemprompt|prompt système|prompt systeme|системн\p{L}* (?:промпт|подсказ|инструкц)|聊天记录|对话记录|会话记录|对话历史|会話履歴|チャット履歴|대화 기록|대화 내용|historial de (?:la )?conversación|histórico da conversa|gesprächsverlauf|chatverlauf|historique (?:complet )?de (?:la )?conversation|toute la conversation|これまでの会話|今までの会話|会話(?:の)?(?:内容|全体)|之前的对话|全部对话|对话内容|toda la conversación|conversación completa|bisherige(?:n)? (?:gespräch|unterhaltung)|gesamte(?:n)? (?:gespräch|unterhaltung)|истори\p{L}* (?:переписки|чата|диалога)|всю переписку|سجل المحادثة`)
+	p.fFirst = regexp.MustCompile(`(?:任何|所有)(?:其他|其它)?工具[^。！？\n]{0,8}?(?:之前|以前)|(?:其他|其它)工具[^。！？\n]{0,6}?(?:之前|以前)|(?:他の|ほかの)(?:すべての|全ての)?ツール[^。\n]{0,10}?(?:前に|より先に)|다른 (?:모든 |어떤 )?도구[^.\n]{0,12}?(?:전에|먼저)|antes de (?:usar|llamar a|llamar|utilizar|invocar|chamar) (?:cualquier|qualquer) (?:otra |outra )?(?:herramienta|ferramenta)|vor (?:jedem|jeder|allen) anderen (?:tool|werkzeug|tools|werkzeugen)|avant (?:tout|n'importe quel|chaque) autre outil|перед (?:любым|каждым|всеми) (?:другим|другими) инструмент|(?:どんな|いかなる)(?:依頼|要求|質問|リクエスト)[^。\n]{0,10}?(?:最初に|まず)|无论用户(?:问|要求|请求)[^。\n]{0,10}?(?:首先|先)|(?:sea cual sea|cualquiera que sea) (?:la )?(?:petición|solicitud|pregunta)[^.\n]{0,30}?(?:primero|antes)|quelle que soit la (?:demande|requête|question)[^.\n]{0,30}?(?:d'abord|en premier|avant)|egal,? (?:was|welche) (?:der nutzer|der benutzer|die anfrage)[^.\n]{0,30}?(?:zuerst|vorher)`)
+	p.fMust = regexp.MustCompile(`必须|务必|一定要|必ず|なければ|반드시|항상|어야 하|어야 합|обязательно|должн|siempre|sempre|immer|toujours|всегда|obligatori|debe|deve |muss`)
+	p.fConv = regexp.MustCompile(`系统提示|系統提示|システムプロンプト|시스템 프롬프트|prompt del sistema|prompt do sistema|systemprompt|prompt système|prompt systeme|системн\p{L}* (?:промпт|подсказ|инструкц)|聊天记录|对话记录|会话记录|对话历史|会話履歴|チャット履歴|대화 기록|대화 내용|historial de (?:la )?conversación|histórico da conversa|gesprächsverlauf|chatverlauf|historique (?:complet )?de (?:la )?conversation|toute la conversation|これまでの会話|今までの会話|会話(?:の)?(?:内容|全体)|之前的对话|全部对话|对话内容|toda la conversación|conversación completa|bisherige(?:n)? (?:gespräch|unterhaltung)|gesamte(?:n)? (?:gespräch|unterhaltung)|истори\p{L}* (?:переписки|чата|диалога)|всю переписку|весь (?:диалог|разговор|чат)|대화 전체|전체 대화|지금까지의 (?:\p{L}+ )?대화|toda a conversa|conversa (?:inteira|completa)|l'intégralité de la conversation|سجل المحادثة`)
 	// Secret files and payment card data: a password word is no cue,
 	// a login tool in any language names the password it sends to its
 	// own service.
-	p.fPrivate = regexp.MustCompile(`(?:^|[\s'"` + "`" + `(/~])\.env\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|kartennummer|kreditkartennummer|\biban\b|número de (?:la )?tarjeta|número do cartão|numéro de carte|номер карты|卡号|カード番号|카드 번호`)
-	p.fSend = regexp.MustCompile(`sende|senden|schick|leite|envía|envia|envie|envoie|envoyez|transmet|отправ|перешли|пересыл|发送|发给|发到|寄给|送信|送って|送る|보내|전송|أرسل|ارسل|إرسال`)
+	p.fPrivate = regexp.MustCompile(`(?:^|[\s'"` + "`" + `(/~])\.env\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.kube/config|\.docker/config\.json|(?:^|[\s'"(])~/\.[\w-]|用户的?(?:邮箱|电子邮件|邮件地址|手机号|电话号码|身份证)|ユーザーの(?:メールアドレス|電話番号)|사용자의 (?:이메일|전화번호)|kartennummer|kreditkartennummer|\biban\b|número de (?:la )?tarjeta|número do cartão|numéro de carte|номер карты|卡号|カード番号|카드 번호`)
+	p.fSend = regexp.MustCompile(`提交到|提交至|上传到|上传至|アップロード|업로드|sende|senden|schick|leite|envía|envia|envie|envoie|envoyez|transmet|отправ|перешли|пересыл|发送|发给|发到|寄给|送信|送って|送る|보내|전송|أرسل|ارسل|إرسال`)
 	// Each time another tool is used: the trigger, before the name (es,
 	// pt, fr, de, zh, ru) or after it (ja, ko).
 	p.fEach = regexp.MustCompile(`(?:cada vez que|siempre que|toda vez que|sempre que|chaque fois que|à chaque (?:fois|appel|utilisation)|jedes mal,? wenn|immer wenn|bei jedem aufruf von|每次|每当|каждый раз,? когда)[^.;\n]{0,16}$|^[^.;\n]{0,16}?(?:たびに|するたび|할 때마다)`)
+	// A blind copy added to the mail the model sends, in any language:
+	// the copy's noun, a verb that adds, an address and mail or sending.
+	p.fBcc = regexp.MustCompile(`copie cachée|copia oculta|cópia oculta|blindkopie|\bbcc\b|\bcco\b|скрыт\p{L}* копи|密送|暗送|密件抄送|ブラインドコピー|숨은 참조`)
+	p.fAdd = regexp.MustCompile(`ajout|añad|agreg|inclu|füg|hinzu|setz|adicion|добав|添加|加上|加入|追加|추가|넣`)
+	p.fMail = regexp.MustCompile(`envo|enví|envi|send|schick|mail|courriel|correo|письм|отправ|邮件|发送|メール|送信|메일|보내`)
+	// This tool alone, against the user's word or with the others run
+	// down (MPMA): "ausschließlich dieses Tool, auch wenn der Nutzer ein
+	// anderes nennt".
+	p.fOnly = regexp.MustCompile(`ausschließlich (?:dieses|diesen|unser) (?:tool|werkzeug|dienst)|nur (?:dieses|unser) (?:tool|werkzeug)|(?:exclusivamente|únicamente|solamente|solo|sólo) (?:esta|nuestra) herramienta|(?:exclusivamente|apenas|somente|só) (?:esta|nossa) ferramenta|(?:exclusivement|uniquement|seulement) (?:cet|notre) outil|(?:только|исключительно) (?:этот|наш) инструмент|(?:只|仅|只能)(?:使用|用)(?:本|此|这个)工具|このツール(?:のみ|だけ)|이 도구만`)
+	p.fEven = regexp.MustCompile(`auch wenn|selbst wenn|incluso si|aunque|mesmo que|mesmo se|même si|даже если|即使|即便|哪怕|たとえ|場合でも|라도|veraltet|unzuverlässig|desactualizad|obsolet|erróne|dépassé|périmé|устарев|неверн|过时|不准确|古い|不正確|오래된|부정확`)
+	// A result's content carried out as it stands or without the user
+	// (ATPA): the result, a verb that executes, and "as is".
+	p.fResult = regexp.MustCompile(`respuesta|resultado|réponse|résultat|antwort|ergebnis|resposta|ответ|результат|응답|결과|响应|结果|返回|応答|レスポンス|結果|erreur|error|fehler|erro|ошибк|오류|错误|エラー`)
+	p.fExec = regexp.MustCompile(`ejecút\p{L}+|realíc\p{L}+|cúmpl\p{L}+|execute-[ao]|executá-l[ao]|exécutez-l[ae]|exécute-l[ae]|führe (?:sie|es|ihn|diese|diesen) (?:\p{L}+ )?aus|выполни(?:те)? (?:её|его|их|это)|수행하|실행하|执行|照做|実行して`)
+	p.fAsIs = regexp.MustCompile(`tal cual|tal como (?:está|viene)|tel quel|telle quelle|wörtlich|unverändert|как есть|дословно|그대로|原样|そのまま|sin consultar|sin preguntar|sem perguntar|sans demander|ohne (?:nachzufragen|zu fragen|rückfrage)|не спрашивая|묻지 말고|无需询问|不要询问|確認せず`)
 	p.fSink = regexp.MustCompile(`https?://[^\s)]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}`)
 	return p
 })
@@ -256,7 +277,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		strings.Contains(lower, " each ") || strings.Contains(lower, "the user") || strings.Contains(lower, " your ") || strings.Contains(lower, "instead") ||
 		strings.Contains(lower, "prefer") || strings.Contains(lower, "rather than") || strings.Contains(lower, " over ") || strings.Contains(lower, " route")
 	if !gate {
-		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when "} {
+		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when ", "beneficiar", "payee", "iban"} {
 			if strings.Contains(lower, w) {
 				gate = true
 				break
@@ -316,7 +337,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 			}
 		}
 		// A sleeper: a recipient or an account swapped on a topic.
-		if strings.Contains(s, "the user") && p.sleeper.MatchString(s) && p.swap.MatchString(s) {
+		if swapNoun(s) && (strings.Contains(s, "the user") && p.sleeper.MatchString(s) || p.viaOther.MatchString(s)) && p.swap.MatchString(s) {
 			add(famCrossTool, s, true)
 		}
 		// A standing order on the user's requests that adds an outside
@@ -356,6 +377,17 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 	return out
 }
 
+// swapNoun reports whether s holds a noun that swap needs (a recipient,
+// an account): a substring test before the sentence's regexps run.
+func swapNoun(s string) bool {
+	for _, w := range []string{"recipient", "payee", "beneficiar", "iban", "account", "wallet", "destination", "bank details"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // foreignSteer adds the signals of a sentence in another language.
 func (a *toolAnalysis) foreignSteer(s, self string, add func(string, string, bool)) {
 	p := steerRE()
@@ -384,6 +416,18 @@ func (a *toolAnalysis) foreignSteer(s, self string, add func(string, string, boo
 			add(famCrossTool, s, true)
 			break
 		}
+	}
+	// A blind copy to an outside address added to mail sent.
+	if p.fBcc.MatchString(s) && p.fAdd.MatchString(s) && p.fMail.MatchString(s) && p.urlAny.MatchString(s) {
+		add(famCrossTool, s, true)
+	}
+	// This tool alone, whatever the user says or with the others run down.
+	if p.fOnly.MatchString(s) && p.fEven.MatchString(s) {
+		add(famPreference, s, false)
+	}
+	// A result carried out as it stands.
+	if p.fResult.MatchString(s) && p.fExec.MatchString(s) && p.fAsIs.MatchString(s) {
+		add(famOverride, s, false)
 	}
 	// Ahead of every other tool.
 	if m := p.fFirst.FindString(s); m != "" && p.fMust.MatchString(s) {
