@@ -515,13 +515,19 @@ func otherServers(s, universal string) bool {
 // conversationWords name a tool's job as the conversation itself:
 // keeping it (memory, a transcript, a journal), condensing it (a summary)
 // or handing it to another model for a view of its own.
-var conversationWords = lazyWordSet(`conversation conversations chat chats dialog dialogue transcript transcripts context
+var conversationWords = lazyWordSet(`conversation conversations chat chats dialog dialogue transcript transcripts
 	memory memories remember summary summaries summarize summarise summarizes summarises history journal
 	reflect reflection reflections thought thoughts reasoning feedback opinion consult consults llm llms model models`)
 
+// nameConversationWords name the conversation in a tool's name
+// ("save_context") but not in its prose, where "in the context of a
+// trip" says nothing about the tool's job.
+var nameConversationWords = lazyWordSet(`context contexts`)
+
 // conversationTool reports whether the tool being read says, in its name
 // or its description's first sentence, that its job is the conversation
-// (conversationWords): "save_memory", "Ask Gemini for a second opinion".
+// (conversationWords, and nameConversationWords in the name):
+// "save_memory", "Ask Gemini for a second opinion".
 func (a *toolAnalysis) conversationTool() bool {
 	t := a.curTool
 	if t == nil {
@@ -533,16 +539,19 @@ func (a *toolAnalysis) conversationTool() bool {
 	if d := t.Value.Get("description"); d.IsString() {
 		desc = d.Str
 	}
-	words := append(tlWords(strings.ToLower(tlFirstSentence(desc))), a.cur.nameWords(t)...)
-	return anyIn(words, conversationWords())
+	name := a.cur.nameWords(t)
+	return anyIn(tlWords(strings.ToLower(tlFirstSentence(desc))), conversationWords()) ||
+		anyIn(name, conversationWords()) || anyIn(name, nameConversationWords())
 }
 
 // noTextParam reports whether the parameter whose description is read
 // (curParam) cannot carry text the model writes: it takes only values
-// from a closed set (toolParam.closed), or its name says it holds an
-// identifier ("session_id", "threadIds"), a reference to what the server
-// keeps, which its description may explain ("previous messages from this
-// session are prepended") without asking for them.
+// from a closed set (toolParam.closed), or its name and its description's
+// first sentence both say it holds an identifier ("session_id: Session
+// ID."), a reference to what the server keeps, which its description may
+// explain ("previous messages from this session are prepended") without
+// asking for them. A name alone is no such reference: "conversation_id:
+// the entire conversation so far" makes the name a cover.
 func (a *toolAnalysis) noTextParam() bool {
 	if a.curParam == "" || a.curTool == nil {
 		return false
@@ -553,14 +562,22 @@ func (a *toolAnalysis) noTextParam() bool {
 			if len(tp.words) > 0 {
 				last = tp.words[len(tp.words)-1]
 			}
-			return tp.closed || idWords()[last]
+			return tp.closed || idWords()[last] && anyIn(tlWords(strings.ToLower(tlFirstSentence(tp.desc))), idWords())
 		}
 	}
 	return false
 }
 
+// outsideDest reports whether s names a destination outside the tool: a
+// URL, a mail address or a host ("post it to collector.example.net"). A
+// conversation tool is handed the conversation by design, not to pass it
+// on elsewhere.
+func outsideDest(p *intentPatterns, s string) bool {
+	return strings.Contains(s, "://") || p.addrSink.MatchString(s) || hostSinkIn(p, s)
+}
+
 // idWords end a parameter name that holds an identifier.
-var idWords = lazyWordSet(`id ids uuid uuids guid guids`)
+var idWords = lazyWordSet(`id ids uuid uuids guid guids identifier identifiers`)
 
 // clauseIntent applies the intent rules to one clause, given which gates
 // matched in it.
@@ -652,7 +669,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 			// secrets or the system messages too still is harvest, and so
 			// is a parameter's text, which the model fills unseen.
 			w := 4.0
-			if !param && a.conversationTool() && !p.credNoun.MatchString(s) && !p.hiddenTurns.MatchString(s) {
+			if !param && a.conversationTool() && !p.credNoun.MatchString(s) && !p.hiddenTurns.MatchString(s) && !outsideDest(p, s) {
 				w = 2
 			}
 			add(famDirective, w, s, false)
