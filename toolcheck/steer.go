@@ -209,21 +209,31 @@ func sentenceEnd(s string, i int) bool {
 // "command", or after a verb that calls it ("call send-email", "using
 // create-issue").
 func kebabNamed(s string, i, j int) bool {
-	if i > 0 && j < len(s) && strings.IndexByte("`'\"", s[i-1]) >= 0 && s[j] == s[i-1] {
+	if i > 0 && j < len(s) && (strings.IndexByte("`'\"", s[i-1]) >= 0 && s[j] == s[i-1] || s[i-1] == '(' && s[j] == ')') {
 		return true
 	}
 	after := tlWords(s[j:])
-	if len(after) > 0 && callNouns()[after[0]] {
+	if len(after) > 0 && (callNouns()[after[0]] || callRuns()[after[0]]) {
+		return true
+	}
+	if len(after) > 1 && callBe()[after[0]] && callDone()[after[1]] {
+		// "after every create-issue is invoked": the name is what is
+		// called.
 		return true
 	}
 	before := tlWords(s[:i])
 	return len(before) > 0 && callVerbs()[before[len(before)-1]]
 }
 
-// callNouns follow a tool's name in prose; callVerbs precede it.
+// callNouns follow a tool's name in prose, and so do callRuns ("whenever
+// git-push runs") and a callBe word before a callDone participle ("is
+// invoked"); callVerbs precede it.
 var (
 	callNouns = lazyWordSet(`tool tools call calls command commands function functions endpoint method request requests`)
 	callVerbs = lazyWordSet(`call calls calling called invoke invokes invoking invoked use uses using run runs running`)
+	callRuns  = lazyWordSet(`runs ran executes executed`)
+	callBe    = lazyWordSet(`is was gets got`)
+	callDone  = lazyWordSet(`called invoked run used executed`)
 )
 
 // ownIdentOther reports whether s names one of this server's tools other
