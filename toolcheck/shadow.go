@@ -318,12 +318,14 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 			what = fmt.Sprintf("%d blank lines in a row", p.MaxBlankLines)
 		}
 		f := a.add(ruleT004, tx.pos, a.collector.pointer(&tx), fmt.Sprintf("tool %s: %s pushes the rest of the text out of view", QuoteName(t.Name), what), ev, "padding")
-		if p.LongestSpaceRun < mcpunicode.PaddingSpaceRun && p.ExoticSpaces == 0 && !a.signalsAfter(laid[p.BlankLinesOffset:]) {
+		if p.LongestSpaceRun < mcpunicode.PaddingSpaceRun && p.ExoticSpaces == 0 &&
+			!strings.ContainsAny(tx.text, "\u0085\u2028\u2029") && !a.signalsAfter(laid[p.BlankLinesOffset:]) {
 			// Blank lines between paragraphs that say nothing to the
 			// model (no instruction phrase follows them) are sloppy
 			// layout: they push text down, and what they push is plain.
 			// A run of spaces inside a line has no layout reason and
-			// stays a warning.
+			// stays a warning, and so do lines broken by NEL, LS or PS,
+			// which no editor writes for a gap between paragraphs.
 			f.Severity = reports.SeverityNote
 		}
 	}
