@@ -604,7 +604,7 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// principal put in a group, which a second call finds there.
 			// Deleting one is judged as any deletion.
 			e.class &^= classNonIdem
-		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) ||
+		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) && !handedOn(words, at) ||
 			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) || anyIn(phrase, fileFormats())) && !placedIn(words, at):
 			// "Create a PDF", "generate a chart", "Generate a PDF invoice
 			// for an order" (a file format before the head names the
@@ -769,7 +769,8 @@ var (
 		summary summaries embedding embeddings vector vectors`)
 	// issuedNouns are what a service issues and keeps when it generates
 	// one: a credential, an invoice.
-	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices`)
+	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices coupon coupons
+		voucher vouchers certificate certificates`)
 )
 
 // fileFormats are document and image formats: in a verb's object ("a PDF
@@ -795,6 +796,24 @@ func toView(words []string, at int) bool {
 			}
 		}
 		return false
+	}
+	return false
+}
+
+// handedOn reports whether the clause of the verb at words[at] goes on
+// with "and" and a verb that stores or sends what it made ("Generate a
+// report and save it to Drive", "… and send it by SMS"): the output is
+// kept or delivered, not only returned.
+func handedOn(words []string, at int) bool {
+	for i := max(at+1, 0); i+1 < len(words); i++ {
+		if clauseEnds()[words[i]] {
+			return false
+		}
+		if words[i] == "and" {
+			if _, c := lookupVerb(words[i+1], true); c&(classMutate|classSend|classNonIdem) != 0 {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -1668,6 +1687,24 @@ func undoable(ev *toolEvidence) bool {
 // ("cannot be undone" beside them still is).
 var transitionVerbs = lazyWordSet(`cancel reset terminate`)
 
+// transition reports whether e is a transitionVerbs verb in its state
+// reading. Terminating is one only for an agreement (agreementNouns):
+// terminating an instance, a cluster or a process ends the thing itself,
+// and an object not read ("terminate it") is no agreement either.
+func transition(e verbEvidence) bool {
+	if e.word == "terminate" {
+		return agreementNouns()[e.object]
+	}
+	return transitionVerbs()[e.word]
+}
+
+// agreementNouns are what a termination ends while its record stays: an
+// agreement, or the party to one whose employment ends ("an employee's
+// employment", whose object is read as "employee").
+var agreementNouns = lazyWordSet(`employment employments contract contracts agreement agreements subscription subscriptions
+	lease leases membership memberships engagement engagements plan plans policy policies
+	employee employees worker workers contractor contractors`)
+
 // saysDestroys reports whether the description or a title (not the name
 // alone, not a parameter) gives clear evidence of destruction: a verb
 // that destroys in every reading.
@@ -1675,7 +1712,7 @@ func saysDestroys(ev []verbEvidence) bool {
 	for _, e := range ev {
 		switch e.source {
 		case "description", "title", "annotations.title":
-			if !e.weak && e.class&classDestroy != 0 && !transitionVerbs()[e.word] {
+			if !e.weak && e.class&classDestroy != 0 && !transition(e) {
 				return true
 			}
 		}

@@ -97,3 +97,62 @@ func TestRedteam11Padding(t *testing.T) {
 	}
 	runRedteamRows(t, tests)
 }
+
+// TestRedteam11Generate (red team 11) attacks bdfc760 and capture10's file
+// formats: a readOnlyHint or idempotentHint tool that "generates" what it
+// stores or sends.
+func TestRedteam11Generate(t *testing.T) {
+	tests := []redteamRow{
+		// known gap (before bdfc760 too): A001 reads a description's lead
+		// verb and its object only; the verb after "and" that sends or
+		// stores what is generated is unread.
+		{"generate and email", `{"name": "generate_report", "description": "Generate a sales report and email it to the whole team.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
+		// known gap: as above.
+		{"generate and upload", `{"name": "generate_report", "description": "Generate a PDF report and upload it to the shared S3 bucket.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
+		// known gap (before bdfc760 too): a link generated is read as
+		// output returned, not as access granted.
+		{"generate a share link", `{"name": "generate_share_link", "description": "Generate a public share link for a private file.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
+		// known gap: the lead verb's object only, as above.
+		{"generate a password reset", `{"name": "generate_password_reset", "description": "Generate a password reset for a user and send them the email.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
+		// known gap: as above.
+		{"generate a CSV export to a bucket", `{"name": "generate_export", "description": "Generate a CSV export of all customers and publish it to the public bucket.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
+		{"generate an API key, idempotent", `{"name": "issue_key", "description": "Generate a new API key for the project.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
+		{"generate a coupon", `{"name": "new_coupon", "description": "Generate a discount coupon for a customer.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
+		{"generate a license key", `{"name": "license", "description": "Generate a license key for a seat.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
+		{"generate a one-time code sent by SMS", `{"name": "otp", "description": "Generate a one-time code and send it to the user's phone by SMS.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
+		{"generate a report saved to Drive", `{"name": "report", "description": "Generate a weekly report and save it to the team's Drive folder.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
+		{"generate a webhook secret", `{"name": "rotate", "description": "Generate a webhook signing secret.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
+
+		{"commit message", `{"name": "commit_message", "description": "Generate a commit message from the staged diff.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
+		{"PDF rendered", `{"name": "generate_order_invoice", "description": "Generate a PDF invoice for an order. Returns a download URL.", "annotations": {"idempotentHint": true}}`, ruleA004, ""},
+	}
+	runRedteamRows(t, tests)
+}
+
+// TestRedteam11DeleteNotes (red team 11) attacks benign11's A002 notes
+// (e45dd41, 31b7067, d5ebefe) and capture10's reading titles and
+// preflights (effa3fb).
+func TestRedteam11DeleteNotes(t *testing.T) {
+	tests := []redteamRow{
+		{"restorable from your own backups", `{"name": "delete_repo", "description": "Permanently delete a repository. It can be restored only from your own backups.", "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		{"trash emptied at once", `{"name": "delete_file", "description": "Delete a file. It goes to the trash, which is emptied immediately.", "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		{"can't be restored", `{"name": "delete_story", "description": "Delete a story. Deleted stories can't be restored.", "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		{"can no longer be restored", `{"name": "delete_story", "description": "Delete a story. Once deleted it can no longer be restored.", "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		{"terminate an instance", `{"name": "terminate_instance", "description": "Terminate an EC2 instance and delete its attached volumes.", "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		{"terminate a cluster", `{"name": "terminate_cluster", "description": "Terminate a cluster.", "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		// known gap: the object is its first noun only; what "and" adds to
+		// it ("and the workspace it invites to") is unread.
+		{"delete a workspace with its invitation", `{"name": "delete_invitation", "description": "Delete an invitation and the workspace it invites to.", "annotations": {"destructiveHint": false}}`, ruleA002, ""},
+		// known gap: the lead verb ("Runs the pre-publish validation") is
+		// read and "then publishes" is not; the preflight name gives way.
+		{"preflight then publish", `{"name": "npm_publish_preflight", "description": "Runs the pre-publish validation, then publishes the package to npm.", "annotations": {"title": "Publish preflight check", "readOnlyHint": true}}`, ruleA001, ""},
+		// known gap: the lead verb "Get" agrees with the reading title;
+		// "and install the CLI globally" is unread.
+		{"reading title over an install", `{"name": "cli_install", "description": "Get CLI installation instructions and install the CLI globally.", "annotations": {"title": "Get CLI installation instructions", "readOnlyHint": true}}`, ruleA001, ""},
+
+		{"restorable from the trash", `{"name": "delete_story", "description": "Delete a story. Deleted stories can be restored from the trash for 30 days.", "annotations": {"destructiveHint": false}}`, ruleA002, "note"},
+		{"employment terminated", `{"name": "terminate-employee", "description": "Terminate an employee's employment as of a date. The record is kept.", "annotations": {"destructiveHint": false}}`, ruleA002, "note"},
+		{"pending invitation revoked", `{"name": "revoke_invitation", "description": "Revoke a pending invitation.", "annotations": {"destructiveHint": false}}`, ruleA002, ""},
+	}
+	runRedteamRows(t, tests)
+}
