@@ -130,8 +130,8 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|populate|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// hiddenTurns are the parts of a conversation the user does not
 		// see or would not hand over: the system and developer messages,
-		// what the user pasted.
-		hiddenTurns: newLitRegexp(`\b(?:system|developer) (?:prompts?|messages?|instructions)\b|\b(?:pasted|pastes)\b`),
+		// what the user pasted, what other tools returned.
+		hiddenTurns: newLitRegexp(`\b(?:system|developer) (?:prompts?|messages?|instructions)\b|\b(?:pasted|pastes)\b|\btool (?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|each|all|any) (?:other )?tools?\b`),
 		credNoun:    newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
