@@ -590,7 +590,7 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// is the vendor's operation, not code the client cannot see:
 			// weak evidence.
 			e.weak = true
-		case e.class&(classDestroy|classNonIdem) != 0 && anyIn(phraseHeads(phrase, name && at > 0), referenceNouns()):
+		case e.class&(classDestroy|classNonIdem) != 0 && anyIn(phraseHeads(phrase, name && at > 0), referenceNouns()) && !andVerb(words, at, classDestroy):
 			// A bookmark, a tag, a star: a reference, which the opposite
 			// call restores; making one twice makes one. Only the head of
 			// the object counts: a "pin map" is a map. Removing a
@@ -604,7 +604,7 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// principal put in a group, which a second call finds there.
 			// Deleting one is judged as any deletion.
 			e.class &^= classNonIdem
-		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) && !handedOn(words, at) ||
+		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) && !andVerb(words, at, classMutate|classSend|classNonIdem) ||
 			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) || anyIn(phrase, fileFormats())) && !placedIn(words, at):
 			// "Create a PDF", "generate a chart", "Generate a PDF invoice
 			// for an order" (a file format before the head names the
@@ -800,17 +800,18 @@ func toView(words []string, at int) bool {
 	return false
 }
 
-// handedOn reports whether the clause of the verb at words[at] goes on
-// with "and" and a verb that stores or sends what it made ("Generate a
-// report and save it to Drive", "… and send it by SMS"): the output is
-// kept or delivered, not only returned.
-func handedOn(words []string, at int) bool {
+// andVerb reports whether the clause of the verb at words[at] goes on
+// with "and" and a verb of a class in mask: "Generate a report and save
+// it to Drive" hands on what it made (the output is kept or delivered,
+// not only returned); "Revoke an invitation and delete every project it
+// granted" destroys more than the reference.
+func andVerb(words []string, at int, mask verbClass) bool {
 	for i := max(at+1, 0); i+1 < len(words); i++ {
 		if clauseEnds()[words[i]] {
 			return false
 		}
 		if words[i] == "and" {
-			if _, c := lookupVerb(words[i+1], true); c&(classMutate|classSend|classNonIdem) != 0 {
+			if _, c := lookupVerb(words[i+1], true); c&mask != 0 {
 				return true
 			}
 		}

@@ -161,6 +161,12 @@ func TestRedteam11DeleteNotes(t *testing.T) {
 		// "and install the CLI globally" is unread.
 		{"reading title over an install", `{"name": "cli_install", "description": "Get CLI installation instructions and install the CLI globally.", "annotations": {"title": "Get CLI installation instructions", "readOnlyHint": true}}`, ruleA001, ""},
 
+		{"preflight name, the description deploys", `{"name": "deploy_preflight", "description": "Deploy the app to production.", "annotations": {"title": "Deploy preflight check", "readOnlyHint": true}}`, ruleA001, "error"},
+		{"dry-run name, the description deletes", `{"name": "delete_dry_run", "description": "Delete the matching files. Pass preview=true to only list them.", "annotations": {"readOnlyHint": true}}`, ruleA001, "error"},
+		// known gap: a restore through the vendor's support reads as the
+		// trash does ("can be restored ... for 30 days"), a note.
+		{"restorable by the vendor only", `{"name": "delete_account", "description": "Delete the account and all its data. Accounts can be restored by contacting support within 24 hours.", "annotations": {"destructiveHint": false}}`, ruleA002, "note"},
+		{"the invitation's workspace revoked", `{"name": "revoke_invitation", "description": "Revoke an invitation and delete every project it granted.", "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
 		{"restorable from the trash", `{"name": "delete_story", "description": "Delete a story. Deleted stories can be restored from the trash for 30 days.", "annotations": {"destructiveHint": false}}`, ruleA002, "note"},
 		{"employment terminated", `{"name": "terminate-employee", "description": "Terminate an employee's employment as of a date. The record is kept.", "annotations": {"destructiveHint": false}}`, ruleA002, "note"},
 		{"pending invitation revoked", `{"name": "revoke_invitation", "description": "Revoke a pending invitation.", "annotations": {"destructiveHint": false}}`, ruleA002, ""},
