@@ -604,8 +604,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// principal put in a group, which a second call finds there.
 			// Deleting one is judged as any deletion.
 			e.class &^= classNonIdem
-		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) && !andVerb(words, at, classMutate|classSend|classNonIdem) ||
-			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) || anyIn(phrase, fileFormats())) && !placedIn(words, at):
+		case e.class&classNonIdem != 0 && renderVerbs()[e.word] && (e.word == "generate" && !anyIn(phraseHeads(phrase, name && at > 0), issuedNouns()) ||
+			anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) || anyIn(phrase, fileFormats())) && !placedIn(words, at) &&
+			!andVerb(words, at, classMutate|classSend|classNonIdem):
 			// "Create a PDF", "generate a chart", "Generate a PDF invoice
 			// for an order" (a file format before the head names the
 			// rendering): a rendering of the input, returned to the
@@ -613,7 +614,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// document ("Create a chart in a spreadsheet") is stored
 			// there. "Generate" makes its output whatever it is (a
 			// summary, code, a test, a UUID), unless it issues something
-			// the service keeps (issuedNouns: "Generate an API key").
+			// the service keeps (issuedNouns: "Generate an API key"). One
+			// the clause goes on to store or send ("… and upload it to
+			// S3") is not only returned.
 			e.class = classRead
 		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
 			// A cache is a copy of what is stored elsewhere: clearing or

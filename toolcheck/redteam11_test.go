@@ -132,6 +132,7 @@ func TestRedteam11Generate(t *testing.T) {
 		{"generate a license key", `{"name": "license", "description": "Generate a license key for a seat.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
 		{"generate a one-time code sent by SMS", `{"name": "otp", "description": "Generate a one-time code and send it to the user's phone by SMS.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
 		{"generate a report saved to Drive", `{"name": "report", "description": "Generate a weekly report and save it to the team's Drive folder.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
+		{"a PDF rendered and uploaded", `{"name": "report", "description": "Generate a PDF report and upload it to the shared S3 bucket.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
 		{"generate a webhook secret", `{"name": "rotate", "description": "Generate a webhook signing secret.", "annotations": {"idempotentHint": true}}`, ruleA004, "warning"},
 
 		{"commit message", `{"name": "commit_message", "description": "Generate a commit message from the staged diff.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
