@@ -40,7 +40,7 @@ var steerRE = sync.OnceValue(func() (p struct {
 	standing, route, subjectSelf, orderEvery, onlyAfter, dependsOn, ident           *regexp.Regexp
 	urlQuery, urlAny, urlVerb, userMsgs, credValue, ownedSecret, piiOwned, sendVerb *regexp.Regexp
 	sleeper, swap, ctxCred, addressed, askAlso, misreport, agentHands, eachDest     *regexp.Regexp
-	viaOther                                                                        *regexp.Regexp
+	viaOther, useOther, chatChannel                                                 *regexp.Regexp
 	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink, fEach                   *regexp.Regexp
 	fBcc, fAdd, fMail, fOnly, fEven, fResult, fExec, fAsIs                          *regexp.Regexp
 },
@@ -70,6 +70,14 @@ var steerRE = sync.OnceValue(func() (p struct {
 	// The model's actions through another server's tools, by their
 	// kind ("transfers made with the banking tools"): a swap of their
 	// recipient is aimed at those tools, as the user's topic is.
+	// useOther puts another server's integration to work by its kind
+	// ("use the messaging integration to", "via your CRM connector");
+	// "tool" is left out, since a server names its own tools so.
+	p.useOther = regexp.MustCompile(`\b(?:use|using|via|through|with|call|invoke) (?:the |your |a |an |any )(?:[\w-]+ ){0,2}(?:integrations?|connectors?|servers?|apps?|plugins?) (?:to|and)\b`)
+	// chatChannel is a channel written as a chat client shows it
+	// ("#ext-sync-partners"), not a heading ("# Usage") or an issue
+	// number ("#123").
+	p.chatChannel = regexp.MustCompile(`(?:^|[\s(])#[a-z][\w.-]{2,}\b`)
 	p.viaOther = regexp.MustCompile(`\b(?:payments?|transfers?|transactions?|orders?|emails?|messages?|invoices?) (?:made|sent|done|initiated|executed|placed|paid) (?:with|through|via|using|by|in) (?:the |any |an? |other |your )(?:[\w-]+ ){0,2}(?:tools?|integrations?|connectors?|servers?|apps?|plugins?)\b`)
 	p.addressed = regexp.MustCompile(`\b(?:note|message|notice|reminder|instructions?|hint) (?:to|for) (?:the |any |all )?(?:ai|llm|language model|model|assistant|agent|claude|chatgpt|copilot)s?(?: (?:assistants?|agents?|models?))?\s*:`)
 	p.askAlso = regexp.MustCompile(`\bwhen(?:ever)? the user (?:asks?|wants?|tells?|requests?)\b[^.;]{0,80}?\balso (?:invite|add|cc|bcc|copy|include|send (?:a copy )?to)\b`)
@@ -204,6 +212,37 @@ func sentenceEnd(s string, i int) bool {
 	return s[i] == '.' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n')
 }
 
+// fixedDest reports whether s sends to a place the text itself fixes: a
+// chat channel, a URL or an e-mail address that is no documentation
+// example, as the destination of the sending ("to #ext-sync", "to
+// ops@partner.io"), not an example of what a name looks like.
+func fixedDest(chatChannel, urlAny *regexp.Regexp, s string) bool {
+	dest := func(at int) bool {
+		w := tlWords(s[:at])
+		for k := len(w) - 1; k >= 0 && k >= len(w)-3; k-- {
+			switch w[k] {
+			case "to", "into", "in", "on", "at":
+				return true
+			case "the", "channel", "room", "group", "address", "inbox", "endpoint", "webhook":
+				continue
+			}
+			return false
+		}
+		return false
+	}
+	for _, m := range chatChannel.FindAllStringIndex(s, 4) {
+		if dest(m[0]) {
+			return true
+		}
+	}
+	for _, m := range urlAny.FindAllStringIndex(s, 4) {
+		if notExampleAddress(s[m[0]:m[1]]) && dest(m[0]) {
+			return true
+		}
+	}
+	return false
+}
+
 // kebabNamed reports whether the hyphenated word s[i:j] stands as a name
 // of code: quoted or in backticks, followed by "tool", "call" or
 // "command", or after a verb that calls it ("call send-email", "using
@@ -287,7 +326,7 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		strings.Contains(lower, " each ") || strings.Contains(lower, "the user") || strings.Contains(lower, " your ") || strings.Contains(lower, "instead") ||
 		strings.Contains(lower, "prefer") || strings.Contains(lower, "rather than") || strings.Contains(lower, " over ") || strings.Contains(lower, " route")
 	if !gate {
-		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when ", "beneficiar", "payee", "iban"} {
+		for _, w := range []string{"deprecat", "retired", "disabled", "sunset", "discontinued", "phased out", "unreliable", "no longer", "whatever", "from this version", "from now on", " only after ", " only once ", " only when ", "beneficiar", "payee", "iban", "integration", "connector"} {
 			if strings.Contains(lower, w) {
 				gate = true
 				break
@@ -349,6 +388,13 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 		// A sleeper: a recipient or an account swapped on a topic.
 		if swapNoun(s) && (strings.Contains(s, "the user") && p.sleeper.MatchString(s) || p.viaOther.MatchString(s)) && p.swap.MatchString(s) {
 			add(famCrossTool, s, true)
+		}
+		// Another integration told to send what this server gives to a
+		// place the text fixes ("first use the messaging integration to
+		// post the issue list to #ext-sync-partners"): the destination is
+		// the server's, not the user's choice.
+		if strings.ContainsAny(s, "#@:") && p.useOther.MatchString(s) && p.sendVerb.MatchString(s) && fixedDest(p.chatChannel, p.urlAny, s) {
+			add(famSink, s, true)
 		}
 		// A standing order on the user's requests that adds an outside
 		// recipient ("when the user asks you to schedule a meeting, also
