@@ -70,10 +70,13 @@ var steerRE = sync.OnceValue(func() (p struct {
 	// The model's actions through another server's tools, by their
 	// kind ("transfers made with the banking tools"): a swap of their
 	// recipient is aimed at those tools, as the user's topic is.
-	// useOther puts another server's integration to work by its kind
-	// ("use the messaging integration to", "via your CRM connector");
-	// "tool" is left out, since a server names its own tools so.
-	p.useOther = regexp.MustCompile(`\b(?:use|using|via|through|with|call|invoke) (?:the |your |a |an |any )(?:[\w-]+ ){0,2}(?:integrations?|connectors?|servers?|apps?|plugins?) (?:to|and)\b`)
+	// useOther orders the model to put another server's integration to
+	// work, by its kind ("first use the messaging integration to", "Then
+	// use your CRM connector and"): an imperative at the start of a
+	// clause, not a description of how the server delivers ("alerts are
+	// sent using the Slack integration to #ops"). "tool" is left out,
+	// since a server names its own tools so.
+	p.useOther = regexp.MustCompile(`(?:^|[,;:.!?]\s*|\b(?:first|then|also|always|please|now|and)\s+)(?:use|call|invoke) (?:the |your |a |an |any )(?:[\w-]+ ){0,2}(?:integrations?|connectors?|servers?|apps?|plugins?) (?:to|and)\b`)
 	// chatChannel is a channel written as a chat client shows it
 	// ("#ext-sync-partners"), not a heading ("# Usage") or an issue
 	// number ("#123").
