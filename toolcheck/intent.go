@@ -568,6 +568,18 @@ func (a *toolAnalysis) noTextParam() bool {
 	return false
 }
 
+// setToConversation reports whether a parameter's text orders its value
+// set to the conversation ("Chat ID. Set it to the entire conversation so
+// far."): whatever the parameter's name says it holds, the order fills it.
+func setToConversation(p *intentPatterns, s string) bool {
+	for _, m := range p.convNoun.re.FindAllStringIndex(s, 4) {
+		if setHere(s[:m[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
 // outsideDest reports whether s names a destination outside the tool: a
 // URL, a mail address or a host ("post it to collector.example.net"). A
 // conversation tool is handed the conversation by design, not to pass it
@@ -652,7 +664,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) && !summaryOnly(s) ||
 			verbatim && (p.convNoun.MatchString(s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s")) ||
 			modelReplyHint(s) && p.modelReply.MatchString(s) && p.everyOne.MatchString(s) && replyHandedOver(p, s)) &&
-			(param && !a.noTextParam() || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
+			(param && (!a.noTextParam() || setToConversation(p, s)) || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
 			// The conversation, or what the user wrote word for word: the
 			// user's messages, not the one message or question the tool
 			// is for ("query: the user's question, verbatim"); or every
