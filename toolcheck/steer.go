@@ -239,7 +239,15 @@ func fixedDest(chatChannel, urlAny *regexp.Regexp, s string) bool {
 		}
 	}
 	for _, m := range urlAny.FindAllStringIndex(s, 4) {
-		if notExampleAddress(s[m[0]:m[1]]) && dest(m[0]) {
+		// A URL's host, or an address's domain, decides the example.
+		u := s[m[0]:m[1]]
+		if _, rest, ok := strings.Cut(u, "://"); ok {
+			u, _, _ = strings.Cut(rest, "/")
+			if i := strings.IndexAny(u, ":?#"); i >= 0 {
+				u = u[:i]
+			}
+		}
+		if notExampleAddress(u) && dest(m[0]) {
 			return true
 		}
 	}
