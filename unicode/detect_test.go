@@ -458,29 +458,6 @@ func TestSkeleton(t *testing.T) {
 	}
 }
 
-func TestRestrictionLevel(t *testing.T) {
-	for in, want := range map[string]Restriction{
-		"read_file":          ASCIIOnly,
-		"café":               SingleScript,
-		"r\u0435ad":          MinimallyRestrictive, // Latin + Cyrillic
-		"ファイルread":           HighlyRestrictive,
-		"读取file":             HighlyRestrictive,
-		"한국어abc":             HighlyRestrictive,
-		"abcअ":               ModeratelyRestrictive,
-		"\u0430\u0431\u0432": SingleScript,
-		"a\u200Bb":           Unrestricted,
-		"𝗶𝗴𝗻𝗼𝗿𝗲":             Unrestricted,
-		"a\xffb":             Unrestricted,
-	} {
-		if got := RestrictionLevel(in); got != want {
-			t.Errorf("RestrictionLevel(%+q) = %v, want %v", in, got, want)
-		}
-	}
-	if ASCIIOnly.String() != "ascii-only" || Restriction(0).String() != "invalid" {
-		t.Error("Restriction.String")
-	}
-}
-
 func TestMeasurePadding(t *testing.T) {
 	for _, tc := range []struct {
 		in          string

@@ -87,7 +87,6 @@ func FuzzSanitize(f *testing.F) {
 			t.Fatalf("Analysis(%+q) = %+q, slow path %+q", s, a, slow)
 		}
 		_ = Skeleton(s)
-		_ = RestrictionLevel(s)
 		_ = MeasurePadding(s)
 	})
 }
