@@ -2,7 +2,6 @@ package toolcheck
 
 import (
 	"context"
-	"sort"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"github.com/mcpguard/mcpguard/policy"
@@ -19,29 +18,6 @@ func toolsPolicy(opts Options) (*policy.ToolsPolicy, error) {
 		return opts.Policy, nil
 	}
 	return policy.NewToolsPolicy(context.Background(), policy.ToolsPolicyOptions{})
-}
-
-// IDEDeniedTools returns the names among names that an IDE server may not
-// offer (MCPG-I001), as decided by the shipped Rego. The proxy's --ide mode
-// removes them from tools/list and denies calls to them. server is the
-// server's name; the name "ide" implies an IDE server even without ide.
-func IDEDeniedTools(p *policy.ToolsPolicy, server string, ide bool, names []string) ([]string, error) {
-	tools := make([]any, len(names))
-	for i, n := range names {
-		tools[i] = map[string]any{"name": n, "pointer": ""}
-	}
-	results, err := p.Eval(context.Background(), map[string]any{"server": map[string]any{"name": server, "ide": ide}, "tools": tools})
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, f := range results {
-		if n, ok := f.Evidence["tool"].(string); ok {
-			out = tlAppendUnique(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
 }
 
 // ideFindings adds the I001 findings of an IDE server's tools.

@@ -518,3 +518,17 @@ func TestIntentLineSet(t *testing.T) {
 		}
 	}
 }
+
+func tlItoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[n:])
+}

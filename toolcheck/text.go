@@ -298,20 +298,6 @@ func (c *textCollector) schema(v *jsonc.Value, ptr ptrSpan, depth int) {
 	}
 }
 
-func tlItoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	var b [20]byte
-	n := len(b)
-	for i > 0 {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(b[n:])
-}
-
 // matchView is the text the phrase heuristics read (threats.md §0 rule 1):
 // the analysis view (NFKC, case-folded, invisible characters removed, exotic
 // spaces as U+0020), with letters that are confusable with ASCII letters

@@ -343,4 +343,3 @@ func Skeleton(s string) string {
 func Confusable(a, b string) bool {
 	return Skeleton(a) == Skeleton(b)
 }
-

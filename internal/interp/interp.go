@@ -146,24 +146,6 @@ func ExpandClaude(s string, lookup Lookup) (out string, missing []string) {
 	return b.String(), missing
 }
 
-// DisplayClaude returns s as `claude mcp list` shows it: every reference reduced
-// to ${VAR}, so "${EMPTY:-dflt}" reads "${EMPTY}".
-func DisplayClaude(s string) string {
-	refs := claudeRefs(s)
-	if len(refs) == 0 {
-		return s
-	}
-	var b strings.Builder
-	last := 0
-	for _, r := range refs {
-		b.WriteString(s[last:r.Start])
-		b.WriteString("${" + r.Name + "}")
-		last = r.End
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -43,12 +43,6 @@ func TestExpandClaude(t *testing.T) {
 	}
 }
 
-func TestDisplayClaude(t *testing.T) {
-	if got := DisplayClaude("${EMPTY:-dflt}/x ${A}"); got != "${EMPTY}/x ${A}" {
-		t.Errorf("got %q", got)
-	}
-}
-
 func TestRefs(t *testing.T) {
 	tests := []struct {
 		d    Dialect
