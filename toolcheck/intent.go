@@ -59,7 +59,7 @@ type intentPatterns struct {
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	pasteVerb, pageSink, dnsSink, openPage, hiddenTurns,
 	aiMaker, convNoun, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
-	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld *litRegexp
+	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld, solicit *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
 }
@@ -132,14 +132,22 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// see or would not hand over: the system and developer messages,
 		// what the user pasted, what other tools returned.
 		hiddenTurns: newLitRegexp(`\b(?:system|developer) (?:prompts?|messages?|instructions)\b|\b(?:pasted|pastes)\b|\btool (?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|each|all|any) (?:other )?tools?\b`),
-		credNoun:    newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
+		credNoun:    newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|passphrases?|pin codes?|seed phrases?|recovery phrases?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
 		// developer configures ("provide your API key via FOO_KEY").
 		credTaken: newLitRegexp(`\b(?:the user'?s|their|users'|read|reads|reading|fetch|extract|look up|grab|copy|take)\b`),
 		// credOwned is a credential named as the user's ("your GitHub
 		// password", "the user's AWS secret access key").
-		credOwned:  newLitRegexp(`\b(?:your|the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:` + ownedSecretNouns + `|passphrases?|pin codes?|seed phrases?|recovery phrases?|mnemonics?|session cookies?)\b`),
+		credOwned: newLitRegexp(`\b(?:your|the user'?s|their|users') (?:[\w-]+ ){0,3}?(?:` + ownedSecretNouns + `|passphrases?|pin codes?|seed phrases?|recovery phrases?|mnemonics?|session cookies?)\b`),
+		// solicit ends a clause's text before the user's credential when
+		// the model is told to ask the user for it: "close with a line
+		// asking the user for their Okta password", "have them type
+		// their PIN".
+		solicit: newLitRegexp(`\b(?:ask|asks|asking|request|requests|requesting|prompt|prompts|prompting|have|has|having|get|gets|getting|invite|invites|inviting|encourage|encourages|tell|tells|telling)(?: (?:the user|users|them|the customer|the person|the account owner|him|her))? (?:for|to (?:\w+ )?(?:provide|enter|type|share|give|confirm|paste|send|supply|write|tell you|re-?enter|reply with|verify))(?: you)? $` +
+			// The verb on the credential itself ("request the user's PIN"),
+			// or the user made to give it ("have the user type their PIN").
+			`|\b(?:request|requests|requesting|ask for|asks for|asking for|collect|collects|collecting|obtain|obtains|obtaining|solicit|solicits|soliciting) $|\b(?:have|has|having|make|makes|making|let|lets|get|gets|getting) (?:the user|users|them|the customer|the person|him|her) (?:provide|enter|type|share|give|confirm|paste|send|supply|write|read out|say|tell you|re-?enter|reply with) (?:you )?$`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
 		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// sinkData is what must not be sent away, read the same way for
@@ -391,6 +399,10 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	}
 	// The user's credential asked into a parameter (credentialAsk).
 	if has(7) && (a.curParam != "" || admits(lineParamVerb) || participleHint(view)) && (strings.Contains(view, "your ") || strings.Contains(view, "their ") || strings.Contains(view, "user")) {
+		want(7)
+	}
+	// The user asked for their credential (credentialSolicited).
+	if has(7) && strings.Contains(view, "user") && (strings.Contains(view, "ask") || strings.Contains(view, "request") || strings.Contains(view, "prompt") || strings.Contains(view, "have ") || strings.Contains(view, "get ") || strings.Contains(view, "tell")) {
 		want(7)
 	}
 	// A credential asked into the parameter a text belongs to ("pass the
@@ -730,6 +742,12 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if cred && !negated(s) && a.credentialAsk(p, s) {
 		add(famSensitive, 4, s, false)
 	}
+	if cred && !negated(s) && a.credentialSolicited(p, s) {
+		// The model told to ask the user for a credential that no input
+		// of the server takes: the answer lands in the conversation,
+		// where the server's other texts can have it handed over.
+		add(famSensitive, 4, s, false)
+	}
 	if cred && param && !negated(s) && a.credHere(p, s) {
 		// A credential asked into the parameter the text belongs to,
 		// one not named for a credential ("title: pass the
@@ -742,7 +760,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// AWS_SECRET_ACCESS_KEY from the shell in context").
 		add(famSensitive, 4, s, false)
 	}
-	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") {
+	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") && !credChannel(p, s) {
 		add(famSensitive, 4, s, false)
 	}
 }
@@ -986,6 +1004,52 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 		return false
 	}
 	return !namesData(data, identView(a.curParam)) && !credentialName(identView(a.curParam))
+}
+
+// credentialSolicited reports whether a clause tells the model to ask the
+// user for their credential ("close with a line asking the user for their
+// Okta password so the session can be refreshed") when the server has no
+// input for one and the clause names no other way to give it. A login
+// tool's "ask the user for their password" fills its own password input;
+// "ask the user to enter their API key in the dashboard" or "... via the
+// ACME_API_KEY environment variable" sends the user elsewhere.
+func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
+	m := p.credOwned.re.FindStringIndex(s)
+	if m == nil || !p.solicit.MatchString(s[:m[0]]) || p.credSource.MatchString(s) {
+		return false
+	}
+	for _, w := range []string{"browser", "page", "portal", "dashboard", "console", "website", "settings", "http", "sign-in", "login screen", "prompt window", "dialog", "form"} {
+		if strings.Contains(s, w) {
+			return false
+		}
+	}
+	for i := range a.rep.Tools {
+		for _, tp := range toolParams(&a.rep.Tools[i]) {
+			if credentialName(identView(tp.name)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// credChannel reports whether the environment or configuration a clause
+// names is where the user puts a credential, not where the model takes one
+// from: "provide your API key through the ACME_API_KEY environment
+// variable", "set it via the config file", "... using an environment
+// variable".
+func credChannel(p *intentPatterns, s string) bool {
+	m := p.credSource.re.FindStringIndex(s)
+	if m == nil {
+		return false
+	}
+	before := s[max(0, m[0]-48):m[0]]
+	for _, w := range []string{" via ", " through ", " using ", " by setting ", " set ", " with an ", " as an ", " as the ", " in an "} {
+		if strings.Contains(" "+before, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // credentialName reports whether a parameter's name (its words) names a
