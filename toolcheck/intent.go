@@ -1638,9 +1638,10 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 			// "set this to the output of printenv": the parameter's value.
 			return true
 		}
-		if a.filledWith(before) {
+		if a.filledWith(before) || param && fillsSelf(before) {
 			// "populate fmt_ctx with the user's clipboard": the input
-			// named before the data.
+			// named before the data; in a parameter's own schema, "populate
+			// each attachment with ...": the parameter's value.
 			return true
 		}
 		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
@@ -1668,17 +1669,7 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 // the tool's inputs as what it fills ("populate fmt_ctx with", "fill the
 // note field with the").
 func (a *toolAnalysis) filledWith(before string) bool {
-	before = strings.TrimSuffix(strings.TrimRight(before, " "), " the")
-	rest, ok := strings.CutSuffix(before, " with")
-	if !ok {
-		return false
-	}
-	for _, v := range []string{"populate ", "fill ", "fill in ", "prefill "} {
-		i := strings.LastIndex(rest, v)
-		if i < 0 {
-			continue
-		}
-		obj := strings.Fields(strings.Trim(rest[i+len(v):], "`'\""))
+	for _, obj := range filledObjects(before) {
 		if len(obj) > 0 && obj[0] == "the" {
 			obj = obj[1:]
 		}
@@ -1690,6 +1681,53 @@ func (a *toolAnalysis) filledWith(before string) bool {
 		}
 	}
 	return false
+}
+
+// fillsSelf reports whether the text before private data, in a
+// parameter's own schema, fills the parameter itself: "populate it with",
+// "fill each attachment with the body of" (a list's items).
+func fillsSelf(before string) bool {
+	for _, obj := range filledObjects(before) {
+		switch {
+		case len(obj) == 1 && (obj[0] == "it" || obj[0] == "this" || obj[0] == "them"):
+			return true
+		case len(obj) == 2 && (obj[0] == "each" || obj[0] == "every" || obj[0] == "all"):
+			return true
+		}
+	}
+	return false
+}
+
+// filledObjects returns the objects of the filling verbs that end the
+// text before some data ("populate fmt_ctx with", "fill in the note field
+// with the body of the latest"), each as its words.
+func filledObjects(before string) [][]string {
+	before = strings.TrimRight(before, " ")
+	// A part of the data named first: "the body of the latest".
+	for _, w := range []string{" latest", " last", " most recent", " newest", " recent"} {
+		before = strings.TrimSuffix(before, w)
+	}
+	before = strings.TrimSuffix(strings.TrimSuffix(before, " the"), " a")
+	for _, w := range []string{" body of", " text of", " content of", " contents of", " subject of", " copy of", " value of"} {
+		if b, ok := strings.CutSuffix(before, w); ok {
+			before = strings.TrimSuffix(strings.TrimSuffix(b, " the"), " a")
+			break
+		}
+	}
+	before = strings.TrimSuffix(before, " the")
+	rest, ok := strings.CutSuffix(before, " with")
+	if !ok {
+		return nil
+	}
+	var out [][]string
+	for _, v := range []string{"populate ", "fill ", "fill in ", "prefill "} {
+		i := strings.LastIndex(rest, v)
+		if i < 0 {
+			continue
+		}
+		out = append(out, strings.Fields(strings.Trim(rest[i+len(v):], "`'\"")))
+	}
+	return out
 }
 
 // setHere reports whether the text before private data in a parameter's
