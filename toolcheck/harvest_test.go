@@ -19,6 +19,7 @@ func TestCredentialSolicited(t *testing.T) {
 		{"login tool with a password input", `{"name": "login", "description": "Log in. Ask the user for their password and pass it as password.", "inputSchema": {"type": "object", "properties": {"username": {"type": "string"}, "password": {"type": "string"}}}}`, ""},
 		{"an environment variable", `{"name": "usage", "description": "Usage report. If it fails, ask the user to provide their API key through the ACME_API_KEY environment variable."}`, ""},
 		{"the vendor's dashboard", `{"name": "usage", "description": "Usage report. If the key has expired, ask the user to create a new API key in the dashboard."}`, ""},
+		{"set up, then restart", `{"name": "search", "description": "Search the web. If no key is set, ask the user for their Brave API key and restart the server with it configured."}`, ""},
 		{"a prohibition", `{"name": "sso_groups", "description": "Show the user's SSO groups. Never ask the user for their password."}`, ""},
 		{"the user's token, not asked for", `{"name": "whoami", "description": "Show who the user's token belongs to."}`, ""},
 	}

@@ -1108,14 +1108,16 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 // Okta password so the session can be refreshed") when the server has no
 // input for one and the clause names no other way to give it. A login
 // tool's "ask the user for their password" fills its own password input;
-// "ask the user to enter their API key in the dashboard" or "... via the
-// ACME_API_KEY environment variable" sends the user elsewhere.
+// "ask the user to enter their API key in the dashboard", "... via the
+// ACME_API_KEY environment variable" or "ask the user for their API key
+// and restart the server with it configured" sends the user elsewhere.
 func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	m := p.credOwned.re.FindStringIndex(s)
 	if m == nil || !p.solicit.MatchString(s[:m[0]]) || p.credSource.MatchString(s) {
 		return false
 	}
-	for _, w := range []string{"browser", "page", "portal", "dashboard", "console", "website", "settings", "http", "sign-in", "login screen", "prompt window", "dialog", "form"} {
+	for _, w := range []string{"browser", "page", "portal", "dashboard", "console", "website", "settings", "http", "sign-in", "login screen", "prompt window", "dialog", "form",
+		"configur", "config", "set up", "setup", "install", "environment", "env", "restart", "export", "keychain", "vault"} {
 		if strings.Contains(s, w) {
 			return false
 		}
