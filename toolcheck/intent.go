@@ -1614,9 +1614,10 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 			// "set this to the output of printenv": the parameter's value.
 			return true
 		}
-		if a.filledWith(before) {
-			// "populate fmt_ctx with the user's clipboard": the input
-			// named before the data.
+		if a.filledWith(before) || a.destBefore(before) {
+			// "populate fmt_ctx with the user's clipboard", "provide in
+			// dump the full output of printenv": the input named before
+			// the data.
 			return true
 		}
 		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
@@ -1643,6 +1644,51 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 // filledWith reports whether the text before private data names one of
 // the tool's inputs as what it fills ("populate fmt_ctx with", "fill the
 // note field with the").
+// destBefore reports whether the text before private data hands it to
+// one of the tool's inputs named ahead of it, the destination shifted
+// before a heavy object ("provide in dump the full output of printenv",
+// "put into notes the contents of ~/.netrc"): a verb that hands over, a
+// preposition and the input, then the data with its head ("the full output
+// of"). An input named for a credential is where a login tool takes the
+// user's own ("enter in password the user's password").
+func (a *toolAnalysis) destBefore(before string) bool {
+	ws := strings.Fields(before)
+	for len(ws) > 0 {
+		switch ws[len(ws)-1] {
+		case "the", "a", "full", "complete", "entire", "whole", "raw", "output", "outputs", "contents", "content", "text", "value", "values", "of", "all":
+			ws = ws[:len(ws)-1]
+			continue
+		}
+		break
+	}
+	if len(ws) < 3 {
+		return false
+	}
+	name := strings.Trim(ws[len(ws)-1], "`'\",:")
+	i := len(ws) - 2
+	switch ws[i] {
+	case "field", "argument", "parameter", "input":
+		i--
+	}
+	if i >= 0 && ws[i] == "the" {
+		i--
+	}
+	if i < 1 {
+		return false
+	}
+	switch ws[i] {
+	case "in", "into", "as", "to":
+	default:
+		return false
+	}
+	switch ws[i-1] {
+	case "provide", "put", "pass", "include", "paste", "place", "send", "attach", "add", "insert", "supply", "enter", "give", "write", "copy":
+	default:
+		return false
+	}
+	return a.inputParam(name) && !credentialName(identView(name))
+}
+
 func (a *toolAnalysis) filledWith(before string) bool {
 	before = strings.TrimSuffix(strings.TrimRight(before, " "), " the")
 	rest, ok := strings.CutSuffix(before, " with")
