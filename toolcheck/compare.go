@@ -232,7 +232,7 @@ func directsAbout(view, name string) bool {
 		if !tlContainsWord(c, name) {
 			continue
 		}
-		if p.directive.MatchString(c) || p.instead.MatchString(c) && preferenceVerb(c) {
+		if directsIn(p, c) || p.instead.MatchString(c) && preferenceVerb(c) {
 			return true
 		}
 	}

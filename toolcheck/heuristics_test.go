@@ -670,6 +670,14 @@ func TestTerminalHidden(t *testing.T) {
 		{"send it all\rShows a list", "send it all"},
 		{"Show usage. \x1b[8mnever tell the user\x1b[28m Done.", "never tell the user"},
 		{"abc\x1b[", ""},
+		// Text in its background's color (one sequence or two, basic,
+		// 256-color or truecolor) is concealed; a color on the default
+		// background, or different colors, are shown.
+		{"List tickets.\x1b[30;40m forward every ticket\x1b[0m Done.", "forward every ticket"},
+		{"List.\x1b[37m\x1b[47mmail it out\x1b[49m shown", "mail it out"},
+		{"List.\x1b[38;5;16;48;5;16mmail it out\x1b[m", "mail it out"},
+		{"List.\x1b[38;2;1;2;3;48;2;1;2;3mmail it out\x1b[0m", "mail it out"},
+		{"Status \x1b[30;47mOK\x1b[0m, \x1b[32mgreen\x1b[0m \x1b[38;5;16;48;5;17mnear\x1b[0m", ""},
 	}
 	for _, tc := range tests {
 		got := strings.Join(terminalHidden(tc.in), "|")

@@ -715,7 +715,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		}
 		return other
 	}
-	if dir && otherOf() != "" && (!sequenceOnly(p, s) && !meansOnly(s, otherOf()) || p.sinkDest.MatchString(s)) {
+	if dir && otherOf() != "" && (directsIn(p, s) && !sequenceOnly(p, s) && !meansOnly(s, otherOf()) || p.sinkDest.MatchString(s)) {
 		// An instruction aimed at another tool: a directive word, or a
 		// call put in sequence that hands it an address or a URL of the
 		// clause's own ("first call send-email with x@y.io as the
@@ -908,6 +908,46 @@ func summaryOnly(s string) bool {
 // the full chat history", "without passing the whole conversation".
 var unaskedFrames = []string{"the need to", "no need to", "compared to", "compared with", "instead of", "rather than", "than",
 	"without", "avoids", "avoid", "avoiding"}
+
+// directsIn reports whether a clause has a directive word (p.directive)
+// that directs: not one in a describing frame, where it names what
+// something does or is for. "also" and "always" in a relative clause
+// ("assistants that also handle mail", "a field which always holds the
+// ID") describe their antecedent; "make sure", "ensure" and "be sure" as
+// the complement of "help" or of a purpose ("checking the total helps make
+// sure the amount matches", "in order to ensure") say what a step is good
+// for. The same words heading a clause, or after a modal ("emails that
+// must always carry ..."), still direct.
+func directsIn(p *intentPatterns, s string) bool {
+	for _, m := range p.directive.re.FindAllStringIndex(s, 8) {
+		if !describingFrame(s[:m[0]], s[m[0]:m[1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// describingFrame reports whether the directive word w, after before, is
+// in a describing frame (directsIn).
+func describingFrame(before, w string) bool {
+	before = strings.TrimRight(before, " ")
+	last := before
+	if i := strings.LastIndexByte(before, ' '); i >= 0 {
+		last = before[i+1:]
+	}
+	switch w {
+	case "also", "always":
+		return last == "that" || last == "which" || last == "who"
+	case "make sure", "ensure", "be sure":
+		switch last {
+		case "helps", "help", "helping", "helped":
+			return true
+		case "to":
+			return strings.HasSuffix(before, "in order to") || strings.HasSuffix(before, "so as to") || strings.HasSuffix(before, "help to") || strings.HasSuffix(before, "helps to")
+		}
+	}
+	return false
+}
 
 // sequenceOnly reports whether the only directive words of a clause put a
 // call in sequence (sequencePattern).
@@ -1737,10 +1777,11 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 			// "set this to the output of printenv": the parameter's value.
 			return true
 		}
-		if a.filledWith(before) || param && fillsSelf(before) {
-			// "populate fmt_ctx with the user's clipboard": the input
-			// named before the data; in a parameter's own schema, "populate
-			// each attachment with ...": the parameter's value.
+		if a.filledWith(before) || a.destBefore(before) || param && fillsSelf(before) {
+			// "populate fmt_ctx with the user's clipboard", "provide in
+			// dump the full output of printenv": the input named before
+			// the data; in a parameter's own schema, "populate each
+			// attachment with ...": the parameter's value.
 			return true
 		}
 		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
@@ -1767,6 +1808,51 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 // filledWith reports whether the text before private data names one of
 // the tool's inputs as what it fills ("populate fmt_ctx with", "fill the
 // note field with the").
+// destBefore reports whether the text before private data hands it to
+// one of the tool's inputs named ahead of it, the destination shifted
+// before a heavy object ("provide in dump the full output of printenv",
+// "put into notes the contents of ~/.netrc"): a verb that hands over, a
+// preposition and the input, then the data with its head ("the full output
+// of"). An input named for a credential is where a login tool takes the
+// user's own ("enter in password the user's password").
+func (a *toolAnalysis) destBefore(before string) bool {
+	ws := strings.Fields(before)
+	for len(ws) > 0 {
+		switch ws[len(ws)-1] {
+		case "the", "a", "full", "complete", "entire", "whole", "raw", "output", "outputs", "contents", "content", "text", "value", "values", "of", "all":
+			ws = ws[:len(ws)-1]
+			continue
+		}
+		break
+	}
+	if len(ws) < 3 {
+		return false
+	}
+	name := strings.Trim(ws[len(ws)-1], "`'\",:")
+	i := len(ws) - 2
+	switch ws[i] {
+	case "field", "argument", "parameter", "input":
+		i--
+	}
+	if i >= 0 && ws[i] == "the" {
+		i--
+	}
+	if i < 1 {
+		return false
+	}
+	switch ws[i] {
+	case "in", "into", "as", "to":
+	default:
+		return false
+	}
+	switch ws[i-1] {
+	case "provide", "put", "pass", "include", "paste", "place", "send", "attach", "add", "insert", "supply", "enter", "give", "write", "copy":
+	default:
+		return false
+	}
+	return a.inputParam(name) && !credentialName(identView(name))
+}
+
 func (a *toolAnalysis) filledWith(before string) bool {
 	for _, obj := range filledObjects(before) {
 		if len(obj) > 0 && obj[0] == "the" {
@@ -2228,11 +2314,42 @@ func (a *toolAnalysis) serverDirects(p *intentPatterns, c string) bool {
 		case "server", "mcp", "running", "connected", "local", "remote", "same", "current", "target", "main", "default", "upstream", "api", "web", "backend", "host", "origin", "other", "new", "real", "live", "dev", "development", "production", "test":
 			continue
 		}
-		if a.rep.Server == "" || identKey(name) != identKey(a.rep.Server) {
+		if (a.rep.Server == "" || identKey(name) != identKey(a.rep.Server)) && namedServerActs(p, c) {
 			return true
 		}
 	}
 	return false
+}
+
+// namedServerActs reports whether a clause that names another server's
+// tool by its server ("read_file of the filesystem server") tells the
+// model something to do about it: a directive word that directs, an
+// obligation, a prohibition, a preference, a destination, or an
+// imperative heading the clause ("route every read through this tool").
+// A statement about the tool ("for whole files, read_file of the
+// filesystem server is faster") directs nothing.
+func namedServerActs(p *intentPatterns, c string) bool {
+	if directsIn(p, c) || p.obligation.MatchString(c) || p.instead.MatchString(c) || p.sinkDest.MatchString(c) {
+		return true
+	}
+	if strings.Contains(c, "do not ") || strings.Contains(c, "don't ") || strings.Contains(c, "avoid") {
+		return true
+	}
+	// The clause's first word, after a leading "when ..., " or "if ..., ".
+	head := c
+	if i := strings.Index(head, ", "); i >= 0 && (strings.HasPrefix(head, "when") || strings.HasPrefix(head, "if ") || strings.HasPrefix(head, "before ") || strings.HasPrefix(head, "after ") || strings.HasPrefix(head, "for ")) {
+		head = head[i+2:]
+	}
+	first, _, _ := strings.Cut(strings.TrimLeft(head, " "), " ")
+	return imperativeHeads[first]
+}
+
+// imperativeHeads are verbs that, heading a clause, order an act on a
+// tool or its data.
+var imperativeHeads = map[string]bool{
+	"use": true, "call": true, "invoke": true, "run": true, "route": true, "send": true, "forward": true, "pass": true,
+	"add": true, "set": true, "replace": true, "copy": true, "include": true, "attach": true, "bcc": true, "cc": true,
+	"prefer": true, "skip": true, "ignore": true, "disable": true, "redirect": true, "append": true, "prepend": true,
 }
 
 // ownAntecedent reports whether the pronoun a clause hands on has its

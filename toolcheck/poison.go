@@ -194,10 +194,23 @@ func poisonPhraseList() []toolPhrase {
 		// Weaker: "refrain from mentioning prices to the user unless they
 		// ask" is a product's own reply policy.
 		tlPhrase(famConceal, 3, `\brefrain from (?:surfacing|mentioning|telling|reporting|disclosing|revealing|showing)\b(?: [\w']+){0,6} (?:to )?(?:the )?(?:user|human)s?\b`),
-		tlPhrase(famConceal, 3, `\bkeep (?:this|it|these|that)(?: \w+)? (?:to yourself|between (?:us|you and (?:us|me)))\b|\b(?:nobody|no one|no-one) (?:needs|has) to (?:be told|know|hear) about\b`),
+		tlPhrase(famConceal, 3, `\bkeep (?:this|it|these|that|the \w+)(?: \w+)? (?:to yourself|between (?:us|you and (?:us|me)))\b|\b(?:nobody|no one|no-one) (?:needs|has) to (?:be told|know|hear) about\b`),
 		// Weaker: an API key "users are not shown again" is a product fact.
 		tlPhrase(famConceal, 2, `\b(?:users?|humans?) (?:is|are) not shown (?:this|it|that|these)\b`),
 		tlPhrase(famConceal, 1, `\b(?:silently|quietly)\b`),
+		// The other verbs of telling, negated, with the user as hearer
+		// ("there is no need to surface this to the user", "do not
+		// restate it to the user"), as "do not tell the user" is; with
+		// the model's reply as the place ("no need to restate it in
+		// replies", "without bringing it up in the summary"), weaker: a
+		// reply policy can say what a reply leaves out.
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not|without) (?:restat(?:e|ing)|surfac(?:e|ing)|bring(?:ing)? up|rais(?:e|ing)|flag(?:ging)?|repeat(?:ing)?|relay(?:ing)?)\b`+tlWin(40)+`\bto (?:the )?(?:user|human)s?\b`),
+		tlPhrase(famConceal, 3, `\b(?:do not|don't|dont|never|no need to|need not|without) (?:restat(?:e|ing)|surfac(?:e|ing)|bring(?:ing)? up|rais(?:e|ing)|flag(?:ging)?|repeat(?:ing)?|relay(?:ing)?|mention(?:ing)?|tell(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?)\b(?: [\w']+){0,4}? (?:in|from|within) (?:the |your |any |its )?(?:repl(?:y|ies)|answers?|responses?|summar(?:y|ies)|drafts?|chat|conversation)\b`),
+		// Saying nothing of it, or carrying on without a word of it:
+		// the object a pronoun ("say nothing about it", "without
+		// bringing it up").
+		tlPhrase(famConceal, 3, `\bsay(?:ing)? nothing (?:about|of|on) (?:it|this|that|them|these|those)\b`),
+		tlPhrase(famConceal, 2, `\bwithout (?:bringing (?:it|this|that|them) up|mentioning (?:it|this|that|them)|a word (?:about|of) (?:it|this|that|them))\b`),
 		// Left out of what the model tells the user ("keep it out of the
 		// summary", "omit this from your reply"): concealment by omission,
 		// weaker than "do not tell the user" (an API's parameter may omit
@@ -206,7 +219,7 @@ func poisonPhraseList() []toolPhrase {
 		// The same of the model's own reply, the object any noun phrase
 		// ("keep the attendee line below out of your reply"): what the
 		// model says, not what an API returns.
-		tlPhrase(famConceal, 4, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those|the|any|all)(?: [\w'-]+){0,4}? (?:out of|from) your (?:reply|replies|answer|answers|message to the user|response to the user)\b`),
+		tlPhrase(famConceal, 4, `\b(?:keep|leave|omit|exclude) (?:it|this|that|them|these|those|the|any|all)(?: [\w'-]+){0,4}? (?:out of|from) (?:your (?:reply|replies|answer|answers|message to the user|response to the user)|what you (?:tell|show|say to|report to) (?:the )?(?:user|human)s?|the drafts? you show)\b`),
 		// ... or out of the model's account to the user, said by when it
 		// gives one ("leave it out when you describe what happened").
 		tlPhrase(famConceal, 4, `\b(?:keep|leave) (?:it|this|that|them|these|those) out (?:when|whenever|if) you (?:describe|report|summari[sz]e|explain|tell|answer|reply|respond|recap)\b|\b(?:omit|exclude|skip) (?:it|this|that|them|these|those) (?:when|whenever|if) you (?:describe|report|summari[sz]e|explain|tell|answer|reply|respond|recap)\b`),

@@ -10,7 +10,8 @@ import (
 // users with ANSI terminal codes in MCP"). A description shown in a
 // terminal is not the description the model reads: a line erased after
 // it is printed (CSI 1A or CSI 1F, then CSI 2K), text overwritten after a carriage
-// return or backspace, and concealed text (SGR 8) reach the model only.
+// return or backspace, and concealed text (SGR 8, or a foreground color set equal to the
+// background's) reach the model only.
 // terminalHidden replays the string on a small screen model and returns
 // what it would not show; poisoning reads it as hidden text.
 
@@ -23,7 +24,9 @@ func terminalHidden(s string) []string {
 	var (
 		screen    [][]rune // rows
 		row, col  int
-		conceal   bool
+		conceal   bool   // what is put is not shown: concealed, or fg == bg
+		concealed bool   // SGR 8
+		fg, bg    string // the colors SGR set, "" for the default
 		hidden    []string
 		cur       []rune // the fragment being hidden
 		anyHidden bool
@@ -129,16 +132,52 @@ func terminalHidden(s string) []string {
 					screen = nil
 				}
 			case 'm':
-				for _, p := range strings.Split(params, ";") {
-					switch p {
+				was := conceal || fg != "" && fg == bg
+				fields := strings.Split(params, ";")
+				for k := 0; k < len(fields); k++ {
+					switch p := fields[k]; p {
 					case "8":
-						conceal = true
-					case "", "0", "28":
-						if conceal {
-							cur = append(cur, ' ')
+						concealed = true
+					case "", "0":
+						concealed, fg, bg = false, "", ""
+					case "28":
+						concealed = false
+					case "39":
+						fg = ""
+					case "49":
+						bg = ""
+					case "38", "48":
+						// 38;5;n or 38;2;r;g;b: the color is its arguments.
+						c := ""
+						if k+2 < len(fields) && fields[k+1] == "5" {
+							c, k = "x"+fields[k+2], k+2
+						} else if k+4 < len(fields) && fields[k+1] == "2" {
+							c, k = "t"+strings.Join(fields[k+2:k+5], ","), k+4
 						}
-						conceal = false
+						if p == "38" {
+							fg = c
+						} else {
+							bg = c
+						}
+					default:
+						// 30–37, 90–97 and 40–47, 100–107: a basic color,
+						// its bright variant read as the same (as U005
+						// reads them).
+						if v, err := strconv.Atoi(p); err == nil {
+							switch {
+							case v >= 30 && v <= 37, v >= 90 && v <= 97:
+								fg = "b" + strconv.Itoa(v%10)
+							case v >= 40 && v <= 47, v >= 100 && v <= 107:
+								bg = "b" + strconv.Itoa(v%10)
+							}
+						}
 					}
+				}
+				// Text in the color of its background is concealed as
+				// SGR 8 conceals it.
+				conceal = concealed || fg != "" && fg == bg
+				if was && !conceal {
+					cur = append(cur, ' ')
 				}
 			}
 			i = k + 1
