@@ -1290,10 +1290,11 @@ var repeatKeptRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // keyedRepeat reports whether a tool makes nothing twice by a key: a
-// parameter that is an idempotency key (idempotency_key, IdempotencyToken:
-// the API recognises a retry), or a description that says what a repeated
-// call with the same key meets (repeatKeptRE). Read only for a tool about
-// to be reported.
+// parameter that is an idempotency key, by its name (idempotency_key,
+// IdempotencyToken: the API recognises a retry) or by its description
+// (PayPal's sender_batch_id, "Your idempotency key."), or a description
+// that says what a repeated call with the same key meets (repeatKeptRE).
+// Read only for a tool about to be reported.
 func keyedRepeat(params []toolParam, ev *toolEvidence) bool {
 	for _, p := range params {
 		for _, w := range p.words {
@@ -1301,8 +1302,30 @@ func keyedRepeat(params []toolParam, ev *toolEvidence) bool {
 				return true
 			}
 		}
+		if p.desc != "" && namesIdempotencyKey(tlWords(p.desc)) {
+			return true
+		}
 	}
 	return ev.descView != "" && !ev.descUnread && repeatKeptRE().MatchString(ev.descView)
+}
+
+// namesIdempotencyKey reports whether a parameter's description words say
+// it is an idempotency or deduplication key ("Your idempotency key.",
+// "Idempotency token for safe retries"), not that something is not
+// idempotent ("retries are not idempotent").
+func namesIdempotencyKey(words []string) bool {
+	for i, w := range words {
+		if !strings.HasPrefix(w, "idempoten") && !strings.HasPrefix(w, "dedup") {
+			continue
+		}
+		if i > 0 && (words[i-1] == "not" || words[i-1] == "non") {
+			continue
+		}
+		if i+1 < len(words) && (words[i+1] == "key" || words[i+1] == "token" || words[i+1] == "id" || words[i+1] == "identifier") {
+			return true
+		}
+	}
+	return false
 }
 
 // repeatDisputed reports whether the evidence that each call adds
@@ -1351,7 +1374,35 @@ func harmlessOverwrite(view, m string) bool {
 	if strings.Contains(before, "backup") || strings.Contains(before, "back up") || strings.Contains(before, "backs up") || strings.Contains(before, ".bak") {
 		return true
 	}
-	after := tlWords(view[i+len(m):])
+	lm := strings.ToLower(m)
+	if !strings.HasPrefix(lm, "overwrit") && !strings.HasPrefix(lm, "replace") {
+		return harmlessObject(view[i+len(m):])
+	}
+	// A version history keeps what is overwritten, like a backup:
+	// "With overwrite the saved version replaces the current one; earlier
+	// versions stay in the dashboard history."
+	if versionsKeptRE().MatchString(view) {
+		return true
+	}
+	// What is overwritten is one setting's value ("Setting it again
+	// overwrites the previous value"): the update in place of a field,
+	// which the previous value is one more update away from.
+	rest := view[i+len(m):]
+	object := rest
+	if end := strings.IndexAny(object, ".;,:!?"); end >= 0 {
+		object = object[:end]
+	}
+	if w := tlWords(object); len(w) > 0 && len(w) <= 4 && settingValueNouns()[w[len(w)-1]] {
+		return true
+	}
+	return harmlessObject(rest)
+}
+
+// harmlessObject reports whether the three words after a destructive
+// phrase name what is empty or a reference ("overwrite existing empty
+// cells", "replaces existing tags").
+func harmlessObject(rest string) bool {
+	after := tlWords(rest)
 	if len(after) > 3 {
 		after = after[:3]
 	}
@@ -1362,6 +1413,18 @@ func harmlessOverwrite(view, m string) bool {
 	}
 	return false
 }
+
+// versionsKeptRE finds a description's statement that earlier versions
+// of what the tool writes are kept ("earlier versions stay in the
+// dashboard history", "old versions remain", "a revision of the previous
+// content is stored"): an overwrite there loses nothing.
+var versionsKeptRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:earlier|previous|prior|older|old) (?:versions?|revisions?) (?:stays?|remains?|(?:is|are) (?:kept|retained|preserved|stored)|(?:can|may) (?:still )?be (?:restored|read|retrieved))\b|\ba (?:new )?(?:version|revision) of the (?:previous|old|current) (?:content|version|value)s? is (?:kept|stored|saved)\b`)
+})
+
+// settingValueNouns end the object of an overwrite that replaces one
+// setting's value ("overwrites the previous value"), not content.
+var settingValueNouns = lazyWordSet(`value setting preference`)
 
 // tlFirstClause is the first sentence of a match view up to a colon or a
 // dash that introduces a list or a definition ("Store details: name,

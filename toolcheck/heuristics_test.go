@@ -307,6 +307,13 @@ func TestAnnotations(t *testing.T) {
 		{"prevents overwriting", `{"name": "edit-post", "description": "Edit a post. updated_at must be the post's current value, which prevents overwriting someone else's changes.", "annotations": {"destructiveHint": false}}`, nil},
 		{"to avoid overwriting", `{"name": "save_note", "description": "Save a note under a new name to avoid overwriting the original.", "annotations": {"destructiveHint": false}}`, nil},
 		{"edits by overwriting", `{"name": "edit-post", "description": "Edit a post, overwriting its content.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// What an overwrite replaces is kept in a version history, or is
+		// one setting's value (issue 44, benign12).
+		{"an overwrite kept in the version history", `{"name": "update_dashboard", "description": "Save a dashboard JSON model. With overwrite the saved version replaces the current one; earlier versions stay in the dashboard history.", "annotations": {"destructiveHint": false}}`, nil},
+		{"an overwrite whose earlier versions are not kept", `{"name": "update_dashboard", "description": "Save a dashboard JSON model, overwriting the current one. Earlier versions are not kept.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"an overwrite of a setting's previous value", `{"name": "set_user_preference", "description": "Set one user preference, e.g. units=metric. Setting it again overwrites the previous value.", "annotations": {"destructiveHint": false}}`, nil},
+		{"an overwrite of content, not a value", `{"name": "edit-post", "description": "Edit a post, overwriting its previous content.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a permanent deletion of a setting", `{"name": "delete_setting", "description": "Delete a setting. It is permanently deleted with its value.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		// A deletion the description says can be restored is reversible:
 		// a note, unless it also says it cannot be undone.
 		{"deletion restorable from the trash", `{"name": "delete_story", "description": "Delete a story. Deleted stories can be restored from the trash for 30 days.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "note"}},
@@ -321,6 +328,8 @@ func TestAnnotations(t *testing.T) {
 		// idempotency key parameter, a description that says what the same
 		// key meets.
 		{"creation with an idempotency key", `{"name": "CreatePayment", "description": "Creates a payment.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"idempotency_key": {"type": "string"}}}}`, nil},
+		{"creation with a parameter its description calls an idempotency key", `{"name": "create_payout", "description": "Send a payout to recipients by email.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"sender_batch_id": {"type": "string", "description": "Your idempotency key."}}, "required": ["sender_batch_id"]}}`, nil},
+		{"creation with a parameter that says retries are not idempotent", `{"name": "create_payout", "description": "Send a payout to recipients by email.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"request_id": {"type": "string", "description": "Request ID for support; retries are not idempotent."}}}}`, map[string]string{ruleA004: "warning"}},
 		{"creation with another key", `{"name": "CreatePayment", "description": "Creates a payment.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"payment_key": {"type": "string"}}}}`, map[string]string{ruleA004: "warning"}},
 		{"insertion replacing rows of an existing id", `{"name": "insert_dataset_rows", "description": "Insert rows into a dataset. Rows with an existing id are replaced.", "annotations": {"idempotentHint": true}}`, nil},
 		{"creation that fails on a taken name", `{"name": "s3_create_bucket", "description": "Creates a new S3 bucket. Bucket names are global: creation fails if the name is taken.", "annotations": {"idempotentHint": true}}`, nil},
