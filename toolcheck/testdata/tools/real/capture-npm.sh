@@ -84,18 +84,35 @@ if (!f && b) { const k = Object.keys(b); f = b[n] ?? b[k.find((x) => /mcp|server
 if (!f && p.main) f = p.main;
 if (f) console.log(require("path").join(require("path").dirname(process.argv[1]), f));
 ' "$pj")
+# A platform package that ships a prebuilt executable (a Go server's
+# `NAME-linux-amd64`) may name it in `bin` or nowhere: then the one ELF file
+# of at least 1 MB in the package is the server. It is started directly, not
+# through node.
+elf() { [ -f "$1" ] && [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
+if [ -z "$bin" ] || [ ! -f "$bin" ]; then
+	bin=$(find "$dir/node_modules/$name" -type f -size +1M 2>/dev/null | while read -r f; do elf "$f" && echo "$f"; done | head -2)
+	[ "$(printf '%s\n' "$bin" | grep -c .)" = 1 ] || bin=""
+fi
 if [ -z "$bin" ] || [ ! -f "$bin" ]; then
 	status no-bin
 	exit 3
 fi
+runner=(node "$bin")
+if elf "$bin"; then
+	chmod +x "$bin"
+	runner=("$bin")
+fi
 
 # Dummy credentials for the variable names the package itself reads.
-envs=$(grep -rhoaE --include='*.js' --include='*.mjs' --include='*.cjs' \
+envs=$({ grep -rhoaE --include='*.js' --include='*.mjs' --include='*.cjs' \
 	-e 'process\.env\.[A-Z][A-Z0-9_]{2,}' \
 	-e 'process\.env\[.[A-Z][A-Z0-9_]{2,}.\]' \
 	-e "[\"'\`][A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(API_KEY|APIKEY|KEY|TOKEN|SECRET|PASSWORD|PASS|URL|URI|HOST|ENDPOINT|ID|EMAIL|USER|USERNAME|DOMAIN|ORG|WORKSPACE|REGION|SITE|INSTANCE|TENANT|ACCOUNT)[\"'\`]" \
 	-e "\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(API_KEY|APIKEY|KEY|TOKEN|SECRET|PASSWORD|URL|HOST|ID|EMAIL|USERNAME|DOMAIN)\s*:\s*z\." \
-	"$dir/node_modules/$name" 2>/dev/null |
+	"$dir/node_modules/$name" 2>/dev/null
+	# A native executable holds its variable names as bare strings.
+	elf "$bin" && grep -aoE '\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(API_KEY|APIKEY|KEY|TOKEN|SECRET|PASSWORD|URL|HOST|ID|EMAIL|USERNAME|DOMAIN|SERVER)\b' "$bin" 2>/dev/null
+	} |
 	sed -E 's/^process\.env\.//; s/^process\.env\[.//; s/.\]$//; s/^["'\''`]//; s/["'\''`]$//; s/\s*:\s*z\.$//' | sort -u |
 	grep -vE '(^|_)(PORT|TRANSPORT|MODE|ENABLE[DS]?|DISABLE[DS]?|READ_?ONLY|DEBUG|LOG|LOGS|LOGGING|LEVEL|TIMEOUT|TOOLS?|TOOLSETS?|FEATURES?|ALLOW|ALLOWED|DENY|HTTP|HTTPS|SSE|STDIO|STREAMABLE|VERBOSE|CI|LANG|TZ|PROXY|COLOR|FORCE|MAX|MIN|LIMIT|CACHE|DIR|FILE|PATH|HOME|TMPDIR|SHELL|TERM|NODE|NPM|ENV|DEV|TEST|TELEMETRY|ANALYTICS|SENTRY|OTEL|DRY|SAFE|STRICT|LEGACY|EXPERIMENTAL|BETA|VERSION|LOCALE|TLS|SSL|CERT|CA|INSECURE|REJECT|WORKERS?|THREADS?|CONCURRENCY|INTERVAL|RETRY|RETRIES|PROFILE)(_|$)' |
 	grep -E '(^|_)(KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASS|PWD|AUTH|CREDENTIALS?|URL|URI|ENDPOINT|HOST|HOSTNAME|DOMAIN|SITE|INSTANCE|BASE|ID|EMAIL|USER|USERNAME|LOGIN|ORG|ORGANIZATION|WORKSPACE|TENANT|ACCOUNT|PROJECT|TEAM|REGION|DATABASE|DB|DSN|CONNECTION|STORE|SHOP|SPACE|COMPANY|SERVER)(_|$)' |
@@ -157,7 +174,7 @@ exec "${@:3}"' "$work/resolv.conf" "$here/loopback.mjs" "$work/lb-$slug.ready")
 		exec setsid bash -c 'echo $$ >"$0"; exec timeout -k 5 "$1" "${@:2}"' "$work/pgid-$slug" "$tmo" \
 			"${net[@]}" env -i PATH="$PATH" HOME="$work/home" TMPDIR="$work/home" LANG=C.UTF-8 NO_COLOR=1 \
 			MCPCAP_STDERR=1 "${envargs[@]}" \
-			node "$work/client/capture.mjs" node "$bin" "$@"
+			node "$work/client/capture.mjs" "${runner[@]}" "$@"
 	) >"$out" 2>>"$log" </dev/null
 	local rc=$?
 	[ -f "$work/pgid-$slug" ] && kill -KILL -- "-$(cat "$work/pgid-$slug")" 2>/dev/null
