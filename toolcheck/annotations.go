@@ -1392,8 +1392,16 @@ func harmlessOverwrite(view, m string) bool {
 	if end := strings.IndexAny(object, ".;,:!?"); end >= 0 {
 		object = object[:end]
 	}
-	if w := tlWords(object); len(w) > 0 && len(w) <= 4 && settingValueNouns()[w[len(w)-1]] {
-		return true
+	if w := tlWords(object); len(w) > 0 && len(w) <= 4 {
+		// "the fields given": the head before a participle that only
+		// points at the arguments.
+		head := w[len(w)-1]
+		if len(w) > 1 && argParticiples()[head] {
+			head = w[len(w)-2]
+		}
+		if settingValueNouns()[head] {
+			return true
+		}
 	}
 	return harmlessObject(rest)
 }
@@ -1423,8 +1431,14 @@ var versionsKeptRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // settingValueNouns end the object of an overwrite that replaces one
-// setting's value ("overwrites the previous value"), not content.
-var settingValueNouns = lazyWordSet(`value setting preference`)
+// setting's value or the fields of a record in place ("overwrites the
+// previous value", "overwriting the fields given"), not content. "values"
+// is not among them: a sheet's values are its content.
+var settingValueNouns = lazyWordSet(`value setting settings preference preferences field fields attribute attributes property properties`)
+
+// argParticiples follow a noun to point at the call's arguments ("the
+// fields given").
+var argParticiples = lazyWordSet(`given provided specified supplied passed`)
 
 // tlFirstClause is the first sentence of a match view up to a colon or a
 // dash that introduces a list or a definition ("Store details: name,
