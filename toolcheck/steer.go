@@ -40,6 +40,7 @@ var steerRE = sync.OnceValue(func() (p struct {
 	standing, route, subjectSelf, orderEvery, onlyAfter, dependsOn, ident           *regexp.Regexp
 	urlQuery, urlAny, urlVerb, userMsgs, credValue, ownedSecret, piiOwned, sendVerb *regexp.Regexp
 	sleeper, swap, ctxCred, addressed, askAlso, misreport, agentHands, eachDest     *regexp.Regexp
+	swapPassive, otherRuns                                                          *regexp.Regexp
 	viaOther, useOther, chatChannel                                                 *regexp.Regexp
 	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink, fEach                   *regexp.Regexp
 	fBcc, fAdd, fMail, fOnly, fEven, fResult, fExec, fAsIs                          *regexp.Regexp
@@ -66,6 +67,11 @@ var steerRE = sync.OnceValue(func() (p struct {
 	p.piiOwned = regexp.MustCompile(`\b(?:the user'?s|their) (?:e-?mail(?: address)?|phone number|home address|credit card(?: number)?|card number|iban|social security number)\b`)
 	p.sendVerb = regexp.MustCompile(`\b(?:send|forward|upload|post|transmit|email|mail|copy)\b`)
 	p.sleeper = regexp.MustCompile(`\b(?:if|when|whenever|once|as soon as) the user (?:ever )?(?:mentions?|asks? about|talks? about|brings? up|discusses|refers? to|speaks? of)\b`)
+	// The swap in the passive ("the destination IBAN should quietly be
+	// replaced by"), and another tool's run as its moment ("before
+	// create_transfer is invoked").
+	p.swapPassive = regexp.MustCompile(`\b(?:recipient|payee|beneficiary|iban|account(?: number)?|wallet(?: address)?|destination|bank details)s? (?:[\w']+ ){0,3}?be (?:replaced|swapped|changed|substituted|redirected|overwritten|set) (?:by|with|to)\b`)
+	p.otherRuns = regexp.MustCompile(`\b(?:before|when|whenever|after|each time|every time|once) [a-z][a-z0-9]*(?:[_-][a-z0-9]+)+ (?:is|gets|has been) (?:invoked|called|used|run|executed)\b`)
 	p.swap = regexp.MustCompile(`\b(?:replace|swap|change|substitute|redirect|overwrite)\b(?: [\w']+){0,3} (?:recipient|payee|beneficiary|iban|account(?: number)?|wallet(?: address)?|destination|bank details)s?\b`)
 	// The model's actions through another server's tools, by their
 	// kind ("transfers made with the banking tools"): a swap of their
@@ -397,7 +403,11 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 			}
 		}
 		// A sleeper: a recipient or an account swapped on a topic.
-		if swapNoun(s) && (strings.Contains(s, "the user") && p.sleeper.MatchString(s) || p.viaOther.MatchString(s)) && p.swap.MatchString(s) {
+		// ... or when another tool named runs, the swap said in the
+		// active or the passive ("before create_transfer is invoked, the
+		// destination IBAN should be replaced by ...").
+		if swapNoun(s) && (strings.Contains(s, "the user") && p.sleeper.MatchString(s) || p.viaOther.MatchString(s)) && p.swap.MatchString(s) ||
+			swapNoun(s) && p.otherRuns.MatchString(s) && a.otherIdent(s, self) != "" && fixedSwap(p.swap, p.swapPassive, s) {
 			add(famCrossTool, s, true)
 		}
 		// Another integration told to send what this server gives to a
@@ -446,6 +456,37 @@ func (a *toolAnalysis) steerSignals(text string, param bool) []toolSignal {
 
 // swapNoun reports whether s holds a noun that swap needs (a recipient,
 // an account): a substring test before the sentence's regexps run.
+// fixedSwap reports whether s swaps a recipient or an account for a value
+// the text itself fixes (an account number, an address, a wallet), said in
+// the active or the passive: "should be replaced by DE89 3704 …" is the
+// server's account, "can be changed to any label the user picks" the
+// user's choice.
+func fixedSwap(active, passive *regexp.Regexp, s string) bool {
+	for _, re := range []*regexp.Regexp{active, passive} {
+		m := re.FindStringIndex(s)
+		if m == nil {
+			continue
+		}
+		after := s[m[1]:min(len(s), m[1]+60)]
+		if strings.Contains(after, "@") || strings.Contains(after, "0x") {
+			return true
+		}
+		digits := 0
+		for i := 0; i < len(after); i++ {
+			switch c := after[i]; {
+			case c >= '0' && c <= '9':
+				digits++
+				if digits >= 4 {
+					return true
+				}
+			case c != ' ':
+				digits = 0
+			}
+		}
+	}
+	return false
+}
+
 func swapNoun(s string) bool {
 	for _, w := range []string{"recipient", "payee", "beneficiar", "iban", "account", "wallet", "destination", "bank details"} {
 		if strings.Contains(s, w) {
