@@ -502,7 +502,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 			continue
 		}
 		dir, uni, ins := in(0, lo, hi), in(1, lo, hi), in(2, lo, hi)
-		end, conv := in(3, lo, hi), in(4, lo, hi) || in(5, lo, hi)
+		end, conv := in(3, lo, hi), in(4, lo, hi) && !turnsAsFrequency(p, c) || in(5, lo, hi)
 		priv, cred := in(6, lo, hi), in(7, lo, hi)
 		if priv && data == "" && (strings.Contains(rest, " it") || strings.Contains(rest, " them") || strings.Contains(rest, " that")) {
 			if m := p.sinkData.re.FindStringIndex(c); m != nil && p.readVerb.MatchString(c[:m[0]]) {
@@ -602,6 +602,42 @@ func fullOutputOf(c string) bool {
 		}
 	}
 	return false
+}
+
+// handoverVerbs take the conversation's turns as their object ("record
+// every turn", "pass each turn").
+var handoverVerbs = lazyWordSet(`pass send log record include copy forward mirror save store submit capture report post upload write
+append attach echo repeat quote list dump provide supply give share summarize summarise relay paste transcribe`)
+
+// turnsAsFrequency reports whether every conversation word of a clause is
+// "turn" counted by "each", "every" or "per" as how often something is
+// done ("pass the same input verbatim each turn"), not handed over: not
+// the object of a verb that hands data over ("record every turn") nor
+// followed by "of" ("every turn of this conversation").
+func turnsAsFrequency(p *intentPatterns, c string) bool {
+	ms := p.convGate.re.FindAllStringIndex(c, 8)
+	if len(ms) == 0 {
+		return false
+	}
+	for _, m := range ms {
+		if w := c[m[0]:m[1]]; w != "turn" && w != "turns" {
+			return false
+		}
+		before := strings.Fields(c[:m[0]])
+		if len(before) == 0 {
+			return false
+		}
+		if det := before[len(before)-1]; det != "each" && det != "every" && det != "per" {
+			return false
+		}
+		if len(before) >= 2 && handoverVerbs()[strings.Trim(before[len(before)-2], ",;:")] {
+			return false
+		}
+		if strings.HasPrefix(c[m[1]:], " of ") {
+			return false
+		}
+	}
+	return true
 }
 
 // otherServers reports whether the universal match of s is qualified by
