@@ -544,12 +544,25 @@ func (a *toolAnalysis) callsOther(c string) bool {
 		if at[0] > 0 && c[at[0]-1] == '/' || at[1] < len(c) && c[at[1]] == '/' || strings.ContainsAny(m, "0123456789.") {
 			continue
 		}
-		if a.namedCall(c, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) {
+		if a.namedCall(c, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) && !exampleBefore(c, at[0]) {
 			return true
 		}
 	}
 	for _, w := range a.camel {
-		if i := strings.Index(c, w); i >= 0 && a.namedCall(c, i, i+len(w)) && !a.rep.ownName(identKey(w)) {
+		if i := strings.Index(c, w); i >= 0 && a.namedCall(c, i, i+len(w)) && !a.rep.ownName(identKey(w)) && !exampleBefore(c, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleBefore reports whether the name at c[i:] is given as an example
+// ("the complete output of the traced call, for example of search_docs",
+// "e.g. read_file"): an example of a call is no call the text orders.
+func exampleBefore(c string, i int) bool {
+	before := c[max(0, i-24):i]
+	for _, w := range []string{"e.g", "for example", "for instance", "such as"} {
+		if strings.Contains(before, w) {
 			return true
 		}
 	}
@@ -1113,13 +1126,37 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 // and restart the server with it configured" sends the user elsewhere.
 func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	m := p.credOwned.re.FindStringIndex(s)
-	if m == nil || !p.solicit.MatchString(s[:m[0]]) || p.credSource.MatchString(s) {
+	if m == nil || p.credSource.MatchString(s) {
 		return false
 	}
-	for _, w := range []string{"browser", "page", "portal", "dashboard", "console", "website", "settings", "http", "sign-in", "login screen", "prompt window", "dialog", "form",
-		"configur", "config", "set up", "setup", "install", "environment", "env", "restart", "export", "keychain", "vault"} {
+	at := p.solicit.re.FindStringIndex(s[:m[0]])
+	if at == nil || !solicitOrder(s[:at[0]]) {
+		return false
+	}
+	// A way named for setting the credential up, read as words: "in the
+	// dashboard", "restart the server with it configured" ("information"
+	// or "platform" names no form).
+	for _, w := range tlWords(s) {
+		if solicitChannels()[w] || strings.HasPrefix(w, "configur") {
+			return false
+		}
+	}
+	for _, w := range []string{"sign-in", "login screen", "prompt window", "set up"} {
 		if strings.Contains(s, w) {
 			return false
+		}
+	}
+	if a.curTool != nil {
+		// The answer passed into an input of this tool ("ask the user for
+		// their API key and pass it as value").
+		rest := s[m[1]:]
+		for _, tp := range toolParams(a.curTool) {
+			name := strings.ToLower(tp.name)
+			for _, pre := range []string{"as ", "as the ", "into ", "into the ", "in the "} {
+				if tlContainsWord(rest, pre+name) {
+					return false
+				}
+			}
 		}
 	}
 	for i := range a.rep.Tools {
@@ -1131,6 +1168,29 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	}
 	return true
 }
+
+// solicitOrder reports whether the text before a solicit verb leaves it an
+// order: not a description of what something else does ("flags messages
+// that ask the user for their password"), and not put aside ("rather than
+// asking", "instead of asking", "under no circumstances ask").
+func solicitOrder(before string) bool {
+	words := tlWords(before)
+	if n := len(words); n > 0 && (words[n-1] == "that" || words[n-1] == "which" || words[n-1] == "who") {
+		return false
+	}
+	for k := len(words) - 1; k >= 0 && k >= len(words)-3; k-- {
+		switch words[k] {
+		case "no", "not", "never", "without", "than", "instead", "avoid", "avoids", "stop":
+			return false
+		}
+	}
+	return true
+}
+
+// solicitChannels are the words of a way a user sets a credential up
+// (credentialSolicited).
+var solicitChannels = lazyWordSet(`browser page portal dashboard console website settings http https dialog form
+	setup install installation environment env restart export keychain vault config`)
 
 // credChannel reports whether the environment or configuration a clause
 // names is where the user puts a credential, not where the model takes one
