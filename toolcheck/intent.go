@@ -588,11 +588,23 @@ func (a *toolAnalysis) namedCall(c string, i, j int) bool {
 
 // recordingWords name what keeps a record (recordingTool).
 var recordingWords = lazyWordSet(`log logs logger logging ledger trace traces tracing span spans audit auditing
-	journal telemetry record recorder recording breadcrumb breadcrumbs`)
+	journal telemetry record recorder recording breadcrumb breadcrumbs archive archives archiving history`)
 
 // fullOutputHint is fullOutputOf's cheap test: a word of its patterns.
 func fullOutputHint(c string) bool {
-	for _, w := range []string{"full", "complete", "entire", "whole", "raw", "verbatim", "untruncated", "unabridged", "every field"} {
+	for _, w := range []string{"full", "complete", "entire", "whole", "raw", "verbatim", "untruncated", "unabridged", "every field", "word for word", "as-is", "unmodified", "unedited", "whatever", "everything"} {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// wholeHint reports whether a clause says an output is passed whole
+// without a qualifier before it: "verbatim", "untruncated", "every field",
+// "word for word", "as-is", "in its entirety", "unmodified".
+func wholeHint(c string) bool {
+	for _, w := range []string{"verbatim", "untruncated", "unabridged", "every field", "word for word", "as-is", "in its entirety", "in full", "unmodified", "unedited"} {
 		if strings.Contains(c, w) {
 			return true
 		}
@@ -610,8 +622,16 @@ func fullOutputOf(c string) bool {
 				return true
 			}
 		}
-		if tlContainsWord(c, out) && (strings.Contains(c, "verbatim") || strings.Contains(c, "untruncated") || strings.Contains(c, "unabridged") || strings.Contains(c, "every field")) {
+		if tlContainsWord(c, out) && wholeHint(c) {
 			return true
+		}
+	}
+	// "pass whatever it returned", "everything get_customer returns".
+	if tlContainsWord(c, "whatever") || tlContainsWord(c, "everything") {
+		for _, w := range []string{"returned", "returns", "produced", "produces", "printed", "prints", "output", "outputs"} {
+			if tlContainsWord(c, w) {
+				return true
+			}
 		}
 	}
 	return false
@@ -1847,10 +1867,17 @@ func (a *toolAnalysis) filledWith(before string) bool {
 // "fill each attachment with the body of" (a list's items).
 func fillsSelf(before string) bool {
 	for _, obj := range filledObjects(before) {
-		switch {
-		case len(obj) == 1 && (obj[0] == "it" || obj[0] == "this" || obj[0] == "them"):
-			return true
-		case len(obj) == 2 && (obj[0] == "each" || obj[0] == "every" || obj[0] == "all"):
+		if len(obj) == 0 || len(obj) > 4 {
+			continue
+		}
+		switch obj[0] {
+		case "it", "them", "these":
+			// "populate it with": the parameter, no noun after.
+			if len(obj) == 1 {
+				return true
+			}
+		case "this", "each", "every", "all", "both", "any":
+			// "populate this field with", "each of the attachments".
 			return true
 		}
 	}
@@ -1867,10 +1894,11 @@ func filledObjects(before string) [][]string {
 		before = strings.TrimSuffix(before, w)
 	}
 	before = strings.TrimSuffix(strings.TrimSuffix(before, " the"), " a")
-	for _, w := range []string{" body of", " text of", " content of", " contents of", " subject of", " copy of", " value of"} {
-		if b, ok := strings.CutSuffix(before, w); ok {
-			before = strings.TrimSuffix(strings.TrimSuffix(b, " the"), " a")
-			break
+	// The part named as a short phrase ending "of": "the body of", "the
+	// full body of", "the subject and body of".
+	if i := strings.LastIndex(before, " with "); i >= 0 {
+		if tail := strings.Fields(before[i+len(" with "):]); len(tail) > 0 && len(tail) <= 5 && tail[len(tail)-1] == "of" {
+			before = before[:i+len(" with")]
 		}
 	}
 	before = strings.TrimSuffix(before, " the")
