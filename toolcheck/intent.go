@@ -147,7 +147,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		solicit: newLitRegexp(`\b(?:ask|asks|asking|request|requests|requesting|prompt|prompts|prompting|have|has|having|get|gets|getting|invite|invites|inviting|encourage|encourages|tell|tells|telling)(?: (?:the user|users|them|the customer|the person|the account owner|him|her))? (?:for|to (?:\w+ )?(?:provide|enter|type|share|give|confirm|paste|send|supply|write|tell you|re-?enter|reply with|verify))(?: you)? $` +
 			// The verb on the credential itself ("request the user's PIN"),
 			// or the user made to give it ("have the user type their PIN").
-			`|\b(?:request|requests|requesting|ask for|asks for|asking for|collect|collects|collecting|obtain|obtains|obtaining|solicit|solicits|soliciting) $|\b(?:have|has|having|make|makes|making|let|lets|get|gets|getting) (?:the user|users|them|the customer|the person|him|her) (?:provide|enter|type|share|give|confirm|paste|send|supply|write|read out|say|tell you|re-?enter|reply with) (?:you )?$`),
+			`|\b(?:request|requests|requesting|ask for|asks for|asking for|collect|collects|collecting|obtain|obtains|obtaining|solicit|solicits|soliciting) $|\b(?:have|has|having|make|makes|making|let|lets|get|gets|getting) (?:the user|users|them|the customer|the person|him|her) (?:provide|enter|type|share|give|confirm|paste|send|supply|write|read out|say|tell you|re-?enter|reply with) (?:you )?$` +
+			// The user asked what it is, or to do something by giving it
+			// ("ask the user what their password is", "ask them to confirm
+			// their identity by typing their PIN code").
+			`|\b(?:ask|asks|asking)(?: (?:the user|users|them|the customer|the person|him|her))? (?:what|which) $|\b(?:ask|asks|asking|have|has|having|get|gets|getting|tell|tells|telling)(?: (?:the user|users|them|the customer|the person|him|her))? to (?:[\w-]+ ){1,4}by (?:typing|entering|providing|sharing|sending|pasting|giving|reading out|saying) $`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
 		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// sinkData is what must not be sent away, read the same way for
