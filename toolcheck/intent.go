@@ -1898,27 +1898,41 @@ func filledObjects(before string) [][]string {
 		before = strings.TrimSuffix(before, w)
 	}
 	before = strings.TrimSuffix(strings.TrimSuffix(before, " the"), " a")
-	// The part named as a short phrase ending "of": "the body of", "the
-	// full body of", "the subject and body of".
-	if i := strings.LastIndex(before, " with "); i >= 0 {
-		if tail := strings.Fields(before[i+len(" with "):]); len(tail) > 0 && len(tail) <= 5 && tail[len(tail)-1] == "of" {
-			before = before[:i+len(" with")]
-		}
-	}
-	before = strings.TrimSuffix(before, " the")
-	rest, ok := strings.CutSuffix(before, " with")
-	if !ok {
-		return nil
-	}
 	var out [][]string
-	for _, v := range []string{"populate ", "fill ", "fill in ", "prefill "} {
-		i := strings.LastIndex(rest, v)
-		if i < 0 {
+	// "populate X with", "fill in X with", and "set X to" the same way.
+	for _, f := range fillShapes {
+		b := before
+		// The part named as a short phrase ending "of": "the body of", "the
+		// full body of", "the subject and body of".
+		if i := strings.LastIndex(b, f.prep+" "); i >= 0 {
+			if tail := strings.Fields(b[i+len(f.prep)+1:]); len(tail) > 0 && len(tail) <= 5 && tail[len(tail)-1] == "of" {
+				b = b[:i+len(f.prep)]
+			}
+		}
+		b = strings.TrimSuffix(b, " the")
+		rest, ok := strings.CutSuffix(b, f.prep)
+		if !ok {
 			continue
 		}
-		out = append(out, strings.Fields(strings.Trim(rest[i+len(v):], "`'\"")))
+		for _, v := range f.verbs {
+			i := strings.LastIndex(rest, v)
+			if i < 0 {
+				continue
+			}
+			out = append(out, strings.Fields(strings.Trim(rest[i+len(v):], "`'\"")))
+		}
 	}
 	return out
+}
+
+// fillShapes are the filling verbs filledObjects reads, by the preposition
+// that ends their object.
+var fillShapes = []struct {
+	prep  string
+	verbs []string
+}{
+	{" with", []string{"populate ", "fill ", "fill in ", "prefill "}},
+	{" to", []string{"set "}},
 }
 
 // setHere reports whether the text before private data in a parameter's
