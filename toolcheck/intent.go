@@ -147,7 +147,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		solicit: newLitRegexp(`\b(?:ask|asks|asking|request|requests|requesting|prompt|prompts|prompting|have|has|having|get|gets|getting|invite|invites|inviting|encourage|encourages|tell|tells|telling)(?: (?:the user|users|them|the customer|the person|the account owner|him|her))? (?:for|to (?:\w+ )?(?:provide|enter|type|share|give|confirm|paste|send|supply|write|tell you|re-?enter|reply with|verify))(?: you)? $` +
 			// The verb on the credential itself ("request the user's PIN"),
 			// or the user made to give it ("have the user type their PIN").
-			`|\b(?:request|requests|requesting|ask for|asks for|asking for|collect|collects|collecting|obtain|obtains|obtaining|solicit|solicits|soliciting) $|\b(?:have|has|having|make|makes|making|let|lets|get|gets|getting) (?:the user|users|them|the customer|the person|him|her) (?:provide|enter|type|share|give|confirm|paste|send|supply|write|read out|say|tell you|re-?enter|reply with) (?:you )?$`),
+			`|\b(?:request|requests|requesting|ask for|asks for|asking for|collect|collects|collecting|obtain|obtains|obtaining|solicit|solicits|soliciting) $|\b(?:have|has|having|make|makes|making|let|lets|get|gets|getting) (?:the user|users|them|the customer|the person|him|her) (?:provide|enter|type|share|give|confirm|paste|send|supply|write|read out|say|tell you|re-?enter|reply with) (?:you )?$` +
+			// The user asked what it is, or to do something by giving it
+			// ("ask the user what their password is", "ask them to confirm
+			// their identity by typing their PIN code").
+			`|\b(?:ask|asks|asking)(?: (?:the user|users|them|the customer|the person|him|her))? (?:what|which) $|\b(?:ask|asks|asking|have|has|having|get|gets|getting|tell|tells|telling)(?: (?:the user|users|them|the customer|the person|him|her))? to (?:[\w-]+ ){1,4}by (?:typing|entering|providing|sharing|sending|pasting|giving|reading out|saying) $`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
 		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// sinkData is what must not be sent away, read the same way for
@@ -544,12 +548,25 @@ func (a *toolAnalysis) callsOther(c string) bool {
 		if at[0] > 0 && c[at[0]-1] == '/' || at[1] < len(c) && c[at[1]] == '/' || strings.ContainsAny(m, "0123456789.") {
 			continue
 		}
-		if a.namedCall(c, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) {
+		if a.namedCall(c, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) && !exampleBefore(c, at[0]) {
 			return true
 		}
 	}
 	for _, w := range a.camel {
-		if i := strings.Index(c, w); i >= 0 && a.namedCall(c, i, i+len(w)) && !a.rep.ownName(identKey(w)) {
+		if i := strings.Index(c, w); i >= 0 && a.namedCall(c, i, i+len(w)) && !a.rep.ownName(identKey(w)) && !exampleBefore(c, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleBefore reports whether the name at c[i:] is given as an example
+// ("the complete output of the traced call, for example of search_docs",
+// "e.g. read_file"): an example of a call is no call the text orders.
+func exampleBefore(c string, i int) bool {
+	before := c[max(0, i-24):i]
+	for _, w := range []string{"e.g", "for example", "for instance", "such as"} {
+		if strings.Contains(before, w) {
 			return true
 		}
 	}
@@ -575,11 +592,23 @@ func (a *toolAnalysis) namedCall(c string, i, j int) bool {
 
 // recordingWords name what keeps a record (recordingTool).
 var recordingWords = lazyWordSet(`log logs logger logging ledger trace traces tracing span spans audit auditing
-	journal telemetry record recorder recording breadcrumb breadcrumbs`)
+	journal telemetry record recorder recording breadcrumb breadcrumbs archive archives archiving history`)
 
 // fullOutputHint is fullOutputOf's cheap test: a word of its patterns.
 func fullOutputHint(c string) bool {
-	for _, w := range []string{"full", "complete", "entire", "whole", "raw", "verbatim", "untruncated", "unabridged", "every field"} {
+	for _, w := range []string{"full", "complete", "entire", "whole", "raw", "verbatim", "untruncated", "unabridged", "every field", "word for word", "as-is", "unmodified", "unedited", "whatever", "everything"} {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// wholeHint reports whether a clause says an output is passed whole
+// without a qualifier before it: "verbatim", "untruncated", "every field",
+// "word for word", "as-is", "in its entirety", "unmodified".
+func wholeHint(c string) bool {
+	for _, w := range []string{"verbatim", "untruncated", "unabridged", "every field", "word for word", "as-is", "in its entirety", "in full", "unmodified", "unedited"} {
 		if strings.Contains(c, w) {
 			return true
 		}
@@ -597,8 +626,16 @@ func fullOutputOf(c string) bool {
 				return true
 			}
 		}
-		if tlContainsWord(c, out) && (strings.Contains(c, "verbatim") || strings.Contains(c, "untruncated") || strings.Contains(c, "unabridged") || strings.Contains(c, "every field")) {
+		if tlContainsWord(c, out) && wholeHint(c) {
 			return true
+		}
+	}
+	// "pass whatever it returned", "everything get_customer returns".
+	if tlContainsWord(c, "whatever") || tlContainsWord(c, "everything") {
+		for _, w := range []string{"returned", "returns", "produced", "produces", "printed", "prints", "output", "outputs"} {
+			if tlContainsWord(c, w) {
+				return true
+			}
 		}
 	}
 	return false
@@ -1189,13 +1226,37 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 // and restart the server with it configured" sends the user elsewhere.
 func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	m := p.credOwned.re.FindStringIndex(s)
-	if m == nil || !p.solicit.MatchString(s[:m[0]]) || p.credSource.MatchString(s) {
+	if m == nil || p.credSource.MatchString(s) {
 		return false
 	}
-	for _, w := range []string{"browser", "page", "portal", "dashboard", "console", "website", "settings", "http", "sign-in", "login screen", "prompt window", "dialog", "form",
-		"configur", "config", "set up", "setup", "install", "environment", "env", "restart", "export", "keychain", "vault"} {
+	at := p.solicit.re.FindStringIndex(s[:m[0]])
+	if at == nil || !solicitOrder(s[:at[0]]) {
+		return false
+	}
+	// A way named for setting the credential up, read as words: "in the
+	// dashboard", "restart the server with it configured" ("information"
+	// or "platform" names no form).
+	for _, w := range tlWords(s) {
+		if solicitChannels()[w] || strings.HasPrefix(w, "configur") {
+			return false
+		}
+	}
+	for _, w := range []string{"sign-in", "login screen", "prompt window", "set up"} {
 		if strings.Contains(s, w) {
 			return false
+		}
+	}
+	if a.curTool != nil {
+		// The answer passed into an input of this tool ("ask the user for
+		// their API key and pass it as value").
+		rest := s[m[1]:]
+		for _, tp := range toolParams(a.curTool) {
+			name := strings.ToLower(tp.name)
+			for _, pre := range []string{"as ", "as the ", "into ", "into the ", "in the "} {
+				if tlContainsWord(rest, pre+name) {
+					return false
+				}
+			}
 		}
 	}
 	for i := range a.rep.Tools {
@@ -1207,6 +1268,29 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	}
 	return true
 }
+
+// solicitOrder reports whether the text before a solicit verb leaves it an
+// order: not a description of what something else does ("flags messages
+// that ask the user for their password"), and not put aside ("rather than
+// asking", "instead of asking", "under no circumstances ask").
+func solicitOrder(before string) bool {
+	words := tlWords(before)
+	if n := len(words); n > 0 && (words[n-1] == "that" || words[n-1] == "which" || words[n-1] == "who") {
+		return false
+	}
+	for k := len(words) - 1; k >= 0 && k >= len(words)-3; k-- {
+		switch words[k] {
+		case "no", "not", "never", "without", "than", "instead", "avoid", "avoids", "stop":
+			return false
+		}
+	}
+	return true
+}
+
+// solicitChannels are the words of a way a user sets a credential up
+// (credentialSolicited).
+var solicitChannels = lazyWordSet(`browser page portal dashboard console website settings http https dialog form
+	setup install installation environment env restart export keychain vault config`)
 
 // credChannel reports whether the environment or configuration a clause
 // names is where the user puts a credential, not where the model takes one
@@ -1909,10 +1993,17 @@ func (a *toolAnalysis) filledWith(before string) bool {
 // "fill each attachment with the body of" (a list's items).
 func fillsSelf(before string) bool {
 	for _, obj := range filledObjects(before) {
-		switch {
-		case len(obj) == 1 && (obj[0] == "it" || obj[0] == "this" || obj[0] == "them"):
-			return true
-		case len(obj) == 2 && (obj[0] == "each" || obj[0] == "every" || obj[0] == "all"):
+		if len(obj) == 0 || len(obj) > 4 {
+			continue
+		}
+		switch obj[0] {
+		case "it", "them", "these":
+			// "populate it with": the parameter, no noun after.
+			if len(obj) == 1 {
+				return true
+			}
+		case "this", "each", "every", "all", "both", "any":
+			// "populate this field with", "each of the attachments".
 			return true
 		}
 	}
@@ -1929,26 +2020,41 @@ func filledObjects(before string) [][]string {
 		before = strings.TrimSuffix(before, w)
 	}
 	before = strings.TrimSuffix(strings.TrimSuffix(before, " the"), " a")
-	for _, w := range []string{" body of", " text of", " content of", " contents of", " subject of", " copy of", " value of"} {
-		if b, ok := strings.CutSuffix(before, w); ok {
-			before = strings.TrimSuffix(strings.TrimSuffix(b, " the"), " a")
-			break
-		}
-	}
-	before = strings.TrimSuffix(before, " the")
-	rest, ok := strings.CutSuffix(before, " with")
-	if !ok {
-		return nil
-	}
 	var out [][]string
-	for _, v := range []string{"populate ", "fill ", "fill in ", "prefill "} {
-		i := strings.LastIndex(rest, v)
-		if i < 0 {
+	// "populate X with", "fill in X with", and "set X to" the same way.
+	for _, f := range fillShapes {
+		b := before
+		// The part named as a short phrase ending "of": "the body of", "the
+		// full body of", "the subject and body of".
+		if i := strings.LastIndex(b, f.prep+" "); i >= 0 {
+			if tail := strings.Fields(b[i+len(f.prep)+1:]); len(tail) > 0 && len(tail) <= 5 && tail[len(tail)-1] == "of" {
+				b = b[:i+len(f.prep)]
+			}
+		}
+		b = strings.TrimSuffix(b, " the")
+		rest, ok := strings.CutSuffix(b, f.prep)
+		if !ok {
 			continue
 		}
-		out = append(out, strings.Fields(strings.Trim(rest[i+len(v):], "`'\"")))
+		for _, v := range f.verbs {
+			i := strings.LastIndex(rest, v)
+			if i < 0 {
+				continue
+			}
+			out = append(out, strings.Fields(strings.Trim(rest[i+len(v):], "`'\"")))
+		}
 	}
 	return out
+}
+
+// fillShapes are the filling verbs filledObjects reads, by the preposition
+// that ends their object.
+var fillShapes = []struct {
+	prep  string
+	verbs []string
+}{
+	{" with", []string{"populate ", "fill ", "fill in ", "prefill "}},
+	{" to", []string{"set "}},
 }
 
 // setHere reports whether the text before private data in a parameter's
