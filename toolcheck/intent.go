@@ -527,16 +527,24 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 // another tool's whole output keeps a copy of everything that tool
 // returns; a tool that works on the output (a summary, a diff) does not.
 func (a *toolAnalysis) recordingTool() bool {
+	return a.purposeWords(recordingWords(), recordingWords())
+}
+
+// purposeWords reports whether the tool being read names its job with a
+// word of inName in its name or of inFirst in its description's first
+// sentence.
+func (a *toolAnalysis) purposeWords(inName, inFirst map[string]bool) bool {
 	t := a.curTool
 	if t == nil {
 		return false
 	}
+	// A server's request or a prompt read as an item may have no
+	// description, or one of another type.
 	desc := ""
 	if d := t.Value.Get("description"); d.IsString() {
 		desc = d.Str
 	}
-	words := recordingWords()
-	return anyIn(a.cur.nameWords(t), words) || anyIn(tlWords(strings.ToLower(tlFirstSentence(desc))), words)
+	return anyIn(a.cur.nameWords(t), inName) || anyIn(tlWords(strings.ToLower(tlFirstSentence(desc))), inFirst)
 }
 
 // callsOther reports whether a clause names a call of a tool that is not
@@ -711,19 +719,7 @@ var nameConversationWords = lazyWordSet(`context contexts`)
 // (conversationWords, and nameConversationWords in the name):
 // "save_memory", "Ask Gemini for a second opinion".
 func (a *toolAnalysis) conversationTool() bool {
-	t := a.curTool
-	if t == nil {
-		return false
-	}
-	// A server's request or a prompt read as an item may have no
-	// description, or one of another type.
-	desc := ""
-	if d := t.Value.Get("description"); d.IsString() {
-		desc = d.Str
-	}
-	name := a.cur.nameWords(t)
-	return anyIn(tlWords(strings.ToLower(tlFirstSentence(desc))), conversationWords()) ||
-		anyIn(name, conversationWords()) || anyIn(name, nameConversationWords())
+	return a.purposeWords(conversationWords(), conversationWords()) || a.purposeWords(nameConversationWords(), nil)
 }
 
 // noTextParam reports whether the parameter whose description is read
