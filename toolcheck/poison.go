@@ -566,6 +566,10 @@ type toolSignal struct {
 	pos    jsonc.Pos
 	hidden bool
 	cross  bool
+	// region and at place a signal of a long text (longText): the text's
+	// number (from 1) and the match's offset in its view. A signal with
+	// region 0 combines with every other (nearScore).
+	region, at int
 }
 
 // matchPhrases returns the signals of one text: the first four matches of
@@ -742,6 +746,69 @@ func poisonScore(sigs []toolSignal) (float64, map[string]float64) {
 	return total, fam
 }
 
+// longText is the length of a view past which a text is documentation of
+// many topics (Claude Code's Bash tool describes git, sandboxes and
+// commits in 10,000 characters): its weak signals add up only within
+// nearWindow characters of each other (nearScore).
+const (
+	longText   = 2048
+	nearWindow = 600
+)
+
+// placeSignals sets the region and offset of the signals of a long text
+// (its view and number); a signal whose match is not found in the view
+// keeps region 0.
+func placeSignals(sigs []toolSignal, view string, region int) {
+	for k := range sigs {
+		m := strings.TrimSuffix(sigs[k].match, "…")
+		if len(m) > 32 {
+			m = m[:32]
+		}
+		if m == "" {
+			continue
+		}
+		if at := strings.Index(view, m); at >= 0 {
+			sigs[k].region, sigs[k].at = region, at
+		}
+	}
+}
+
+// nearScore is poisonScore of the signals that can act together: those of
+// short texts (region 0) with the signals of one window of nearWindow
+// characters in one long text, the best such window. An order split over
+// a tool's fields adds up; sentences pages apart in one long document do
+// not.
+func nearScore(sigs []toolSignal) (float64, map[string]float64) {
+	var base []toolSignal
+	long := false
+	for _, s := range sigs {
+		if s.region == 0 {
+			base = append(base, s)
+		} else {
+			long = true
+		}
+	}
+	if !long {
+		return poisonScore(sigs)
+	}
+	best, bestFam := poisonScore(base)
+	for _, anchor := range sigs {
+		if anchor.region == 0 {
+			continue
+		}
+		win := append([]toolSignal(nil), base...)
+		for _, s := range sigs {
+			if s.region == anchor.region && s.at >= anchor.at && s.at-anchor.at <= nearWindow {
+				win = append(win, s)
+			}
+		}
+		if sc, fam := poisonScore(win); sc > best {
+			best, bestFam = sc, fam
+		}
+	}
+	return best, bestFam
+}
+
 // Caps of the additive families.
 const (
 	covertCap = 4.0
@@ -790,6 +857,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 			continue
 		}
 		var ws []toolSignal
+		start := len(sigs)
 		switch tx.role {
 		case roleDescription, roleTitle, roleAnnTitle:
 			// Read again by the annotation and size rules.
@@ -863,6 +931,9 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 				a.pointAt(is, tx)
 				sigs = append(sigs, is...)
 			}
+		}
+		if len(tx.view) > longText {
+			placeSignals(sigs[start:], tx.view, i+1)
 		}
 		if tx.role == roleDescription && d != nil && tx.text == d.Str && a.collector.pointerIs(tx, descPtr) {
 			// The description's view, which the annotation rules read:
@@ -1101,7 +1172,7 @@ func (a *toolAnalysis) reportPoisoning(t *Tool, sigs []toolSignal) {
 			f.Severity = "note"
 		}
 	}
-	score, fam := poisonScore(sigs)
+	score, fam := nearScore(sigs)
 	if score < suspectThreshold || (score < poisonThreshold && len(fam) < 2) {
 		return
 	}
