@@ -306,6 +306,10 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famSink, 2, `\b(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)|pastebin\.com|hastebin|transfer\.sh|interact\.sh|oast\.(?:fun|me|pro|live|site|online)|burpcollaborator|canarytokens|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com)\b`),
 		tlPhrase(famSink, 2, `!\[[^\]]*\]\(\s*https?://[^)\s]*\?[^)\s]*=`),
 		tlPhrase(famSink, 2, `\bexfiltrat\w*`),
+		// A copy sent on to a storage bucket ("backups are mirrored to
+		// s3://bk-mirror-7731"): a destination, as a URL is, that needs
+		// another signal (concealment) to count.
+		tlPhrase(famSink, 2, `\b(?:upload\w*|mirror\w*|cop(?:y|ied|ies|ying)|sync\w*|send\w*|sent|replicat\w*|stream\w*|export\w*|forward\w*|push\w*|ship\w*) (?:[\w'-]+ ){0,6}?(?:to|into) (?:s3|gs|gcs|az|abfss?|wasbs?|r2|oss|cos)://[\w.-]+`),
 		{family: famSink, weight: 1, re: newLitRegexp(`\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`), check: notExampleAddress},
 		tlPhrase(famSink, 1, `(?:^|[^\w+])\+\d[\d -]{8,16}\d\b`),
 		tlPhrase(famSink, 1, `\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\b`),
