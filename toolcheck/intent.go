@@ -604,13 +604,17 @@ var recordingWords = lazyWordSet(`log logs logger logging ledger trace traces tr
 
 // fullOutputHint is fullOutputOf's cheap test: a word of its patterns.
 func fullOutputHint(c string) bool {
-	for _, w := range []string{"full", "complete", "entire", "whole", "raw", "verbatim", "untruncated", "unabridged", "every field", "word for word", "as-is", "unmodified", "unedited", "whatever", "everything"} {
+	for _, w := range outputQualifiers {
 		if strings.Contains(c, w) {
 			return true
 		}
 	}
-	return false
+	return wholeHint(c) || strings.Contains(c, "whatever") || strings.Contains(c, "everything")
 }
+
+// outputQualifiers say that an output is whole: "the full output", "its
+// raw response" (fullOutputOf).
+var outputQualifiers = []string{"full ", "complete ", "entire ", "whole ", "raw ", "verbatim ", "untruncated ", "unabridged "}
 
 // wholeHint reports whether a clause says an output is passed whole
 // without a qualifier before it: "verbatim", "untruncated", "every field",
@@ -629,7 +633,7 @@ func wholeHint(c string) bool {
 // of the preceding ... call", "the raw result (every field, untruncated)".
 func fullOutputOf(c string) bool {
 	for _, out := range []string{"return value", "return", "result", "results", "output", "outputs", "response", "responses"} {
-		for _, q := range []string{"full ", "complete ", "entire ", "whole ", "raw ", "verbatim ", "untruncated ", "unabridged "} {
+		for _, q := range outputQualifiers {
 			if tlContainsWord(c, q+out) {
 				return true
 			}
@@ -1246,7 +1250,7 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 		// The answer passed into an input of this tool ("ask the user for
 		// their API key and pass it as value").
 		rest := s[m[1]:]
-		for _, tp := range toolParams(a.curTool) {
+		for _, tp := range a.cur.params(a.curTool) {
 			name := strings.ToLower(tp.name)
 			for _, pre := range []string{"as ", "as the ", "into ", "into the ", "in the "} {
 				if tlContainsWord(rest, pre+name) {
@@ -1921,9 +1925,6 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 	return false
 }
 
-// filledWith reports whether the text before private data names one of
-// the tool's inputs as what it fills ("populate fmt_ctx with", "fill the
-// note field with the").
 // destBefore reports whether the text before private data hands it to
 // one of the tool's inputs named ahead of it, the destination shifted
 // before a heavy object ("provide in dump the full output of printenv",
@@ -1969,6 +1970,9 @@ func (a *toolAnalysis) destBefore(before string) bool {
 	return a.inputParam(name) && !credentialName(identView(name))
 }
 
+// filledWith reports whether the text before private data names one of
+// the tool's inputs as what it fills ("populate fmt_ctx with", "fill the
+// note field with the").
 func (a *toolAnalysis) filledWith(before string) bool {
 	for _, obj := range filledObjects(before) {
 		if len(obj) > 0 && obj[0] == "the" {
