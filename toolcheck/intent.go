@@ -58,7 +58,7 @@ type intentPatterns struct {
 	universal, directive, order, persist, obligation, instead, endorse,
 	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	pasteVerb, pageSink, dnsSink, openPage, hiddenTurns,
-	aiMaker, convNoun, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
+	aiMaker, convNoun, ownOutput, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld, solicit *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
@@ -247,7 +247,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// recordVerb hands the conversation to a log ("record every
 		// user prompt"), in the base form a command takes.
 		recordVerb: newLitRegexp(`\b(?:record|log|capture|submit|report|save|store|mirror)\b`),
-		verbatim:   newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exact wording|exact words|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
+		// ownOutput names the tool's own output as where it puts what
+		// it returns ("returns the path in the tool result"): out of the
+		// tool, not other tools' results handed to it (convNounOf).
+		ownOutput: newLitRegexp(`\b(?:returns?|returned|returning|reports?|reported|shows?|shown|appears?|comes back)\b[^.;:!?]{0,60}? in (?:the|its|this) tool(?:'s)? (?:results?|outputs?|responses?)\b`),
+		verbatim:  newLitRegexp(`\b(?:verbatim|word for word|word-for-word|exact wording|exact words|exactly as (?:written|typed|given|said)|in full|unedited|unmodified|unchanged|unabridged|as-is)\b`),
 	}
 	for _, alt := range universalAlts {
 		p.universalAlt = append(p.universalAlt, newLitRegexp(alt))
@@ -843,8 +847,8 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 	if conv || universal != "" {
 		verbatim := p.verbatim.MatchString(s)
 		switch {
-		case conv && (p.convNoun.MatchString(s) && p.convAll.MatchString(s) && !summaryOnly(s) ||
-			verbatim && (p.convNoun.MatchString(s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s")) ||
+		case conv && (convNounOf(p, s) && p.convAll.MatchString(s) && !summaryOnly(s) ||
+			verbatim && (convNounOf(p, s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s")) ||
 			modelReplyHint(s) && p.modelReply.MatchString(s) && p.everyOne.MatchString(s) && replyHandedOver(p, s)) &&
 			(param && (!a.noTextParam() || setToConversation(p, s)) || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
 			// The conversation, or what the user wrote word for word: the
@@ -1105,6 +1109,26 @@ func (a *toolAnalysis) steersWithData(p *intentPatterns, s string) bool {
 		switch strings.Trim(w, ",:") {
 		case "with", "passing", "pass", "supplying", "supply", "including", "include", "containing", "providing", "provide", "sending", "send", "giving", "attaching", "attach", "carrying":
 			return steerPayload(p, rest[i:])
+		}
+	}
+	return false
+}
+
+// convNounOf reports whether s names the conversation or other tools'
+// results (convNoun) other than as the place the tool returns its own
+// output ("every call returns the path in the tool result"); "returns the
+// conversation history in the tool result" still names the history.
+func convNounOf(p *intentPatterns, s string) bool {
+	if !p.convNoun.MatchString(s) {
+		return false
+	}
+	if !p.ownOutput.MatchString(s) {
+		return true
+	}
+	own := p.ownOutput.re.FindAllStringIndex(s, -1)
+	for _, m := range p.convNoun.re.FindAllStringIndex(s, -1) {
+		if !slices.ContainsFunc(own, func(o []int) bool { return m[1] == o[1] }) {
+			return true
 		}
 	}
 	return false

@@ -90,7 +90,9 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famTag, 2, `\bsystem (?:override|instructions?)\s*:`),
 
 		// Pre-execution hooks and line jumping.
-		tlPhrase(famHook, 1, `\b(?:before|prior to) (?:using|calling|invoking|you use|you call|running) (?:this|any|other|the|each|every)\b`),
+		// The hook's object is a tool: "before using the results" is about
+		// data.
+		tlPhrase(famHook, 1, `\b(?:before|prior to) (?:using|calling|invoking|you use|you call|running) (?:this|any|other|each|every|the (?:[\w-]+ ){0,2}?(?:tools?|servers?|functions?|apis?|endpoints?|commands?|mcp)\b|the [a-z][a-z0-9]*_[a-z0-9_]+)\b`),
 		tlPhrase(famHook, 1, `\bafter (?:using|calling|invoking) (?:this|any|other|the) tools?\b`),
 		tlPhrase(famHook, 1, `\bwhenever you (?:see|use|call|invoke|receive|are asked)\b`),
 		tlPhrase(famHook, 2, `\bwhen this tool is (?:available|loaded|present|listed|registered|installed)\b`),
@@ -178,7 +180,12 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 4, `\b(?:not|never) (?:shown|displayed|visible|listed) (?:in|to|on) (?:the )?(?:user'?s? )?(?:approval|confirmation|consent|permission) (?:dialog|dialogue|prompt|screen|ui|window)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:hidden|withheld|kept) from (?:the )?(?:user'?s? )?(?:approval|confirmation|consent|permission) (?:dialog|dialogue|prompt|screen|ui|window)s?\b`),
 		tlPhrase(famConceal, 3, `\b(?:do not|don't|never|without) (?:point(?:ing)? out|draw(?:ing)? attention to|call(?:ing)? attention to) (?:the|this|that|these|any) (?:change|substitution|swap|replacement|difference|edit)s?\b`),
-		tlPhrase(famConceal, 4, `\b(?:user|human)s? (?:should|must|will|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b`),
+		// That the user must not see or know is an order to hide; that
+		// the user will not notice is a prediction ("nudge the minute a
+		// little: the user will not notice"), weaker alone and an error
+		// beside any other signal.
+		tlPhrase(famConceal, 4, `\b(?:user|human)s? (?:should|must|need) (?:not|never) (?:see|know|notice|learn|be told|be informed|find out)\b|\b(?:user|human)s? (?:will|would) (?:not|never) (?:be told|be informed)\b`),
+		tlPhrase(famConceal, 3, `\b(?:user|human)s? (?:(?:will|would) (?:not|never)|won't|wouldn't) (?:see|know|notice|learn|find out)\b`),
 		tlPhrase(famConceal, 4, `\b(?:hide|conceal|keep) (?:this|it|these|that)(?: \w+){0,3} (?:hidden |secret )?from (?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 3, `\b(?:could|might|would|will|may) (?:even |really |only |just )?(?:upset|alarm|scare|worry|frighten|concern|confuse|bother|distract|annoy) the user\b`),
 		tlPhrase(famConceal, 2, `\b(?:mere|just an?|only an?|simply an?) implementation detail\b`),

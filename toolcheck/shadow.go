@@ -303,7 +303,7 @@ func (a *toolAnalysis) sizeRules(t *Tool) {
 		if unpadded(tx.text) {
 			continue
 		}
-		laid := tlUnalign(tlLayout(tx.text))
+		laid := tlLayout(tlUnalign(tx.text))
 		p := mcpunicode.MeasurePadding(laid)
 		if !p.Padded() {
 			continue
@@ -399,16 +399,23 @@ func (a *toolAnalysis) overLong(t *Tool, desc string, n int) {
 	// The phrases of the whole description (the poisoning rules matched
 	// them already) that the part Claude Code keeps does not hold; the
 	// kept part is matched only when the whole has a phrase to compare.
+	view := a.cur.view(desc)
 	whole := a.cur.descSigs
 	if !a.cur.haveDescSigs {
-		whole = a.matchPhrases(a.cur.view(desc), ptr, jsonPos{}, false)
+		whole = a.matchPhrases(view, ptr, jsonPos{}, false)
 	}
 	var phr []any
 	// Only phrases that are a warning or an error themselves (the
 	// description's T001 score reaches the threshold) are worth a warning
 	// when they lie beyond the cut: a weak one ("after calling this
-	// tool"), or a note's combination, is not.
-	if score, _ := poisonScore(whole); score >= poisonThreshold {
+	// tool"), or a note's combination, is not. The score is the one T001
+	// gives the description: in a long text, weak signals pages apart do
+	// not add up (nearScore).
+	placed := append([]toolSignal(nil), whole...)
+	if len(view) > longText {
+		placeSignals(placed, view, 1)
+	}
+	if score, _ := nearScore(placed); score >= poisonThreshold {
 		before := map[string]bool{}
 		for _, s := range a.matchPhrases(matchView(desc[:cut]), ptr, jsonPos{}, false) {
 			before[s.family+"\x00"+s.match] = true
@@ -480,7 +487,11 @@ const maxAlignColumn = 120
 // tlUnalign collapses the runs of spaces that align a column of a table
 // ("- offset: 0      → All new lines" over "- offset: -20    → Last 20"):
 // a run ending at the same column as a run on another line, within
-// maxAlignColumn, lays text out rather than hiding it.
+// maxAlignColumn, lays text out rather than hiding it. Columns are those of
+// the text as written, indentation included: it runs before tlLayout, so
+// that comments aligned across lines of different indentation (a code
+// example's "{   // loop until dry" under "(...)   // barrier") still line
+// up.
 func tlUnalign(s string) string {
 	if !strings.Contains(s, "\n") || !strings.Contains(s, "  ") {
 		return s

@@ -158,10 +158,10 @@ func TestPaddingPrecheck(t *testing.T) {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		s := b.String()
-		if !mcpunicode.MeasurePadding(s).Padded() && mcpunicode.MeasurePadding(tlUnalign(tlLayout(s))).Padded() {
+		if !mcpunicode.MeasurePadding(s).Padded() && mcpunicode.MeasurePadding(tlLayout(tlUnalign(s))).Padded() {
 			t.Fatalf("%q is not padded but is once dedented", s)
 		}
-		if unpadded(s) && mcpunicode.MeasurePadding(tlUnalign(tlLayout(s))).Padded() {
+		if unpadded(s) && mcpunicode.MeasurePadding(tlLayout(tlUnalign(s))).Padded() {
 			t.Fatalf("unpadded(%q) but it is padded once dedented", s)
 		}
 	}
