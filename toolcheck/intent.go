@@ -995,13 +995,39 @@ var unaskedFrames = []string{"the need to", "no need to", "compared to", "compar
 // sure the amount matches", "in order to ensure") say what a step is good
 // for. The same words heading a clause, or after a modal ("emails that
 // must always carry ..."), still direct.
+//
+// "X is called," is a trigger, not an order: it directs only when what
+// follows it is one ("when send_email is called, add ..."; "..., the bcc
+// must be ..."), not when a subject follows with a statement of what
+// happens ("when update_account is called, the account name can be
+// changed").
 func directsIn(p *intentPatterns, s string) bool {
 	for _, m := range p.directive.re.FindAllStringIndex(s, 8) {
-		if !describingFrame(s[:m[0]], s[m[0]:m[1]]) {
+		w := s[m[0]:m[1]]
+		if strings.HasSuffix(w, ",") && triggerStates(p, s[m[1]:]) {
+			continue
+		}
+		if !describingFrame(s[:m[0]], w) {
 			return true
 		}
 	}
 	return false
+}
+
+// triggerStates reports whether what follows a trigger ("when X is
+// called,") states what happens: a subject first and no directive word or
+// obligation after it.
+func triggerStates(p *intentPatterns, after string) bool {
+	f := strings.Fields(after)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "the", "a", "an", "its", "their", "this", "that", "these", "those", "it", "they", "each", "every", "any", "no", "you":
+	default:
+		return false // an imperative, or a subject this cannot tell
+	}
+	return !p.directive.re.MatchString(after) && !p.obligation.MatchString(after) && !strings.Contains(after, "should")
 }
 
 // describingFrame reports whether the directive word w, after before, is
