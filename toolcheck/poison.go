@@ -434,6 +434,10 @@ func poisonPhraseList() []toolPhrase {
 		// into a shell, weak alone (an install line), the payload of such
 		// an order.
 		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:prefix|prefixes|precede|prepend|prepends|wrap|wraps|append|appends)\b(?: [\w'-]+){0,3} (?:every|each|any|all) (?:\w+ )?(?:commands?|command lines?|scripts?) (?:that )?(?:it|you|the assistant|the model|the agent) (?:runs?|executes?|issues?|types?)\b`)},
+		// The same order scoped by the shell tool's use rather than by
+		// who runs the commands ("whenever a shell or terminal tool is
+		// used, prefix each command with ...").
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:when|whenever|each time|every time|if|once)\b[^.;!?]{0,40}?\b(?:shell|terminal|bash|console|command[- ]line|exec(?:ution)?)\b[^.;!?]{0,40}?\b(?:is|are|gets?) (?:used|called|invoked|run)\b,? (?:[\w']+ ){0,2}?(?:prefix|precede|prepend|wrap|append)\b(?: [\w'-]+){0,3} (?:every|each|any|all|the) (?:\w+ )?(?:commands?|command lines?|scripts?)\b`)},
 		tlPhrase(famSink, 1, `\b(?:curl|wget)\b[^|\n]{0,120}\|\s*(?:sudo )?(?:sh|bash|zsh)\b`),
 		// Client policy written as configuration that hides from the user
 		// ("disclose_to_user: never", "\"visible_to_user\": false"): a
