@@ -224,6 +224,12 @@ func TestAnnotations(t *testing.T) {
 		{"title as a noun phrase of the object", `{"name": "execute_sql", "title": "SQL Query"}`, nil},
 		{"title safer past a server prefix", `{"name": "slack_delete_message", "title": "Slack Read Message"}`, map[string]string{ruleA005: "warning"}},
 		{"title New for a creator", `{"name": "create_issue", "title": "New Issue"}`, nil},
+		// A title that gets guidance on the name's action is about it
+		// (real: PubNub's write_pubnub_app, "Get PubNub Best Practices");
+		// one that gets the name's object claims a read.
+		{"title getting best practices for the name's action", `{"name": "write_component", "title": "Get best practices for components"}`, nil},
+		{"title getting instructions for the name's action", `{"name": "deploy_site", "title": "Get instructions on static hosting"}`, nil},
+		{"title getting the name's object", `{"name": "write_component", "title": "Get components"}`, map[string]string{ruleA005: "warning"}},
 		// Executing a prompt generates text: a read (real: tachibot-mcp's
 		// execute_prompt_technique); executing a script is not.
 		{"executing a prompt technique", `{"name": "execute_prompt_technique", "description": "Execute a prompt technique.", "annotations": {"title": "Execute Prompt Technique", "readOnlyHint": true}}`, nil},
