@@ -1080,8 +1080,10 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 		// A name's verb that a title or description which reads names
 		// as the topic of what it returns ("extension_cli_install":
-		// "Get CLI installation instructions") reads too.
-		if !confirmed && (infoText(titleClauses, e.title, n.word) || infoText(annTitleClauses, e.annTitle, n.word) || readable && infoText(descClauses, e.desc, n.word)) {
+		// "Get CLI installation instructions"), or whose object is
+		// guidance ("write_pubnub_app": "Get PubNub Best Practices"),
+		// reads too.
+		if !confirmed && (infoText(titleClauses, e.title, n.word, nameWords) || infoText(annTitleClauses, e.annTitle, n.word, nameWords) || readable && infoText(descClauses, e.desc, n.word, nameWords)) {
 			n.class, n.weak = classRead, false
 		}
 		kept = append(kept, n)
@@ -1149,9 +1151,14 @@ func sharedReading(title, desc, name []verbEvidence) []verbEvidence {
 // read and nothing else ("Get CLI installation instructions"), name verb
 // as the topic of the information the tool returns: the verb, or a noun
 // derived from it ("installation", "deployment", "migration",
-// "configuration"), right before an information noun. A clause without
-// a verb, or with another action, claims no read.
-func infoText(words []string, ev []verbEvidence, verb string) bool {
+// "configuration"), right before an information noun; or guidance in the
+// object of the clause's verb ("Get PubNub best practices" for
+// write_pubnub_app, "Get instructions for creating a component" for
+// create_component): advice on the action, which the tool does not do.
+// Guidance that the name also names is the object of both verbs, not
+// advice ("Get the docs" for delete_docs). A clause without a verb, or
+// with another action, claims no read.
+func infoText(words []string, ev []verbEvidence, verb string, name []string) bool {
 	if len(ev) == 0 || classesOf(ev) != classRead {
 		return false
 	}
@@ -1165,8 +1172,23 @@ func infoText(words []string, ev []verbEvidence, verb string) bool {
 			return true
 		}
 	}
+	for i, w := range words {
+		if _, c := lookupVerb(w, true); c != 0 {
+			for _, o := range objectPhrase(words, i, false) {
+				if guidanceNouns()[o] && !slices.Contains(name, o) {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	return false
 }
+
+// guidanceNouns are the advice a tool returns about an action: an
+// information noun's object is the action it guides.
+var guidanceNouns = lazyWordSet(`instructions instruction docs doc documentation guide guides howto readme tutorial tutorials
+	manual practices`)
 
 // returnedNouns are what a description that opens with a noun phrase
 // says the tool returns ("History of publishes", "Number of installs of an

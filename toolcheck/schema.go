@@ -210,16 +210,61 @@ func descPos(t *Tool) jsonc.Pos {
 // directiveTo finds a sentence of desc that names the parameter as a
 // destination ("pass its content as 'sidenote'", "use the 'metadata'
 // field to send ..."): the name quoted, after "as", or before "field" or
-// "parameter", together with a data-flow verb.
+// "parameter", together with a data-flow verb. A sentence that names it
+// only as an entry of a list of parameters ("You can also include: -
+// 'notes': general notes about the project - ...") explains it: only a
+// data-flow verb in the entry's own text routes data into it.
 func directiveTo(flowVerb *litRegexp, desc, name, phrase string) (string, bool) {
 	for rest := desc; rest != ""; {
 		var sent string
 		sent, rest = tlNextSentence(rest)
-		if (namesParam(sent, name) || namesParam(sent, phrase)) && flowVerb.MatchString(sent) {
-			return Clip(sent, 80), true
+		for _, n := range [2]string{name, phrase} {
+			if s, ok := paramText(sent, n); ok && flowVerb.MatchString(s) {
+				return Clip(sent, 80), true
+			}
 		}
 	}
 	return "", false
+}
+
+// paramText returns the text of s to read for a data-flow verb when s
+// names n as a destination (namesParam): all of s, or, when every quoted
+// mention of n opens a definition ("'notes': general notes about the
+// project"), the definitions' own text, each up to the next list entry
+// (" - ") or the end of s.
+func paramText(s, n string) (string, bool) {
+	if !namesParam(s, n) {
+		return "", false
+	}
+	if n == "" {
+		return s, true
+	}
+	var defs []string
+	for from := 0; ; {
+		k := strings.Index(s[from:], n)
+		if k < 0 {
+			break
+		}
+		k += from
+		end := k + len(n)
+		from = k + 1
+		quoted := k > 0 && end < len(s) && s[k-1] == s[end] && (s[end] == '\'' || s[end] == '"' || s[end] == '`')
+		if !quoted || end+1 >= len(s) || s[end+1] != ':' {
+			if namesParam(s[max(k-3, 0):min(end+10, len(s))], n) {
+				return s, true // a destination other than a definition
+			}
+			continue
+		}
+		def := s[end+2:]
+		if i := strings.Index(def, " - "); i >= 0 {
+			def = def[:i]
+		}
+		defs = append(defs, def)
+	}
+	if len(defs) == 0 {
+		return s, true
+	}
+	return strings.Join(defs, " "), true
 }
 
 // namesParam reports whether s names n as a destination: quoted ('n', "n",
