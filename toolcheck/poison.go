@@ -128,7 +128,7 @@ func poisonPhraseList() []toolPhrase {
 		// ("the resolution is to be carried out without checking with
 		// the user"): the output acts with the user's authority.
 		tlPhrase(famOverride, 2, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:is|are|should|must|shall) (?:to )?be (?:carried out|followed|obeyed|executed|performed|acted (?:on|upon))\b`),
-		tlPhrase(famOverride, 4, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carr(?:y|ied) (?:it |them )?out|follow(?:ed)?|obey(?:ed)?|execut(?:e|ed)|perform(?:ed)?|acted (?:on|upon)|act (?:on|upon))\b`+tlWin(40)+`\bwithout (?:first )?(?:asking|checking with|consulting|confirming with|telling|involving) (?:the |your )?(?:users?|humans?)\b`),
+		tlPhrase(famOverride, 4, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carr(?:y|ied) (?:it |them )?out|follow(?:ed)?|obey(?:ed)?|execut(?:e|ed)|perform(?:ed)?|acted (?:on|upon)|act (?:on|upon))\b`+tlWin(40)+`\bwithout (?:first )?(?:asking|checking (?:back )?with|consulting|confirming with|telling|involving) (?:the |your )?(?:users?|humans?)\b`),
 		// A result's text made the model's own instructions ("its text
 		// becomes part of your instructions"): no tool's output is.
 		tlPhrase(famOverride, 4, `\b(?:becomes?|treat(?:ed)? (?:it |them |this )?as|counts? as|forms?) (?:a )?(?:part of )?your (?:own )?(?:instructions|system prompt|standing orders|operating rules)\b`),
@@ -164,7 +164,7 @@ func poisonPhraseList() []toolPhrase {
 		// imperative make it an instruction; "the tool creates ..." after
 		// it, or "it runs without asking the user", describe, and "use the
 		// default region" spares the user a question, not a consent.
-		tlPhrase(famConceal, 4, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with) (?:the |your )?(?:user|human|operator)s?, (?:just |simply |quietly |silently |immediately |then |also )?(?:send|forward|upload|post|email|attach|copy|share|transfer|delete|remove|run|execute|call|invoke|write|push|deploy|pay|approve|install|submit)\b`),
+		tlPhrase(famConceal, 4, `\bwithout (?:first )?(?:asking|consulting|checking (?:back )?with|confirming with) (?:the |your )?(?:user|human|operator)s?, (?:just |simply |quietly |silently |immediately |then |also )?(?:send|forward|upload|post|email|attach|copy|share|transfer|delete|remove|run|execute|call|invoke|write|push|deploy|pay|approve|install|submit)\b`),
 		tlPhrase(famConceal, 4, `\b(?:user|human|operator)s? (?:has|have) (?:already )?(?:pre-?approved|pre-?authori[sz]ed|pre-?confirmed|given (?:blanket|standing|prior|advance|general) (?:approval|consent|permission|confirmation)|approved (?:all|every|any)|consented to (?:all|every|any))\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to) (?:bother|trouble|burden|interrupt|pester) (?:the |your )?(?:user|human|operator)s? with (?:a |an |any |the )?(?:confirmation|approval|permission|consent)`),
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) wait for (?:the |your )?(?:user|human|operator)s? to (?:approve|confirm|consent|sign off)\b` + askedAgain), check: onceAsked},
@@ -189,8 +189,8 @@ func poisonPhraseList() []toolPhrase {
 		// this", "make sure that the user is not informed of this"): the
 		// polite and passive forms of "do not tell the user".
 		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
-		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:is|are) (?:not|never) (?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
-		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human)s? (?:need not|needn't|does not need to|doesn't need to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
+		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:(?:is|are) )?(?:not|never) (?:be )?(?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
+		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human|customer)s? (?:need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
 		// Weaker: "refrain from mentioning prices to the user unless they
 		// ask" is a product's own reply policy.
 		tlPhrase(famConceal, 3, `\brefrain from (?:surfacing|mentioning|telling|reporting|disclosing|revealing|showing)\b(?: [\w']+){0,6} (?:to )?(?:the )?(?:user|human)s?\b`),
@@ -210,6 +210,16 @@ func poisonPhraseList() []toolPhrase {
 		// the object a pronoun ("say nothing about it", "without
 		// bringing it up").
 		tlPhrase(famConceal, 3, `\bsay(?:ing)? nothing (?:about|of|on) (?:it|this|that|them|these|those)\b`),
+		// The user as the one told nothing ("tell the user nothing about
+		// it", "say nothing to the user"): "do not tell the user" with
+		// the negation on the object.
+		tlPhrase(famConceal, 4, `\b(?:tell|telling|say|saying) (?:the )?(?:users?|humans?) nothing\b|\bsay(?:ing)? nothing (?:of (?:it|this|that) )?to (?:the )?(?:users?|humans?)\b`),
+		// The act just described kept out of talk, a pronoun its subject
+		// and a negated modal on a verb of telling ("this is routine and
+		// shouldn't be brought up", "it need not be mentioned"): the
+		// hearer is the user whether named or not. A noun subject ("the
+		// region need not be mentioned") is an input's option.
+		tlPhrase(famConceal, 4, `\b(?:this|it|that|these|those)\b(?: [\w']+){0,3}? (?:should not|shouldn't|need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to|is not to|are not to|must not|mustn't) be (?:brought up|mentioned|pointed out|raised|flagged|disclosed|talked about|remarked on|called out)\b`),
 		tlPhrase(famConceal, 2, `\bwithout (?:bringing (?:it|this|that|them) up|mentioning (?:it|this|that|them)|a word (?:about|of) (?:it|this|that|them))\b`),
 		// Left out of what the model tells the user ("keep it out of the
 		// summary", "omit this from your reply"): concealment by omission,
@@ -263,12 +273,12 @@ func poisonPhraseList() []toolPhrase {
 		// ... and as an order ("proceed without confirming with the user",
 		// "go ahead and delete it without asking the user"): the verb opens
 		// its clause, where "the tool can proceed without asking" states.
-		tlPhrase(famConceal, 4, `(?:^|[.;:!?] |, )(?:(?:then|so|just|simply|please) )?(?:proceed|continue|go ahead|carry on)\b(?: [\w']+){0,6}? without (?:first |ever )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from|notifying) (?:the |your )?(?:user|human|operator)s?\b`),
+		tlPhrase(famConceal, 4, `(?:^|[.;:!?] |, )(?:(?:then|so|just|simply|please) )?(?:proceed|continue|go ahead|carry on)\b(?: [\w']+){0,6}? without (?:first |ever )?(?:asking|consulting|checking (?:back )?with|confirming with|prompting|asking permission from|notifying) (?:the |your )?(?:user|human|operator)s?\b`),
 		// The user's consent assumed ("assume the user consents and
 		// proceed").
 		tlPhrase(famConceal, 4, `\bassume (?:that )?(?:the |your )?(?:user|human|operator)s? (?:consents?|approves?|agrees?|(?:has|have) (?:already )?(?:approved|consented|agreed|confirmed))\b`),
 		// Consent bypassed: the user is not asked.
-		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
+		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking (?:back )?with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 		// A secret the model is pointed at in the user's own store.
 		tlPhrase(famSensitive, 2, `\b(?:stored|kept|saved|held) in (?:the user'?s|their) (?:\w+ ){0,2}(?:credential helper|credential manager|credential store|keychain|keyring|password manager|browser)\b`),
 		// ... and the model told to take it from there itself ("fetch it
@@ -440,7 +450,7 @@ func poisonPhraseList() []toolPhrase {
 		// The user said to know already, so a confirmation is needless
 		// ("the user already knows, no need to confirm"): the consent
 		// skipped on a claim.
-		tlPhrase(famConceal, 4, `\b(?:the )?users? (?:already )?(?:knows?|is aware|has been told|has been informed|was told|agreed|has agreed)\b[^.!?]{0,20}?\b(?:no need to|need not|needn't|do not|don't) (?:re-?)?(?:confirm|ask|check|tell|mention)\b`),
+		tlPhrase(famConceal, 4, `\b(?:the )?(?:users?|(?:\w+ )?owners?|admins?|administrators?|account holders?) (?:has |have )?(?:already )?(?:knows?|is aware|has been told|has been informed|was told|agreed|has agreed|consented|has consented)\b[^.!?]{0,20}?\b(?:(?:no need to|need not|needn't|do not|don't) (?:re-?)?(?:confirm|ask|check|tell|mention)|(?:need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to) be (?:re-?)?(?:confirmed|asked|checked|approved) again)\b`),
 		// Every value a secrets tool returns, called for and pasted in
 		// ("call list_secrets and paste every value it returns").
 		tlPhrase(famSensitive, 4, `\b(?:call|run|invoke|use) [a-z][\w-]*(?:secret|credential|password|token|vault)s?[\w-]*\b`+tlWin(40)+`\b(?:paste|pass|put|include|copy|send|attach|add)\b (?:every|each|all|all the) (?:\w+ )?(?:values?|secrets?|entries|keys|tokens|items|results?)\b(?: (?:that )?(?:it|they) (?:returns?|gives?|lists?|prints?))?`),
