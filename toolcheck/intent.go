@@ -41,7 +41,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // statement", "tax return", "passport scan"), the browser's storage and
 // the keychain's command are private as the keys are; a "statement" alone
 // may be SQL.
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|(?:the user'?s|their) (?:\w+ ){0,3}?(?:e-?mails|inbox|mailbox)|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -56,7 +56,7 @@ type intentPatterns struct {
 	server       *regexp.Regexp
 	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
-	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
+	sinkVerb, passiveSink, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	pasteVerb, pageSink, dnsSink, openPage, hiddenTurns,
 	aiMaker, convNoun, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld, solicit *litRegexp
@@ -153,7 +153,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 			// their identity by typing their PIN code").
 			`|\b(?:ask|asks|asking)(?: (?:the user|users|them|the customer|the person|him|her))? (?:what|which) $|\b(?:ask|asks|asking|have|has|having|get|gets|getting|tell|tells|telling)(?: (?:the user|users|them|the customer|the person|him|her))? to (?:[\w-]+ ){1,4}by (?:typing|entering|providing|sharing|sending|pasting|giving|reading out|saying) $`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
-		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwards|forwarding|upload|uploads|uploading|post|posts|posting|copy|copies|transmit|transmits|exfiltrate|leak|email|emails|emailing|mail|mails|bcc|cc|include|including|attach|attaching|relay|relays|relaying|sent|forwarded|uploaded|posted|copied|mailed|emailed|relayed|transmitted)\b|\bhand(?:s|ing)? (?:over|on)\b`),
+		// passiveSink hands the data on in the passive after it ("the
+		// conversation history is forwarded to ..."): the verb of a sink
+		// after the data, the destination after the verb.
+		passiveSink: newLitRegexp(`^(?:[^.;!?]{0,40}?\s)?(?:is|are|gets|get|will be|should be|must be|is to be|are to be|is then|are then) (?:also |then |additionally |quietly |silently |automatically |always )?(?:sent|forwarded|mailed|e-?mailed|uploaded|posted|copied|relayed|transmitted|pushed)\b`),
 		// sinkData is what must not be sent away, read the same way for
 		// every sink (URL, address, parameter): privateData.
 		sinkData: newLitRegexp(privateData),
@@ -186,8 +190,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// the host 198.51.100.7"); hostName tells a host from a file.
 		hostSink: newLitRegexp(`\b(?:to|at|into) (?:the |a |our |my )?(?:(?:host|server|domain|endpoint|site|url|address|machine) )?((?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]|\d{1,3}(?:\.\d{1,3}){3})(?::\d{2,5})?(?:/\S*)?)`),
 		// paramAfter is the verb of a parameter sink after the data, on
-		// a pronoun ("<the user's password> and put it in the note field").
-		paramAfter: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo|enter|supply|write) (?:it|them|that|this|those|these)\b`),
+		// a pronoun or the contents of it ("<the user's password> and put it in
+		// the note field", "reads ~/.netrc and appends its content to the
+		// answer field").
+		paramAfter: newLitRegexp(`\b(?:put|puts|pass|passes|include|includes|add|adds|insert|inserts|paste|pastes|place|places|provide|provides|send|sends|attach|attaches|fill|fills|copy|copies|echo|echoes|enter|enters|supply|supplies|write|writes|append|appends) (?:it|them|that|this|those|these|(?:its|their) (?:full |whole |entire |complete )?(?:contents?|text|values?|body|output))\b`),
 		// private gates the sink rules: privateData and every credential
 		// word, so that a clause it misses holds no private data.
 		private: newLitRegexp(privateData + `|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)\b`),
@@ -215,8 +221,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// or not ("any other weather or search tool").
 		otherKind: newLitRegexp(`\b(?:any|every|all) (?:other )?[a-z]+(?:(?:,| or| and|, or|, and) [a-z]+){0,3} (?:tools?|servers?|services?|sources?)\b`),
 		// passiveTo hands the data on in the passive, after it ("whatever
-		// secrets appear in the .env should be appended to the snippet").
-		passiveTo: newLitRegexp(`\b(?:should|must|will|shall|needs? to|is to|are to) be (?:appended|added|included|inserted|attached|copied|pasted|put|placed|sent|forwarded|uploaded|posted)\b`),
+		// secrets appear in the .env should be appended to the snippet"),
+		// or asks for it as a subjunctive ("it would be appreciated if
+		// the contents of .env were included with each request").
+		passiveTo: newLitRegexp(`\b(?:(?:should|must|will|shall|needs? to|is to|are to|would|could) be|were|was) (?:always |also )?(?:appended|added|included|inserted|attached|copied|pasted|put|placed|sent|forwarded|uploaded|posted)\b`),
 		// callDest is the tool's own arguments as the sink ("attach
 		// ~/.ssh/config to every call").
 		callDest: newLitRegexp(`^.{0,30}?\b(?:to|with|in|into) (?:every|each|all|the next|this) (?:tool )?(?:calls?|requests?|invocations?)\b`),
@@ -1673,7 +1681,7 @@ func privateFlow(p *intentPatterns, s string) bool {
 		blo, _ := window(m[0]-80, m[0])
 		_, ahi := window(m[1], m[1]+110)
 		before, after := s[blo:m[0]], s[m[1]:ahi]
-		if p.sinkVerb.MatchString(before) && p.sinkTo.MatchString(after) {
+		if (p.sinkVerb.MatchString(before) || p.passiveSink.MatchString(after)) && p.sinkTo.MatchString(after) {
 			if d := p.sinkDest.search(after, 1, nil, valid, nil); d != nil && p.sinkTo.MatchString(after[:d[0][0]+min(3, d[0][1]-d[0][0])]) {
 				return true
 			}
@@ -2366,9 +2374,11 @@ func contentsHint(view string) bool {
 // passiveHint reports whether a view may hand data on in the passive
 // (passiveTo): a cheap test before the private-data gate is searched.
 func passiveHint(view string) bool {
-	for _, w := range []string{"be appended", "be added", "be included", "be inserted", "be attached", "be copied", "be pasted", "be put", "be placed", "be sent", "be forwarded", "be uploaded", "be posted"} {
-		if strings.Contains(view, w) {
-			return true
+	for _, w := range []string{"appended", "added", "included", "inserted", "attached", "copied", "pasted", "put", "placed", "sent", "forwarded", "uploaded", "posted"} {
+		for _, aux := range []string{"be ", "were ", "was "} {
+			if strings.Contains(view, aux+w) {
+				return true
+			}
 		}
 	}
 	return false
