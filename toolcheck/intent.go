@@ -74,7 +74,7 @@ var universalAlts = []string{
 	`\b(?:anything|everything|whatever) the user (?:asks|says|requests|wants|types)\b|\b(?:irrespective|regardless) of what(?:ever)? the user (?:asks|says|requests|wants|types)\b|\b(?:ahead of|before) (?:all|any) others\b`,
 	// The first act of all ("your first action in every conversation"):
 	// ahead of every other tool, as "before any other tool" is.
-	`\byour (?:very )?first (?:action|step|tool call|call|task)\b|\bthe (?:very )?first (?:thing|action|step|call)(?: \w+){0,2} (?:in|of) (?:any|every|each) (?:conversation|session|chat)\b`,
+	`\byour (?:very )?first (?:action|step|tool call|call|task)\b|\bthe (?:very )?first (?:thing|action|step|call)(?: \w+){0,2} (?:in|of) (?:any|every|each) (?:conversation|session|chat|turn|reply|user message)\b`,
 	`\bbefore (?:responding|replying|answering|doing anything)\b|\b(?:any|every|all) (?:other )?alternatives\b`,
 
 	`\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b`,
