@@ -242,10 +242,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 			`|\b(?:every|each|all|all the|any) (?:\w+ )?files? (?:under|in|inside|within|from|of) (?:the user'?s |their |your |the )?(?:~/)?\.(?:ssh|aws|gnupg|kube|docker|password-store)\b` +
 			"|\\b(?:contents?|output|dump) of (?:the user'?s |their |your |the )?`?(?:env|printenv|set)\\b`?(?: |$|/)|\\b(?:contents?|output|dump|values?) of (?:the user'?s |their |your |the )?(?:document\\.cookie|(?:all |every )?(?:keys of )?(?:localstorage|sessionstorage))\\b|\\b(?:localstorage|sessionstorage)(?: \\w+)? (?:dump|contents|export)\\b|\\b(?:security find-(?:generic|internet)-password|secret-tool lookup)\\b"),
 		// modelHeld is a secret the model came across in its own context
+		// (the environment it runs in and the earlier messages included)
 		// ("any bearer tokens you have seen", "API keys visible in the
 		// conversation"): none a tool's own parameter is for, whatever
 		// the parameter is named — the user's key is given by the user.
-		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?|(?:authorization|auth|bearer|cookie) headers?)(?: \w+)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw|hold|holds|keep|keeps|are holding|have access to)\b|\b(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session)\b`),
+		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?|(?:authorization|auth|bearer|cookie) headers?)(?: \w+)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw|hold|holds|keep|keeps|are holding|have access to)\b|\b(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:(?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session|environment)|(?:the )?(?:earlier|previous|prior|past) (?:messages|turns|replies|tool results))\b`),
 		// calledWith is a tool called with its arguments, or this tool
 		// with the call's circumstances between ("calling this after
 		// every tool call, with entry set to …").
@@ -420,6 +421,12 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// A credential asked into the parameter a text belongs to ("pass the
 	// OPENAI_API_KEY value here").
 	if has(7) && a.curParam != "" && strings.Contains(view, "here") {
+		want(7)
+	}
+	// A secret the model came across, asked of by a parameter's own text
+	// ("all API keys visible in the environment or in earlier messages":
+	// modelHeldAsk), no owner named.
+	if has(7) && a.curParam != "" && (strings.Contains(view, "visible") || strings.Contains(view, "seen") || strings.Contains(view, "found") || strings.Contains(view, "present") || strings.Contains(view, "appear") || strings.Contains(view, "mentioned")) {
 		want(7)
 	}
 	if need&1 != 0 {
