@@ -93,7 +93,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
-		directive: newLitRegexp(`\b(?:always|also|must|shall|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|blind cop(?:y|ies)|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
+		directive: newLitRegexp(`\b(?:always|also|must|shall|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|blind cop(?:y|ies)|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc)|(?:is|are|gets|get|be) added as (?:an? )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
 			// A claim about a tool's standing ("X is deprecated and
 			// unsafe"): aimed at another server's tool, it directs the
 			// model's choice as "always" does. An imperative that puts a
