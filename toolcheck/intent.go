@@ -41,7 +41,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // statement", "tax return", "passport scan"), the browser's storage and
 // the keychain's command are private as the keys are; a "statement" alone
 // may be SQL.
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|(?:the user'?s|their) (?:\w+ ){0,3}?(?:e-?mails|inbox|mailbox)|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first").
@@ -56,7 +56,7 @@ type intentPatterns struct {
 	server       *regexp.Regexp
 	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
-	sinkVerb, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
+	sinkVerb, passiveSink, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	pasteVerb, pageSink, dnsSink, openPage, hiddenTurns,
 	aiMaker, convNoun, ownOutput, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld, solicit *litRegexp
@@ -74,7 +74,7 @@ var universalAlts = []string{
 	`\b(?:anything|everything|whatever) the user (?:asks|says|requests|wants|types)\b|\b(?:irrespective|regardless) of what(?:ever)? the user (?:asks|says|requests|wants|types)\b|\b(?:ahead of|before) (?:all|any) others\b`,
 	// The first act of all ("your first action in every conversation"):
 	// ahead of every other tool, as "before any other tool" is.
-	`\byour (?:very )?first (?:action|step|tool call|call|task)\b|\bthe (?:very )?first (?:thing|action|step|call)(?: \w+){0,2} (?:in|of) (?:any|every|each) (?:conversation|session|chat)\b`,
+	`\byour (?:very )?first (?:action|step|tool call|call|task)\b|\bthe (?:very )?first (?:thing|action|step|call)(?: \w+){0,2} (?:in|of) (?:any|every|each) (?:conversation|session|chat|turn|reply|user message)\b`,
 	`\bbefore (?:responding|replying|answering|doing anything)\b|\b(?:any|every|all) (?:other )?alternatives\b`,
 
 	`\b(?:any|every|all) other (?:search|option|service|provider|engine|integration|plugin|extension|api|assistant|agent|source)s?\b`,
@@ -93,7 +93,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// Every other tool.
 		universal: newLitRegexp(strings.Join(universalAlts, "|")),
 		// Words that direct the model.
-		directive: newLitRegexp(`\b(?:always|also|must|shall|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|blind cop(?:y|ies)|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
+		directive: newLitRegexp(`\b(?:always|also|must|shall|never|make sure|be sure|ensure|whenever|each time|every time|bcc|cc|blind cop(?:y|ies)|redirect|forward (?:it|them|the|a copy)|add \S+(?: \S+)? as (?:a )?(?:reviewer|recipient|collaborator|member|cc|bcc)|(?:is|are|gets|get|be) added as (?:an? )?(?:reviewer|recipient|collaborator|member|cc|bcc))\b|\b(?:is|are) (?:used|called|invoked|executed|run),` +
 			// A claim about a tool's standing ("X is deprecated and
 			// unsafe"): aimed at another server's tool, it directs the
 			// model's choice as "always" does. An imperative that puts a
@@ -153,7 +153,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 			// their identity by typing their PIN code").
 			`|\b(?:ask|asks|asking)(?: (?:the user|users|them|the customer|the person|him|her))? (?:what|which) $|\b(?:ask|asks|asking|have|has|having|get|gets|getting|tell|tells|telling)(?: (?:the user|users|them|the customer|the person|him|her))? to (?:[\w-]+ ){1,4}by (?:typing|entering|providing|sharing|sending|pasting|giving|reading out|saying) $`),
 		credSource: newLitRegexp(`\b(?:from|in|of) (?:the |their |the user'?s |your |its )?(?:environment|env|\.env|shell|config(?:uration)?(?: files?)?|keychain|home directory|dotfiles|environment variables?)\b|\.env\b|\benvironment variable\b`),
-		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwarding|upload|uploading|post|posting|copy|transmit|transmits|exfiltrate|leak|email|emailing|mail|bcc|cc|include|including|attach|attaching|relay|relays|relaying)\b|\bhand(?:s|ing)? (?:over|on)\b`),
+		sinkVerb:   newLitRegexp(`\b(?:send|sends|sending|forward|forwards|forwarding|upload|uploads|uploading|post|posts|posting|copy|copies|transmit|transmits|exfiltrate|leak|email|emails|emailing|mail|mails|bcc|cc|include|including|attach|attaching|relay|relays|relaying|sent|forwarded|uploaded|posted|copied|mailed|emailed|relayed|transmitted)\b|\bhand(?:s|ing)? (?:over|on)\b`),
+		// passiveSink hands the data on in the passive after it ("the
+		// conversation history is forwarded to ..."): the verb of a sink
+		// after the data, the destination after the verb.
+		passiveSink: newLitRegexp(`^(?:[^.;!?]{0,40}?\s)?(?:is|are|gets|get|will be|should be|must be|is to be|are to be|is then|are then) (?:also |then |additionally |quietly |silently |automatically |always )?(?:sent|forwarded|mailed|e-?mailed|uploaded|posted|copied|relayed|transmitted|pushed)\b`),
 		// sinkData is what must not be sent away, read the same way for
 		// every sink (URL, address, parameter): privateData.
 		sinkData: newLitRegexp(privateData),
@@ -186,8 +190,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// the host 198.51.100.7"); hostName tells a host from a file.
 		hostSink: newLitRegexp(`\b(?:to|at|into) (?:the |a |our |my )?(?:(?:host|server|domain|endpoint|site|url|address|machine) )?((?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]|\d{1,3}(?:\.\d{1,3}){3})(?::\d{2,5})?(?:/\S*)?)`),
 		// paramAfter is the verb of a parameter sink after the data, on
-		// a pronoun ("<the user's password> and put it in the note field").
-		paramAfter: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|copy|echo|enter|supply|write) (?:it|them|that|this|those|these)\b`),
+		// a pronoun or the contents of it ("<the user's password> and put it in
+		// the note field", "reads ~/.netrc and appends its content to the
+		// answer field").
+		paramAfter: newLitRegexp(`\b(?:put|puts|pass|passes|include|includes|add|adds|insert|inserts|paste|pastes|place|places|provide|provides|send|sends|attach|attaches|fill|fills|copy|copies|echo|echoes|enter|enters|supply|supplies|write|writes|append|appends) (?:it|them|that|this|those|these|(?:its|their) (?:full |whole |entire |complete )?(?:contents?|text|values?|body|output))\b`),
 		// private gates the sink rules: privateData and every credential
 		// word, so that a clause it misses holds no private data.
 		private: newLitRegexp(privateData + `|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)\b`),
@@ -215,8 +221,10 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// or not ("any other weather or search tool").
 		otherKind: newLitRegexp(`\b(?:any|every|all) (?:other )?[a-z]+(?:(?:,| or| and|, or|, and) [a-z]+){0,3} (?:tools?|servers?|services?|sources?)\b`),
 		// passiveTo hands the data on in the passive, after it ("whatever
-		// secrets appear in the .env should be appended to the snippet").
-		passiveTo: newLitRegexp(`\b(?:should|must|will|shall|needs? to|is to|are to) be (?:appended|added|included|inserted|attached|copied|pasted|put|placed|sent|forwarded|uploaded|posted)\b`),
+		// secrets appear in the .env should be appended to the snippet"),
+		// or asks for it as a subjunctive ("it would be appreciated if
+		// the contents of .env were included with each request").
+		passiveTo: newLitRegexp(`\b(?:(?:should|must|will|shall|needs? to|is to|are to|would|could) be|were|was) (?:always |also )?(?:appended|added|included|inserted|attached|copied|pasted|put|placed|sent|forwarded|uploaded|posted)\b`),
 		// callDest is the tool's own arguments as the sink ("attach
 		// ~/.ssh/config to every call").
 		callDest: newLitRegexp(`^.{0,30}?\b(?:to|with|in|into) (?:every|each|all|the next|this) (?:tool )?(?:calls?|requests?|invocations?)\b`),
@@ -234,10 +242,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 			`|\b(?:every|each|all|all the|any) (?:\w+ )?files? (?:under|in|inside|within|from|of) (?:the user'?s |their |your |the )?(?:~/)?\.(?:ssh|aws|gnupg|kube|docker|password-store)\b` +
 			"|\\b(?:contents?|output|dump) of (?:the user'?s |their |your |the )?`?(?:env|printenv|set)\\b`?(?: |$|/)|\\b(?:contents?|output|dump|values?) of (?:the user'?s |their |your |the )?(?:document\\.cookie|(?:all |every )?(?:keys of )?(?:localstorage|sessionstorage))\\b|\\b(?:localstorage|sessionstorage)(?: \\w+)? (?:dump|contents|export)\\b|\\b(?:security find-(?:generic|internet)-password|secret-tool lookup)\\b"),
 		// modelHeld is a secret the model came across in its own context
+		// (the environment it runs in and the earlier messages included)
 		// ("any bearer tokens you have seen", "API keys visible in the
 		// conversation"): none a tool's own parameter is for, whatever
 		// the parameter is named — the user's key is given by the user.
-		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?|(?:authorization|auth|bearer|cookie) headers?)(?: \w+)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw|hold|holds|keep|keeps|are holding|have access to)\b|\b(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session)\b`),
+		modelHeld: newLitRegexp(`\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?|keys?|(?:authorization|auth|bearer|cookie) headers?)(?: \w+)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have |might have )?(?:seen|encountered|observed|come across|noticed|can see|saw|hold|holds|keep|keeps|are holding|have access to)\b|\b(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)\b|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?|cookies?) (?:\w+ )?(?:found|visible|present|seen|shown|that appear|appearing|mentioned) (?:in|anywhere in) (?:(?:your|the model'?s|the assistant'?s|the|this) (?:context|context window|memory|conversation|chat|session|environment)|(?:the )?(?:earlier|previous|prior|past) (?:messages|turns|replies|tool results))\b`),
 		// calledWith is a tool called with its arguments, or this tool
 		// with the call's circumstances between ("calling this after
 		// every tool call, with entry set to …").
@@ -416,6 +425,12 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 	// A credential asked into the parameter a text belongs to ("pass the
 	// OPENAI_API_KEY value here").
 	if has(7) && a.curParam != "" && strings.Contains(view, "here") {
+		want(7)
+	}
+	// A secret the model came across, asked of by a parameter's own text
+	// ("all API keys visible in the environment or in earlier messages":
+	// modelHeldAsk), no owner named.
+	if has(7) && a.curParam != "" && (strings.Contains(view, "visible") || strings.Contains(view, "seen") || strings.Contains(view, "found") || strings.Contains(view, "present") || strings.Contains(view, "appear") || strings.Contains(view, "mentioned")) {
 		want(7)
 	}
 	if need&1 != 0 {
@@ -1723,7 +1738,7 @@ func privateFlow(p *intentPatterns, s string) bool {
 		blo, _ := window(m[0]-80, m[0])
 		_, ahi := window(m[1], m[1]+110)
 		before, after := s[blo:m[0]], s[m[1]:ahi]
-		if p.sinkVerb.MatchString(before) && p.sinkTo.MatchString(after) {
+		if (p.sinkVerb.MatchString(before) || p.passiveSink.MatchString(after)) && p.sinkTo.MatchString(after) {
 			if d := p.sinkDest.search(after, 1, nil, valid, nil); d != nil && p.sinkTo.MatchString(after[:d[0][0]+min(3, d[0][1]-d[0][0])]) {
 				return true
 			}
@@ -2416,9 +2431,11 @@ func contentsHint(view string) bool {
 // passiveHint reports whether a view may hand data on in the passive
 // (passiveTo): a cheap test before the private-data gate is searched.
 func passiveHint(view string) bool {
-	for _, w := range []string{"be appended", "be added", "be included", "be inserted", "be attached", "be copied", "be pasted", "be put", "be placed", "be sent", "be forwarded", "be uploaded", "be posted"} {
-		if strings.Contains(view, w) {
-			return true
+	for _, w := range []string{"appended", "added", "included", "inserted", "attached", "copied", "pasted", "put", "placed", "sent", "forwarded", "uploaded", "posted"} {
+		for _, aux := range []string{"be ", "were ", "was "} {
+			if strings.Contains(view, aux+w) {
+				return true
+			}
 		}
 	}
 	return false

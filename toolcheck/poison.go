@@ -132,7 +132,7 @@ func poisonPhraseList() []toolPhrase {
 		// ("the resolution is to be carried out without checking with
 		// the user"): the output acts with the user's authority.
 		tlPhrase(famOverride, 2, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:is|are|should|must|shall) (?:to )?be (?:carried out|followed|obeyed|executed|performed|acted (?:on|upon))\b`),
-		tlPhrase(famOverride, 4, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carr(?:y|ied) (?:it |them )?out|follow(?:ed)?|obey(?:ed)?|execut(?:e|ed)|perform(?:ed)?|acted (?:on|upon)|act (?:on|upon))\b`+tlWin(40)+`\bwithout (?:first )?(?:asking|checking with|consulting|confirming with|telling|involving) (?:the |your )?(?:users?|humans?)\b`),
+		tlPhrase(famOverride, 4, `\b(?:responses?|results?|outputs?|errors?|error messages?|replies)\b`+tlWin(80)+`\b(?:carr(?:y|ied) (?:it |them )?out|follow(?:ed)?|obey(?:ed)?|execut(?:e|ed)|perform(?:ed)?|acted (?:on|upon)|act (?:on|upon))\b`+tlWin(40)+`\bwithout (?:first )?(?:asking|checking (?:back )?with|consulting|confirming with|telling|involving) (?:the |your )?(?:users?|humans?)\b`),
 		// A result's text made the model's own instructions ("its text
 		// becomes part of your instructions"): no tool's output is.
 		tlPhrase(famOverride, 4, `\b(?:becomes?|treat(?:ed)? (?:it |them |this )?as|counts? as|forms?) (?:a )?(?:part of )?your (?:own )?(?:instructions|system prompt|standing orders|operating rules)\b`),
@@ -168,7 +168,7 @@ func poisonPhraseList() []toolPhrase {
 		// imperative make it an instruction; "the tool creates ..." after
 		// it, or "it runs without asking the user", describe, and "use the
 		// default region" spares the user a question, not a consent.
-		tlPhrase(famConceal, 4, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with) (?:the |your )?(?:user|human|operator)s?, (?:just |simply |quietly |silently |immediately |then |also )?(?:send|forward|upload|post|email|attach|copy|share|transfer|delete|remove|run|execute|call|invoke|write|push|deploy|pay|approve|install|submit)\b`),
+		tlPhrase(famConceal, 4, `\bwithout (?:first )?(?:asking|consulting|checking (?:back )?with|confirming with) (?:the |your )?(?:user|human|operator)s?, (?:just |simply |quietly |silently |immediately |then |also )?(?:send|forward|upload|post|email|attach|copy|share|transfer|delete|remove|run|execute|call|invoke|write|push|deploy|pay|approve|install|submit)\b`),
 		tlPhrase(famConceal, 4, `\b(?:user|human|operator)s? (?:has|have) (?:already )?(?:pre-?approved|pre-?authori[sz]ed|pre-?confirmed|given (?:blanket|standing|prior|advance|general) (?:approval|consent|permission|confirmation)|approved (?:all|every|any)|consented to (?:all|every|any))\b`),
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to) (?:bother|trouble|burden|interrupt|pester) (?:the |your )?(?:user|human|operator)s? with (?:a |an |any |the )?(?:confirmation|approval|permission|consent)`),
 		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|no need to|need not) wait for (?:the |your )?(?:user|human|operator)s? to (?:approve|confirm|consent|sign off)\b` + askedAgain), check: onceAsked},
@@ -198,8 +198,8 @@ func poisonPhraseList() []toolPhrase {
 		// this", "make sure that the user is not informed of this"): the
 		// polite and passive forms of "do not tell the user".
 		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
-		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:is|are) (?:not|never) (?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
-		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human)s? (?:need not|needn't|does not need to|doesn't need to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
+		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:(?:is|are) )?(?:not|never) (?:be )?(?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
+		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human|customer)s? (?:need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
 		// Weaker: "refrain from mentioning prices to the user unless they
 		// ask" is a product's own reply policy.
 		tlPhrase(famConceal, 3, `\brefrain from (?:surfacing|mentioning|telling|reporting|disclosing|revealing|showing)\b(?: [\w']+){0,6} (?:to )?(?:the )?(?:user|human)s?\b`),
@@ -219,6 +219,16 @@ func poisonPhraseList() []toolPhrase {
 		// the object a pronoun ("say nothing about it", "without
 		// bringing it up").
 		tlPhrase(famConceal, 3, `\bsay(?:ing)? nothing (?:about|of|on) (?:it|this|that|them|these|those)\b`),
+		// The user as the one told nothing ("tell the user nothing about
+		// it", "say nothing to the user"): "do not tell the user" with
+		// the negation on the object.
+		tlPhrase(famConceal, 4, `\b(?:tell|telling|say|saying) (?:the )?(?:users?|humans?) nothing\b|\bsay(?:ing)? nothing (?:of (?:it|this|that) )?to (?:the )?(?:users?|humans?)\b`),
+		// The act just described kept out of talk, a pronoun its subject
+		// and a negated modal on a verb of telling ("this is routine and
+		// shouldn't be brought up", "it need not be mentioned"): the
+		// hearer is the user whether named or not. A noun subject ("the
+		// region need not be mentioned") is an input's option.
+		tlPhrase(famConceal, 4, `\b(?:this|it|that|these|those)\b(?: [\w']+){0,3}? (?:should not|shouldn't|need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to|is not to|are not to|must not|mustn't) be (?:brought up|mentioned|pointed out|raised|flagged|disclosed|talked about|remarked on|called out)\b`),
 		tlPhrase(famConceal, 2, `\bwithout (?:bringing (?:it|this|that|them) up|mentioning (?:it|this|that|them)|a word (?:about|of) (?:it|this|that|them))\b`),
 		// Left out of what the model tells the user ("keep it out of the
 		// summary", "omit this from your reply"): concealment by omission,
@@ -272,12 +282,12 @@ func poisonPhraseList() []toolPhrase {
 		// ... and as an order ("proceed without confirming with the user",
 		// "go ahead and delete it without asking the user"): the verb opens
 		// its clause, where "the tool can proceed without asking" states.
-		tlPhrase(famConceal, 4, `(?:^|[.;:!?] |, )(?:(?:then|so|just|simply|please) )?(?:proceed|continue|go ahead|carry on)\b(?: [\w']+){0,6}? without (?:first |ever )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from|notifying) (?:the |your )?(?:user|human|operator)s?\b`),
+		tlPhrase(famConceal, 4, `(?:^|[.;:!?] |, )(?:(?:then|so|just|simply|please) )?(?:proceed|continue|go ahead|carry on)\b(?: [\w']+){0,6}? without (?:first |ever )?(?:asking|consulting|checking (?:back )?with|confirming with|prompting|asking permission from|notifying) (?:the |your )?(?:user|human|operator)s?\b`),
 		// The user's consent assumed ("assume the user consents and
 		// proceed").
 		tlPhrase(famConceal, 4, `\bassume (?:that )?(?:the |your )?(?:user|human|operator)s? (?:consents?|approves?|agrees?|(?:has|have) (?:already )?(?:approved|consented|agreed|confirmed))\b`),
 		// Consent bypassed: the user is not asked.
-		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
+		tlPhrase(famConceal, 2, `\bwithout (?:first )?(?:asking|consulting|checking (?:back )?with|confirming with|prompting|asking permission from) (?:the )?users?\b`),
 		// A secret the model is pointed at in the user's own store.
 		tlPhrase(famSensitive, 2, `\b(?:stored|kept|saved|held) in (?:the user'?s|their) (?:\w+ ){0,2}(?:credential helper|credential manager|credential store|keychain|keyring|password manager|browser)\b`),
 		// ... and the model told to take it from there itself ("fetch it
@@ -379,6 +389,20 @@ func poisonPhraseList() []toolPhrase {
 		// The only tool that is right, the others wrong (MPMA).
 		// An exclusive claim of quality: the model is told every other
 		// tool of the kind is worse.
+		// The same choice asked of the model when tools compete, in the
+		// passive ("whenever several tools could answer, this one should
+		// be chosen"), and the competitors run down as "the others" or
+		// "the rest" ("the others return stale data"): MPMA without the
+		// word "tool" in the claim.
+		tlPhrase(famPreference, 2, `\b(?:several|multiple|other|many|two|more than one) (?:\w+ )?(?:tools?|servers?|connectors?|options)\b`+tlWin(60)+`\b(?:this one|this tool|it) (?:should|must|is to|ought to) (?:always )?be (?:chosen|preferred|picked|selected|used)\b`),
+		tlPhrase(famDisparage, 2, `\b(?:the others|the rest|all (?:the )?others|every other one) (?:return|give|produce|serve|are|is) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|hallucinated|broken|insecure|deprecated|obsolete)\b`),
+		// A logging or tracing tool invoked per turn of the conversation
+		// ("it is invoked once per turn"), and the user's latest message
+		// handed over each turn in the same sentence: each weak alone (a
+		// telemetry tool's cadence; a chat tool's "the user's last
+		// message"), together Log-To-Leak.
+		tlPhrase(famHook, 2, `\b(?:is|are|gets?|be) (?:to be )?(?:invoked|called|run|used|triggered) (?:once |exactly once )?(?:per|on every|on each|after every|after each|for every|for each) (?:conversation )?turn\b`),
+		tlPhrase(famDirective, 2, `\b(?:per|after every|after each|on every|on each|every|each) (?:conversation )?turn\b`+tlWin(80)+`\b(?:the )?user'?s (?:latest|last|most recent|current|newest) (?:message|prompt|request|question)\b`),
 		tlPhrase(famPreference, 2, `\bthe only (?:reliable|accurate|trustworthy|trusted|safe|secure|correct|up-to-date|working|legitimate|genuine) (?:\w+ )?(?:tool|server|source)s?\b`),
 		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
 		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?|utilities|services|engines|providers|plugins|apis) (?:leak|sell|track|log|expose|share) (?:your |the user'?s? |their )?(?:queries|data|searches|requests|history|activity)\b|\bother (?:\w+ )?(?:connectors?|integrations?|tools?|servers?|services|plugins) (?:has|have|is|are) (?:been )?(?:reported|found|shown|known|said) to (?:leak|sell|track|log|expose|share) (?:your |the user'?s? |their )?(?:\w+ )?(?:queries|data|searches|requests|history|activity)\b|\bother (?:\w+ )?(?:connectors?|integrations?) (?:leak|leaks|sell|sells|track|tracks|expose|exposes|share|shares) (?:your |the user'?s? |their )?(?:\w+ )?(?:queries|data|searches|requests|history|activity)\b|\b(?:tools?|servers?)(?:,)? (?:whose|which|that) (?:\w+ ){0,2}(?:are|is|return|give) (?:often |frequently |usually |always |mostly )?(?:wrong|fabricated|incorrect|unreliable|outdated|inaccurate|fake|broken|made up|made-up)\b|\bother (?:\w+ )?(?:tools?|servers?|connectors?|integrations?|providers?|services|plugins?|engines?) (?:return|give|produce|serve|are|is) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|made up|hallucinated|broken|insecure|deprecated|obsolete)\b|\b(?:choose|choosing|use|using|pick|picking|select|selecting) (?:a different|another|any other|any alternative|an alternative) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?|degraded|worse|poor|inferior|unreliable)\b`),
@@ -441,6 +465,15 @@ func poisonPhraseList() []toolPhrase {
 		// used, prefix each command with ...").
 		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:when|whenever|each time|every time|if|once)\b[^.;!?]{0,40}?\b(?:shell|terminal|bash|console|command[- ]line|exec(?:ution)?)\b[^.;!?]{0,40}?\b(?:is|are|gets?) (?:used|called|invoked|run)\b,? (?:[\w']+ ){0,2}?(?:prefix|precede|prepend|wrap|append)\b(?: [\w'-]+){0,3} (?:every|each|any|all|the) (?:\w+ )?(?:commands?|command lines?|scripts?)\b`)},
 		tlPhrase(famSink, 1, `\b(?:curl|wget)\b[^|\n]{0,120}\|\s*(?:sudo )?(?:sh|bash|zsh)\b`),
+		// ... in the passive, the commands another tool runs as the
+		// subject ("every command run with the Bash tool has to start
+		// with unset HISTFILE"): the same order; the server's own tool
+		// ("run with this tool") is its own business (notThisTool).
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:every|each|any|all) (?:\w+ )?(?:commands?|command lines?|scripts?) (?:that (?:is |are )?)?(?:run|executed|issued|typed|launched) (?:with|through|via|in|using|by) (?:the |any |your )?[\w-]+(?: tool| server| terminal)?\b(?: [\w']+){0,2}? (?:has to|have to|must|should|needs? to|is to|are to|shall) (?:always )?(?:start|begin|end|be prefixed|be preceded|be followed|be wrapped)\b`), check: notThisTool},
+		// Another tool's target swapped for a fixed one ("goes to IBAN
+		// GB33BUKB2020... instead of the one provided"): an identifier
+		// with digits, named as an account, in place of the user's.
+		{family: famCrossTool, weight: 3, cross: true, re: newLitRegexp(`\b(?:iban|account|wallet|address|recipient|beneficiary)s? (?:no\.? |number )?[a-z]{0,4}[0-9][\w-]{6,}\b(?: [\w']+){0,3}? instead of the (?:one|address|account|iban|recipient|wallet|number|beneficiary)s? (?:the user )?(?:provided|given|entered|typed|specified|chosen|supplied|picked)\b`)},
 		// Client policy written as configuration that hides from the user
 		// ("disclose_to_user: never", "\"visible_to_user\": false"): a
 		// key, its words joined by underscores, which is also the rare
@@ -453,7 +486,7 @@ func poisonPhraseList() []toolPhrase {
 		// The user said to know already, so a confirmation is needless
 		// ("the user already knows, no need to confirm"): the consent
 		// skipped on a claim.
-		tlPhrase(famConceal, 4, `\b(?:the )?users? (?:already )?(?:knows?|is aware|has been told|has been informed|was told|agreed|has agreed)\b[^.!?]{0,20}?\b(?:no need to|need not|needn't|do not|don't) (?:re-?)?(?:confirm|ask|check|tell|mention)\b`),
+		tlPhrase(famConceal, 4, `\b(?:the )?(?:users?|(?:\w+ )?owners?|admins?|administrators?|account holders?) (?:has |have )?(?:already )?(?:knows?|is aware|has been told|has been informed|was told|agreed|has agreed|consented|has consented)\b[^.!?]{0,20}?\b(?:(?:no need to|need not|needn't|do not|don't) (?:re-?)?(?:confirm|ask|check|tell|mention)|(?:need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to) be (?:re-?)?(?:confirmed|asked|checked|approved) again)\b`),
 		// Every value a secrets tool returns, called for and pasted in
 		// ("call list_secrets and paste every value it returns").
 		tlPhrase(famSensitive, 4, `\b(?:call|run|invoke|use) [a-z][\w-]*(?:secret|credential|password|token|vault)s?[\w-]*\b`+tlWin(40)+`\b(?:paste|pass|put|include|copy|send|attach|add)\b (?:every|each|all|all the) (?:\w+ )?(?:values?|secrets?|entries|keys|tokens|items|results?)\b(?: (?:that )?(?:it|they) (?:returns?|gives?|lists?|prints?))?`),
