@@ -1486,12 +1486,18 @@ func ownWord(words []string, i int, own []string) bool {
 	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 {
 		return false
 	}
-	return i+1 >= len(words) || !determiners()[words[i+1]]
+	return i+1 >= len(words) || !determiners()[words[i+1]] && !verbParticles()[words[i+1]]
 }
 
 // determiners open a noun phrase: the word before one takes it as its
 // object.
 var determiners = lazyWordSet(`a an the this these those its your my our their every each`)
+
+// verbParticles follow a verb to take its object ("Subscribe to change
+// events", "Listen for updates"): a name word before one, heading the
+// description, is the clause's verb, as before a determiner, and "to
+// change" there is no infinitive of the tool's own.
+var verbParticles = lazyWordSet(`to for from into onto`)
 
 func tagEvidence(ev []verbEvidence, source string) []verbEvidence {
 	for i := range ev {
