@@ -894,6 +894,12 @@ func objectOf(verb string, words []string) (int, string) {
 				k += n - 1
 				continue
 			}
+			if partitiveNouns()[rest[k]] && k+2 < len(rest) && rest[k+1] == "of" {
+				// "a page of results", "a list of users": the head is
+				// what the measure counts.
+				k++
+				continue
+			}
 			if !objectSkips()[rest[k]] {
 				return i, rest[k]
 			}
@@ -902,6 +908,11 @@ func objectOf(verb string, words []string) (int, string) {
 	}
 	return -1, ""
 }
+
+// partitiveNouns measure out what follows their "of" ("a page of
+// results", "a batch of records", "a list of users"): the object's head
+// is that, not the measure, so a page of results is no web page.
+var partitiveNouns = lazyWordSet(`page pages list lists set sets batch batches chunk chunks subset subsets sample samples series`)
 
 // quantifierLen returns the number of words of a quantifier that words
 // starts with ("one or more", "zero or more", "2 or more", "one or

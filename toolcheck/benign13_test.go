@@ -54,6 +54,11 @@ func TestBenign13Shapes(t *testing.T) {
 		{"subscribe to change events", `{"name": "subscribe_events", "description": "Subscribe to change events on a collection; events arrive as notifications.", "annotations": {"readOnlyHint": true}}`, ruleA001, ""},
 		{"change heading the description", `{"name": "subscribe_events", "description": "Change the event subscriptions of a collection.", "annotations": {"readOnlyHint": true}}`, ruleA001, "warning"},
 
+		// A003: a page (a list, a batch) of something is the measure of
+		// what follows "of", not a web page.
+		{"a page of results", `{"name": "fetch_results", "description": "Fetch a page of results from the search index.", "annotations": {"readOnlyHint": true, "openWorldHint": false}}`, ruleA003, ""},
+		{"a page of a website", `{"name": "fetch_results", "description": "Fetch a page of a website and return its text.", "annotations": {"readOnlyHint": true, "openWorldHint": false}}`, ruleA003, "warning"},
+
 		// T001: a first call placed ahead of the other tools of this
 		// server is the server's own workflow, not line jumping; ahead of
 		// every tool, or of other servers' tools, it still is.
