@@ -137,6 +137,20 @@ var (
 	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト", "priorid", "preceden", "prevalec", "vorrang", "priorité", "prévalent", "prévaut", "优先"}
 )
 
+// koBannedWithout reports whether a Korean "not telling the user" match
+// (사용자에게 알리지 않) is the "without" of a negated act that follows in
+// its sentence (사용자에게 알리지 않고 토큰을 저장하지 마세요, do not store
+// the token without telling the user), as English bannedWithout.
+func koBannedWithout(m, rest string) bool {
+	if !strings.HasSuffix(m, "않") || !strings.HasPrefix(rest, "고") {
+		return false
+	}
+	if i := strings.IndexAny(rest, ".!?\n。"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.Contains(rest, "지 마") || strings.Contains(rest, "지 말") || strings.Contains(rest, "지 않도록")
+}
+
 func anyCue(lower string, cues []string) bool {
 	for _, c := range cues {
 		if strings.Contains(lower, c) {
@@ -163,8 +177,8 @@ func foreignSignals(text string) []toolSignal {
 		if !anyCue(lower, r.cues) {
 			continue
 		}
-		if m := r.re.FindString(lower); m != "" {
-			out = append(out, toolSignal{family: r.fam, weight: 4, match: Clip(strings.TrimSpace(m), 80)})
+		if loc := r.re.FindStringIndex(lower); loc != nil && !(r.fam == famConceal && koBannedWithout(lower[loc[0]:loc[1]], lower[loc[1]:])) {
+			out = append(out, toolSignal{family: r.fam, weight: 4, match: Clip(strings.TrimSpace(lower[loc[0]:loc[1]]), 80)})
 		}
 	}
 	return out

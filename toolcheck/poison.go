@@ -68,9 +68,9 @@ type toolPhrase struct {
 	cross bool
 	// check post-filters a match (e.g. example e-mail domains).
 	check func(m string) bool
-	// described, when set, drops a match that the words before it put in
-	// a describing frame (attemptFrame).
-	described func(before string) bool
+	// described, when set, drops a match m that the words before it put
+	// in a describing or a negated frame (attemptFrame, bannedWithout).
+	described func(before, m string) bool
 }
 
 // win is a window of up to n characters within one sentence: a period
@@ -148,7 +148,10 @@ func poisonPhraseList() []toolPhrase {
 		// follow them.
 		tlPhrase(famTag, 2, `\binstructions?\b`+tlWin(40)+`\b(?:arrive|arrives|come|comes|are delivered|is delivered|are returned|will be sent|are sent|appear|appears) (?:in|with|inside|through) (?:the |each |every |a )?(?:tool(?:'s)? )?(?:results?|responses?|outputs?|replies)\b`),
 
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
+		// "Without telling the user" under a negated act ("Do not store
+		// the token without telling the user") bans acting unannounced:
+		// bannedWithout.
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b` + tlWin(40) + `\b(?:the )?(?:user|human|operator|requester)s?\b`), described: bannedWithout},
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
 		// The user's confirmation bypassed ("no need to confirm with the
 		// user", "do not ask the user for approval", "never wait for user
@@ -576,11 +579,40 @@ var attemptFrameRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // attemptFrame reports whether before ends in attemptFrameRE.
-func attemptFrame(before string) bool {
+func attemptFrame(before, _ string) bool {
 	if len(before) > 48 {
 		before = before[len(before)-48:]
 	}
 	return attemptFrameRE().MatchString(before)
+}
+
+// bannedWithoutRE finds a negated act at the head of a sentence's
+// clause, its verb not one that turns the negation into an order ("do not
+// forget to", "never hesitate to", "don't fail to").
+var bannedWithoutRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[.;:!?] |, )(?:you )?(?:do not|don't|never|must not|mustn't|should not|shouldn't|may not) (?:(?:ever|ever again) )?(?:[\w'-]+)(?: [\w'-]+){0,7} $`)
+})
+
+// bannedWithout reports whether a "without telling the user" match m is
+// the complement of a negated act ("Do not store the token without
+// telling the user"): the sentence forbids acting unannounced.
+func bannedWithout(before, m string) bool {
+	if !strings.HasPrefix(m, "without") {
+		return false
+	}
+	if len(before) > 96 {
+		before = before[len(before)-96:]
+	}
+	loc := bannedWithoutRE().FindStringIndex(before)
+	if loc == nil {
+		return false
+	}
+	for _, w := range []string{"forget", "hesitate", "fail", "neglect", "wait", "stop", "skip", "delay", "refuse"} {
+		if strings.Contains(before[loc[0]:], " "+w) {
+			return false
+		}
+	}
+	return true
 }
 
 // notExampleAddress drops documentation addresses (RFC 2606 domains).
@@ -635,7 +667,7 @@ func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool
 			if p.check != nil && !p.check(m) {
 				continue
 			}
-			if p.described != nil && p.described(view[:loc[0]]) {
+			if p.described != nil && p.described(view[:loc[0]], m) {
 				continue
 			}
 			w := p.weight
