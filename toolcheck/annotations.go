@@ -894,6 +894,12 @@ func objectOf(verb string, words []string) (int, string) {
 				k += n - 1
 				continue
 			}
+			if partitiveNouns()[rest[k]] && k+2 < len(rest) && rest[k+1] == "of" {
+				// "a page of results", "a list of users": the head is
+				// what the measure counts.
+				k++
+				continue
+			}
 			if !objectSkips()[rest[k]] {
 				return i, rest[k]
 			}
@@ -902,6 +908,11 @@ func objectOf(verb string, words []string) (int, string) {
 	}
 	return -1, ""
 }
+
+// partitiveNouns measure out what follows their "of" ("a page of
+// results", "a batch of records", "a list of users"): the object's head
+// is that, not the measure, so a page of results is no web page.
+var partitiveNouns = lazyWordSet(`page pages list lists set sets batch batches chunk chunks subset subsets sample samples series`)
 
 // quantifierLen returns the number of words of a quantifier that words
 // starts with ("one or more", "zero or more", "2 or more", "one or
@@ -944,8 +955,15 @@ const (
 	// creates in either order ("Create or get an AWS external ID"), or that it
 	// creates only what is missing ("if it does not exist", "if the
 	// project does not exist, it will be created": the subject may be a
-	// noun phrase).
-	idempotentClaimExpr = `\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it |they |(?:the|a|an|this|that|your|its) [a-z][a-z0-9_-]* )?(?:does not|doesn't|do not|don't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\b(?:creates?|adds?|makes?) or (?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up)\b|\bupsert|\bidempotent|\balready (?:indexed|queued|submitted|known|recorded|tracked|stored|saved|imported|uploaded|subscribed|applied)\b|\b(?:on|for) (?:a )?duplicate\b|\bduplicates? (?:are|is|will be) (?:ignored|skipped|detected|rejected|merged)\b|\bdeduplicat\w*|\b(?:skips?|ignores?) (?:existing|duplicates?)\b|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
+	// noun phrase). What a repeated call finds already there is said to be
+	// skipped or left as it is ("entities whose name is already in the
+	// graph are skipped", "a relation already in the graph is not added
+	// again", "nothing changes if the key is already present"), and an
+	// overwrite is named in the other languages the descriptions are
+	// written in as well as in English (überschrieben, sobrescribe,
+	// écrasé, sovrascritto, 覆盖, 上書き, 덮어씁니다): the repeat leaves the
+	// same state.
+	idempotentClaimExpr = `\balready\b[^.;!?]{0,60}?\b(?:skipped|ignored|left as (?:it is|they are|is)|left unchanged|not (?:added|created|inserted|appended|written) (?:again|twice))\b|\b(?:nothing (?:changes|happens)|does nothing|no change is made)\b[^.;!?]{0,40}?\b(?:if|when)\b[^.;!?]{0,40}?\balready\b|\bif (?:it |they |(?:the|a|an|this|that|your|its) [a-z][a-z0-9_-]* )?(?:is|are) already (?:present|there|listed|in)\b|überschr(?:ieb|eib)|sobrescr(?:ib|ev)|(?:é|e)cras(?:é|e)|sovrascri|覆盖|上書き|덮어(?:쓰|씁|써|쓴)|\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it |they |(?:the|a|an|this|that|your|its) [a-z][a-z0-9_-]* )?(?:does not|doesn't|do not|don't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\b(?:creates?|adds?|makes?) or (?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up)\b|\bupsert|\bidempotent|\balready (?:indexed|queued|submitted|known|recorded|tracked|stored|saved|imported|uploaded|subscribed|applied)\b|\b(?:on|for) (?:a )?duplicate\b|\bduplicates? (?:are|is|will be) (?:ignored|skipped|detected|rejected|merged)\b|\bdeduplicat\w*|\b(?:skips?|ignores?) (?:existing|duplicates?)\b|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
 // netParams are parameter names that address the network.
@@ -1446,10 +1464,13 @@ func harmlessObject(rest string) bool {
 
 // versionsKeptRE finds a description's statement that earlier versions
 // of what the tool writes are kept ("earlier versions stay in the
-// dashboard history", "old versions remain", "a revision of the previous
-// content is stored"): an overwrite there loses nothing.
+// dashboard history", "old versions remain", "Drive keeps previous
+// revisions", "a revision of the previous content is stored"): an
+// overwrite there loses nothing, and a replacement the lead verb names
+// ("Replace the body of a page. The previous version stays in the page
+// history") can be had back, as a deletion to the trash can (undoable).
 var versionsKeptRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:earlier|previous|prior|older|old) (?:versions?|revisions?) (?:stays?|remains?|(?:is|are) (?:kept|retained|preserved|stored)|(?:can|may) (?:still )?be (?:restored|read|retrieved))\b|\ba (?:new )?(?:version|revision) of the (?:previous|old|current) (?:content|version|value)s? is (?:kept|stored|saved)\b`)
+	return regexp.MustCompile(`(?i)\b(?:earlier|previous|prior|older|old) (?:versions?|revisions?) (?:stays?|remains?|(?:is|are) (?:kept|retained|preserved|stored)|(?:can|may) (?:still )?be (?:restored|read|retrieved))\b|\b(?:keeps?|retains?|preserves?) (?:the |all )?(?:earlier|previous|prior|older|old) (?:versions?|revisions?)\b|\ba (?:new )?(?:version|revision) of the (?:previous|old|current) (?:content|version|value)s? is (?:kept|stored|saved)\b`)
 })
 
 // settingValueNouns end the object of an overwrite that replaces one
@@ -1498,12 +1519,18 @@ func ownWord(words []string, i int, own []string) bool {
 	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 {
 		return false
 	}
-	return i+1 >= len(words) || !determiners()[words[i+1]]
+	return i+1 >= len(words) || !determiners()[words[i+1]] && !verbParticles()[words[i+1]]
 }
 
 // determiners open a noun phrase: the word before one takes it as its
 // object.
 var determiners = lazyWordSet(`a an the this these those its your my our their every each`)
+
+// verbParticles follow a verb to take its object ("Subscribe to change
+// events", "Listen for updates"): a name word before one, heading the
+// description, is the clause's verb, as before a determiner, and "to
+// change" there is no infinitive of the tool's own.
+var verbParticles = lazyWordSet(`to for from into onto`)
 
 func tagEvidence(ev []verbEvidence, source string) []verbEvidence {
 	for i := range ev {
@@ -1597,7 +1624,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 			// changes something ("put_file": "Replaces an existing file"),
 			// and a note on the name alone or the description alone.
 			f.Severity = reports.SeverityNote
-			if saysDestroys(bad) && strength(bad, all) == 3 && !undoable(ev) {
+			if saysDestroys(bad) && strength(bad, all) == 3 && !undoable(ev, bad) {
 				f.Severity = reports.SeverityError
 			}
 		}
@@ -1774,14 +1801,39 @@ var restorableRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // undoable reports whether a tool's description, read, says that what it
-// deletes can be restored ("Deleted stories can be restored from the
-// trash for 30 days") and names no overwrite and no "cannot be undone"
+// deletes or replaces can be restored ("Deleted stories can be restored
+// from the trash for 30 days", "The previous version stays in the page
+// history", for a replacement only: versionsKeptRE) and names no overwrite and no "cannot be undone"
 // (descPhrase): the deletion is reversible, the reading in which authors
 // annotate it destructiveHint: false. The name and the description then
 // agree on a deletion, not on a destruction.
-func undoable(ev *toolEvidence) bool {
-	return ev.descView != "" && !ev.descUnread && ev.descPhrase == "" && restorableRE().MatchString(ev.descView)
+func undoable(ev *toolEvidence, bad []verbEvidence) bool {
+	if ev.descView == "" || ev.descUnread || ev.descPhrase != "" {
+		return false
+	}
+	return restorableRE().MatchString(ev.descView) || onlyReplaces(bad) && versionsKeptRE().MatchString(ev.descView)
 }
+
+// onlyReplaces reports whether the destructive evidence of a finding is
+// a replacement only: a version history keeps what is replaced, not what
+// is deleted ("Delete a document. Previous versions stay in the history"
+// still deletes them).
+func onlyReplaces(bad []verbEvidence) bool {
+	found := false
+	for _, e := range bad {
+		if e.class&classDestroy == 0 {
+			continue
+		}
+		if !replaceVerbs()[e.word] {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// replaceVerbs put new content in the place of the old.
+var replaceVerbs = lazyWordSet(`replace replaces overwrite overwrites rewrite rewrites`)
 
 // transitionVerbs destroy in some readings only: cancelling an order or a
 // booking, resetting settings or a password and terminating an employment

@@ -72,9 +72,15 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override, mirror *re
 		// model's reply is the user's view, as "leave it out of your
 		// reply" is.
 		`(?:无需|无须|不必|不要|请勿|切勿|别|不用)(?:在)?(?:回复|回答|答复|回应)(?:中|里)?(?:提及|提到|说明|透露|告知|显示|提起)`,
-		// ko: the user as the dative of a negated verb of telling or
-		// asking (사용자에게 알리지 마세요; 사용자에게 묻지 말고).
-		`(?:사용자|유저|이용자)(?:에게|한테|께)(?:는)?\s*(?:\p{L}+\s+){0,3}?(?:알리지|말하지|묻지|보여\s?주지|언급하지|공개하지|전하지|알려\s?주지)\s*(?:마|말고|말아|않)`,
+		// ko: the user as the dative of a negated verb of telling
+		// (사용자에게 알리지 마세요), or of asking with nothing asked for
+		// or the user's word asked for (사용자에게 묻지 말고; 사용자에게
+		// 확인을 묻지 말고), as English "do not ask the user for
+		// confirmation". Not asking the user for something of theirs
+		// (사용자에게 비밀번호를 묻지 마세요, "never ask the user for their
+		// password") keeps it from them and hides nothing.
+		`(?:사용자|유저|이용자)(?:에게|한테|께)(?:는)?\s*(?:\p{L}+\s+){0,3}?(?:알리지|말하지|보여\s?주지|언급하지|공개하지|전하지|알려\s?주지)\s*(?:마|말고|말아|않)`,
+		`(?:사용자|유저|이용자)(?:에게|한테|께)(?:는)?\s*(?:(?:확인|승인|허락|허가|동의|의사)(?:을|를|도)?\s+)?묻지\s*(?:마|말고|말아|않)`,
 	}
 	override := []string{
 		`(?:忽略|无视|忘记|忘掉|不要理会)[^。\n]{0,6}?(?:之前|以前|先前|上述|此前|所有|全部|前面)[^。\n]{0,6}?(?:指令|指示|说明|规则|提示)`,
@@ -131,6 +137,20 @@ var (
 	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト", "priorid", "preceden", "prevalec", "vorrang", "priorité", "prévalent", "prévaut", "优先"}
 )
 
+// koBannedWithout reports whether a Korean "not telling the user" match
+// (사용자에게 알리지 않) is the "without" of a negated act that follows in
+// its sentence (사용자에게 알리지 않고 토큰을 저장하지 마세요, do not store
+// the token without telling the user), as English bannedWithout.
+func koBannedWithout(m, rest string) bool {
+	if !strings.HasSuffix(m, "않") || !strings.HasPrefix(rest, "고") {
+		return false
+	}
+	if i := strings.IndexAny(rest, ".!?\n。"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.Contains(rest, "지 마") || strings.Contains(rest, "지 말") || strings.Contains(rest, "지 않도록")
+}
+
 func anyCue(lower string, cues []string) bool {
 	for _, c := range cues {
 		if strings.Contains(lower, c) {
@@ -157,8 +177,8 @@ func foreignSignals(text string) []toolSignal {
 		if !anyCue(lower, r.cues) {
 			continue
 		}
-		if m := r.re.FindString(lower); m != "" {
-			out = append(out, toolSignal{family: r.fam, weight: 4, match: Clip(strings.TrimSpace(m), 80)})
+		if loc := r.re.FindStringIndex(lower); loc != nil && !(r.fam == famConceal && koBannedWithout(lower[loc[0]:loc[1]], lower[loc[1]:])) {
+			out = append(out, toolSignal{family: r.fam, weight: 4, match: Clip(strings.TrimSpace(lower[loc[0]:loc[1]]), 80)})
 		}
 	}
 	return out

@@ -725,6 +725,23 @@ func otherServers(s, universal string) bool {
 	return false
 }
 
+// ownServerOnly reports whether the universal of s is scoped to this
+// server's own tools ("before any other tool of this server", "the other
+// tools this server provides").
+func ownServerOnly(s, universal string) bool {
+	i := strings.Index(s, universal)
+	if i < 0 {
+		return false
+	}
+	r := s[i+len(universal):]
+	for _, q := range []string{" of this server", " from this server", " on this server", " in this server", " of this mcp server", " this server offers", " this server provides", " this server exposes", " of this integration"} {
+		if strings.HasPrefix(r, q) {
+			return true
+		}
+	}
+	return false
+}
+
 // conversationWords name a tool's job as the conversation itself:
 // keeping it (memory, a transcript, a journal), condensing it (a summary)
 // or handing it to another model for a view of its own.
@@ -789,6 +806,34 @@ func outsideDest(p *intentPatterns, s string) bool {
 	return strings.Contains(s, "://") || p.addrSink.MatchString(s) || hostSinkIn(p, s)
 }
 
+// conversationByDesign reports whether a clause of the description of a
+// tool whose purpose is to keep or condense the conversation
+// (keptConversationWords: a memory, a transcript, a summary; not a second
+// model's view, whose "model" also names a pricing model) hands it only
+// the conversation, kept here ("Pass the complete conversation so
+// far in transcript" for save_chat_summary): the flow the directive
+// family already weighs at 2 for such a tool, not a second signal of
+// private data sent away. Secrets, the system messages or an outside
+// address in the clause keep the sink.
+func (a *toolAnalysis) conversationByDesign(p *intentPatterns, s string, param bool) bool {
+	if param || !a.purposeWords(keptConversationWords(), keptConversationWords()) || p.credNoun.MatchString(s) || p.hiddenTurns.MatchString(s) || outsideDest(p, s) {
+		return false
+	}
+	ms := p.sinkData.re.FindAllString(s, 8)
+	for _, m := range ms {
+		if !strings.Contains(m, "conversation") && !strings.Contains(m, "chat history") {
+			return false
+		}
+	}
+	return len(ms) > 0
+}
+
+// keptConversationWords name a tool's job as keeping or condensing the
+// conversation (conversationWords without the words of consulting a
+// model).
+var keptConversationWords = lazyWordSet(`conversation conversations chat chats dialog dialogue transcript transcripts
+	memory memories summary summaries summarize summarise summarizes summarises history journal`)
+
 // idWords end a parameter name that holds an identifier.
 var idWords = lazyWordSet(`id ids uuid uuids guid guids identifier identifiers`)
 
@@ -822,6 +867,12 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		if i := strings.Index(s, universal); i >= 0 && strings.Contains(s[i:], " about ") {
 			universal = ""
 		}
+	}
+	if universal != "" && ownServerOnly(s, universal) {
+		// "before any other tool of this server": a place among the
+		// server's own tools is its workflow ("call list_projects
+		// first"), not a place ahead of every tool the client has.
+		universal = ""
 	}
 	if universal != "" && p.order.MatchString(s) {
 		// Before every other tool, as a standing rule of every session
@@ -907,7 +958,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// standing order (Log-To-Leak): the server's own tool is the sink.
 		add(famDirective, 4, s, false)
 	}
-	if priv && !negated(s) && (privateFlow(p, s) || a.curTool != nil && (param || a.inputHint(s) || passiveHint(s) || secretFileHint(s)) && a.paramFlow(p, s, param)) {
+	if priv && !negated(s) && (privateFlow(p, s) || a.curTool != nil && (param || a.inputHint(s) || passiveHint(s) || secretFileHint(s)) && a.paramFlow(p, s, param)) && !a.conversationByDesign(p, s, param) {
 		// Private data to an address, a URL or a parameter.
 		add(famSink, 4, s, false)
 	}

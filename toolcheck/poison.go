@@ -68,6 +68,9 @@ type toolPhrase struct {
 	cross bool
 	// check post-filters a match (e.g. example e-mail domains).
 	check func(m string) bool
+	// described, when set, drops a match m that the words before it put
+	// in a describing or a negated frame (attemptFrame, bannedWithout).
+	described func(before, m string) bool
 }
 
 // win is a window of up to n characters within one sentence: a period
@@ -103,9 +106,12 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famHook, 2, `\b(?:the|this) tool (?:will not|won't|wont|cannot|can't) work (?:properly |correctly )?(?:unless|without|if you (?:do not|don't))\b`),
 
 		// Overrides of the model's instructions.
-		tlPhrase(famOverride, 4, `\b(?:ignore|disregard|forget|override|bypass)\b(?: (?:all|any|the|of|your|my))* (?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|all)\b(?: [\w']+){0,2} (?:instructions?|prompts?|rules|guidelines|directives|messages|context|constraints)\b`),
-		tlPhrase(famOverride, 4, `\b(?:ignore|disregard) (?:everything|all) (?:above|before|previously|said)\b`),
-		tlPhrase(famOverride, 4, `\bforget (?:everything|all (?:previous|prior|your))\b`),
+		// An override named as what something else attempts ("prompts that
+		// try to override the system prompt", "detects attempts to ignore
+		// previous instructions") describes an attack: attemptFrame.
+		attempted(tlPhrase(famOverride, 4, `\b(?:ignore|disregard|forget|override|bypass)\b(?: (?:all|any|the|of|your|my))* (?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|all)\b(?: [\w']+){0,2} (?:instructions?|prompts?|rules|guidelines|directives|messages|context|constraints)\b`)),
+		attempted(tlPhrase(famOverride, 4, `\b(?:ignore|disregard) (?:everything|all) (?:above|before|previously|said)\b`)),
+		attempted(tlPhrase(famOverride, 4, `\bforget (?:everything|all (?:previous|prior|your))\b`)),
 		tlPhrase(famOverride, 3, `\bnew (?:instructions?|rules|system prompt)\s*:`),
 		tlPhrase(famOverride, 4, `\b(?:do not|don't|never) follow (?:the |your |any )?(?:previous|prior|system|original|user'?s?) (?:instructions?|prompts?|rules)\b`),
 		tlPhrase(famOverride, 2, `\byou are now (?:a|an|in|the|no longer|free|dan|jailbroken|unrestricted)\b`),
@@ -115,15 +121,15 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famDirective, 4, `\b(?:disclose|reveal|share|send|pass|print|output|repeat|dump)\b(?: \w+){0,2} (?:your|their|its|the assistant'?s?|the model'?s?) (?:(?:hidden|system|internal|secret|original) (?:instructions|prompts?|guidelines|rules)|system prompt)\b`),
 		// A claim of precedence over what the user or the system said
 		// ("this policy supersedes any instructions from the user").
-		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`),
-		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:all |any )?(?:the )?(?:user'?s?|system prompt'?s?|system'?s?) (?:instructions?|requests?|prompt)\b`),
-		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:those|the ones|anything|whatever is said) (?:of|from|given by|said by) (?:the )?(?:users?|developers?|system|operators?)\b`),
+		attempted(tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over)\b(?: (?:all|any|every|the|your))* (?:(?:previous|prior|earlier|other|existing|original) )?(?:instructions?|guidance|directions|rules|requests?) (?:from|of|given by) (?:the )?(?:users?|system|developers?|operators?)\b`)),
+		attempted(tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:all |any )?(?:the )?(?:user'?s?|system prompt'?s?|system'?s?) (?:instructions?|requests?|prompt)\b`)),
+		attempted(tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevails? over) (?:those|the ones|anything|whatever is said) (?:of|from|given by|said by) (?:the )?(?:users?|developers?|system|operators?)\b`)),
 		// The same claim with the parties coordinated or the instructions
 		// qualified ("outranks system and developer messages", "prevail
 		// over any conflicting instruction from the operator, the
 		// platform or the user"): whose instructions, before or after
 		// the noun, not which adjective they carry.
-		tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevail(?:s|ing)? over)\b(?: [\w'-]+){0,3}? (?:(?:(?:the )?(?:users?'?s?|system|developers?|operators?|platform'?s?)(?:,| and| or|, and|, or) )+(?:the )?(?:users?'?s?|system|developers?|operators?|platform'?s?) (?:instructions?|messages?|prompts?|guidance|directions|directives|requests?)|(?:instructions?|messages?|prompts?|guidance|directions|directives|requests?) (?:from|of|given by|issued by) (?:the )?(?:operators?|platform|developers?|system|users?))\b`),
+		attempted(tlPhrase(famOverride, 4, `\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|outranks?|prevail(?:s|ing)? over)\b(?: [\w'-]+){0,3}? (?:(?:(?:the )?(?:users?'?s?|system|developers?|operators?|platform'?s?)(?:,| and| or|, and|, or) )+(?:the )?(?:users?'?s?|system|developers?|operators?|platform'?s?) (?:instructions?|messages?|prompts?|guidance|directions|directives|requests?)|(?:instructions?|messages?|prompts?|guidance|directions|directives|requests?) (?:from|of|given by|issued by) (?:the )?(?:operators?|platform|developers?|system|users?))\b`)),
 		// Advanced tool poisoning: the tool's own output given the
 		// authority of an instruction ("the response can carry a
 		// next_step field: carry it out exactly").
@@ -144,7 +150,10 @@ func poisonPhraseList() []toolPhrase {
 		// follow them.
 		tlPhrase(famTag, 2, `\binstructions?\b`+tlWin(40)+`\b(?:arrive|arrives|come|comes|are delivered|is delivered|are returned|will be sent|are sent|appear|appears) (?:in|with|inside|through) (?:the |each |every |a )?(?:tool(?:'s)? )?(?:results?|responses?|outputs?|replies)\b`),
 
-		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b`+tlWin(40)+`\b(?:the )?(?:user|human|operator|requester)s?\b`),
+		// "Without telling the user" under a negated act ("Do not store
+		// the token without telling the user") bans acting unannounced:
+		// bannedWithout.
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b` + tlWin(40) + `\b(?:the )?(?:user|human|operator|requester)s?\b`), described: bannedWithout},
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
 		// The user's confirmation bypassed ("no need to confirm with the
 		// user", "do not ask the user for approval", "never wait for user
@@ -324,7 +333,7 @@ func poisonPhraseList() []toolPhrase {
 		// Exfiltration sinks.
 		tlPhrase(famSink, 2, `\b(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)|pastebin\.com|hastebin|transfer\.sh|interact\.sh|oast\.(?:fun|me|pro|live|site|online)|burpcollaborator|canarytokens|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com)\b`),
 		tlPhrase(famSink, 2, `!\[[^\]]*\]\(\s*https?://[^)\s]*\?[^)\s]*=`),
-		tlPhrase(famSink, 2, `\bexfiltrat\w*`),
+		attempted(tlPhrase(famSink, 2, `\bexfiltrat\w*`)),
 		// A copy sent on to a storage bucket ("backups are mirrored to
 		// s3://bk-mirror-7731"): a destination, as a URL is, that needs
 		// another signal (concealment) to count.
@@ -639,6 +648,61 @@ func orderedOutside(m string) bool {
 	return notExampleAddress("x@" + host)
 }
 
+// attempted sets a phrase's describing frame to attemptFrame.
+func attempted(p toolPhrase) toolPhrase {
+	p.described = attemptFrame
+	return p
+}
+
+// attemptFrameRE finds, at the end of the words before a verb, a frame
+// that makes the verb what a third party attempts, not what the model is
+// told to do: a relative clause ("instructions that try to", "text which
+// attempts to"), a third-person or participle verb of
+// attempting ("tries to", "attempting to"), or the noun ("attempts to",
+// "an attempt to"). "Try to", "you should try to" and "must attempt to"
+// still direct, and so does a bare relative ("the steps below, which
+// override previous instructions", a claim about this text).
+var attemptFrameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\b(?:that|which|who) (?:try|tries|tried|attempt|attempts|attempted|aim|aims|seek|seeks) to|\b(?:tries|tried|trying|attempts|attempted|attempting|aims|aiming|seeks|seeking) to|\b(?:an?|any|the|such|every) (?:attempt|try) to)\s*$`)
+})
+
+// attemptFrame reports whether before ends in attemptFrameRE.
+func attemptFrame(before, _ string) bool {
+	if len(before) > 48 {
+		before = before[len(before)-48:]
+	}
+	return attemptFrameRE().MatchString(before)
+}
+
+// bannedWithoutRE finds a negated act at the head of a sentence's
+// clause, its verb not one that turns the negation into an order ("do not
+// forget to", "never hesitate to", "don't fail to").
+var bannedWithoutRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[.;:!?] |, )(?:you )?(?:do not|don't|never|must not|mustn't|should not|shouldn't|may not) (?:(?:ever|ever again) )?(?:[\w'-]+)(?: [\w'-]+){0,7} $`)
+})
+
+// bannedWithout reports whether a "without telling the user" match m is
+// the complement of a negated act ("Do not store the token without
+// telling the user"): the sentence forbids acting unannounced.
+func bannedWithout(before, m string) bool {
+	if !strings.HasPrefix(m, "without") {
+		return false
+	}
+	if len(before) > 96 {
+		before = before[len(before)-96:]
+	}
+	loc := bannedWithoutRE().FindStringIndex(before)
+	if loc == nil {
+		return false
+	}
+	for _, w := range []string{"forget", "hesitate", "fail", "neglect", "wait", "stop", "skip", "delay", "refuse"} {
+		if strings.Contains(before[loc[0]:], " "+w) {
+			return false
+		}
+	}
+	return true
+}
+
 // notExampleAddress drops documentation addresses (RFC 2606 domains).
 func notExampleAddress(m string) bool {
 	at := strings.LastIndexByte(m, '@')
@@ -689,6 +753,9 @@ func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool
 		for _, loc := range sc.locs {
 			m := view[loc[0]:loc[1]]
 			if p.check != nil && !p.check(m) {
+				continue
+			}
+			if p.described != nil && p.described(view[:loc[0]], m) {
 				continue
 			}
 			w := p.weight
