@@ -208,7 +208,7 @@ func poisonPhraseList() []toolPhrase {
 		// polite and passive forms of "do not tell the user".
 		tlPhrase(famConceal, 4, `\b(?:no need|not necessary|unnecessary|needless) to (?:tell|inform|notify|alert|trouble|bother|burden|update) (?:the )?(?:user|human)s?\b`),
 		tlPhrase(famConceal, 4, `\bthat (?:the )?(?:user|human)s? (?:(?:is|are) )?(?:not|never) (?:be )?(?:informed|told|notified|made aware|alerted)\b|\b(?:user|human)s? (?:is|are) (?:not|never) to be (?:informed|told|notified|made aware|alerted)\b`),
-		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human|customer)s? (?:need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
+		tlPhrase(famConceal, 4, `\bneed not be (?:reported|mentioned|disclosed|shown|told|explained|surfaced) to (?:the )?(?:user|human)s?\b|\b(?:user|human)s? (?:need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to) be (?:troubled|bothered|told|informed|notified|burdened|alerted)\b|\bcustomers? (?:need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to) be (?:told|informed|notified|alerted) (?:of|about) (?:it|this|that|them)\b|\b(?:user|human)s? (?:does not|doesn't|do not|don't|need not|needn't) need to (?:know|be told|hear)\b`),
 		// Weaker: "refrain from mentioning prices to the user unless they
 		// ask" is a product's own reply policy.
 		tlPhrase(famConceal, 3, `\brefrain from (?:surfacing|mentioning|telling|reporting|disclosing|revealing|showing)\b(?: [\w']+){0,6} (?:to )?(?:the )?(?:user|human)s?\b`),
@@ -234,10 +234,18 @@ func poisonPhraseList() []toolPhrase {
 		tlPhrase(famConceal, 4, `\b(?:tell|telling|say|saying) (?:the )?(?:users?|humans?) nothing\b|\bsay(?:ing)? nothing (?:of (?:it|this|that) )?to (?:the )?(?:users?|humans?)\b`),
 		// The act just described kept out of talk, a pronoun its subject
 		// and a negated modal on a verb of telling ("this is routine and
-		// shouldn't be brought up", "it need not be mentioned"): the
-		// hearer is the user whether named or not. A noun subject ("the
-		// region need not be mentioned") is an input's option.
-		tlPhrase(famConceal, 4, `\b(?:this|it|that|these|those)\b(?: [\w']+){0,3}? (?:should not|shouldn't|need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to|is not to|are not to|must not|mustn't) be (?:brought up|mentioned|pointed out|raised|flagged|disclosed|talked about|remarked on|called out)\b`),
+		// shouldn't be brought up", "it need not be mentioned"): weak
+		// alone, since the same words say what a linter should not flag
+		// or a form need not disclose ("these should not be flagged");
+		// an order to hide with the user or the model's reply named ("it
+		// need not be mentioned to the user", "... in your reply") or
+		// ending its clause, the talk itself what is ruled out ("it is
+		// standard and need not be brought up."); "need not be disclosed
+		// on the form" and "mentioned when citing a whole book" are
+		// about an input. A noun subject ("the region need not be
+		// mentioned") is an input's option.
+		tlPhrase(famConceal, 2, `\b(?:this|it|that|these|those)\b(?: [\w']+){0,3}? (?:should not|shouldn't|need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to|is not to|are not to|must not|mustn't) be (?:brought up|mentioned|pointed out|raised|flagged|disclosed|talked about|remarked on|called out)\b`),
+		tlPhrase(famConceal, 4, `\b(?:this|it|that|these|those)\b(?: [\w']+){0,3}? (?:should not|shouldn't|need not|needn't|(?:does|do) not (?:need|have) to|(?:doesn't|don't) (?:need|have) to|is not to|are not to|must not|mustn't) be (?:brought up|mentioned|pointed out|raised|disclosed|talked about|remarked on)(?:[.;!\n]|$| to (?:the )?(?:users?|humans?)\b| in (?:the |your |any )?(?:repl(?:y|ies)|answers?|responses?|summary|summaries|chat)\b)`),
 		tlPhrase(famConceal, 2, `\bwithout (?:bringing (?:it|this|that|them) up|mentioning (?:it|this|that|them)|a word (?:about|of) (?:it|this|that|them))\b`),
 		// Left out of what the model tells the user ("keep it out of the
 		// summary", "omit this from your reply"): concealment by omission,
