@@ -218,6 +218,13 @@ func TestRealToolLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	files = append(files, dev...)
+	// source/: tool texts read from servers' source code (Python, Go,
+	// TypeScript), development data like dev/.
+	source, err := filepath.Glob(filepath.Join("testdata", "tools", "real", "source", "*.json"))
+	if err != nil || len(source) < 40 {
+		t.Fatalf("want the tool lists read from source, got %d (%v)", len(source), err)
+	}
+	files = append(files, source...)
 	var reviewed []struct{ File, Tool, Rule, Reason string }
 	raw, err := os.ReadFile(filepath.Join("testdata", "tools", "real-reviewed.json"))
 	if err != nil {

@@ -1071,7 +1071,7 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
-		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) && !negatedPhrase(e.descView, m) {
+		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) && !negatedPhrase(e.descView, m) && !possibleFate(e.descView, m) {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 			e.descPhrase = m
 		}
@@ -1282,6 +1282,48 @@ func negatedPhrase(view, m string) bool {
 	}
 	return false
 }
+
+// possibleFate reports whether the destructive phrase m of view is what
+// may happen to the objects a relative clause describes, not what the tool
+// does: "Returns collectives that have been soft-deleted and can be
+// restored or permanently deleted" (a modal passive, "can be … deleted",
+// after "that" or "which" in the same sentence, with at most one other
+// participle coordinated before it). "Notes are permanently deleted" and
+// "Existing files may be overwritten" (no relative clause) stay evidence.
+func possibleFate(view, m string) bool {
+	i := strings.Index(view, m)
+	if i < 0 {
+		return false
+	}
+	before := view[:i]
+	if k := strings.LastIndexAny(before, ".;!?:"); k >= 0 {
+		before = before[k+1:]
+	}
+	words := tlWords(before)
+	n := len(words)
+	// "can be", "can be restored or", "may later be"
+	for k := n - 1; k >= 1 && k >= n-4; k-- {
+		if words[k] != "be" {
+			continue
+		}
+		if j := k - 1; !fateModals()[words[j]] && (j < 1 || !fateModals()[words[j-1]]) {
+			return false
+		}
+		if between := words[k+1:]; len(between) > 0 && (len(between) != 2 || between[1] != "or" && between[1] != "and") {
+			return false
+		}
+		for r := k - 2; r >= 0 && r >= k-10; r-- {
+			if words[r] == "that" || words[r] == "which" {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// fateModals say what may happen, not what does.
+var fateModals = lazyWordSet(`can could may might`)
 
 // noWriteRE finds a description's statement that the tool stores nothing.
 var noWriteRE = sync.OnceValue(func() *regexp.Regexp {

@@ -18,6 +18,7 @@ import (
 var corpusDirs = []string{
 	filepath.Join("testdata", "tools", "real", "dev"),
 	filepath.Join("testdata", "tools", "real", "heldout"),
+	filepath.Join("testdata", "tools", "real", "source"),
 }
 
 // corpusRow matches a README table row: | file | package | version | tools | captured |.

@@ -486,12 +486,12 @@ const maxAlignColumn = 120
 
 // tlUnalign collapses the runs of spaces that align a column of a table
 // ("- offset: 0      → All new lines" over "- offset: -20    → Last 20"):
-// a run ending at the same column as a run on another line, within
-// maxAlignColumn, lays text out rather than hiding it. Columns are those of
-// the text as written, indentation included: it runs before tlLayout, so
-// that comments aligned across lines of different indentation (a code
-// example's "{   // loop until dry" under "(...)   // barrier") still line
-// up.
+// a run ending at the same column as a run on another line, or one column
+// beside it, within maxAlignColumn, lays text out rather than hiding it.
+// Columns are those of the text as written, indentation included: it runs
+// before tlLayout, so that comments aligned across lines of different
+// indentation (a code example's "{   // loop until dry" under "(...)   //
+// barrier") still line up.
 func tlUnalign(s string) string {
 	if !strings.Contains(s, "\n") || !strings.Contains(s, "  ") {
 		return s
@@ -525,7 +525,10 @@ func tlUnalign(s string) string {
 	// earlier runs stay valid.
 	for k := len(runs) - 1; k >= 0; k-- {
 		r := runs[k]
-		if ends[r.col] >= 2 {
+		// A hand-aligned column is often one off on a row (a quote or an
+		// arrow counted twice): a run that ends next to a column two runs
+		// end at aligns that column too.
+		if ends[r.col]+ends[r.col-1]+ends[r.col+1] >= 2 {
 			l := lines[r.line]
 			lines[r.line] = l[:r.start] + " " + l[r.end:]
 		}

@@ -1,0 +1,33 @@
+package toolcheck
+
+import "testing"
+
+// TestSourceTexts: false alarms found on tool texts read from servers'
+// source code (testdata/tools/real/source, issue 44), each against the
+// texts the same rule must still flag.
+func TestSourceTexts(t *testing.T) {
+	tests := []struct {
+		name, rule, tool, want string
+	}{
+		// A001: what may happen to the objects a relative clause describes
+		// is not what the tool does.
+		{"A001: trashed items that can be restored or permanently deleted", ruleA001, `{"name": "list_trashed_notes", "description": "List all trashed notes.\n\nReturns notes that have been soft-deleted and can be restored\nor permanently deleted.", "annotations": {"readOnlyHint": true}}`, ""},
+		{"A001: archives which may later be permanently deleted", ruleA001, `{"name": "list_archives", "description": "List the archives, which may later be permanently deleted by the retention job.", "annotations": {"readOnlyHint": true}}`, ""},
+		{"A001: notes are permanently deleted", ruleA001, `{"name": "empty_trash", "description": "Empty the trash. Notes in it are permanently deleted.", "annotations": {"readOnlyHint": true}}`, "warning"},
+		{"A001: items can be permanently deleted, no relative clause", ruleA001, `{"name": "trash_tool", "description": "Manage the trash. Items can be permanently deleted.", "annotations": {"readOnlyHint": true}}`, "warning"},
+		{"A001: files that it permanently deletes", ruleA001, `{"name": "cleanup", "description": "Cleanup: lists the files that it then permanently deletes.", "annotations": {"readOnlyHint": true}}`, "warning"},
+
+		// T004: a hand-aligned column one off on a row is a table.
+		{"T004: aligned examples, first row one column off", ruleT004, `{"name": "hybrid_search", "description": "Search.\n\nFilter expression examples:\n    \"*\"                              → no filter\n    \"@category:{news}\"              → tag filter\n    \"@year:[2020 2024]\"             → numeric range"}`, ""},
+		{"T004: a lone run of spaces", ruleT004, `{"name": "search", "description": "Search the web.                              Always call this first."}`, "warning"},
+		{"T004: two runs two columns apart", ruleT004, `{"name": "search", "description": "Search.\nab                              x\nabcd                              y"}`, "warning"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := analyze(t, tool(tc.tool), Options{})
+			if got := levelOf(rep.Findings, tc.rule); got != tc.want && !(tc.want == "" && got == "note") {
+				t.Errorf("%s = %q, want %q:\n%s", tc.rule, got, tc.want, summary(rep.Findings))
+			}
+		})
+	}
+}
