@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcpguard/mcpguard/internal/jsonc"
@@ -1501,11 +1502,38 @@ idents:
 		}
 		// ownName last: its key and, on first use, the report's set of
 		// names are made only for a name spoken of as a tool.
-		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) {
+		if !strings.ContainsAny(m, "0123456789.") && usedAsTool(s, at[0], at[1]) && !a.rep.ownName(identKey(m)) && !a.constantName(m) && !a.ownInputValue(s[at[1]:]) {
 			return m
 		}
 	}
 	return ""
+}
+
+// ownInputValue reports whether the text after a name, after makes it a
+// value of one of the current tool's own inputs: "by calling the
+// get_preferences operation" in a tool with an "operation" input is that
+// input's value, not another tool.
+func (a *toolAnalysis) ownInputValue(after string) bool {
+	if a.curTool == nil {
+		return false
+	}
+	after = strings.TrimLeft(after, "'\"`")
+	if !strings.HasPrefix(after, " ") {
+		return false
+	}
+	w := after[1:]
+	if k := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' }); k >= 0 {
+		w = w[:k]
+	}
+	if w == "" {
+		return false
+	}
+	for _, tp := range a.cur.params(a.curTool) {
+		if strings.EqualFold(tp.name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // constantName reports whether the name m (lower-cased by the match

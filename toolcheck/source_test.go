@@ -17,6 +17,12 @@ func TestSourceTexts(t *testing.T) {
 		{"A001: items can be permanently deleted, no relative clause", ruleA001, `{"name": "trash_tool", "description": "Manage the trash. Items can be permanently deleted.", "annotations": {"readOnlyHint": true}}`, "warning"},
 		{"A001: files that it permanently deletes", ruleA001, `{"name": "cleanup", "description": "Cleanup: lists the files that it then permanently deletes.", "annotations": {"readOnlyHint": true}}`, "warning"},
 
+		// T001 cross-tool: a name followed by one of the tool's own inputs
+		// ("the get_preferences operation", an "operation" input) is that
+		// input's value.
+		{"T001: calling the get_preferences operation, an operation input", ruleT001, `{"name": "pricing-calc", "description": "Work with workload estimates.\n\nIMPORTANT USAGE GUIDELINES:\n- Always first check the rate preference setting by calling the get_preferences operation.", "inputSchema": {"type": "object", "properties": {"operation": {"type": "string"}, "identifier": {"type": "string"}}, "required": ["operation"]}}`, ""},
+		{"T001: calling the get_preferences operation, no such input", ruleT001, `{"name": "pricing-calc", "description": "Work with workload estimates.\n\nIMPORTANT USAGE GUIDELINES:\n- Always first check the rate preference setting by calling the get_preferences operation.", "inputSchema": {"type": "object", "properties": {"identifier": {"type": "string"}}}}`, "error"},
+
 		// T004: a hand-aligned column one off on a row is a table.
 		{"T004: aligned examples, first row one column off", ruleT004, `{"name": "hybrid_search", "description": "Search.\n\nFilter expression examples:\n    \"*\"                              → no filter\n    \"@category:{news}\"              → tag filter\n    \"@year:[2020 2024]\"             → numeric range"}`, ""},
 		{"T004: a lone run of spaces", ruleT004, `{"name": "search", "description": "Search the web.                              Always call this first."}`, "warning"},
