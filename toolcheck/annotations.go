@@ -1266,21 +1266,31 @@ var phraseNegators = lazyWordSet(`without never not no nor cannot instead t prev
 // sentence: "Atomically create a Markdown note without overwriting an
 // existing file" says the tool does not overwrite.
 func negatedPhrase(view, m string) bool {
-	i := strings.Index(view, m)
-	if i < 0 {
+	words, ok := wordsBefore(view, m, ".;!?")
+	if !ok {
 		return false
 	}
-	before := view[:i]
-	if k := strings.LastIndexAny(before, ".;!?"); k >= 0 {
-		before = before[k+1:]
-	}
-	words := tlWords(before)
 	for k := len(words) - 1; k >= 0 && k >= len(words)-3; k-- {
 		if phraseNegators()[words[k]] {
 			return true
 		}
 	}
 	return false
+}
+
+// wordsBefore returns the words before the first occurrence of m in view,
+// back to the last of stops before it (its sentence); ok is false when
+// view does not hold m.
+func wordsBefore(view, m, stops string) (words []string, ok bool) {
+	i := strings.Index(view, m)
+	if i < 0 {
+		return nil, false
+	}
+	before := view[:i]
+	if k := strings.LastIndexAny(before, stops); k >= 0 {
+		before = before[k+1:]
+	}
+	return tlWords(before), true
 }
 
 // possibleFate reports whether the destructive phrase m of view is what
@@ -1291,15 +1301,10 @@ func negatedPhrase(view, m string) bool {
 // participle coordinated before it). "Notes are permanently deleted" and
 // "Existing files may be overwritten" (no relative clause) stay evidence.
 func possibleFate(view, m string) bool {
-	i := strings.Index(view, m)
-	if i < 0 {
+	words, ok := wordsBefore(view, m, ".;!?:")
+	if !ok {
 		return false
 	}
-	before := view[:i]
-	if k := strings.LastIndexAny(before, ".;!?:"); k >= 0 {
-		before = before[k+1:]
-	}
-	words := tlWords(before)
 	n := len(words)
 	// "can be", "can be restored or", "may later be"
 	for k := n - 1; k >= 1 && k >= n-4; k-- {

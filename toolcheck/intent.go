@@ -1514,9 +1514,6 @@ idents:
 // get_preferences operation" in a tool with an "operation" input is that
 // input's value, not another tool.
 func (a *toolAnalysis) ownInputValue(after string) bool {
-	if a.curTool == nil {
-		return false
-	}
 	after = strings.TrimLeft(after, "'\"`")
 	if !strings.HasPrefix(after, " ") {
 		return false
@@ -1525,15 +1522,7 @@ func (a *toolAnalysis) ownInputValue(after string) bool {
 	if k := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' }); k >= 0 {
 		w = w[:k]
 	}
-	if w == "" {
-		return false
-	}
-	for _, tp := range a.cur.params(a.curTool) {
-		if strings.EqualFold(tp.name, w) {
-			return true
-		}
-	}
-	return false
+	return w != "" && a.inputParam(w)
 }
 
 // constantName reports whether the name m (lower-cased by the match
