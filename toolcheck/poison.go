@@ -223,6 +223,18 @@ func poisonPhraseList() []toolPhrase {
 		// replies", "without bringing it up in the summary"), weaker: a
 		// reply policy can say what a reply leaves out.
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|dont|never|no need to|need not|without) (?:restat(?:e|ing)|surfac(?:e|ing)|bring(?:ing)? up|rais(?:e|ing)|flag(?:ging)?|repeat(?:ing)?|relay(?:ing)?)\b`+tlWin(40)+`\bto (?:the )?(?:user|human)s?\b`),
+		// Telling declared needless with the act a pronoun and the user
+		// the hearer after "to" or "with" ("there is no need to mention
+		// this to the user", "no need to discuss it with the user"), the
+		// talk ruled out as a noun ("nothing about this should be said to
+		// the user"), and the mention itself declared unneeded with a
+		// pronoun its object ("no mention of this step is needed."):
+		// blind14. A noun object ("no need to mention the user ID") is an
+		// input's option and not read.
+		tlPhrase(famConceal, 4, `\b(?:(?:no need|not necessary|unnecessary|needless) to|do not|don't|dont|never) (?:(?:mention|say|explain|share|discuss|disclose|reveal|report|describe|point out|bring up|raise) (?:this|it|that|these|those|any of (?:this|it|that))|bring (?:this|it|that|these|those) up)\b(?: [\w']+){0,3}? (?:to|with) (?:the )?(?:users?|humans?)(?:[^\w'’]|$)`),
+		tlPhrase(famConceal, 4, `\bnothing (?:about|of|regarding|concerning) (?:this|it|that|these|those)\b(?: [\w']+){0,2}? (?:should|needs to|must|has to|is to|ought to) be (?:said|mentioned|told|shown|reported|disclosed|explained) to (?:the )?(?:users?|humans?)\b`),
+		tlPhrase(famConceal, 2, `\bno (?:mention|word) of (?:this|it|that|these|those)\b(?: [\w']+){0,2}? (?:is|are) (?:needed|necessary|required|wanted|expected)\b`),
+		tlPhrase(famConceal, 4, `\bno (?:mention|word) of (?:this|it|that|these|those)\b(?: [\w']+){0,2}? (?:is|are) (?:needed|necessary|required|wanted|expected)(?:[.;!\n]|$| to (?:the )?(?:users?|humans?)\b| in (?:the |your |any )?(?:repl(?:y|ies)|answers?|responses?|summary|summaries|chat)\b)`),
 		tlPhrase(famConceal, 3, `\b(?:do not|don't|dont|never|no need to|need not|without) (?:restat(?:e|ing)|surfac(?:e|ing)|bring(?:ing)? up|rais(?:e|ing)|flag(?:ging)?|repeat(?:ing)?|relay(?:ing)?|mention(?:ing)?|tell(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?)\b(?: [\w']+){0,4}? (?:in|from|within) (?:the |your |any |its )?(?:repl(?:y|ies)|answers?|responses?|summar(?:y|ies)|drafts?|chat|conversation)\b`),
 		// Saying nothing of it, or carrying on without a word of it:
 		// the object a pronoun ("say nothing about it", "without
