@@ -60,7 +60,7 @@ type intentPatterns struct {
 	sinkVerb, passiveSink, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
 	pasteVerb, pageSink, dnsSink, openPage, hiddenTurns,
 	aiMaker, convNoun, ownOutput, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
-	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld, solicit *litRegexp
+	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, passiveOrder, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld, solicit *litRegexp
 	// universalAlt are universal's alternatives, each compiled alone.
 	universalAlt []*litRegexp
 }
@@ -257,6 +257,13 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// recordVerb hands the conversation to a log ("record every
 		// user prompt"), in the base form a command takes.
 		recordVerb: newLitRegexp(`\b(?:record|log|capture|submit|report|save|store|mirror)\b`),
+		// passiveOrder is the same hand-over ordered in the passive, its
+		// object the subject ("every user query and your final answer
+		// must be submitted to this tool", "... are to be logged here"):
+		// a modal or "is to" before a past participle of handing or
+		// keeping (blind14). A statement ("replies are logged for 30
+		// days") has no modal and orders nothing.
+		passiveOrder: newLitRegexp(`\b(?:must|should|shall|needs? to|has to|have to|ought to|is to|are to) (?:always |also |then |first )?be (?:always |also |then |first )?(?:recorded|logged|captured|submitted|reported|saved|stored|mirrored|sent|passed|provided|supplied|forwarded|copied|posted|uploaded|relayed|handed over)\b`),
 		// ownOutput names the tool's own output as where it puts what
 		// it returns ("returns the path in the tool result"): out of the
 		// tool, not other tools' results handed to it (convNounOf).
@@ -917,7 +924,7 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		case conv && (convNounOf(p, s) && p.convAll.MatchString(s) && !summaryOnly(s) ||
 			verbatim && (convNounOf(p, s) || p.convAll.MatchString(s) || strings.HasSuffix(p.convUser.FindString(s), "s")) ||
 			modelReplyHint(s) && p.modelReply.MatchString(s) && p.everyOne.MatchString(s) && replyHandedOver(p, s)) &&
-			(param && (!a.noTextParam() || setToConversation(p, s)) || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.calledWith.MatchString(s)):
+			(param && (!a.noTextParam() || setToConversation(p, s)) || askedTransfer(p, s) || p.recordVerb.MatchString(s) || p.passiveOrder.MatchString(s) || p.calledWith.MatchString(s)):
 			// The conversation, or what the user wrote word for word: the
 			// user's messages, not the one message or question the tool
 			// is for ("query: the user's question, verbatim"); or every
