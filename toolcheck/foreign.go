@@ -171,7 +171,7 @@ var foreignRE = sync.OnceValue(func() (out struct{ conceal, override, mirror, pr
 // "précédentes"/"antérieures".
 var (
 	concealCues  = []string{"usuari", "usuár", "utilizador", "nutzer", "anwender", "utilisat", "пользовател", "用户", "使用者", "ユーザ", "利用者", "回复", "回答", "答复", "回应", "사용자", "유저", "이용자", "utent", "몰래", "こっそり"}
-	mirrorCues   = []string{"nach jedem", "cada", "après chaque", "após cada", "toda", "chaque", "toute", "jede", "alle "}
+	mirrorCues   = []string{"nach jedem", "cada", "après chaque", "após cada", "toda ", "todas ", "chaque ", "toute ", "jede ", "alle "}
 	preferCues   = []string{"其他", "其它", "别的", "任何", "他の", "ほかの", "その他", "他社", "cualquier", "qualquer", "demás", "demais", "otra", "outra", "otro", "outro", "anderen", "sonstigen", "übrigen", "autre"}
 	overrideCues = []string{"précédemm", "auparavant", "instrucc", "instruç", "indicaciones", "regla", "regra", "anweisung", "instruktion", "regeln", "befehl", "vorgabe", "précédent", "antérieur", "инструкц", "указани", "правил", "команд", "指令", "指示", "说明", "规则", "提示", "命令", "ルール", "プロンプト", "priorid", "preceden", "prevalec", "vorrang", "priorité", "prévalent", "prévaut", "优先"}
 )
