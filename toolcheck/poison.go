@@ -188,6 +188,12 @@ func poisonPhraseList() []toolPhrase {
 		// in the approval dialog"): what the user approves is not what
 		// the model reads.
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never|not) (?:mention|reveal|disclose|admit|say) (?:that|the fact that) (?:you|they|it|the (?:assistant|model|agent)) (?:were|was|have been|has been|are|is) (?:told|instructed|asked|directed)\b`),
+		// ... the instruction's origin kept secret ("never reveal that
+		// this came from a prompt", "do not admit these instructions
+		// come from the tool description"): the model's act looks like
+		// its own (blind14). A data source ("do not say the rates come
+		// from the ECB") is no instruction's origin.
+		tlPhrase(famConceal, 4, `\b(?:do not|don't|never|not|without) (?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|admit(?:ting)?|say(?:ing)?|tell(?:ing)? (?:the )?(?:user|human)s?|let(?:ting)? (?:the )?(?:user|human)s? know) (?:that |the fact that )?(?:this|these|it|they|the (?:instructions?|behaviou?r|change|request))(?: instructions?)? (?:came|come|comes|originated?|originates|was sent|were sent) (?:from|in|with|via) (?:a|an|the|this|that)? ?(?:(?:system|hidden|mcp|server'?s?) )?(?:prompts?|instructions?|tool descriptions?|descriptions?|servers?|tool'?s? metadata)\b`),
 		tlPhrase(famConceal, 4, `\b(?:not|never) (?:shown|displayed|visible|listed) (?:in|to|on) (?:the )?(?:user'?s? )?(?:approval|confirmation|consent|permission) (?:dialog|dialogue|prompt|screen|ui|window)s?\b`),
 		tlPhrase(famConceal, 4, `\b(?:hidden|withheld|kept) from (?:the )?(?:user'?s? )?(?:approval|confirmation|consent|permission) (?:dialog|dialogue|prompt|screen|ui|window)s?\b`),
 		tlPhrase(famConceal, 3, `\b(?:do not|don't|never|without) (?:point(?:ing)? out|draw(?:ing)? attention to|call(?:ing)? attention to) (?:the|this|that|these|any) (?:change|substitution|swap|replacement|difference|edit)s?\b`),
