@@ -1330,8 +1330,67 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 	if lead != "" && !asked {
 		return false
 	}
-	return !namesData(data, identView(a.curParam)) && !credentialName(identView(a.curParam))
+	if !namesData(data, identView(a.curParam)) && !credentialName(identView(a.curParam)) {
+		return true
+	}
+	// A required input made for the user's own password on a tool that
+	// names nothing a password is for ("get_weather", "user_password: the
+	// user's account password, for verification"): the server takes the
+	// secret where its purpose takes none.
+	return a.passwordOffPurpose(data)
 }
+
+// passwordOffPurpose reports whether the parameter read (curParam) is a
+// required input for the user's password, PIN or passphrase (data, named
+// as the user's) on a tool whose name, description and other inputs name
+// nothing a password opens: a login, an account, a session, a connection,
+// an encrypted file, a vault. "Log in to the portal" with a password
+// input, "Connect to a Minecraft server" with "your password" and a PDF
+// tool's "password for encrypted files" name what it is for; API keys and
+// tokens are left out, since a tool passes its service's key with each
+// call.
+func (a *toolAnalysis) passwordOffPurpose(data string) bool {
+	if a.curTool == nil || !anyIn(tlWords(data), passwordWords()) {
+		return false
+	}
+	required := false
+	var words []string
+	for _, tp := range a.cur.params(a.curTool) {
+		if tp.name == a.curParam {
+			required = tp.required
+			continue
+		}
+		words = append(words, tlWords(identView(tp.name))...)
+	}
+	if !required {
+		return false
+	}
+	if d := a.curTool.Value.Get("description"); d.IsString() {
+		words = append(words, tlWords(d.Str)...)
+	}
+	words = append(words, a.cur.nameWords(a.curTool)...)
+	for _, w := range words {
+		if loginWords()[w] || loginWords()[strings.TrimSuffix(w, "s")] {
+			return false
+		}
+		for _, pre := range []string{"auth", "login", "logon", "signin", "signon", "credential", "password", "passw", "passphrase", "encrypt", "decrypt", "crypt", "unlock", "verif", "identit", "connect", "account", "sudo", "admin", "secur", "protect", "privileg"} {
+			if strings.HasPrefix(w, pre) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// passwordWords name a secret the user knows (passwordOffPurpose).
+var passwordWords = lazyWordSet(`password passwords passphrase passphrases pin passcode passwd pwd`)
+
+// loginWords are the words of what a password is for (passwordOffPurpose),
+// besides the prefixes it tests.
+var loginWords = lazyWordSet(`log sign session user member profile vault keychain keyring key secret token otp mfa 2fa totp
+	ssh sftp ftp imap smtp pop3 ldap kerberos database db sql mysql postgres postgresql redis mongo mongodb server host
+	root lock locked share shared link zip archive pdf wifi wi router vpn wallet bank banking pay payment transfer
+	register signup enroll`)
 
 // credentialSolicited reports whether a clause tells the model to ask the
 // user for their credential ("close with a line asking the user for their
