@@ -1411,8 +1411,9 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	}
 	// A way named for setting the credential up, read as words: "in the
 	// dashboard", "restart the server with it configured" ("information"
-	// or "platform" names no form).
-	for _, w := range tlWords(s) {
+	// or "platform" names no form). The credential's own words are no
+	// way: "their portal password" names the password's service.
+	for _, w := range tlWords(s[:m[0]] + " " + s[m[1]:]) {
 		if solicitChannels()[w] || strings.HasPrefix(w, "configur") {
 			return false
 		}
@@ -1424,13 +1425,18 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	}
 	if a.curTool != nil {
 		// The answer passed into an input of this tool ("ask the user for
-		// their API key and pass it as value").
+		// their API key and pass it as value"), unless the input is made
+		// for a one-time code and the answer is a password ("asking for
+		// their portal password, then call this tool again with it in the
+		// otp field"): the server takes the lasting secret under the name
+		// of one that expires.
 		rest := s[m[1]:]
+		password := anyIn(tlWords(s[m[0]:m[1]]), passwordWords())
 		for _, tp := range a.cur.params(a.curTool) {
 			name := strings.ToLower(tp.name)
 			for _, pre := range []string{"as ", "as the ", "into ", "into the ", "in the "} {
 				if tlContainsWord(rest, pre+name) {
-					return false
+					return password && codeInput(name)
 				}
 			}
 		}
@@ -1443,6 +1449,18 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 		}
 	}
 	return true
+}
+
+// codeInput reports whether an input's name is made for a one-time code
+// ("otp", "totp_code", "mfa_code"), not a password.
+func codeInput(name string) bool {
+	for _, w := range tlWords(identView(name)) {
+		switch w {
+		case "otp", "totp", "hotp", "mfa", "2fa", "onetime":
+			return true
+		}
+	}
+	return false
 }
 
 // solicitOrder reports whether the text before a solicit verb leaves it an
