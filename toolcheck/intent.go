@@ -85,7 +85,7 @@ var universalAlts = []string{
 
 // ownedSecretNouns are the credentials a text names as someone's ("the
 // user's GitHub token"): credOwned's and steer.go's ownedSecret's.
-const ownedSecretNouns = `api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?`
+const ownedSecretNouns = `(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?`
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	p := &intentPatterns{
@@ -133,7 +133,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// see or would not hand over: the system and developer messages,
 		// what the user pasted, what other tools returned.
 		hiddenTurns: newLitRegexp(`\b(?:system|developer) (?:prompts?|messages?|instructions)\b|\b(?:pasted|pastes)\b|\btool (?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|each|all|any) (?:other )?tools?\b`),
-		credNoun:    newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|passphrases?|pin codes?|seed phrases?|recovery phrases?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
+		credNoun:    newLitRegexp(`\b(?:(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|passphrases?|pin codes?|seed phrases?|recovery phrases?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
 		// developer configures ("provide your API key via FOO_KEY").
