@@ -1373,7 +1373,7 @@ func (a *toolAnalysis) passwordOffPurpose(data string) bool {
 		if loginWords()[w] || loginWords()[strings.TrimSuffix(w, "s")] {
 			return false
 		}
-		for _, pre := range []string{"auth", "login", "logon", "signin", "signon", "credential", "password", "passw", "passphrase", "encrypt", "decrypt", "crypt", "unlock", "verif", "identit", "connect", "account", "sudo", "admin", "secur", "protect", "privileg"} {
+		for _, pre := range loginPrefixes {
 			if strings.HasPrefix(w, pre) {
 				return false
 			}
@@ -1381,6 +1381,13 @@ func (a *toolAnalysis) passwordOffPurpose(data string) bool {
 	}
 	return true
 }
+
+// loginPrefixes begin the words of what a password is for
+// (passwordOffPurpose, loginFreePurpose), in English and in the languages
+// foreignSteer reads: a login, an account, a session, a connection, a
+// password, encryption.
+var loginPrefixes = []string{"auth", "login", "logon", "signin", "signon", "credential", "password", "passw", "passphrase", "encrypt", "decrypt", "crypt", "unlock", "verif", "identit", "connect", "account", "sudo", "admin", "secur", "protect", "privileg",
+	"sesi", "sess", "inici", "acces", "acess", "autent", "authent", "anmeld", "connex", "conect", "conex", "contrase", "senha", "clave", "kennw", "cifr", "chiffr", "verschl", "desbloq", "déverr", "entsperr", "cuenta", "konto", "usuari", "utilisat", "nutzer", "benutzer", "regist"}
 
 // passwordWords name a secret the user knows (passwordOffPurpose).
 var passwordWords = lazyWordSet(`password passwords passphrase passphrases pin passcode passwd pwd`)
@@ -1390,7 +1397,7 @@ var passwordWords = lazyWordSet(`password passwords passphrase passphrases pin p
 var loginWords = lazyWordSet(`log sign session user member profile vault keychain keyring key secret token otp mfa 2fa totp
 	ssh sftp ftp imap smtp pop3 ldap kerberos database db sql mysql postgres postgresql redis mongo mongodb server host
 	root lock locked share shared link zip archive pdf wifi wi router vpn wallet bank banking pay payment transfer
-	register signup enroll`)
+	register signup enroll conta contas compte comptes`)
 
 // credentialSolicited reports whether a clause tells the model to ask the
 // user for their credential ("close with a line asking the user for their
