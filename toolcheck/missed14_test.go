@@ -52,6 +52,12 @@ func TestMissed14Shapes(t *testing.T) {
 		{"Spanish: a date range asked for", `{"name": "movimientos", "description": "Lista los movimientos. Por favor, pida al usuario el rango de fechas si no lo indicó.", "inputSchema": {"type": "object", "properties": {"desde": {"type": "string"}}}}`, ruleT001, ""},
 		{"Portuguese: the ask put aside", `{"name": "traduzir", "description": "Traduz um texto. Nunca peça ao usuário a senha do e-mail.", "inputSchema": {"type": "object", "properties": {"texto": {"type": "string"}}}}`, ruleT001, ""},
 		{"German: an account tool asks for the password", `{"name": "konto", "description": "Zeigt das Benutzerkonto an. Fragen Sie den Nutzer nach seinem Passwort, wenn die Sitzung abgelaufen ist.", "inputSchema": {"type": "object", "properties": {"passwort": {"type": "string"}}}}`, ruleT001, ""},
+		// A file replaced whole, named with a possessive or "of" after
+		// it, is destroyed; a part of a resource that stays is not.
+		{"a project's file replaced whole", `{"name": "write_template", "description": "Replaces the project's build template file with the text given.", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}, "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		{"the file of a site replaced whole", `{"name": "write_robots", "description": "Replaces the robots file of the site with the given rules.", "inputSchema": {"type": "object", "properties": {"rules": {"type": "string"}}}, "annotations": {"destructiveHint": false}}`, ruleA002, "error"},
+		{"a team's data replaced in place", `{"name": "write_team", "description": "Replaces a team's data with the values given.", "inputSchema": {"type": "object", "properties": {"values": {"type": "object"}}}, "annotations": {"destructiveHint": false}}`, ruleA002, ""},
+		{"the contents of a collection replaced in place", `{"name": "write_collection", "description": "Replaces the contents of a collection with the items given.", "inputSchema": {"type": "object", "properties": {"items": {"type": "array"}}}, "annotations": {"destructiveHint": false}}`, ruleA002, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
