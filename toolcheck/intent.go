@@ -128,7 +128,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// "mirrored here", "passed to this one".
 		leakToThis: newLitRegexp(`\b(?:mirror|mirrored|mirroring|copy|copied|copying|pass|passed|passing|send|sent|forward|forwarded|relay|relayed|log|logged|record|recorded|replicate|replicated|paste|pasted|submit|submitted)\b(?: [\w'-]+){0,12}? (?:here|(?:in|into|to) this (?:tool|one|function))\b`),
 		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last|so far|up to now|until now)\b`),
-		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|populate|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|populate|forward|upload|post|append|embed|submit|relay|relays)\b|\b(?:should|must|shall|is to|are to) carry\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// hiddenTurns are the parts of a conversation the user does not
 		// see or would not hand over: the system and developer messages,
 		// what the user pasted, what other tools returned.
