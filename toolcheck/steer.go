@@ -44,7 +44,7 @@ var steerRE = sync.OnceValue(func() (p struct {
 	viaOther, useOther, chatChannel                                                 *regexp.Regexp
 	fInstead, fFirst, fMust, fConv, fPrivate, fSend, fSink, fEach                   *regexp.Regexp
 	fBcc, fAdd, fMail, fOnly, fEven, fResult, fExec, fAsIs                          *regexp.Regexp
-	fSolicit, fNot, fPassword                                                       *regexp.Regexp
+	fSolicit, fNot, fPassword, fEnv, fCopy                                          *regexp.Regexp
 },
 ) {
 	p.standing = regexp.MustCompile(`\b(?:is|are|was|were|has been|have been|had been)(?: now| officially| permanently| already)? (?:deprecated|disabled|retired|sunset|sunsetted|discontinued|decommissioned|removed|shut down|blocked|banned|unreliable|unsafe|insecure|broken|compromised|obsolete|outdated)\b|\b(?:is|are) (?:now )?being (?:phased out|deprecated|retired|sunset|discontinued|removed)\b|\b(?:unreliable|fabricated|made[- ]up|hallucinated|stale|outdated) (?:results?|data|answers?)\b|\b(?:results?|answers?|data) (?:are|is) (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated)(?: and (?:\w+ )?(?:unreliable|fabricated|made[- ]up|wrong|stale|outdated))?\b|\bno longer (?:maintained|supported|available|works?|safe|allowed|permitted)\b`)
@@ -130,6 +130,11 @@ var steerRE = sync.OnceValue(func() (p struct {
 	p.fSolicit = regexp.MustCompile(fwStart + `(?:pida|pide|pídale|pídele|pedir|pedirle|solicite|solicita|solicitar|pregunte|pregunta|peça|peça-lhe|pedir-lhe|pergunte|demandez|demande|demander|fragen|frage|erfrage|erfragen|chiedi|chieda|chiedere)(?:[^\p{L}][^.!?\n]{0,24}?)?` + fwStart + `(?:usuari[oa]s?|usuários?|utilizador(?:es)?|utilisateur|utilisatrice|nutzer\p{L}*|benutzer\p{L}*|anwender\p{L}*|utente)`)
 	p.fNot = regexp.MustCompile(fwStart + `(?:no|nunca|jamás|não|nem|ne|jamais|nicht|nie|niemals|non|mai)(?:\s+\p{L}+)?\s*$`)
 	p.fPassword = regexp.MustCompile(`contraseña|contrasena|clave de acceso|clave secreta|senha|palavra-passe|mot de passe|passwort|kennwort|parola d'ordine|\bpassword\b|\bpin\b`)
+	// The environment's variables, or API keys found there, as data
+	// (es, pt, fr, de, it), as English "environment variables" are
+	// private data; fCopy is a verb that copies or puts it somewhere.
+	p.fEnv = regexp.MustCompile(`variáveis de ambiente|variaveis de ambiente|variables de entorno|variables de ambiente|umgebungsvariablen|variables d'environnement|variabili d'ambiente`)
+	p.fCopy = regexp.MustCompile(fwStart + `(?:copie|copiar|copia|cole|colar|coloque|colocar|inclua|incluir|incluya|pegue|pega|pegar|ponga|pon|envíe|envie|kopiere|kopieren|füge|fügen|übertrage|copiez|copier|collez|incluez|mettez|incolla|inserisci|includi)(?:[^\p{L}]|$)`)
 	p.fSink = regexp.MustCompile(`https?://[^\s)]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}`)
 	return p
 })
@@ -600,6 +605,14 @@ func (a *toolAnalysis) foreignSteer(s, self string, add func(string, string, boo
 		if rest := s[m[1]:min(len(s), m[1]+48)]; p.fPassword.MatchString(rest) && a.loginFreePurpose() {
 			add(famSensitive, s, false)
 		}
+	}
+	// The environment's variables (or the keys found in them) copied into
+	// one of the tool's inputs ("copie também as chaves de API encontradas
+	// nas variáveis de ambiente para o campo observacao"): a copy verb
+	// before, the input after. "A chave de API é lida das variáveis de
+	// ambiente" copies nothing.
+	if m := p.fEnv.FindStringIndex(s); m != nil && p.fCopy.MatchString(s[:m[0]]) && a.namesOwnInput(s[m[1]:]) {
+		add(famSink, s, false)
 	}
 	// Private data sent to an address or a URL, or put in an input.
 	if m := p.fPrivate.FindStringIndex(s); m != nil {
