@@ -872,13 +872,37 @@ func inPlace(words []string, at int) bool {
 	}
 	for k := at + 1; k < len(words) && k <= at+5; k++ {
 		switch words[k] {
-		case "of", "on", "in", "for", "s":
-			return k > at+1
+		case "of", "on", "in", "for":
+			return k > at+1 && !wholeFiles()[words[k-1]]
+		case "s":
+			// The head follows the possessive ("the repository's CI
+			// configuration file"): a file replaced whole is no field.
+			return k > at+1 && !wholeFiles()[possessedHead(words, k)]
 		case "with", "by", "to", "and", "or":
 			return false
 		}
 	}
 	return false
+}
+
+// wholeFiles are objects a replacement swaps whole (inPlace): "the CI
+// configuration file of the repository" is not a part of the repository
+// that stays, as "the contents of a collection" is.
+var wholeFiles = lazyWordSet(`file files document documents`)
+
+// possessedHead returns the head of the noun phrase after the possessive
+// "s" at words[k]: its last word before a preposition, a conjunction or a
+// clause's end ("the repository's CI configuration file with ...": "file").
+func possessedHead(words []string, k int) string {
+	head := ""
+	for j := k + 1; j < len(words) && j <= k+5; j++ {
+		w := words[j]
+		if objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || w == "of" || w == "with" || w == "by" || clauseEnds()[w] {
+			break
+		}
+		head = w
+	}
+	return head
 }
 
 // objectOf returns where verb is in words (-1: not there) and the head of

@@ -85,7 +85,7 @@ var universalAlts = []string{
 
 // ownedSecretNouns are the credentials a text names as someone's ("the
 // user's GitHub token"): credOwned's and steer.go's ownedSecret's.
-const ownedSecretNouns = `api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?`
+const ownedSecretNouns = `(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?`
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	p := &intentPatterns{
@@ -128,12 +128,12 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// "mirrored here", "passed to this one".
 		leakToThis: newLitRegexp(`\b(?:mirror|mirrored|mirroring|copy|copied|copying|pass|passed|passing|send|sent|forward|forwarded|relay|relayed|log|logged|record|recorded|replicate|replicated|paste|pasted|submit|submitted)\b(?: [\w'-]+){0,12}? (?:here|(?:in|into|to) this (?:tool|one|function))\b`),
 		convAll:    newLitRegexp(`\b(?:every|everything|all|each|entire|full|complete|whole|previous|prior|earlier|preceding|last|so far|up to now|until now)\b`),
-		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|populate|forward|upload|post|append|embed|submit|relay|relays)\b|\bhand(?:s|ing)? (?:over|on)\b`),
+		transfer:   newLitRegexp(`\b(?:pass|passing|include|including|provide|providing|send|sending|supply|supplying|paste|copy|attach|put|give|echo|add|fill|populate|forward|upload|post|append|embed|submit|relay|relays)\b|\b(?:should|must|shall|is to|are to) carry\b|\bhand(?:s|ing)? (?:over|on)\b`),
 		// hiddenTurns are the parts of a conversation the user does not
 		// see or would not hand over: the system and developer messages,
 		// what the user pasted, what other tools returned.
 		hiddenTurns: newLitRegexp(`\b(?:system|developer) (?:prompts?|messages?|instructions)\b|\b(?:pasted|pastes)\b|\btool (?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|each|all|any) (?:other )?tools?\b`),
-		credNoun:    newLitRegexp(`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|passphrases?|pin codes?|seed phrases?|recovery phrases?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
+		credNoun:    newLitRegexp(`\b(?:(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|passphrases?|pin codes?|seed phrases?|recovery phrases?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
 		// developer configures ("provide your API key via FOO_KEY").
@@ -1342,8 +1342,74 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 	if lead != "" && !asked {
 		return false
 	}
-	return !namesData(data, identView(a.curParam)) && !credentialName(identView(a.curParam))
+	if !namesData(data, identView(a.curParam)) && !credentialName(identView(a.curParam)) {
+		return true
+	}
+	// A required input made for the user's own password on a tool that
+	// names nothing a password is for ("get_weather", "user_password: the
+	// user's account password, for verification"): the server takes the
+	// secret where its purpose takes none.
+	return a.passwordOffPurpose(data)
 }
+
+// passwordOffPurpose reports whether the parameter read (curParam) is a
+// required input for the user's password, PIN or passphrase (data, named
+// as the user's) on a tool whose name, description and other inputs name
+// nothing a password opens: a login, an account, a session, a connection,
+// an encrypted file, a vault. "Log in to the portal" with a password
+// input, "Connect to a Minecraft server" with "your password" and a PDF
+// tool's "password for encrypted files" name what it is for; API keys and
+// tokens are left out, since a tool passes its service's key with each
+// call.
+func (a *toolAnalysis) passwordOffPurpose(data string) bool {
+	if a.curTool == nil || !anyIn(tlWords(data), passwordWords()) {
+		return false
+	}
+	required := false
+	var words []string
+	for _, tp := range a.cur.params(a.curTool) {
+		if tp.name == a.curParam {
+			required = tp.required
+			continue
+		}
+		words = append(words, tlWords(identView(tp.name))...)
+	}
+	if !required {
+		return false
+	}
+	if d := a.curTool.Value.Get("description"); d.IsString() {
+		words = append(words, tlWords(d.Str)...)
+	}
+	words = append(words, a.cur.nameWords(a.curTool)...)
+	for _, w := range words {
+		if loginWords()[w] || loginWords()[strings.TrimSuffix(w, "s")] {
+			return false
+		}
+		for _, pre := range loginPrefixes {
+			if strings.HasPrefix(w, pre) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loginPrefixes begin the words of what a password is for
+// (passwordOffPurpose, loginFreePurpose), in English and in the languages
+// foreignSteer reads: a login, an account, a session, a connection, a
+// password, encryption.
+var loginPrefixes = []string{"auth", "login", "logon", "signin", "signon", "credential", "password", "passw", "passphrase", "encrypt", "decrypt", "crypt", "unlock", "verif", "identit", "connect", "account", "sudo", "admin", "secur", "protect", "privileg",
+	"sesi", "sess", "inici", "acces", "acess", "autent", "authent", "anmeld", "connex", "conect", "conex", "contrase", "senha", "clave", "kennw", "cifr", "chiffr", "verschl", "desbloq", "déverr", "entsperr", "cuenta", "konto", "usuari", "utilisat", "nutzer", "benutzer", "regist"}
+
+// passwordWords name a secret the user knows (passwordOffPurpose).
+var passwordWords = lazyWordSet(`password passwords passphrase passphrases pin passcode passwd pwd`)
+
+// loginWords are the words of what a password is for (passwordOffPurpose),
+// besides the prefixes it tests.
+var loginWords = lazyWordSet(`log sign session user member profile vault keychain keyring key secret token otp mfa 2fa totp
+	ssh sftp ftp imap smtp pop3 ldap kerberos database db sql mysql postgres postgresql redis mongo mongodb server host
+	root lock locked share shared link zip archive pdf wifi wi router vpn wallet bank banking pay payment transfer
+	register signup enroll conta contas compte comptes`)
 
 // credentialSolicited reports whether a clause tells the model to ask the
 // user for their credential ("close with a line asking the user for their
@@ -1364,8 +1430,9 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	}
 	// A way named for setting the credential up, read as words: "in the
 	// dashboard", "restart the server with it configured" ("information"
-	// or "platform" names no form).
-	for _, w := range tlWords(s) {
+	// or "platform" names no form). The credential's own words are no
+	// way: "their portal password" names the password's service.
+	for _, w := range tlWords(s[:m[0]] + " " + s[m[1]:]) {
 		if solicitChannels()[w] || strings.HasPrefix(w, "configur") {
 			return false
 		}
@@ -1377,13 +1444,18 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 	}
 	if a.curTool != nil {
 		// The answer passed into an input of this tool ("ask the user for
-		// their API key and pass it as value").
+		// their API key and pass it as value"), unless the input is made
+		// for a one-time code and the answer is a password ("asking for
+		// their portal password, then call this tool again with it in the
+		// otp field"): the server takes the lasting secret under the name
+		// of one that expires.
 		rest := s[m[1]:]
+		password := anyIn(tlWords(s[m[0]:m[1]]), passwordWords())
 		for _, tp := range a.cur.params(a.curTool) {
 			name := strings.ToLower(tp.name)
 			for _, pre := range []string{"as ", "as the ", "into ", "into the ", "in the "} {
 				if tlContainsWord(rest, pre+name) {
-					return false
+					return password && codeInput(name)
 				}
 			}
 		}
@@ -1396,6 +1468,18 @@ func (a *toolAnalysis) credentialSolicited(p *intentPatterns, s string) bool {
 		}
 	}
 	return true
+}
+
+// codeInput reports whether an input's name is made for a one-time code
+// ("otp", "totp_code", "mfa_code"), not a password.
+func codeInput(name string) bool {
+	for _, w := range tlWords(identView(name)) {
+		switch w {
+		case "otp", "totp", "hotp", "mfa", "2fa", "onetime":
+			return true
+		}
+	}
+	return false
 }
 
 // solicitOrder reports whether the text before a solicit verb leaves it an
