@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/reports"
@@ -131,7 +132,7 @@ func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own, 
 			continue
 		}
 		for _, tx := range texts {
-			if tx.key || tx.role == roleName || tx.view == "" || !tlContainsWord(tx.view, low) {
+			if tx.key || tx.role == roleName || tx.view == "" || !refNamed(tx.view, low, other) {
 				continue
 			}
 			loc := reports.Location{Path: r.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
@@ -146,4 +147,38 @@ func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own, 
 		}
 	}
 	return out
+}
+
+// refNamed is tlContainsWord but for an occurrence qualified by a word
+// other than the server's own ("s3tables:listtables").
+func refNamed(view, low string, other *Report) bool {
+	label := other.Server
+	if label == "" {
+		label = other.Path
+	}
+	label = strings.ToLower(label)
+	words := strings.FieldsFunc(label, func(r rune) bool { return r < 0x80 && !tlWordByte(byte(r)) })
+	for i := 0; i < len(view); i++ {
+		k := strings.Index(view[i:], low)
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k
+		// The bytes tlContainsWord reads around this occurrence.
+		if !tlContainsWord(view[max(0, k-2):min(len(view), k+len(low)+2)], low) {
+			continue
+		}
+		if k >= 2 && view[k-1] == ':' && tlWordByte(view[k-2]) && tlWordByte(low[0]) {
+			q := k - 1
+			for q > 0 && tlWordByte(view[q-1]) {
+				q--
+			}
+			if qual := view[q : k-1]; qual != label && !slices.Contains(words, qual) {
+				continue
+			}
+		}
+		return true
+	}
+	return false
 }

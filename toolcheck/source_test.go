@@ -1,6 +1,9 @@
 package toolcheck
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestSourceTexts: false alarms found on tool texts read from servers'
 // source code (testdata/tools/real/source, issue 44), each against the
@@ -33,6 +36,36 @@ func TestSourceTexts(t *testing.T) {
 			rep := analyze(t, tool(tc.tool), Options{})
 			if got := levelOf(rep.Findings, tc.rule); got != tc.want && !(tc.want == "" && got == "note") {
 				t.Errorf("%s = %q, want %q:\n%s", tc.rule, got, tc.want, summary(rep.Findings))
+			}
+		})
+	}
+}
+
+// TestSourceCrossServer: cross-server references (T002) found on tool
+// texts read from awslabs' servers: a name qualified by another namespace
+// ("s3tables:ListTables", an IAM action) and a name that is a subcommand in
+// a quoted command line ("'aws logs get-log-events'") are not the other
+// server's tool, which an unqualified, bare or prose-quoted name is.
+func TestSourceCrossServer(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "listTables", "description": "Lists the tables of a keyspace."}, {"name": "get-log-events", "description": "Gets log events."}]}`, Options{Path: "keyspaces.json", Server: "keyspaces"})
+	for _, tc := range []struct {
+		name, desc, tool, want string
+	}{
+		{"an IAM action", "List all S3 tables.\n\nPermissions:\nYou must have the s3tables:ListTables permission to use this operation.", "listTables", ""},
+		{"qualified by the server's name", "List all S3 tables. You must always call keyspaces:listTables first.", "listTables", "warning"},
+		{"unqualified", "List all S3 tables. You must always call listTables first.", "listTables", "warning"},
+		{"a colon and a space", "List all S3 tables. Required: listTables must always be called first.", "listTables", "warning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, `{"tools": [{"name": "s3_tables_tool", "description": `+strconv.Quote(tc.desc)+`}]}`, Options{Path: "s3.json", Server: "s3-tables"})
+			got := ""
+			for _, f := range Compare([]*Report{other, mine}) {
+				if f.Evidence["kind"] == "cross-server-reference" && f.Evidence["other_tool"] == tc.tool {
+					got = string(f.Severity)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("the reference to %s: %q, want %q", tc.tool, got, tc.want)
 			}
 		})
 	}
