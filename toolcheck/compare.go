@@ -225,7 +225,7 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 // the model (always, also, whenever it is called, instead of it).
 func directsAbout(view, name string) bool {
 	p := intentRE()
-	view = withoutCode(view)
+	view = withoutCommands(withoutCode(view), name)
 	for rest := view; rest != ""; {
 		var c string
 		c, rest = tlNextClause(rest)
@@ -234,6 +234,72 @@ func directsAbout(view, name string) bool {
 		}
 		if directsIn(p, c) || p.instead.MatchString(c) && preferenceVerb(c) {
 			return true
+		}
+	}
+	return false
+}
+
+// commandLead are words that start a quoted phrase about a tool rather than
+// a command line ("'the send_email tool'", "'call send_email'").
+var commandLead = lazySet("the", "a", "an", "this", "that", "these", "its", "their", "your", "our", "my", "use", "using", "call", "calling", "run", "running", "invoke", "when", "whenever", "always", "never", "then", "and", "or", "to", "tool", "tools", "with", "via", "by")
+
+// withoutCommands empties the quoted command lines (', " or `) of a view
+// in which name is an argument, not the first word: in "instead of 'aws
+// logs get-log-events'" get-log-events is a subcommand of the aws CLI,
+// whatever another server calls its tool, and a direction about the
+// command ("use this tool instead of ...") is none about that tool. Every
+// word before the name must be a bare lower-case token and the first not a
+// word of prose ("'the send_email tool'" names the tool).
+func withoutCommands(view, name string) string {
+	if !strings.ContainsAny(view, "'\"`") {
+		return view
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(view); i++ {
+		q := view[i]
+		if q != '\'' && q != '"' && q != '`' || i > 0 && tlWordByte(view[i-1]) {
+			continue
+		}
+		end := strings.IndexByte(view[i+1:], q)
+		if end < 0 || end > 200 {
+			continue
+		}
+		j := i + 1 + end
+		if j+1 < len(view) && tlWordByte(view[j+1]) {
+			continue
+		}
+		if commandArgument(view[i+1:j], name) {
+			b.WriteString(view[last : i+1])
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return view
+	}
+	b.WriteString(view[last:])
+	return b.String()
+}
+
+// commandArgument reports whether name is a word of the command line c
+// past its first, every word before it a bare token ("aws logs").
+func commandArgument(c, name string) bool {
+	words := strings.Split(c, " ")
+	if len(words) < 2 || commandLead()[words[0]] {
+		return false
+	}
+	for k, w := range words {
+		if w == name {
+			return k > 0
+		}
+		if w == "" {
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if c := w[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+				return false
+			}
 		}
 	}
 	return false
