@@ -208,7 +208,11 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		f := reports.NewFinding(ruleT002, loc, r.rep.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 			QuoteName(t.Name), tlServerLabel(r.rep), QuoteName(o.Name), tlServerLabel(other.rep)), "cross-server-reference", other.rep.Path, o.Name)
 		f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.rep.Server, "other_path": other.rep.Path}
-		if low := strings.ToLower(o.Name); !directsAbout(tx.view, low) || r.tails[low] {
+		// The server's own tool (or input) under another spelling ("use
+		// execute_range_query instead" in a server with ExecuteRangeQuery)
+		// may be what it means, as T001 reads its texts: ambiguous, like
+		// an own prefixed tool's tail.
+		if low := strings.ToLower(o.Name); !directsAbout(tx.view, low) || r.tails[low] || r.rep.ownName(identKey(low)) {
 			// Naming another server's tool ("send it with send_email") is
 			// context; telling the model what to do when it runs is
 			// shadowing, unless the name is also the server's own

@@ -139,7 +139,7 @@ func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own, 
 			f := reports.NewFinding(ruleT002, loc, r.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 				QuoteName(t.Name), tlServerLabel(r), QuoteName(o.Name), tlServerLabel(other)), "cross-server-reference", other.Path, o.Name)
 			f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.Server, "other_path": other.Path}
-			if !directsAbout(tx.view, low) || tails[low] {
+			if !directsAbout(tx.view, low) || tails[low] || r.ownName(identKey(low)) {
 				f.Severity = reports.SeverityNote
 			}
 			out = append(out, f)

@@ -81,3 +81,32 @@ func TestSourceCrossServer(t *testing.T) {
 		})
 	}
 }
+
+// TestSourceOwnSpelling: a server names its own tool under another
+// spelling (awslabs' prometheus server, ExecuteQuery: "For time series data
+// over a range, use execute_range_query instead", its own
+// ExecuteRangeQuery), so naming the execute_range_query of another
+// Prometheus server analysed beside it is ambiguous there: a note, not a
+// T002 warning; a server without such a tool still names the other's.
+func TestSourceOwnSpelling(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "execute_range_query", "description": "Execute a PromQL range query."}]}`, Options{Path: "prom.json", Server: "prometheus"})
+	for _, tc := range []struct {
+		name, tools, want string
+	}{
+		{"own tool in camel case", `[{"name": "ExecuteQuery", "description": "Execute a PromQL query.\n\n## Usage\n- For time series data over a range, use execute_range_query instead"}, {"name": "ExecuteRangeQuery", "description": "Execute a range query."}]`, "note"},
+		{"no own tool of that key", `[{"name": "ExecuteQuery", "description": "Execute a PromQL query.\n\n## Usage\n- For time series data over a range, use execute_range_query instead"}, {"name": "ListMetrics", "description": "List metrics."}]`, "warning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, `{"tools": `+tc.tools+`}`, Options{Path: "amp.json", Server: "amp"})
+			got := ""
+			for _, f := range Compare([]*Report{other, mine}) {
+				if f.Evidence["kind"] == "cross-server-reference" && f.Evidence["other_tool"] == "execute_range_query" {
+					got = string(f.Severity)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("the reference to execute_range_query: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
