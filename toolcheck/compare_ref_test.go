@@ -131,6 +131,15 @@ func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own, 
 		if !tlDistinctive(o.Name) || own[low] || choices[low] {
 			continue
 		}
+		var views []refText
+		for _, tx := range texts {
+			if !tx.key && tx.role != roleName && tx.view != "" {
+				views = append(views, refText{view: tx.view})
+			}
+		}
+		if inputValueIn(views, low, ownInputs(t)) {
+			continue
+		}
 		for _, tx := range texts {
 			if tx.key || tx.role == roleName || tx.view == "" || !refNamed(tx.view, low, other) {
 				continue

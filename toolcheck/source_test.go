@@ -110,3 +110,43 @@ func TestSourceOwnSpelling(t *testing.T) {
 		})
 	}
 }
+
+// TestSourceInputValues: names that are values of the tool's own input
+// (awslabs' aws-dataprocessing and YawLabs' aws-mcp, read from source and
+// npm) are its operations, not other servers' tools (T002): listed by the
+// input's description ("Operation to perform: create-cluster, ..."),
+// followed by the input's noun ("the get-database or list-databases
+// operations"), or items of a list whose lead-in names it ("for operations
+// that might exceed the cap: ..., describe-log-streams, ..."). The same
+// sentences in a tool without such an input, or a directing sentence after
+// the colon, still name the other server's tool.
+func TestSourceInputValues(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "list-databases", "description": "List databases."}, {"name": "describe-log-streams", "description": "Describe log streams."}, {"name": "create-cluster", "description": "Create a cluster."}]}`, Options{Path: "other.json", Server: "other"})
+	op := func(d string) string {
+		return `{"type": "object", "properties": {"operation": {"type": "string", "description": ` + strconv.Quote(d) + `}}}`
+	}
+	for _, tc := range []struct {
+		name, desc, schema, tool, want string
+	}{
+		{"the input's plural noun after coordinated names", "Manage databases.\n\n## Usage Tips\n- Always use the get-database or list-databases operations first to check existing databases", op("Operation to perform."), "list-databases", ""},
+		{"the noun, no such input", "Manage databases.\n\n## Usage Tips\n- Always use the get-database or list-databases operations first to check existing databases", `{"type": "object", "properties": {"name": {"type": "string"}}}`, "list-databases", "warning"},
+		{"a list after a lead-in naming the input", "Paginate. Use this instead of aws_call for operations that might exceed the 5 MB stdout cap: list-objects-v2, describe-instances, describe-log-streams, list-roles, etc.", op("Paginated operation."), "describe-log-streams", ""},
+		{"a directing sentence after the colon", "Paginate. For operations: always call describe-log-streams first.", op("Paginated operation."), "describe-log-streams", "warning"},
+		{"a list, no such input", "Paginate. Use this instead of aws_call for operations that might exceed the 5 MB stdout cap: list-objects-v2, describe-instances, describe-log-streams, list-roles, etc.", `{"type": "object", "properties": {"service": {"type": "string"}}}`, "describe-log-streams", "warning"},
+		{"listed by the input's description", "Manage clusters. The server must be run with the --allow-write flag for create-cluster. You must always call create-cluster first.", op("Operation to perform: create-cluster, describe-cluster, or terminate-clusters."), "create-cluster", ""},
+		{"not listed by the input's description", "Manage clusters. You must always call create-cluster first.", op("Operation to perform."), "create-cluster", "warning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, `{"tools": [{"name": "manage_things", "description": `+strconv.Quote(tc.desc)+`, "inputSchema": `+tc.schema+`}]}`, Options{Path: "mine.json", Server: "mine"})
+			got := ""
+			for _, f := range Compare([]*Report{other, mine}) {
+				if f.Evidence["kind"] == "cross-server-reference" && f.Evidence["other_tool"] == tc.tool {
+					got = string(f.Severity)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("the reference to %s: %q, want %q", tc.tool, got, tc.want)
+			}
+		})
+	}
+}
