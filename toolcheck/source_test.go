@@ -20,6 +20,12 @@ func TestSourceTexts(t *testing.T) {
 		{"A001: items can be permanently deleted, no relative clause", ruleA001, `{"name": "trash_tool", "description": "Manage the trash. Items can be permanently deleted.", "annotations": {"readOnlyHint": true}}`, "warning"},
 		{"A001: files that it permanently deletes", ruleA001, `{"name": "cleanup", "description": "Cleanup: lists the files that it then permanently deletes.", "annotations": {"readOnlyHint": true}}`, "warning"},
 
+		// A001: a word after a preposition in a name starts its object
+		// (chigwell/telegram-mcp's wait_for_new_message, read from source).
+		{"A001: wait_for_new_message", ruleA001, `{"name": "wait_for_new_message", "description": "Block until a new incoming private message from a non-bot user arrives, then\nreturn immediately with the list of chats that currently have pending\n(unprocessed) incoming messages.", "annotations": {"readOnlyHint": true}}`, ""},
+		{"A001: new_message", ruleA001, `{"name": "new_message", "description": "Returns a result.", "annotations": {"readOnlyHint": true}}`, "note"},
+		{"A001: delete_for_user", ruleA001, `{"name": "delete_for_user", "description": "Delete a message for one user.", "annotations": {"readOnlyHint": true}}`, "error"},
+
 		// T001 cross-tool: a name followed by one of the tool's own inputs
 		// ("the get_preferences operation", an "operation" input) is that
 		// input's value.
