@@ -372,7 +372,7 @@ var (
 // verb, as weak evidence.
 func nameVerbs(words []string) ([]verbEvidence, int) {
 	for i, w := range words {
-		if _, c := lookupVerb(w, false); c == 0 {
+		if _, c := lookupVerb(w, false); c == 0 || afterPreposition(words, i) {
 			continue
 		}
 		if !ambiguousVerbs()[w] {
@@ -382,7 +382,7 @@ func nameVerbs(words []string) ([]verbEvidence, int) {
 	}
 	first := -1
 	for i, w := range words {
-		if _, c := lookupVerb(w, false); c == 0 {
+		if _, c := lookupVerb(w, false); c == 0 || afterPreposition(words, i) {
 			continue
 		}
 		if first < 0 && !(i+1 < len(words) && nounFollowers()[words[i+1]]) {
@@ -397,6 +397,18 @@ func nameVerbs(words []string) ([]verbEvidence, int) {
 		ev[k].weak = true
 	}
 	return ev, first
+}
+
+// namePrepositions open an object in a tool name ("wait_for_new_message",
+// "search_by_create_date"). "to" is not among them: it also opens an
+// infinitive ("how_to_delete").
+var namePrepositions = lazyWordSet(`for of on with from about by after until since into onto within without via per`)
+
+// afterPreposition reports whether words[i] follows a preposition: it
+// starts that preposition's object ("new" in "wait_for_new_message": a new
+// message waited for, not one made), not the name's action.
+func afterPreposition(words []string, i int) bool {
+	return i > 0 && namePrepositions()[words[i-1]]
 }
 
 // clauseVerbs returns the leading verb of a clause (and the verbs

@@ -192,7 +192,7 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		if choices == nil {
 			choices = ownChoices(t)
 		}
-		if choices[idx.names[name]] {
+		if choices[idx.names[name]] || inputValueIn(texts, idx.names[name], ownInputs(t)) {
 			continue
 		}
 		for _, o := range idx.tools[name] {
@@ -208,7 +208,11 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		f := reports.NewFinding(ruleT002, loc, r.rep.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 			QuoteName(t.Name), tlServerLabel(r.rep), QuoteName(o.Name), tlServerLabel(other.rep)), "cross-server-reference", other.rep.Path, o.Name)
 		f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.rep.Server, "other_path": other.rep.Path}
-		if low := strings.ToLower(o.Name); !directsAbout(tx.view, low) || r.tails[low] {
+		// The server's own tool (or input) under another spelling ("use
+		// execute_range_query instead" in a server with ExecuteRangeQuery)
+		// may be what it means, as T001 reads its texts: ambiguous, like
+		// an own prefixed tool's tail.
+		if low := strings.ToLower(o.Name); !directsAbout(tx.view, low) || r.tails[low] || r.rep.ownName(identKey(low)) {
 			// Naming another server's tool ("send it with send_email") is
 			// context; telling the model what to do when it runs is
 			// shadowing, unless the name is also the server's own
@@ -225,7 +229,7 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 // the model (always, also, whenever it is called, instead of it).
 func directsAbout(view, name string) bool {
 	p := intentRE()
-	view = withoutCode(view)
+	view = withoutCommands(withoutCode(view), name)
 	for rest := view; rest != ""; {
 		var c string
 		c, rest = tlNextClause(rest)
@@ -234,6 +238,72 @@ func directsAbout(view, name string) bool {
 		}
 		if directsIn(p, c) || p.instead.MatchString(c) && preferenceVerb(c) {
 			return true
+		}
+	}
+	return false
+}
+
+// commandLead are words that start a quoted phrase about a tool rather than
+// a command line ("'the send_email tool'", "'call send_email'").
+var commandLead = lazySet("the", "a", "an", "this", "that", "these", "its", "their", "your", "our", "my", "use", "using", "call", "calling", "run", "running", "invoke", "when", "whenever", "always", "never", "then", "and", "or", "to", "tool", "tools", "with", "via", "by")
+
+// withoutCommands empties the quoted command lines (', " or `) of a view
+// in which name is an argument, not the first word: in "instead of 'aws
+// logs get-log-events'" get-log-events is a subcommand of the aws CLI,
+// whatever another server calls its tool, and a direction about the
+// command ("use this tool instead of ...") is none about that tool. Every
+// word before the name must be a bare lower-case token and the first not a
+// word of prose ("'the send_email tool'" names the tool).
+func withoutCommands(view, name string) string {
+	if !strings.ContainsAny(view, "'\"`") {
+		return view
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(view); i++ {
+		q := view[i]
+		if q != '\'' && q != '"' && q != '`' || i > 0 && tlWordByte(view[i-1]) {
+			continue
+		}
+		end := strings.IndexByte(view[i+1:], q)
+		if end < 0 || end > 200 {
+			continue
+		}
+		j := i + 1 + end
+		if j+1 < len(view) && tlWordByte(view[j+1]) {
+			continue
+		}
+		if commandArgument(view[i+1:j], name) {
+			b.WriteString(view[last : i+1])
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return view
+	}
+	b.WriteString(view[last:])
+	return b.String()
+}
+
+// commandArgument reports whether name is a word of the command line c
+// past its first, every word before it a bare token ("aws logs").
+func commandArgument(c, name string) bool {
+	words := strings.Split(c, " ")
+	if len(words) < 2 || commandLead()[words[0]] {
+		return false
+	}
+	for k, w := range words {
+		if w == name {
+			return k > 0
+		}
+		if w == "" {
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if c := w[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+				return false
+			}
 		}
 	}
 	return false
@@ -285,9 +355,14 @@ func ownChoices(t *Tool) map[string]bool {
 				case m.Key == "const" && m.Value.IsString():
 					out[strings.ToLower(m.Value.Str)] = true
 				case m.Key == "properties" && m.Value.Kind == jsonc.Object:
-					// An input of its own ("ensure_connection(healthCheck=true)").
+					// An input of its own ("ensure_connection(healthCheck=true)"),
+					// and the values its description lists ("Operation to
+					// perform: create-cluster, describe-cluster, ...").
 					for _, p := range m.Value.Members {
 						out[strings.ToLower(p.Key)] = true
+						if d := p.Value.Get("description"); d.IsString() {
+							listedValues(strings.ToLower(d.Str), out)
+						}
 					}
 					walk(m.Value, depth+1)
 				default:
@@ -318,4 +393,147 @@ func addNameTails(tails map[string]bool, name string) {
 			}
 		}
 	}
+}
+
+// listedValues adds to out the single-token items of the list that follows
+// the first colon of an input's description, up to the end of its sentence
+// ("operation to perform: create-database, delete-database, or
+// update-database. choose ..."): the values the input takes.
+func listedValues(d string, out map[string]bool) {
+	c := strings.IndexByte(d, ':')
+	if c < 0 {
+		return
+	}
+	list := d[c+1:]
+	if e := strings.IndexAny(list, "\n"); e >= 0 {
+		list = list[:e]
+	}
+	if e := strings.Index(list, ". "); e >= 0 {
+		list = list[:e]
+	}
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		item = strings.TrimPrefix(strings.TrimPrefix(item, "or "), "and ")
+		item = strings.Trim(item, " '\"`*.")
+		if item != "" && !strings.ContainsAny(item, " \t") {
+			out[item] = true
+		}
+	}
+}
+
+// ownInputs returns the lower-cased names of tool t's top-level inputs.
+func ownInputs(t *Tool) map[string]bool {
+	out := map[string]bool{}
+	if p := t.Value.Get("inputSchema").Get("properties"); p != nil && p.Kind == jsonc.Object {
+		for _, m := range p.Members {
+			out[strings.ToLower(m.Key)] = true
+		}
+	}
+	return out
+}
+
+// inputValueIn reports whether every occurrence of name in the texts reads
+// as a value of one of the tool's own inputs (inputs, lower-cased): the
+// input's noun follows it, after names coordinated with it ("the
+// get-database or list-databases operations" in a tool with an "operation"
+// input), or it is an item of a list whose lead-in names the input ("for
+// operations that might exceed the cap: list-objects-v2, describe-log-streams,
+// list-roles, etc."). A name a text names any other way is not.
+func inputValueIn(texts []refText, name string, inputs map[string]bool) bool {
+	if len(inputs) == 0 {
+		return false
+	}
+	seen := false
+	for _, tx := range texts {
+		v := tx.view
+		for i := 0; i < len(v); {
+			k := strings.Index(v[i:], name)
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + 1
+			if !tlContainsWord(v[max(0, k-2):min(len(v), k+len(name)+2)], name) {
+				continue
+			}
+			if !inputNounAfter(v[k+len(name):], inputs) && !inputListItem(v[:k], v[k+len(name):], inputs) {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
+// inputNoun reports whether w is an input's name or its plural.
+func inputNoun(w string, inputs map[string]bool) bool {
+	return inputs[w] || len(w) > 1 && w[len(w)-1] == 's' && inputs[w[:len(w)-1]]
+}
+
+// identToken reports the length of the identifier s starts with (word
+// bytes, '-', '.').
+func identToken(s string) int {
+	n := 0
+	for n < len(s) && (tlWordByte(s[n]) || s[n] == '-' || s[n] == '.' && n+1 < len(s) && tlWordByte(s[n+1])) {
+		n++
+	}
+	return n
+}
+
+// inputNounAfter reports whether the text after a name, past names
+// coordinated with it, is an input's noun ("or list-databases operations").
+func inputNounAfter(rest string, inputs map[string]bool) bool {
+	for n := 0; n < 16; n++ {
+		rest = strings.TrimLeft(rest, "'\"`*")
+		var ok bool
+		for _, sep := range []string{", or ", ", and ", ", ", " or ", " and "} {
+			if strings.HasPrefix(rest, sep) {
+				rest, ok = strings.TrimLeft(rest[len(sep):], "'\"`*"), true
+				break
+			}
+		}
+		if !ok {
+			break
+		}
+		k := identToken(rest)
+		if k == 0 {
+			return false
+		}
+		rest = rest[k:]
+	}
+	if !strings.HasPrefix(rest, " ") {
+		return false
+	}
+	return inputNoun(rest[1:1+identToken(rest[1:])], inputs)
+}
+
+// inputListItem reports whether a name is an item of a comma-separated
+// list of single identifiers after a colon whose clause names an input
+// ("for operations that might exceed the cap: list-objects-v2, …").
+func inputListItem(before, after string, inputs map[string]bool) bool {
+	c := strings.LastIndexByte(before, ':')
+	if c < 0 {
+		return false
+	}
+	for _, item := range strings.Split(before[c+1:], ",") {
+		item = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(item), "or "), "and ")
+		if item = strings.Trim(item, "'\"`*"); item != "" && identToken(item) != len(item) {
+			return false
+		}
+	}
+	if rest := strings.TrimLeft(after, "'\"`*"); rest != "" && rest[0] != ',' && rest[0] != '.' && rest[0] != ';' && !strings.HasPrefix(rest, " or ") && !strings.HasPrefix(rest, " and ") {
+		return false
+	}
+	lead := before[:c]
+	for _, sep := range []string{". ", "; ", "! ", "? "} {
+		if e := strings.LastIndex(lead, sep); e >= 0 {
+			lead = lead[e+len(sep):]
+		}
+	}
+	for _, w := range strings.Fields(lead) {
+		if inputNoun(strings.Trim(w, "'\"`*(),"), inputs) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpguard/mcpguard/reports"
@@ -130,15 +131,24 @@ func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own, 
 		if !tlDistinctive(o.Name) || own[low] || choices[low] {
 			continue
 		}
+		var views []refText
 		for _, tx := range texts {
-			if tx.key || tx.role == roleName || tx.view == "" || !tlContainsWord(tx.view, low) {
+			if !tx.key && tx.role != roleName && tx.view != "" {
+				views = append(views, refText{view: tx.view})
+			}
+		}
+		if inputValueIn(views, low, ownInputs(t)) {
+			continue
+		}
+		for _, tx := range texts {
+			if tx.key || tx.role == roleName || tx.view == "" || !refNamed(tx.view, low, other) {
 				continue
 			}
 			loc := reports.Location{Path: r.Path, Pointer: tx.ptr, Line: tx.pos.Line, Column: tx.pos.Col}
 			f := reports.NewFinding(ruleT002, loc, r.serverID, fmt.Sprintf("tool %s of server %s names tool %s of server %s: a cross-server reference (tool shadowing)",
 				QuoteName(t.Name), tlServerLabel(r), QuoteName(o.Name), tlServerLabel(other)), "cross-server-reference", other.Path, o.Name)
 			f.Evidence = map[string]any{"kind": "cross-server-reference", "tool": t.Name, "other_tool": o.Name, "other_server": other.Server, "other_path": other.Path}
-			if !directsAbout(tx.view, low) || tails[low] {
+			if !directsAbout(tx.view, low) || tails[low] || r.ownName(identKey(low)) {
 				f.Severity = reports.SeverityNote
 			}
 			out = append(out, f)
@@ -146,4 +156,38 @@ func refReferences(r *Report, t *Tool, texts []refToolText, other *Report, own, 
 		}
 	}
 	return out
+}
+
+// refNamed is tlContainsWord but for an occurrence qualified by a word
+// other than the server's own ("s3tables:listtables").
+func refNamed(view, low string, other *Report) bool {
+	label := other.Server
+	if label == "" {
+		label = other.Path
+	}
+	label = strings.ToLower(label)
+	words := strings.FieldsFunc(label, func(r rune) bool { return r < 0x80 && !tlWordByte(byte(r)) })
+	for i := 0; i < len(view); i++ {
+		k := strings.Index(view[i:], low)
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k
+		// The bytes tlContainsWord reads around this occurrence.
+		if !tlContainsWord(view[max(0, k-2):min(len(view), k+len(low)+2)], low) {
+			continue
+		}
+		if k >= 2 && view[k-1] == ':' && tlWordByte(view[k-2]) && tlWordByte(low[0]) {
+			q := k - 1
+			for q > 0 && tlWordByte(view[q-1]) {
+				q--
+			}
+			if qual := view[q : k-1]; qual != label && !slices.Contains(words, qual) {
+				continue
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -30,6 +30,10 @@ type refIndex struct {
 	cores []refCore
 	// plain are the names without a word byte.
 	plain []int
+	// server holds the lower-cased words of the server's name (or path)
+	// and the whole of it: a qualifier that is one of them names the
+	// server ("github:create_issue").
+	server map[string]bool
 }
 
 // refCore is a run sequence shared by names that differ only in their
@@ -45,7 +49,18 @@ type refVariant struct {
 }
 
 func newRefIndex(r *Report) *refIndex {
-	x := &refIndex{runs: map[string]int32{}, edges: map[[2]int32]int32{}, fail: []int32{0}, dict: []int32{-1}, ends: [][]int32{nil}}
+	x := &refIndex{runs: map[string]int32{}, edges: map[[2]int32]int32{}, fail: []int32{0}, dict: []int32{-1}, ends: [][]int32{nil}, server: map[string]bool{}}
+	label := r.Server
+	if label == "" {
+		label = r.Path
+	}
+	label = strings.ToLower(label)
+	x.server[label] = true
+	for _, w := range wordRuns(label) {
+		if tlWordByte(w[0]) {
+			x.server[w] = true
+		}
+	}
 	byName := map[string]int{}
 	for i := range r.Tools {
 		o := &r.Tools[i]
@@ -218,6 +233,14 @@ func (x *refIndex) find(text string, found func(name int)) {
 					// Whole names only: "create-contact" is not named
 					// by "create-contact-in-folder".
 					if v.lead == "" && first >= 2 && identJoiner(text[runs[first-1].start:runs[first-1].end]) {
+						continue
+					}
+					// A name qualified by another namespace is that
+					// namespace's identifier: "s3tables:ListTables" is an
+					// IAM action of S3 Tables, not the listTables tool of
+					// a Keyspaces server. Qualified by the server's own
+					// name ("keyspaces:listTables") it is the tool.
+					if v.lead == "" && first >= 2 && text[runs[first-1].start:runs[first-1].end] == ":" && !x.server[text[runs[first-2].start:runs[first-2].end]] {
 						continue
 					}
 					if v.trail == "" && k+2 < len(runs) && identJoiner(text[runs[k+1].start:runs[k+1].end]) {

@@ -219,12 +219,25 @@ func directiveTo(flowVerb *litRegexp, desc, name, phrase string) (string, bool) 
 		var sent string
 		sent, rest = tlNextSentence(rest)
 		for _, n := range [2]string{name, phrase} {
-			if s, ok := paramText(sent, n); ok && flowVerb.MatchString(s) {
+			if s, ok := paramText(sent, n); ok && flowVerb.MatchString(withoutSelfUse(s)) {
 				return Clip(sent, 80), true
 			}
 		}
 	}
 	return "", false
+}
+
+// withoutSelfUse drops the tool's reference to itself ("use this tool to
+// update the notes field of a payment"): using the tool puts no data
+// anywhere; what it is used for says what it does.
+func withoutSelfUse(s string) string {
+	if !strings.Contains(s, "use th") {
+		return s
+	}
+	for _, p := range [...]string{"use this tool", "use the tool", "use this function", "use this endpoint"} {
+		s = strings.ReplaceAll(s, p, "")
+	}
+	return s
 }
 
 // paramText returns the text of s to read for a data-flow verb when s

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -553,5 +554,28 @@ func tlLayout(s string) string {
 		}
 		lines[i] = l
 	}
+	// A gutter mark that starts consecutive lines ("⋮        {" over "⋮
+	// \"Subnets\": ["; "│", ">", "|") is a margin: the indentation after
+	// it lays the example out as the indentation before it would.
+	for i, l := range lines {
+		g := gutter(l)
+		if g == "" || !(i > 0 && gutter(lines[i-1]) == g || i+1 < len(lines) && gutter(lines[i+1]) == g) {
+			continue
+		}
+		rest := l[len(g):]
+		if ind := len(rest) - len(strings.TrimLeft(rest, " \t")); ind <= maxIndent {
+			lines[i] = g + " " + rest[ind:]
+		}
+	}
 	return strings.Join(lines, "\n")
+}
+
+// gutter returns the mark a line opens with, a punctuation or symbol
+// character followed by a space or tab, or "".
+func gutter(l string) string {
+	r, n := utf8.DecodeRuneInString(l)
+	if n == 0 || n >= len(l) || l[n] != ' ' && l[n] != '\t' || !unicode.IsPunct(r) && !unicode.IsSymbol(r) {
+		return ""
+	}
+	return l[:n]
 }
