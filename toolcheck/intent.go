@@ -1381,17 +1381,7 @@ func (a *toolAnalysis) passwordOffPurpose(data string) bool {
 		words = append(words, tlWords(d.Str)...)
 	}
 	words = append(words, a.cur.nameWords(a.curTool)...)
-	for _, w := range words {
-		if loginWords()[w] || loginWords()[strings.TrimSuffix(w, "s")] {
-			return false
-		}
-		for _, pre := range loginPrefixes {
-			if strings.HasPrefix(w, pre) {
-				return false
-			}
-		}
-	}
-	return true
+	return !namesLogin(words)
 }
 
 // loginPrefixes begin the words of what a password is for

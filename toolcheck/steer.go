@@ -637,17 +637,23 @@ func (a *toolAnalysis) loginFreePurpose() bool {
 		desc = d.Str
 	}
 	words := append(tlWords(tlFirstSentence(desc)), a.cur.nameWords(t)...)
+	return !namesLogin(words)
+}
+
+// namesLogin reports whether one of words names what a password opens: a
+// login word (or its plural) or a word that begins like one (loginPrefixes).
+func namesLogin(words []string) bool {
 	for _, w := range words {
 		if loginWords()[w] || loginWords()[strings.TrimSuffix(w, "s")] {
-			return false
+			return true
 		}
 		for _, pre := range loginPrefixes {
 			if strings.HasPrefix(w, pre) {
-				return false
+				return true
 			}
 		}
 	}
-	return true
+	return false
 }
 
 // namesOwnInput reports whether s names, as an ASCII word among words of
