@@ -568,6 +568,10 @@ var (
 	// viewState is what clearing or resetting returns to its default in
 	// the client's view (a selection, the filters of a dashboard, a form's
 	// fields); deleting a saved filter still destroys it.
+	// eraseVerbs end what they act on in every reading: on a session
+	// object too ("Delete an app", "Destroy the stream"), unlike replacing,
+	// clearing or purging one ("Purge page and object caches").
+	eraseVerbs = lazyWordSet(`delete destroy`)
 	viewState  = lazyWordSet(`selection selections filter filters highlight highlights zoom viewport form forms field fields`)
 	resetVerbs = lazyWordSet(`clear reset`)
 )
@@ -652,9 +656,12 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 		case resetVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), viewState()):
 			// "Clear the selection", "Reset the dashboard filters".
 			e.class = e.class&^classDestroy | classMutate
-		case e.class&classDestroy != 0 && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
+		case e.class&classDestroy != 0 && !eraseVerbs()[e.word] && (sessionObjects()[obj] || sessionObjects()[wordAfter(words, obj, at)]):
 			// Replacing the clipboard, clearing a tab: the client's own
-			// plumbing, not stored data.
+			// plumbing, not stored data. Deleting or destroying an app,
+			// a page or a stream (eraseVerbs) is no plumbing: those are
+			// also what a vendor keeps (a Cloudflare app, a Notion page,
+			// a Kafka stream), and the verb ends them.
 			e.class = e.class&^classDestroy | classMutate
 		case e.word == "replace" && inPlace(words, at):
 			// "Replace all external links on a story", "Replaces the

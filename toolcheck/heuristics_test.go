@@ -412,6 +412,13 @@ func TestAnnotations(t *testing.T) {
 		{"an overwrite", `{"name": "update_acl", "description": "Update the ACL policy, overwriting concurrent changes.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"create or get", `{"name": "create_external_id", "description": "Create or get an external ID for the account.", "annotations": {"idempotentHint": true}}`, nil},
 		{"create or send", `{"name": "create_message", "description": "Create or send a message.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// A session object (an app, a page, a stream) that the verb erases
+		// is no plumbing: deleting one is a deletion (issue 44, ann15);
+		// closing or clearing one still is not.
+		{"an app deleted non-destructively", `{"name": "delete_app", "description": "Delete an app.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a page destroyed non-destructively", `{"name": "destroy_page", "description": "Destroy a page.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a stream deleted non-destructively", `{"name": "delete_stream", "description": "Delete a stream and all its data.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"a tab cleared non-destructively", `{"name": "clear_tab", "description": "Clear the tab.", "annotations": {"destructiveHint": false}}`, nil},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
