@@ -55,6 +55,10 @@ func (c verbClass) names() []string {
 
 // verbs is the seed lexicon of threats.md §5, tuned on the fixtures and
 // the captured real tool lists: base forms only; inflections are derived.
+// Unlinking, detaching and unassigning remove a link (an issue from a
+// project, a volume from a server, a user from a ticket), which the
+// opposite call restores: they change, they do not destroy, except
+// unlinking a file (unlinkedFiles), which is how POSIX deletes one.
 var verbLexicon = sync.OnceValue(func() map[string]verbClass {
 	m := map[string]verbClass{}
 	add := func(c verbClass, words string) {
@@ -70,9 +74,10 @@ var verbLexicon = sync.OnceValue(func() map[string]verbClass {
 	add(classMutate, `write edit update set put patch modify rename move mv create insert add append upload push commit merge
 		deploy publish install apply import save store replace overwrite reset restore approve grant chmod chown rewrite change assign
 		configure enable disable upsert register archive lock unlock close reopen star fork transition schedule mark submit
-		comment reply react invite share sync copy duplicate clone mkdir touch refactor fill click toggle new`)
+		comment reply react invite share sync copy duplicate clone mkdir touch refactor fill click toggle new
+		unlink detach unassign`)
 	add(classDestroy, `delete remove rm drop truncate destroy purge wipe erase kill terminate revoke uninstall overwrite clear reset cancel
-		unlink rmdir discard prune flush shred nuke evict force replace`)
+		rmdir discard prune flush shred nuke evict force replace`)
 	add(classExec, `run exec execute eval shell bash sh cmd spawn invoke compile launch interpret sudo powershell pwsh subprocess`)
 	add(classSend, `send post email mail message notify tweet publish webhook upload transfer pay reply dm sms broadcast forward
 		share invite dial alert announce submit`)
@@ -424,7 +429,16 @@ func clauseVerbs(words []string) []verbEvidence {
 		for k := range ev {
 			ev[k].class = classRead
 		}
-	case membership(words, 0, false), ev[0].class&classDestroy != 0 && linkBetween(words):
+	case membership(words, 0, false):
+		// "Detach or remove a policy from a role": the verbs coordinated
+		// with the first share its object, and a membership verb among
+		// them changes the same membership.
+		for k := range ev {
+			if k == 0 || membershipVerbs()[ev[k].word] {
+				ev[k] = asMembership(ev[k])
+			}
+		}
+	case ev[0].class&classDestroy != 0 && linkBetween(words):
 		ev[0] = asMembership(ev[0])
 	}
 	return ev
@@ -647,6 +661,9 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// "Push backend node IDs to the frontend for inspection": moved
 			// into the client's own view, no user data changes.
 			e.class = classRead
+		case e.word == "unlink" && anyIn(phraseHeads(phrase, name && at > 0), unlinkedFiles()):
+			// "Unlink a file": the POSIX deletion of its name.
+			e.class |= classDestroy
 		case e.word == "drop" && at > 0 && (words[at-1] == "drag" || at > 1 && words[at-1] == "and" && words[at-2] == "drag"):
 			// "Drag and drop", "drag_drop": a pointer gesture, not dropping
 			// a table.
@@ -855,6 +872,14 @@ func placedIn(words []string, at int) bool {
 	}
 	return false
 }
+
+// linkVerbs remove a link only: an issue from a project, a volume from a
+// server, a user from a ticket.
+var linkVerbs = lazyWordSet(`unlink detach unassign`)
+
+// unlinkedFiles are what unlinking deletes: a file's name is its last
+// link.
+var unlinkedFiles = lazyWordSet(`file files path paths symlink symlinks`)
 
 // derivedNouns are copies kept to answer faster: what they hold is
 // stored elsewhere.
@@ -1117,6 +1142,18 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		if m := a.cur.admitted(auxStrongDestroy, a.m.strongDestroy, e.descView); m != "" && !e.descUnread && !harmlessOverwrite(e.descView, m) && !negatedPhrase(e.descView, m) && !possibleFate(e.descView, m) {
 			e.desc = append(e.desc, verbEvidence{class: classDestroy, word: m, source: "description"})
 			e.descPhrase = m
+		}
+	}
+	// A name that unlinks, detaches or unassigns (linkVerbs) says what
+	// its description's "remove" removes: a link ("detach_policy":
+	// "Removes the policy from the role"), which the opposite call
+	// restores. A deletion the description adds ("and deletes it") is
+	// another verb and stays.
+	if slices.ContainsFunc(e.name, func(n verbEvidence) bool { return linkVerbs()[n.word] && n.class&classDestroy == 0 }) {
+		for k, d := range e.desc {
+			if d.word == "remove" {
+				e.desc[k] = asMembership(d)
+			}
 		}
 	}
 	// The name's verb is read with the object its description gives it:

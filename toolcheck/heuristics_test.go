@@ -419,6 +419,16 @@ func TestAnnotations(t *testing.T) {
 		{"a page destroyed non-destructively", `{"name": "destroy_page", "description": "Destroy a page.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"a stream deleted non-destructively", `{"name": "delete_stream", "description": "Delete a stream and all its data.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"a tab cleared non-destructively", `{"name": "clear_tab", "description": "Clear the tab.", "annotations": {"destructiveHint": false}}`, nil},
+		// Unlinking, detaching and unassigning remove a link, which the
+		// opposite call restores (issue 44, ann15); unlinking a file
+		// deletes it, and a deletion coordinated with the detach is one.
+		{"an issue unlinked from a project", `{"name": "unlink_issue", "description": "Unlink an issue from a project.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a volume detached from a server", `{"name": "detach_volume", "description": "Detach a volume from a server.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a user unassigned from a ticket", `{"name": "unassign_user", "description": "Unassign a user from a ticket.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a policy detached or removed", `{"name": "detach_policy", "description": "Detach or remove a policy from a role.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a detach whose description removes", `{"name": "detach_policy", "description": "Removes the policy document from the role.", "annotations": {"destructiveHint": false}}`, nil},
+		{"a file unlinked", `{"name": "unlink_file", "description": "Unlink a file.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"detach and delete", `{"name": "detach_disk", "description": "Detach and delete a disk.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
