@@ -1181,7 +1181,8 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		// "Get CLI installation instructions"), or whose object is
 		// guidance ("write_pubnub_app": "Get PubNub Best Practices"),
 		// reads too.
-		if !confirmed && (infoText(titleClauses, e.title, n.word, nameWords) || infoText(annTitleClauses, e.annTitle, n.word, nameWords) || readable && infoText(descClauses, e.desc, n.word, nameWords)) {
+		if !confirmed && (infoText(titleClauses, e.title, n.word, nameWords) || infoText(annTitleClauses, e.annTitle, n.word, nameWords) || readable && infoText(descClauses, e.desc, n.word, nameWords) ||
+			readable && nounUse(descClauses, e.desc, n.word) || nounUse(titleClauses, e.title, n.word) || nounUse(annTitleClauses, e.annTitle, n.word)) {
 			n.class, n.weak = classRead, false
 		}
 		kept = append(kept, n)
@@ -1243,6 +1244,27 @@ func sharedReading(title, desc, name []verbEvidence) []verbEvidence {
 		}
 	}
 	return title
+}
+
+// nounUse reports whether words, a first clause whose evidence ev is a
+// read and nothing else, use verb as a noun: after a determiner ("Check
+// whether an update is available" for update_available) or a preposition
+// ("Check for updates"): the name's word names what the tool reads about, not
+// what it does. A clause with another action, or the verb itself in verb
+// position, claims no read.
+func nounUse(words []string, ev []verbEvidence, verb string) bool {
+	if len(ev) == 0 || classesOf(ev) != classRead {
+		return false
+	}
+	for k := 1; k < len(words); k++ {
+		if w := words[k]; w != verb && w != verb+"s" && w != verb+"es" {
+			continue
+		}
+		if p := words[k-1]; objectIntroducers()[p] || p == "no" || p == "for" || p == "about" || p == "of" {
+			return true
+		}
+	}
+	return false
 }
 
 // infoText reports whether words, a first clause whose evidence ev is a

@@ -293,7 +293,8 @@ func TestAnnotations(t *testing.T) {
 		{"the description reads, the name writes", `{"name": "create_report", "description": "Generate a report from the given data.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
 		{"an exec word that modifies a noun", `{"name": "eval_results", "description": "Eval results for a run.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a verb before a complementizer", `{"name": "write_permissions_check", "description": "Check whether the token has write permissions.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
-		{"a description that names what it returns", `{"name": "publish_history", "description": "History of publishes for a site.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
+		{"a description that names what it returns", `{"name": "publish_history", "description": "History of the site's releases.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "note"}},
+		{"a description that names the name's verb as what it returns", `{"name": "publish_history", "description": "History of publishes for a site.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a verbless description is no read", `{"name": "publish_site", "description": "Site publication.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"a noun a name's verb acts on", `{"name": "set_webhook", "description": "Set the webhook URL for events.", "inputSchema": {"type": "object", "properties": {"webhook_url": {"type": "string", "format": "uri"}}}, "annotations": {"openWorldHint": false, "destructiveHint": false}}`, map[string]string{ruleA003: "note"}},
 		{"moved into the client's view", `{"name": "push_nodes_to_frontend", "description": "Push backend node IDs to the frontend for inspection.", "annotations": {"readOnlyHint": true}}`, nil},
@@ -429,6 +430,12 @@ func TestAnnotations(t *testing.T) {
 		{"a detach whose description removes", `{"name": "detach_policy", "description": "Removes the policy document from the role.", "annotations": {"destructiveHint": false}}`, nil},
 		{"a file unlinked", `{"name": "unlink_file", "description": "Unlink a file.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"detach and delete", `{"name": "detach_disk", "description": "Detach and delete a disk.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		// A name's verb that the reading first clause (description or
+		// title) uses as a noun names what is read (issue 44, ann15).
+		{"an update checked for", `{"name": "update_available", "description": "Check whether an update is available for the installed package.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"updates checked for in the title", `{"name": "update_check", "title": "Look for updates", "annotations": {"readOnlyHint": true}}`, nil},
+		{"an update applied after a check", `{"name": "update_package", "description": "Update the package after checking that an update is available.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"an update named, not read", `{"name": "update_available", "description": "Notify the team that an update is available.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
