@@ -1014,7 +1014,11 @@ const (
 	// strongDestroyExpr finds destructive phrases anywhere in a description.
 	// An update of an existing resource's fields is not destructive
 	// (docs/rules.md, MCPG-A002): replacing or overwriting it is.
-	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|replaces? (?:an )?existing\b|irreversibl\w*|cannot be undone)`
+	// "Replacing it if it exists" is an overwrite by another name (a
+	// write_file that replaces the file there); "replacing any file
+	// there" names no file that exists and stays at most the lead verb's
+	// evidence.
+	strongDestroyExpr = `\b(?:overwrit\w*|permanently (?:delete|remove|erase)\w*|replaces? (?:an )?existing\b|replac(?:e|es|ed|ing) (?:it|them|the (?:file|files|document|documents)) if (?:it|they) (?:already )?exists?\b|irreversibl\w*|cannot be undone)`
 	// idempotentClaimExpr recognises creation that is idempotent by design,
 	// also where the description says a repeated call is safe ("Safe to
 	// call multiple times", "safe to retry"), what a repeated call

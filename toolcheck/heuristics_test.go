@@ -436,6 +436,10 @@ func TestAnnotations(t *testing.T) {
 		{"updates checked for in the title", `{"name": "update_check", "title": "Look for updates", "annotations": {"readOnlyHint": true}}`, nil},
 		{"an update applied after a check", `{"name": "update_package", "description": "Update the package after checking that an update is available.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"an update named, not read", `{"name": "update_available", "description": "Notify the team that an update is available.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		// "Replacing it if it exists" overwrites; "replacing any file
+		// there" names none that exists (issue 44, ann15).
+		{"a file replaced if it exists", `{"name": "write_file", "description": "Write content to a file, replacing it if it exists.", "annotations": {"idempotentHint": true, "destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"any file there replaced", `{"name": "extract_archive", "description": "Extract the archive into the target directory, replacing any file there.", "annotations": {"destructiveHint": false}}`, nil},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
