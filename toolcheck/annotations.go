@@ -217,6 +217,9 @@ func membership(words []string, i int, name bool) bool {
 	if !membershipVerbs()[base] {
 		return false
 	}
+	if name && i > 0 && referenceLists()[words[i-1]] {
+		return true // "watchlist_add": the list's own verb
+	}
 	var obj []string
 	rest := words[i+1:]
 	prep := -1
@@ -242,6 +245,9 @@ func membership(words []string, i int, name bool) bool {
 	}
 	if prep > 0 && anyIn(rest[prep+1:min(prep+4, len(rest))], groupNouns()) {
 		return true // "remove issues from an epic": they stay issues
+	}
+	if prep > 0 && anyIn(rest[prep+1:min(prep+5, len(rest))], referenceLists()) {
+		return true // "Add a file to the chat context": a reference to the file
 	}
 	for _, w := range obj {
 		if contentNouns()[w] || execNouns()[w] {
@@ -274,6 +280,12 @@ func sameKind(obj, container []string) bool {
 // playlist. Removing content from one leaves the content.
 var groupNouns = lazyWordSet(`epic epics sprint sprints milestone milestones board boards playlist playlists album albums
 	group groups team teams organization organizations org cart firewall firewalls release releases cycle cycles`)
+
+// referenceLists hold references to what lives elsewhere: a chat's
+// context, an editor's selection, a watchlist. Adding a file or a symbol
+// to one, or removing it, leaves the file or the symbol, and adding it
+// twice lists it once.
+var referenceLists = lazyWordSet(`context contexts selection selections watchlist watchlists`)
 
 // unreadLanguage reports whether s is mostly letters outside Latin
 // script: text in a language this analysis does not read, which gives no

@@ -440,6 +440,15 @@ func TestAnnotations(t *testing.T) {
 		// there" names none that exists (issue 44, ann15).
 		{"a file replaced if it exists", `{"name": "write_file", "description": "Write content to a file, replacing it if it exists.", "annotations": {"idempotentHint": true, "destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
 		{"any file there replaced", `{"name": "extract_archive", "description": "Extract the archive into the target directory, replacing any file there.", "annotations": {"destructiveHint": false}}`, nil},
+		// A chat's context, an editor's selection and a watchlist hold
+		// references (issue 44, ann15): reading them reads, adding to one
+		// adds a reference once.
+		{"a file added to the chat context", `{"name": "add_context", "description": "Add a file to the chat context.", "annotations": {"idempotentHint": true}}`, nil},
+		{"a ticker added to a watchlist", `{"name": "watchlist_add", "annotations": {"idempotentHint": true}}`, nil},
+		{"a ticker added to a portfolio", `{"name": "portfolio_add", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "note"}},
+		{"the chat context read", `{"name": "get_chat_context", "description": "Get the current chat context.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"the selection read", `{"name": "read_selection", "description": "Read the current selection in the editor.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a file added to a folder", `{"name": "add_file", "description": "Add a file to the folder.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
