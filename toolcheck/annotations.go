@@ -69,7 +69,7 @@ var verbLexicon = sync.OnceValue(func() map[string]verbClass {
 	add(classRead, `get list read view show search find query lookup look describe inspect check count preview display print
 		explain analyze analyse summarize summarise compare validate verify calculate compute parse diff retrieve load watch monitor
 		scan review evaluate estimate resolve translate echo ping explore measure sum return returns extract render convert
-		open poll geocode select hover screenshot demonstrate simulate compress zoom highlight`)
+		open poll geocode select hover screenshot demonstrate simulate compress zoom highlight suggest recommend`)
 	add(classNet, `fetch download browse crawl scrape request navigate curl wget http`)
 	add(classMutate, `write edit update set put patch modify rename move mv create insert add append upload push commit merge
 		deploy publish install apply import save store replace overwrite reset restore approve grant chmod chown rewrite change assign
@@ -600,6 +600,13 @@ var (
 	eraseVerbs = lazyWordSet(`delete destroy`)
 	viewState  = lazyWordSet(`selection selections filter filters highlight highlights zoom viewport form forms field fields`)
 	resetVerbs = lazyWordSet(`clear reset`)
+	// viewVerbs put a view setting in place; viewFilters are the settings
+	// of how a client shows what it reads (a filter on results, a zoom, a
+	// sort order), no user data. A form's fields are data the user fills.
+	viewVerbs   = lazyWordSet(`apply set`)
+	viewFilters = lazyWordSet(`filter filters zoom viewport highlight highlights sort sorting`)
+	// composedQueries are what a writing verb composes as text.
+	composedQueries = lazyWordSet(`query queries sql`)
 )
 
 // judgeObjects reads each verb with its object in words: an execution verb
@@ -682,6 +689,18 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			e.class = classMutate
 		case sessionVerbs()[e.word] && sessionObjects()[obj]:
 			continue
+		case !name && e.word == "write" && anyIn(phraseHeads(phrase, false), composedQueries()) && !placedIn(words, at) && !toPlace(words, at) &&
+			!andVerb(words, at, classMutate|classExec|classSend|classDestroy):
+			// "Write a SQL query from a natural language question": the
+			// query is text the tool returns, not run and not stored
+			// ("... and run it", "to a file" are). Only the description
+			// says so: a name's "write_query" also names the SQLite
+			// server's tool that runs an INSERT.
+			e.class = classRead
+		case e.class == classMutate && viewVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), viewFilters()):
+			// "apply_filter", "Set the zoom": how the client shows what
+			// it reads.
+			e.class = classRead
 		case resetVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), viewState()):
 			// "Clear the selection", "Reset the dashboard filters".
 			e.class = e.class&^classDestroy | classMutate
@@ -728,8 +747,9 @@ func rehearsal(words []string, at int) bool {
 var clauseEnds = lazyWordSet(`so that which when whenever if because before after until while then where unless`)
 
 // objectPhrase returns up to six words of the object of the verb at
-// words[at] (past determiners), up to "of", which the head precedes ("a
-// summary of a document" is a summary), and in a name also the word
+// words[at] (past determiners), up to "of" or "between", which the head
+// precedes ("a summary of a document" is a summary, "a diff between two
+// versions" a diff), and in a name also the word
 // before the verb ("mb_bookmark_delete": "bookmark").
 func objectPhrase(words []string, at int, name bool) []string {
 	if at < 0 {
@@ -743,7 +763,7 @@ func objectPhrase(words []string, at int, name bool) []string {
 			continue
 		}
 		w := rest[i]
-		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || w == "of" || clauseEnds()[w] || exampleAside(rest[i:]) {
+		if len(out) == 6 || objectPrepositions()[w] || w == "and" || w == "or" || w == "for" || w == "of" || w == "between" || clauseEnds()[w] || exampleAside(rest[i:]) {
 			break
 		}
 		if !objectSkips()[w] {
@@ -811,13 +831,13 @@ var memberNouns = lazyWordSet(`member members membership memberships collaborato
 
 // renderVerbs make an output from their input; renderedNouns are the
 // document formats and renderings they make (a PDF, a chart, a QR code)
-// and what is computed from a text (a summary, embeddings), which hold
-// nothing but that input.
+// and what is computed from a text (a summary, embeddings) or from two
+// (a diff between versions), which hold nothing but that input.
 var (
 	renderVerbs   = lazyWordSet(`create generate`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
 		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid
-		summary summaries embedding embeddings vector vectors`)
+		summary summaries embedding embeddings vector vectors diff diffs`)
 	// issuedNouns are what a service issues and keeps when it generates
 	// one: a credential, an invoice.
 	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices coupon coupons
@@ -865,6 +885,21 @@ func andVerb(words []string, at int, mask verbClass) bool {
 			if _, c := lookupVerb(words[i+1], true); c&mask != 0 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// toPlace reports whether the clause of the verb at words[at] sends its
+// object to a place ("to a file", "to the database") before a clause
+// ends: what is written there is stored.
+func toPlace(words []string, at int) bool {
+	for _, w := range words[max(at+1, 0):] {
+		if w == "to" || w == "into" {
+			return true
+		}
+		if clauseEnds()[w] {
+			return false
 		}
 	}
 	return false
@@ -1050,6 +1085,10 @@ const (
 	idempotentClaimExpr = `\balready\b[^.;!?]{0,60}?\b(?:skipped|ignored|left as (?:it is|they are|is)|left unchanged|not (?:added|created|inserted|appended|written) (?:again|twice))\b|\b(?:nothing (?:changes|happens)|does nothing|no change is made)\b[^.;!?]{0,40}?\b(?:if|when)\b[^.;!?]{0,40}?\balready\b|\bif (?:it |they |(?:the|a|an|this|that|your|its) [a-z][a-z0-9_-]* )?(?:is|are) already (?:present|there|listed|in)\b|überschr(?:ieb|eib)|sobrescr(?:ib|ev)|(?:é|e)cras(?:é|e)|sovrascri|覆盖|上書き|덮어(?:쓰|씁|써|쓴)|\bsafe to (?:retry|re-?run|(?:call|run|invoke|repeat)(?: it| this)? (?:multiple times|several times|more than once|again|repeatedly))\b|\bif (?:it is |it's |they are )?already (?:exists?|registered|created|installed|present|added|set up|configured)\b|\breturns? (?:the |an? )?existing\b|\bensur\w*|\bif (?:it |they |(?:the|a|an|this|that|your|its) [a-z][a-z0-9_-]* )?(?:does not|doesn't|do not|don't) (?:already )?exist|\balready exist\w*|\bor update\b|\b(?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up) or (?:creates?|adds?|makes?)\b|\b(?:creates?|adds?|makes?) or (?:gets?|finds?|fetch(?:es)?|retrieves?|returns?|reuses?|looks? up)\b|\bupsert|\bidempotent|\balready (?:indexed|queued|submitted|known|recorded|tracked|stored|saved|imported|uploaded|subscribed|applied)\b|\b(?:on|for) (?:a )?duplicate\b|\bduplicates? (?:are|is|will be) (?:ignored|skipped|detected|rejected|merged)\b|\bdeduplicat\w*|\b(?:skips?|ignores?) (?:existing|duplicates?)\b|\bno-?op\b|\boverwrit\w*|\b(?:create|replace)s? \(?or (?:create|replace)\b`
 )
 
+// httpMethods follow "http" in a name that makes a request
+// ("http_get"): the method, not a read or a write of the vendor's data.
+var httpMethods = lazyWordSet(`get post put patch delete head options request fetch call`)
+
 // netParams are parameter names that address the network.
 var netParams = lazyWordSet(`url urls endpoint webhook webhookurl callbackurl callback recipient recipients email emails emailaddress host hostname`)
 
@@ -1204,6 +1243,14 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		kept = append(kept, n)
 	}
 	e.name = kept
+	for i := 0; i+1 < len(nameWords); i++ {
+		// "http_get", "httpPost", "https_request": an HTTP method after
+		// "http" is a request to whatever URL the call names.
+		if (nameWords[i] == "http" || nameWords[i] == "https") && httpMethods()[nameWords[i+1]] {
+			e.name = append(e.name, verbEvidence{class: classNet, word: nameWords[i], source: "name", object: "url"})
+			break
+		}
+	}
 	for _, p := range a.cur.params(t) {
 		key := strings.Join(p.words, "")
 		switch {
@@ -1264,8 +1311,9 @@ func sharedReading(title, desc, name []verbEvidence) []verbEvidence {
 
 // nounUse reports whether words, a first clause whose evidence ev is a
 // read and nothing else, use verb as a noun: after a determiner ("Check
-// whether an update is available" for update_available) or a preposition
-// ("Check for updates"): the name's word names what the tool reads about, not
+// whether an update is available" for update_available), a preposition
+// ("Look for updates") or, in the plural, right after the reading verb
+// ("Suggest moves for the current position" for move_suggestions): the name's word names what the tool reads about, not
 // what it does. A clause with another action, or the verb itself in verb
 // position, claims no read.
 func nounUse(words []string, ev []verbEvidence, verb string) bool {
@@ -1273,11 +1321,15 @@ func nounUse(words []string, ev []verbEvidence, verb string) bool {
 		return false
 	}
 	for k := 1; k < len(words); k++ {
-		if w := words[k]; w != verb && w != verb+"s" && w != verb+"es" {
+		w := words[k]
+		if w != verb && w != verb+"s" && w != verb+"es" {
 			continue
 		}
 		if p := words[k-1]; objectIntroducers()[p] || p == "no" || p == "for" || p == "about" || p == "of" {
 			return true
+		}
+		if k == 1 && w != verb {
+			return true // "Suggest moves for the position": the plural is the reading verb's object
 		}
 	}
 	return false

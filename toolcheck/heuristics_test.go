@@ -449,6 +449,22 @@ func TestAnnotations(t *testing.T) {
 		{"the chat context read", `{"name": "get_chat_context", "description": "Get the current chat context.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"the selection read", `{"name": "read_selection", "description": "Read the current selection in the editor.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a file added to a folder", `{"name": "add_file", "description": "Add a file to the folder.", "annotations": {"idempotentHint": true}}`, map[string]string{ruleA004: "warning"}},
+		// An HTTP method after "http" in a name makes a request to the URL
+		// the call names (issue 44, ann15).
+		{"an HTTP GET in a closed world", `{"name": "http_get", "description": "Make an HTTP GET request to a URL.", "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
+		{"an HTTP GET in an open world", `{"name": "http_get", "description": "Make an HTTP GET request to a URL.", "annotations": {"readOnlyHint": true, "openWorldHint": true}}`, nil},
+		{"HTTP status read in a closed world", `{"name": "get_http_status", "description": "Get the HTTP status of the last deployment.", "annotations": {"openWorldHint": false}}`, nil},
+		// A diff, a query written as text, a filter applied to what is
+		// read and the plural of the name's verb after a reading verb
+		// make no change (issue 44, ann15).
+		{"a diff created", `{"name": "create_diff", "description": "Create a diff between two versions of a file.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a diff created and saved", `{"name": "create_diff", "description": "Create a diff between two versions and save it to the repository.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"a query written from a question", `{"name": "write_query", "description": "Write a SQL query from a natural language question.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a query written and run", `{"name": "write_query", "description": "Write a SQL query and run it against the database.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"a write query executed", `{"name": "write_query", "description": "Execute an INSERT, UPDATE, or DELETE query on the SQLite database.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		{"moves suggested", `{"name": "move_suggestions", "description": "Suggest moves for the current chess position.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a filter applied to results", `{"name": "apply_filter", "description": "Apply a filter to the search results.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"a patch applied", `{"name": "apply_patch", "description": "Apply a patch to the repository.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
