@@ -495,6 +495,12 @@ func TestShadowing(t *testing.T) {
 		{"Claude Code builtin, lower case", tool(`{"name": "webfetch"}`), "warning", "", "", "builtin"}, // Gemini's web_fetch
 		{"Claude Code builtin in MCP's lower case", tool(`{"name": "grep"}`), "note", "", "", "builtin"},
 		{"Claude Code builtin, its own case", tool(`{"name": "WebFetch"}`), "warning", "", "", "builtin"},
+		// camelCase is JavaScript's spelling of the builtin's words, not
+		// Claude Code's PascalCase; Gemini's web_fetch still reads in
+		// webFetch, and a case of its own (wEBSearch) imitates.
+		{"Claude Code builtin in camelCase", tool(`{"name": "webSearch"}`), "note", "", "", "builtin"},
+		{"Claude Code builtin in camelCase, Gemini's too", tool(`{"name": "webFetch"}`), "warning", "", "", "builtin"},
+		{"Claude Code builtin in a case of its own", tool(`{"name": "wEBSearch"}`), "warning", "", "", "builtin"},
 		{"Claude Code historical builtin", tool(`{"name": "LS"}`), "note", "", "", "builtin"},
 		{"confusable builtin", tool(`{"name": "Rеad"}`), "warning", "warning", "warning", "builtin"},
 		{"Codex builtin by case", tool(`{"name": "Apply_Patch"}`), "warning", "", "", "builtin"},

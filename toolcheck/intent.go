@@ -1013,9 +1013,31 @@ func (a *toolAnalysis) clauseIntent(add func(string, float64, string, bool), s s
 		// AWS_SECRET_ACCESS_KEY from the shell in context").
 		add(famSensitive, 4, s, false)
 	}
-	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") && !credChannel(p, s) {
+	if cred && p.credSource.MatchString(s) && p.transfer.MatchString(s) && p.credTaken.MatchString(s) && !strings.Contains(s, "default") && !credChannel(p, s) && !takeForbidden(p, s) {
 		add(famSensitive, 4, s, false)
 	}
+}
+
+// takeForbidden reports whether every verb of taking a credential in s
+// (credTaken's read, fetch, copy ...) follows a negation up to 40 bytes
+// before it in the same clause ("Do NOT read, open, or echo any .env
+// file"): the clause forbids taking the secret, as negated does for the
+// other credential rules. "The user's" is no verb and is not forbidden.
+func takeForbidden(p *intentPatterns, s string) bool {
+	locs := p.credTaken.re.FindAllStringIndex(s, 4)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, m := range locs {
+		w := s[m[0]:m[1]]
+		if strings.Contains(w, "user") || w == "their" {
+			return false
+		}
+		if !negated(s[max(0, m[0]-40):m[0]]) {
+			return false
+		}
+	}
+	return true
 }
 
 // modelHeldAsk reports whether a clause names a secret the model came
@@ -2126,7 +2148,7 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 		if !p.paramVerb.MatchString(before) && !p.readVerb.MatchString(before) && !p.paramAfter.MatchString(after) && !p.passiveTo.MatchString(after) {
 			// In a parameter's own text, private data that "works here"
 			// or "goes here" is what the parameter asks for.
-			if param && p.hereDest.MatchString(after) {
+			if param && p.hereDest.MatchString(after) && !a.writtenAtPlace(after) {
 				return true
 			}
 			continue
@@ -2142,6 +2164,31 @@ func (a *toolAnalysis) paramFlow(p *intentPatterns, s string, param bool) bool {
 		}
 	}
 	return false
+}
+
+// writtenAtPlaceRE finds, just after private data in a parameter's own
+// text, the tool's own act of writing it at the place the parameter names
+// ("project_path: the root directory. The env file is written here").
+var writtenAtPlaceRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?: [\w.-]+)? (?:is|are|will be|gets|get) (?:written|saved|created|stored|generated) (?:in(?:to)? |under |at )?here\b`)
+})
+
+// writtenAtPlace reports whether the parameter being read names a place
+// on disk (its name's last word path, dir, directory, folder, root or
+// location) and after is the passive of writing at it (writtenAtPlaceRE):
+// "here" is where the tool puts the file, not a value the model is told to
+// fill with the data.
+func (a *toolAnalysis) writtenAtPlace(after string) bool {
+	name := strings.ToLower(a.curParam)
+	if k := strings.LastIndexAny(name, "_-"); k >= 0 {
+		name = name[k+1:]
+	}
+	switch name {
+	case "path", "dir", "directory", "folder", "root", "location":
+	default:
+		return false
+	}
+	return writtenAtPlaceRE().MatchString(after)
 }
 
 // destBefore reports whether the text before private data hands it to

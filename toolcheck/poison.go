@@ -71,6 +71,9 @@ type toolPhrase struct {
 	// described, when set, drops a match m that the words before it put
 	// in a describing or a negated frame (attemptFrame, bannedWithout).
 	described func(before, m string) bool
+	// told, when set, drops a match m that the words after it show is not
+	// of the family (toldNoSecret: what the user is not to be told).
+	told func(m, after string) bool
 }
 
 // win is a window of up to n characters within one sentence: a period
@@ -153,7 +156,12 @@ func poisonPhraseList() []toolPhrase {
 		// "Without telling the user" under a negated act ("Do not store
 		// the token without telling the user") bans acting unannounced:
 		// bannedWithout.
-		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b` + tlWin(40) + `\b(?:the )?(?:user|human|operator|requester)s?\b`), described: bannedWithout},
+		// What the user is not to be told, when it follows, may be no
+		// secret: advice the model is to act on itself ("never tell the
+		// user which command to run, only run it for them") or a claim
+		// that the product lacks something ("never tell the user a
+		// schedule type is unsupported"): toldNoSecret.
+		{family: famConceal, weight: 4, re: newLitRegexp(`\b(?:do not|don't|dont|never|without) (?:ever )?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|say|saying)\b` + tlWin(40) + `\b(?:the )?(?:user|human|operator|requester)s?\b`), described: bannedWithout, told: toldNoSecret},
 		tlPhrase(famConceal, 4, `\b(?:do not|don't|never) mention (?:that|this|it|the fact)\b`),
 		// The user's confirmation bypassed ("no need to confirm with the
 		// user", "do not ask the user for approval", "never wait for user
@@ -739,6 +747,33 @@ func bannedWithout(before, m string) bool {
 	return true
 }
 
+// toldNoSecretRE finds, just after "tell the user", the thing the user
+// is not to be told when it is no secret of the model's: a wh-word with an
+// infinitive ("which command to run", "how to fix it"), advice the user
+// would act on, which the order leaves the model to carry out itself; or a
+// claim, its subject indefinite, that the product lacks something ("a
+// schedule type is unsupported or missing", "any region is not
+// available"), an order against a false claim about the product, not one
+// to hide what the model did or the data it handled. A finite clause ("what
+// you ran", "that the file was uploaded") and a definite subject ("the
+// backup is missing") still hide.
+var toldNoSecretRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^,? (?:(?:which|what) (?:[\w-]+ )?to [a-z]|(?:how|where) to [a-z]|(?:that )?(?:an?|any|some) (?:[\w-]+ ){1,2}?(?:is|are) (?:unsupported|not supported|unavailable|not available|not implemented|impossible)\b)`)
+})
+
+// toldNoSecret reports whether a "never tell the user" match m is
+// followed by what toldNoSecretRE finds: only for the verb "tell", whose
+// next object is what is told.
+func toldNoSecret(m, after string) bool {
+	if !strings.Contains(m, "tell") {
+		return false
+	}
+	if len(after) > 120 {
+		after = after[:120]
+	}
+	return toldNoSecretRE().MatchString(after)
+}
+
 // notExampleAddress drops documentation addresses (RFC 2606 domains).
 func notExampleAddress(m string) bool {
 	at := strings.LastIndexByte(m, '@')
@@ -792,6 +827,9 @@ func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool
 				continue
 			}
 			if p.described != nil && p.described(view[:loc[0]], m) {
+				continue
+			}
+			if p.told != nil && p.told(m, view[loc[1]:]) {
 				continue
 			}
 			w := p.weight

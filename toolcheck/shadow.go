@@ -149,10 +149,12 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		}
 		// Claude Code namespaces every MCP tool and names its own in
 		// PascalCase: "cron_create" and "grep" follow MCP's naming
-		// convention, they do not imitate CronCreate and Grep; "Grep"
-		// and a look-alike do.
+		// convention, and "webSearch" and "taskList" the camelCase of
+		// JavaScript servers (the builtin's name, its first letter
+		// lowered); they do not imitate CronCreate, Grep, WebSearch and
+		// TaskList; "Grep" and a look-alike do.
 		if r.list.client == "claude-code" && (kind == "separator-insensitive" && strings.ContainsAny(t.Name, "_-") ||
-			kind == "case-insensitive" && t.Name == strings.ToLower(t.Name)) {
+			kind == "case-insensitive" && (t.Name == strings.ToLower(t.Name) || camelOf(t.Name, r.name))) {
 			sev = reports.SeverityNote
 		}
 		hits = append(hits, hit{r, kind, sev})
@@ -192,6 +194,13 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		a.add(ruleU006, pos, ptr, fmt.Sprintf("tool name %s is confusable with the built-in tool %s", QuoteName(t.Name), best.ref.name),
 			map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": best.ref.name}, "builtin")
 	}
+}
+
+// camelOf reports whether name is the PascalCase builtin's name with only
+// its first letter lowered ("webSearch" of WebSearch): the camelCase
+// spelling of the same words.
+func camelOf(name, builtin string) bool {
+	return len(name) > 1 && len(name) == len(builtin) && name[0] >= 'a' && name[0] <= 'z' && name[0]-'a'+'A' == builtin[0] && name[1:] == builtin[1:]
 }
 
 // tlIsASCII reports whether s has no byte of 0x80 or above, reading eight
