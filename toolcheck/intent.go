@@ -149,6 +149,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 			// The verb on the credential itself ("request the user's PIN"),
 			// or the user made to give it ("have the user type their PIN").
 			`|\b(?:request|requests|requesting|ask for|asks for|asking for|collect|collects|collecting|obtain|obtains|obtaining|solicit|solicits|soliciting) $|\b(?:have|has|having|make|makes|making|let|lets|get|gets|getting) (?:the user|users|them|the customer|the person|him|her) (?:provide|enter|type|share|give|confirm|paste|send|supply|write|read out|say|tell you|re-?enter|reply with) (?:you )?$` +
+			// The user obliged, in the passive, to be asked ("the user
+			// needs to be asked for their email password"): an order as
+			// the active one is. "The user is prompted for their
+			// password" tells what a login screen does and is none.
+			`|\b(?:the user|users|the customer|the person|the account owner|they|he|she) (?:\w+ )?(?:needs? to|must|should|has to|have to|is to|are to|ought to|will need to) be (?:\w+ )?(?:asked|prompted|requested) (?:for|to (?:\w+ )?(?:provide|enter|type|share|give|confirm|paste|send|supply|write|re-?enter|reply with))(?: you)? $` +
 			// The user asked what it is, or to do something by giving it
 			// ("ask the user what their password is", "ask them to confirm
 			// their identity by typing their PIN code").
