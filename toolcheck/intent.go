@@ -45,8 +45,9 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|(?:the user'?s|their) (?:\w+ ){0,3}?(?:e-?mails|inbox|mailbox)|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\b(?:contents?|full text|text|copy) of (?:the |your |their |the user'?s |the client'?s )?(?:[\w-]+ ){0,2}?mcp (?:client )?(?:config(?:uration)?|settings)(?: files?)?\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
-// "then invoke X", "call X first").
-const sequencePattern = `\b(?:first|then|next|afterwards),? (?:call|invoke|use|run)\b|\b(?:call|invoke) \S+ (?:first|afterwards|next)\b`
+// "then invoke X", "call X first"), or the same order as a statement of
+// the step ("the assistant's next step is to call X").
+const sequencePattern = `\b(?:first|then|next|afterwards),? (?:call|invoke|use|run)\b|\b(?:call|invoke) \S+ (?:first|afterwards|next)\b|\b(?:next|first|following|final) step (?:is|will be) to (?:call|invoke|use|run)\b`
 
 // sequenceRE is sequencePattern alone, which clauseIntent tells from the
 // other directive words.
@@ -149,6 +150,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 			// The verb on the credential itself ("request the user's PIN"),
 			// or the user made to give it ("have the user type their PIN").
 			`|\b(?:request|requests|requesting|ask for|asks for|asking for|collect|collects|collecting|obtain|obtains|obtaining|solicit|solicits|soliciting) $|\b(?:have|has|having|make|makes|making|let|lets|get|gets|getting) (?:the user|users|them|the customer|the person|him|her) (?:provide|enter|type|share|give|confirm|paste|send|supply|write|read out|say|tell you|re-?enter|reply with) (?:you )?$` +
+			// The user obliged, in the passive, to be asked ("the user
+			// needs to be asked for their email password"): an order as
+			// the active one is. "The user is prompted for their
+			// password" tells what a login screen does and is none.
+			`|\b(?:the user|users|the customer|the person|the account owner|they|he|she) (?:\w+ )?(?:needs? to|must|should|has to|have to|is to|are to|ought to|will need to) be (?:\w+ )?(?:asked|prompted|requested) (?:for|to (?:\w+ )?(?:provide|enter|type|share|give|confirm|paste|send|supply|write|re-?enter|reply with))(?: you)? $` +
 			// The user asked what it is, or to do something by giving it
 			// ("ask the user what their password is", "ask them to confirm
 			// their identity by typing their PIN code").
