@@ -41,7 +41,7 @@ var desktopDataDirs = []struct{ rel, platform string }{
 func extensionLocations() []location {
 	var out []location
 	for _, d := range desktopDataDirs {
-		out = append(out, location{rel: d.rel + "/Claude Extensions/*/manifest.json", client: ClientClaudeDesktop, handler: desktopExtension, scope: ScopeExtension})
+		out = append(out, location{rel: d.rel + "/Claude Extensions/*/manifest.json", client: ClientClaudeDesktop, handler: desktopExtension})
 	}
 	return out
 }
