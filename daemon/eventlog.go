@@ -148,23 +148,21 @@ func (l *eventLog) closeFile() {
 
 // emit prepares (redacts, timestamps) and numbers evs, writes them, and
 // wakes followers.
-func (l *eventLog) emit(evs ...events.Event) []events.Event {
+func (l *eventLog) emit(evs ...events.Event) {
 	if len(evs) == 0 {
-		return nil
+		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make([]events.Event, len(evs))
-	for i, e := range evs {
-		out[i] = l.add(e)
+	for _, e := range evs {
+		l.add(e)
 	}
 	l.flush()
 	l.wake()
-	return out
 }
 
 // add numbers e, keeps it in the ring and queues it for the file.
-func (l *eventLog) add(e events.Event) events.Event {
+func (l *eventLog) add(e events.Event) {
 	e = events.Prepare(e, "daemon", l.det, l.now)
 	l.seq++
 	e.Seq = l.seq
@@ -173,7 +171,7 @@ func (l *eventLog) add(e events.Event) events.Event {
 		l.ring = append(l.ring[:0:0], l.ring[over:]...)
 	}
 	if l.path == "" {
-		return e
+		return
 	}
 	line := append(events.Marshal(e), '\n')
 	if l.dropped == 0 && l.pendingBytes+len(line) > l.maxPending {
@@ -187,14 +185,13 @@ func (l *eventLog) add(e events.Event) events.Event {
 		}
 		l.dropped++
 		l.droppedLast = e.Seq
-		return e
+		return
 	}
 	if len(l.pending) == 0 {
 		l.pendingSeq = e.Seq
 	}
 	l.pending = append(l.pending, line)
 	l.pendingBytes += len(line)
-	return e
 }
 
 func (l *eventLog) wake() {

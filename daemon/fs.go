@@ -257,11 +257,4 @@ func (c *cachingFS) unpin(path string) {
 	c.mu.Unlock()
 }
 
-// diskReads returns how many files were read from disk so far.
-func (c *cachingFS) diskReads() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.reads
-}
-
 var _ cfgfile.FS = (*cachingFS)(nil)

@@ -105,3 +105,10 @@ func TestPinnedServesLastGood(t *testing.T) {
 		t.Errorf("unpinned path served %q", data)
 	}
 }
+
+// diskReads returns how many files were read from disk so far.
+func (c *cachingFS) diskReads() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reads
+}

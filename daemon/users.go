@@ -223,11 +223,8 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-// parsePasswd reads passwd(5) lines (name:password:uid:gid:gecos:home:shell)
-// and keeps root and people's accounts (uid 1000 and up).
-func parsePasswd(data []byte) []User { return parsePasswdMin(data, 1000) }
-
-// parsePasswdMin keeps root and the accounts from uid minUID that are not
+// parsePasswdMin reads passwd(5) lines (name:password:uid:gid:gecos:home:shell)
+// and keeps root and the accounts from uid minUID that are not
 // nobody, have a login shell and an existing home.
 func parsePasswdMin(data []byte, minUID int) []User {
 	var out []User

@@ -28,7 +28,7 @@ func TestParsePasswd(t *testing.T) {
 		"gone:x:1003:1003::" + homes["gone"] + ":/bin/bash\n" +
 		"nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin\n" +
 		"+nis\nbroken line\n"
-	got := parsePasswd([]byte(passwd))
+	got := parsePasswdMin([]byte(passwd), 1000)
 	want := []User{{"root", 0, homes["root"]}, {"ana", 1000, homes["ana"]}, {"bob", 1001, homes["bob"]}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("users %+v, want %+v", got, want)

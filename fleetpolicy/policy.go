@@ -97,8 +97,6 @@ type Verification struct {
 	KeyID string
 	// Algorithm is the signing algorithm (default RS256).
 	Algorithm string
-	// Scope is the expected scope of the signature, if any.
-	Scope string
 }
 
 // LoadFile reads a bundle file (a .tar.gz as `opa build` writes it),
@@ -114,12 +112,12 @@ func LoadFile(file string, v Verification) (*Policy, error) {
 		// No key, no check: as `opa eval --bundle` reads a bundle.
 		r = r.WithSkipBundleVerification(true)
 	} else {
-		kc, err := keys.NewKeyConfig(v.Key, defaultString(v.Algorithm, "RS256"), v.Scope)
+		kc, err := keys.NewKeyConfig(v.Key, defaultString(v.Algorithm, "RS256"), "")
 		if err != nil {
 			return nil, fmt.Errorf("verification key: %w", err)
 		}
 		id := defaultString(v.KeyID, "default")
-		r = r.WithBundleVerificationConfig(bundle.NewVerificationConfig(map[string]*keys.Config{id: kc}, id, v.Scope, nil))
+		r = r.WithBundleVerificationConfig(bundle.NewVerificationConfig(map[string]*keys.Config{id: kc}, id, "", nil))
 	}
 	b, err := r.Read()
 	if err != nil {

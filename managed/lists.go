@@ -29,25 +29,6 @@ type Entry struct {
 	Doc     *Document
 }
 
-// String renders the entry as it is written, for messages.
-func (e Entry) String() string {
-	switch e.Key {
-	case EntryName:
-		return fmt.Sprintf("{%q: %q}", e.Key, e.Name)
-	case EntryCommand:
-		return fmt.Sprintf("{%q: [%s]}", e.Key, strings.Join(quoted(e.Command), ", "))
-	}
-	return fmt.Sprintf("{%q: %q}", e.Key, e.URL)
-}
-
-func quoted(list []string) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
-}
-
 // ListIssue is a problem with a policy list that Claude Code resolves silently:
 // an entry dropped, or a whole list turned into [] or ignored.
 type ListIssue struct {

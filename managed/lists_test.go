@@ -103,7 +103,7 @@ func TestParseList(t *testing.T) {
 			}
 			for _, e := range l.Entries {
 				if e.Doc != d || e.Loc.Path != d.Path || !strings.HasPrefix(e.Loc.Pointer, "/"+tc.key+"/") || e.Loc.Line == 0 {
-					t.Errorf("entry %s location %+v", e, e.Loc)
+					t.Errorf("entry %+v location %+v", e, e.Loc)
 				}
 			}
 		})
@@ -121,21 +121,6 @@ func TestParseListPositions(t *testing.T) {
 	}
 	if want := `allowedMcpServers[1] is dropped: allow serverName "b.c" must match ^[a-zA-Z0-9_-]+$`; l.Issues[0].Message != want {
 		t.Errorf("message %q, want %q", l.Issues[0].Message, want)
-	}
-}
-
-func TestEntryString(t *testing.T) {
-	for _, tc := range []struct {
-		e    Entry
-		want string
-	}{
-		{Entry{Key: EntryName, Name: "docs"}, `{"serverName": "docs"}`},
-		{Entry{Key: EntryCommand, Command: []string{"npx", "-y"}}, `{"serverCommand": ["npx", "-y"]}`},
-		{Entry{Key: EntryURL, URL: "https://x/*"}, `{"serverUrl": "https://x/*"}`},
-	} {
-		if got := tc.e.String(); got != tc.want {
-			t.Errorf("%q, want %q", got, tc.want)
-		}
 	}
 }
 

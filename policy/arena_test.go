@@ -143,3 +143,9 @@ deny contains {"id": "ACME-1", "msg": "no bash"} if input.server.command == "bas
 		}
 	}
 }
+
+// LaterFunc is LaterFields made of a function.
+type LaterFunc func(o *Object)
+
+// AddLater calls f.
+func (f LaterFunc) AddLater(o *Object) { f(o) }

@@ -273,12 +273,6 @@ type LaterFields interface {
 	AddLater(o *Object)
 }
 
-// LaterFunc is LaterFields made of a function.
-type LaterFunc func(o *Object)
-
-// AddLater calls f.
-func (f LaterFunc) AddLater(o *Object) { f(o) }
-
 // Later gives o n more fields that f adds when a read first needs one
 // (a key o does not hold, or the whole object): the fields that few rules
 // read, which a scan would otherwise make for every server. f runs at

@@ -22,7 +22,6 @@ type TestResult struct {
 	Skip     bool
 	Err      string // evaluation error, if any
 	Output   string // print() output
-	Duration time.Duration
 }
 
 // RunTests runs the shipped *_test.rego files and those under paths (custom
@@ -78,7 +77,7 @@ func RunTests(ctx context.Context, paths []string) ([]TestResult, error) {
 	var out []TestResult
 	for r := range ch {
 		tr := TestResult{Package: strings.TrimPrefix(r.Package, "data."), Name: r.Name, Pass: r.Pass(), Skip: r.Skip,
-			Output: string(r.Output), Duration: r.Duration}
+			Output: string(r.Output)}
 		if r.Location != nil {
 			tr.Location = reports.FileError{Path: r.Location.File, Line: r.Location.Row, Column: r.Location.Col}
 		}

@@ -1205,22 +1205,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 // pumpClient forwards client frames to the server until the client's EOF.
 func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
-	fr := mcpio.NewFrameReader(in, r.opts.MaxMessage)
-	for {
-		frame, err := fr.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			if errors.Is(err, mcpio.ErrFrameTooLarge) {
-				reply, end := r.tooLarge(route{}, "client", fr.Prefix(), r.opts.MaxMessage, true)
-				if reply != nil {
-					_ = r.toClient(reply)
-				}
-				return end
-			}
-			return err
-		}
+	return r.pump(in, "client", func(frame []byte) error {
 		forward, reply := r.fromClient(route{}, frame)
 		if reply != nil {
 			if err := r.toClient(reply); err != nil {
@@ -1232,12 +1217,21 @@ func (r *relay) pumpClient(in io.Reader, server io.Writer) error {
 				return err
 			}
 		}
-	}
+		return nil
+	})
 }
 
 // pumpServer forwards server frames to the client until the server's EOF.
 func (r *relay) pumpServer(server io.Reader) error {
-	fr := mcpio.NewFrameReader(server, r.opts.MaxMessage)
+	return r.pump(server, "server", func(frame []byte) error {
+		return r.toClient(r.fromServer(route{}, frame))
+	})
+}
+
+// pump hands each frame read from in to handle until in's EOF or handle's
+// error. A frame over MaxMessage from side ends the pump as tooLarge says.
+func (r *relay) pump(in io.Reader, side string, handle func(frame []byte) error) error {
+	fr := mcpio.NewFrameReader(in, r.opts.MaxMessage)
 	for {
 		frame, err := fr.Next()
 		if err != nil {
@@ -1245,7 +1239,7 @@ func (r *relay) pumpServer(server io.Reader) error {
 				return nil
 			}
 			if errors.Is(err, mcpio.ErrFrameTooLarge) {
-				reply, end := r.tooLarge(route{}, "server", fr.Prefix(), r.opts.MaxMessage, true)
+				reply, end := r.tooLarge(route{}, side, fr.Prefix(), r.opts.MaxMessage, true)
 				if reply != nil {
 					_ = r.toClient(reply)
 				}
@@ -1253,7 +1247,7 @@ func (r *relay) pumpServer(server io.Reader) error {
 			}
 			return err
 		}
-		if err := r.toClient(r.fromServer(route{}, frame)); err != nil {
+		if err := handle(frame); err != nil {
 			return err
 		}
 	}

@@ -19,9 +19,6 @@ type Baseline struct {
 	ids  map[string]bool
 }
 
-// Len returns the number of finding ids in the baseline.
-func (b *Baseline) Len() int { return len(b.ids) }
-
 // Contains reports whether the baseline holds the finding id.
 func (b *Baseline) Contains(id string) bool { return b.ids[id] }
 

@@ -53,3 +53,6 @@ func TestParseBaselineErrors(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// Len returns the number of finding ids in the baseline.
+func (b *Baseline) Len() int { return len(b.ids) }

@@ -101,7 +101,6 @@ const (
 	ReasonClientDisabled   = "CLIENT_DISABLED"
 	ReasonClientBlocked    = "CLIENT_BLOCKED"
 	ReasonInvalid          = "INVALID_ENTRY"
-	ReasonShadowed         = "SHADOWED"
 	ReasonPolicyUnverified = "POLICY_UNVERIFIED"
 	// ReasonMarketplaceBlocked: a Claude Code plugin's marketplace matches a
 	// managed blockedMarketplaces entry.

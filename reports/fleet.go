@@ -629,13 +629,6 @@ func (s *smallSet) values() []string {
 	return s.list
 }
 
-func (s *smallSet) len() int {
-	if s.m != nil {
-		return len(s.m)
-	}
-	return len(s.list)
-}
-
 func (s *smallSet) sorted() []string {
 	if s.m != nil {
 		return sortedKeys(s.m)

@@ -220,3 +220,10 @@ func TestFleetRunsMatchOneRun(t *testing.T) {
 		}
 	}
 }
+
+func (s *smallSet) len() int {
+	if s.m != nil {
+		return len(s.m)
+	}
+	return len(s.list)
+}

@@ -683,7 +683,7 @@ func (sc *scan) managedMcpServer(e managed.NamedEntry) *Server {
 			invalid = "managedMcpServers accepts only http and sse servers"
 		case strings.Contains(s.URL, "${"):
 			invalid = "managedMcpServers entries are never expanded; a url with ${ is dropped"
-		case !validPolicyName(s.Name):
+		case !managed.ValidAllowName(s.Name):
 			invalid = "managedMcpServers names must match [A-Za-z0-9_-]"
 		case strings.HasPrefix(strings.ToLower(s.URL), "http://"):
 			invalid = "managedMcpServers refuses http:// URLs"
@@ -703,20 +703,6 @@ func (sc *scan) managedMcpServer(e managed.NamedEntry) *Server {
 		sc.finding(s, "MCPG-C006", fmt.Sprintf("Claude Code drops managedMcpServers entry %q: %s", s.Name, invalid), map[string]any{"problem": invalid})
 	}
 	return s
-}
-
-// validPolicyName matches ^[a-zA-Z0-9_-]+$.
-func validPolicyName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // missingVarsMessage is C007's message for a Claude Code server: server

@@ -41,24 +41,9 @@ var desktopDataDirs = []struct{ rel, platform string }{
 func extensionLocations() []location {
 	var out []location
 	for _, d := range desktopDataDirs {
-		out = append(out, location{rel: d.rel + "/Claude Extensions/*/manifest.json", client: ClientClaudeDesktop, handler: desktopExtension, scope: ScopeExtension})
+		out = append(out, location{rel: d.rel + "/Claude Extensions/*/manifest.json", client: ClientClaudeDesktop, handler: desktopExtension})
 	}
 	return out
-}
-
-// extensionFiles are the other files an extension's verdict depends on,
-// for the table (Locations): its settings, the install records, and the
-// enterprise settings of macOS and of the Linux builds.
-func extensionFiles() []Location {
-	var out []Location
-	for _, d := range desktopDataDirs {
-		out = append(out,
-			Location{Client: ClientClaudeDesktop, Scope: ScopeExtension, Base: BaseHome, Path: d.rel + "/Claude Extensions Settings/*.json"},
-			Location{Client: ClientClaudeDesktop, Scope: ScopeExtension, Base: BaseHome, Path: d.rel + "/extensions-installations.json"})
-	}
-	return append(out,
-		Location{Client: ClientClaudeDesktop, Scope: ScopeSystem, Base: BaseRoot, Path: "Library/Managed Preferences/com.anthropic.claudefordesktop.plist", OS: []string{"darwin"}},
-		Location{Client: ClientClaudeDesktop, Scope: ScopeSystem, Base: BaseRoot, Path: "etc/claude-desktop/enterprise.json", OS: []string{"linux"}})
 }
 
 // DeclaredTools is the tool list an extension's manifest declares: the

@@ -23,9 +23,6 @@ type location struct {
 	// env names the environment variable that relocates the file in a
 	// machine scan (CODEX_HOME, COPILOT_HOME, ProgramData), if any.
 	env string
-	// scope is the scope of the servers found there when it is not the
-	// table's own (a Claude Desktop extension's manifest: ScopeExtension).
-	scope string
 }
 
 // codeUserDirs are VS Code's user directories (and those of its forks that keep

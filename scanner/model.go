@@ -218,15 +218,6 @@ func (s *Server) Argv() []string { return append([]string{s.Command}, s.Args...)
 // append(s.Wrapper(), s.Argv()...).
 func (s *Server) Wrapper() []string { return append([]string(nil), s.wrapper...) }
 
-// Remote reports whether the server is reached over the network.
-func (s *Server) Remote() bool {
-	switch s.Transport {
-	case TransportHTTP, TransportSSE, TransportWS:
-		return true
-	}
-	return false
-}
-
 func (s *Server) detail(key string, v any) {
 	if s.unrecorded {
 		return

@@ -18,10 +18,9 @@ import (
 // plugin is one installed Claude Code plugin, with the install record
 // chosen for the project being resolved.
 type plugin struct {
-	id          string // "<plugin>@<marketplace>"
-	name        string
-	marketplace string
-	root        string // installPath of the chosen record
+	id   string // "<plugin>@<marketplace>"
+	name string
+	root string // installPath of the chosen record
 }
 
 // installedPlugin is a plugin of installed_plugins.json whose marketplace is
@@ -509,7 +508,7 @@ func (sc *scan) pluginWinners(w *claudeWorld, p *claudeProject, res *claudeResol
 		if !ok {
 			continue // installed only for other projects
 		}
-		pl := plugin{id: ip.id, name: ip.name, marketplace: ip.marketplace, root: rec.root}
+		pl := plugin{id: ip.id, name: ip.name, root: rec.root}
 		verdict := w.marketplaces.decide(ip.source)
 		for _, s := range sc.pluginServers(pl) {
 			s.Scope, s.Project = ScopePlugin, project

@@ -22,7 +22,6 @@ import (
 // the engine.
 type policyContext struct {
 	value policy.Value
-	lists *managed.Lists
 }
 
 // blankedCredentials are environment variables Claude Code blanks when it
@@ -233,7 +232,7 @@ func (sc *scan) buildContext(w *claudeWorld, lists *managed.Lists, project strin
 		// The context is built from parsed JSON; a conversion failure is a bug.
 		panic(fmt.Sprintf("scanner: policy context: %v", err))
 	}
-	pc := &policyContext{value: v, lists: lists}
+	pc := &policyContext{value: v}
 	sc.unevaluated = append(sc.unevaluated, pc)
 	return pc
 }

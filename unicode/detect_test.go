@@ -384,17 +384,6 @@ func TestDecodedCap(t *testing.T) {
 	}
 }
 
-func TestKeepPrivateUse(t *testing.T) {
-	s := "icon \uE000 and \U000F0001"
-	sc := Scanner{KeepPrivateUse: true}
-	if got := sc.Sanitize(s); got != s {
-		t.Errorf("KeepPrivateUse: Sanitize = %+q", got)
-	}
-	if fs := sc.ScanString(s); len(fs) != 2 || fs[0].Kind != KindPrivateUse || fs[1].Kind != KindPrivateUse {
-		t.Errorf("findings %+v", fs)
-	}
-}
-
 func TestFindingsCapPerString(t *testing.T) {
 	s := strings.Repeat("a\u200B", 200)
 	fs := ScanString(s)

@@ -54,8 +54,7 @@ type event struct {
 // marked code points into findings. It is reused across strings of one
 // call to avoid allocations; it is not safe for concurrent use.
 type analyzer struct {
-	keepPrivateUse bool
-	report         bool
+	report bool
 
 	cps  []cp
 	cls  []class
@@ -455,9 +454,6 @@ func (a *analyzer) passSimple() {
 			k = kControl
 		case clsPUA:
 			k = kPrivateUse
-			if a.keepPrivateUse {
-				act = keep
-			}
 		case clsUnassigned:
 			// Never strip general Cn: it may be text from a newer Unicode.
 			k, act = kUnassigned, keep

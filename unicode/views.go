@@ -13,11 +13,6 @@ import (
 // suits tool metadata (names, descriptions, schemas, server instructions).
 // A Scanner is a plain value: it is safe for concurrent use.
 type Scanner struct {
-	// KeepPrivateUse keeps private-use code points in the output view (they
-	// are still reported). Set it for tool results and other content, where
-	// icon fonts are legitimate; leave it unset for metadata, where
-	// threats.md §1 row 12 strips them.
-	KeepPrivateUse bool
 	// MaxDepth caps the nesting of JSON documents; 0 means DefaultMaxDepth.
 	MaxDepth int
 	// MaxFindings caps the findings of one ScanJSON call; 0 means
@@ -27,7 +22,7 @@ type Scanner struct {
 }
 
 func (sc Scanner) analyzer(report bool) *analyzer {
-	return &analyzer{keepPrivateUse: sc.KeepPrivateUse, report: report}
+	return &analyzer{report: report}
 }
 
 // ScanString reports the hidden-Unicode findings of s with the default

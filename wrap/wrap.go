@@ -85,9 +85,6 @@ type Options struct {
 	// relative to the repository, so that nothing of this machine is
 	// committed. Without it such files are left alone.
 	IncludeTracked bool
-	// Secrets hides secrets in the diff, the backups and the output; nil
-	// builds a detector.
-	Secrets *secrets.Detector
 }
 
 // Plan is what a run changes, file by file, computed before anything is
@@ -161,10 +158,7 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 			return nil, fmt.Errorf("the executable %s is not named mcpguard: scanners and unwrap recognise a wrapper by that name", opts.Executable)
 		}
 	}
-	p := &Plan{Mode: opts.Mode, Executable: opts.Executable, BackupDir: opts.BackupDir, det: opts.Secrets}
-	if p.det == nil {
-		p.det = secrets.NewDetector()
-	}
+	p := &Plan{Mode: opts.Mode, Executable: opts.Executable, BackupDir: opts.BackupDir, det: secrets.NewDetector()}
 	sel, err := newSelection(opts, p)
 	if err != nil {
 		return nil, err

@@ -39,7 +39,6 @@ type Source struct {
 	store    storage.Store
 	bundles  *bundleplugin.Plugin
 	logs     *logs.Plugin
-	names    []string
 	changes  chan struct{} // a value when the policy or the state changed
 	refresh  chan struct{}
 	done     chan struct{}
@@ -100,7 +99,7 @@ func Start(ctx context.Context, opts fleetpolicy.Options) (*Source, error) {
 		return nil, fmt.Errorf("OPA configuration: %w", err)
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Source{opa: opa, store: store, names: names, changes: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
+	s := &Source{opa: opa, store: store, changes: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
 		done: make(chan struct{}), cancel: cancel}
 	s.state.Configured = names
 	if p, ok := opa.Plugin(bundleplugin.Name).(*bundleplugin.Plugin); ok {

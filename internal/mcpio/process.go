@@ -97,9 +97,6 @@ func (c *Child) Stdout() io.ReadCloser { return c.stdout }
 // Done is closed when the server process has exited.
 func (c *Child) Done() <-chan struct{} { return c.done }
 
-// Pid is the server's process id, which is also its process group id.
-func (c *Child) Pid() int { return c.cmd.Process.Pid }
-
 // Shutdown follows the MCP specification's stdio shutdown: close the
 // server's stdin and wait for it to exit; if it does not within grace, send
 // SIGTERM to its process group; if it still does not, SIGKILL. When ctx ends

@@ -45,12 +45,6 @@ type Filler interface {
 	FillLater() *Record
 }
 
-// LaterFunc is a Filler made of a function.
-type LaterFunc func() *Record
-
-// FillLater calls f.
-func (f LaterFunc) FillLater() *Record { return f() }
-
 // Later has r make more fields when a read first needs one: a key r does
 // not hold, a field by index (Len, Field) or the whole object. f runs
 // once, on the goroutine that needs its fields first; the record it
@@ -78,11 +72,6 @@ func (r *Record) rest() *Record {
 func EmptyArray() *ast.Term { return emptyArray }
 
 var emptyArray = ast.NewTerm(ast.NewArray())
-
-// NewRecord makes a record of keys[i]: vals[i]. It keeps both slices.
-func NewRecord(keys, vals []*ast.Term) *Record {
-	return &Record{keys: keys[:len(keys):len(keys)], vals: vals[:len(keys):len(keys)]}
-}
 
 // Grow makes room for n more fields in one allocation for keys and values
 // (a record built field by field with Add, as policy's input objects are).

@@ -229,3 +229,14 @@ func TestRecordUse(t *testing.T) {
 		t.Error("a record took room for no field")
 	}
 }
+
+// LaterFunc is a Filler made of a function.
+type LaterFunc func() *Record
+
+// FillLater calls f.
+func (f LaterFunc) FillLater() *Record { return f() }
+
+// NewRecord makes a record of keys[i]: vals[i]. It keeps both slices.
+func NewRecord(keys, vals []*ast.Term) *Record {
+	return &Record{keys: keys[:len(keys):len(keys)], vals: vals[:len(keys):len(keys)]}
+}

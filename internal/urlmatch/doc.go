@@ -34,8 +34,8 @@
 //     Claude Code does (tabs and newlines are dropped first).
 //   - [UnsafeAllowEntry] decides whether an allow entry is skipped because a
 //     variable value would restructure the URL.
-//   - [Unparseable] and [NeverMatches] find entries that match nothing
-//     (fail-closed in allowlists, fail-open in denylists: MCPG-P003).
+//   - [NeverMatches] finds entries that match nothing (fail-closed in
+//     allowlists, fail-open in denylists: MCPG-P003).
 //   - [Weaknesses] classifies patterns that admit more than they appear to
 //     (MCPG-P005), each with a server URL that proves it; [LegacyMatch] is the
 //     regex matcher of older clients used for the legacy-bypass finding.

@@ -52,7 +52,6 @@ func FuzzMatch(f *testing.F) {
 		if c := Compile(pattern).Match(url); c != got {
 			t.Fatalf("Match(%q, %q) = %v, Compile().Match = %v", pattern, url, got, c)
 		}
-		_ = Unparseable(pattern)
 		_ = NeverMatches(pattern)
 		_ = LegacyMatch(pattern, url)
 		for _, w := range Weaknesses(pattern) {

@@ -278,16 +278,6 @@ func fallbackString(s *URL) string {
 	return s.Scheme + "://" + s.Host + s.Pathname + s.Search
 }
 
-// Unparseable reports whether pattern is not "*" and does not parse as a URL,
-// even with its "*" replaced by a placeholder and a ":*" port read as any
-// port. [Match] then compares it segment by segment with the server URL (see
-// [NeverMatches]). Scheme-less patterns such as "mcp.acme.example/*" and
-// "*.acme.example" are unparseable.
-func Unparseable(pattern string) bool {
-	pattern = stripTabsAndNewlines(pattern)
-	return pattern != "*" && compile(pattern).url == nil
-}
-
 // NeverMatches reports whether pattern can match no server URL at all: an
 // allow entry holding it admits nothing (fails closed) and a deny entry holding
 // it blocks nothing (fails open, MCPG-P003). It is true for unparseable

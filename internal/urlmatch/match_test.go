@@ -211,6 +211,15 @@ func TestGlobLinear(t *testing.T) {
 	_ = Match(long, "https://"+strings.Repeat("a", 5000)+".example/"+strings.Repeat("x/", 4000))
 }
 
+// unparseable reports whether pattern is not "*" and does not parse as a
+// URL, even with its "*" replaced by a placeholder and a ":*" port read as
+// any port: [Match] then compares it segment by segment with the server URL.
+// Scheme-less patterns such as "mcp.acme.example/*" are unparseable.
+func unparseable(pattern string) bool {
+	pattern = stripTabsAndNewlines(pattern)
+	return pattern != "*" && compile(pattern).url == nil
+}
+
 func TestUnparseableAndNeverMatches(t *testing.T) {
 	tests := []struct {
 		pattern     string
@@ -235,8 +244,8 @@ func TestUnparseableAndNeverMatches(t *testing.T) {
 		{"", true, true},
 	}
 	for _, tt := range tests {
-		if got := Unparseable(tt.pattern); got != tt.unparseable {
-			t.Errorf("Unparseable(%q) = %v, want %v", tt.pattern, got, tt.unparseable)
+		if got := unparseable(tt.pattern); got != tt.unparseable {
+			t.Errorf("unparseable(%q) = %v, want %v", tt.pattern, got, tt.unparseable)
 		}
 		if got := NeverMatches(tt.pattern); got != tt.never {
 			t.Errorf("NeverMatches(%q) = %v, want %v", tt.pattern, got, tt.never)

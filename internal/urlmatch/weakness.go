@@ -59,7 +59,7 @@ const safeForm = `a wildcard host is safe only as "*." followed by a literal reg
 
 // Weaknesses classifies the ways in which pattern admits more than it appears
 // to (MCPG-P005), in a fixed order. It returns nil for a narrow pattern and
-// for an unparseable one (see [Unparseable] and [NeverMatches], MCPG-P003).
+// for an unparseable one (see [NeverMatches], MCPG-P003).
 func Weaknesses(pattern string) []Weakness {
 	pattern = stripTabsAndNewlines(pattern)
 	if pattern == "*" {
