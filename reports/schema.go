@@ -4,7 +4,7 @@ import _ "embed"
 
 // SchemaJSON is the JSON Schema of mcpguard/report/v1 (draft 2020-12),
 // documented in docs/report-schema.md. Tests validate every golden report
-// against it (internal/schematest); the binary carries it for users and tools.
+// against it (internal/schematest); no command prints it.
 //
 //go:embed report-v1.schema.json
 var SchemaJSON []byte

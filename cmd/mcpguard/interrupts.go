@@ -57,9 +57,6 @@ func (in *interrupts) arm() {
 	})
 }
 
-// armed reports whether arm has installed the handlers.
-func (in *interrupts) armed() bool { return in != nil && in.signals != nil }
-
 // stop removes the handlers, if armed, and cancels the context; arm does
 // nothing after it.
 func (in *interrupts) stop() {

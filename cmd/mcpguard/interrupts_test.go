@@ -67,3 +67,6 @@ func TestInterruptsCancel(t *testing.T) {
 type discard struct{}
 
 func (*discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// armed reports whether arm has installed the handlers.
+func (in *interrupts) armed() bool { return in != nil && in.signals != nil }
