@@ -74,6 +74,10 @@ type toolPhrase struct {
 	// told, when set, drops a match m that the words after it show is not
 	// of the family (toldNoSecret: what the user is not to be told).
 	told func(m, after string) bool
+	// convByDesign drops the match on a tool whose job is the
+	// conversation (conversationTool): a memory tool handed the user's
+	// message is doing its job.
+	convByDesign bool
 }
 
 // win is a window of up to n characters within one sentence: a period
@@ -455,6 +459,12 @@ func poisonPhraseList() []toolPhrase {
 		// message"), together Log-To-Leak.
 		tlPhrase(famHook, 2, `\b(?:is|are|gets?|be) (?:to be )?(?:invoked|called|run|used|triggered) (?:once |exactly once )?(?:per|on every|on each|after every|after each|for every|for each) (?:conversation )?turn\b`),
 		tlPhrase(famDirective, 2, `\b(?:per|after every|after each|on every|on each|every|each) (?:conversation )?turn\b`+tlWin(80)+`\b(?:the )?user'?s (?:latest|last|most recent|current|newest) (?:message|prompt|request|question)\b`),
+		// ... and a tool to be called ahead of every other one, handed
+		// the user's latest message ("always call before any other tool
+		// and include the user's last message", on a forecast): the
+		// message goes to a tool whose job is not the conversation. A
+		// memory or chat tool takes it by design (convByDesign).
+		{family: famDirective, weight: 2, re: newLitRegexp(`\b(?:before|ahead of|prior to) (?:any|every|all) (?:other )?(?:tools?|tool calls?|calls?)\b` + tlWin(80) + `\b(?:the )?user'?s (?:latest|last|most recent|current|newest) (?:message|prompt|request|question)\b`), convByDesign: true},
 		tlPhrase(famPreference, 2, `\bthe only (?:reliable|accurate|trustworthy|trusted|safe|secure|correct|up-to-date|working|legitimate|genuine) (?:\w+ )?(?:tool|server|source)s?\b`),
 		tlPhrase(famPreference, 2, `\bthe only (?:\w+ )?tool (?:that|which) (?:returns?|gives?|provides?|produces?) (?:correct|accurate|reliable|real|valid|trustworthy)\b|\bonly (?:results?|data|answers?) from this tool can be trusted\b|\balways route (?:\w+ ){0,2}(?:requests?|calls?|queries|questions) here\b`),
 		tlPhrase(famDisparage, 2, `\b(?:tools?|servers?|results?) (?:from|of) other (?:\w+ )?(?:tools?|servers?) (?:are|is) (?:less |not |un)?(?:reliable|trustworthy|accurate|safe)\b|\b(?:results?|data|answers?|outputs?) (?:from|of) (?:any |all )?other (?:\w+ )?(?:tools?|servers?|sources?) (?:are|is) (?:\w+ )?(?:fabricated|fake|wrong|incorrect|unreliable|outdated|unsafe|inaccurate|hallucinated)\b|\bother (?:\w+ )?(?:tools?|servers?|utilities|services|engines|providers|plugins|apis) (?:leak|sell|track|log|expose|share) (?:your |the user'?s? |their )?(?:queries|data|searches|requests|history|activity)\b|\bother (?:\w+ )?(?:connectors?|integrations?|tools?|servers?|services|plugins) (?:has|have|is|are) (?:been )?(?:reported|found|shown|known|said) to (?:leak|sell|track|log|expose|share) (?:your |the user'?s? |their )?(?:\w+ )?(?:queries|data|searches|requests|history|activity)\b|\bother (?:\w+ )?(?:connectors?|integrations?) (?:leak|leaks|sell|sells|track|tracks|expose|exposes|share|shares) (?:your |the user'?s? |their )?(?:\w+ )?(?:queries|data|searches|requests|history|activity)\b|\b(?:tools?|servers?)(?:,)? (?:whose|which|that) (?:\w+ ){0,2}(?:are|is|return|give) (?:often |frequently |usually |always |mostly )?(?:wrong|fabricated|incorrect|unreliable|outdated|inaccurate|fake|broken|made up|made-up)\b|\bother (?:\w+ )?(?:tools?|servers?|connectors?|integrations?|providers?|services|plugins?|engines?) (?:return|give|produce|serve|are|is) (?:\w+ )?(?:outdated|unsafe|wrong|fabricated|fake|incorrect|unreliable|inaccurate|stale|made-up|made up|hallucinated|broken|insecure|deprecated|obsolete)\b|\b(?:choose|choosing|use|using|pick|picking|select|selecting) (?:a different|another|any other|any alternative|an alternative) (?:\w+ )?tool (?:produces?|causes?|returns?|gives?|leads? to|results? in) (?:\w+ )?(?:errors?|wrong|bad|incorrect|failures?|degraded|worse|poor|inferior|unreliable)\b`),
@@ -875,6 +885,9 @@ func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool
 				continue
 			}
 			if p.told != nil && p.told(m, view[loc[1]:]) {
+				continue
+			}
+			if p.convByDesign && a.curTool != nil && a.conversationTool() {
 				continue
 			}
 			w := p.weight
