@@ -192,7 +192,7 @@ func tlReferences(r *compareState, ti int, other *compareState, own map[string]b
 		if choices == nil {
 			choices = ownChoices(t)
 		}
-		if choices[idx.names[name]] || inputValueIn(texts, idx.names[name], ownInputs(t)) {
+		if choices[idx.names[name]] || inputValueIn(texts, idx.names[name], ownInputs(t)) || calledInOwnTool(texts, idx.names[name], r.lowNames) {
 			continue
 		}
 		for _, o := range idx.tools[name] {
@@ -457,6 +457,52 @@ func inputValueIn(texts []refText, name string, inputs map[string]bool) bool {
 				continue
 			}
 			if !inputNounAfter(v[k+len(name):], inputs) && !inputListItem(v[:k], v[k+len(name):], inputs) {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
+// calledInOwnTool reports whether every occurrence of name in the texts
+// is a function call made inside one of the server's own tools (own, its
+// lower-cased tool names): the name, its call's parentheses, then "in",
+// "inside" or "within" and the tool ("Prefer this over
+// capture_screenshot() in browser_exec", browser-use's code-running tool).
+// The parentheses make it code, and the tool after it is where that code
+// runs; a bare name ("capture_screenshot in browser_exec") may be a tool.
+func calledInOwnTool(texts []refText, name string, own map[string]bool) bool {
+	seen := false
+	for _, tx := range texts {
+		v := tx.view
+		for i := 0; i < len(v); {
+			k := strings.Index(v[i:], name)
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + 1
+			if !tlContainsWord(v[max(0, k-2):min(len(v), k+len(name)+2)], name) {
+				continue
+			}
+			rest, ok := strings.CutPrefix(v[k+len(name):], "(")
+			if !ok {
+				return false
+			}
+			j := strings.IndexByte(rest, ')')
+			if j < 0 || j > 80 {
+				return false
+			}
+			rest = rest[j+1:]
+			cut := false
+			for _, p := range []string{" in ", " inside ", " within "} {
+				if rest, cut = strings.CutPrefix(rest, p); cut {
+					break
+				}
+			}
+			rest = strings.TrimPrefix(rest, "the ")
+			if n := identToken(rest); !cut || n == 0 || !own[rest[:n]] {
 				return false
 			}
 			seen = true

@@ -47,3 +47,34 @@ func TestInstr15Shapes(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareCalledInOwnTool: a function called inside one of the
+// server's own tools ("capture_screenshot() in browser_exec", browser-use)
+// is code that tool runs, not another server's tool of that name; a bare
+// name, or the call in another server's tool, still names it.
+func TestCompareCalledInOwnTool(t *testing.T) {
+	other := analyze(t, `{"tools": [{"name": "capture_screenshot", "description": "Captures a screenshot of the game window."}]}`, Options{Path: "game.json", Server: "game"})
+	for _, tc := range []struct {
+		name, desc string
+		warn       bool
+	}{
+		{"called in an own tool", "Capture the current page as an image. Prefer this over capture_screenshot() in browser_exec.", false},
+		{"called with arguments in an own tool", "Capture the current page as an image. Prefer this over capture_screenshot(full=True) inside the browser_exec tool.", false},
+		{"bare name in an own tool", "Capture the current page as an image. Prefer this over capture_screenshot in browser_exec.", true},
+		{"called in a tool not its own", "Capture the current page as an image. Prefer this over capture_screenshot() in game_exec.", true},
+		{"named alone", "Capture the current page as an image. Prefer this over capture_screenshot.", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine := analyze(t, `{"tools": [{"name": "browser_screenshot", "description": "`+tc.desc+`"}, {"name": "browser_exec", "description": "Runs Python code against the page."}]}`, Options{Path: "mine.json", Server: "mine"})
+			warned := false
+			for _, f := range Compare([]*Report{mine, other}) {
+				if f.Evidence["kind"] == "cross-server-reference" && f.Severity.Rank() >= 2 {
+					warned = true
+				}
+			}
+			if warned != tc.warn {
+				t.Errorf("cross-server reference warning %v, want %v", warned, tc.warn)
+			}
+		})
+	}
+}
