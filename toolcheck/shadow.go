@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"fmt"
+	"github.com/mcpguard/mcpguard/internal/jsonc"
 	"sort"
 	"strings"
 	"sync"
@@ -251,11 +252,14 @@ func (a *toolAnalysis) duplicateNames() {
 		f := a.add(ruleT002, pos, ptr, fmt.Sprintf("tool name %s %s tool %s of the same server; the client decides which one runs",
 			QuoteName(t.Name), map[string]string{"duplicate": "repeats", "lookalike": "looks like", "confusable": "is confusable with"}[kind], QuoteName(tools[i].Name)),
 			map[string]any{"kind": kind + "-in-server", "tool": t.Name, "other": tools[i].Name, "other_pointer": tools[i].Pointer}, "dup", tools[i].Pointer)
-		if kind == "lookalike" {
+		if kind == "lookalike" || kind == "duplicate" && sameJSON(tools[i].Value, t.Value) {
 			// Two spellings of one name in one server (getWeather beside
 			// get_weather, a generated and a hand-written set of tools)
 			// are both its own: the server gains nothing by having them
-			// confused. A repeated name (the client keeps one) and a
+			// confused. A name repeated with the same definition is a
+			// listing bug, not a choice: whichever copy the client keeps
+			// is the same tool. A name repeated with another definition
+			// (the client keeps one, maybe not the one reviewed) and a
 			// confusable character (a look-alike by design) stay warnings.
 			f.Severity = reports.SeverityNote
 		}
@@ -264,6 +268,28 @@ func (a *toolAnalysis) duplicateNames() {
 				map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": tools[i].Name}, "dup", tools[i].Pointer)
 		}
 	}
+}
+
+// sameJSON reports whether two parsed values are the same JSON, member
+// order included (two copies of one definition are written alike).
+func sameJSON(x, y *jsonc.Value) bool {
+	if x == nil || y == nil {
+		return x == y
+	}
+	if x.Kind != y.Kind || x.Str != y.Str || x.Bool != y.Bool || len(x.Elems) != len(y.Elems) || len(x.Members) != len(y.Members) {
+		return false
+	}
+	for i := range x.Elems {
+		if !sameJSON(x.Elems[i], y.Elems[i]) {
+			return false
+		}
+	}
+	for i := range x.Members {
+		if x.Members[i].Key != y.Members[i].Key || !sameJSON(x.Members[i].Value, y.Members[i].Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func tlServerLabel(r *Report) string {
