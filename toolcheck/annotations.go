@@ -1191,6 +1191,9 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		if len(e.desc) == 0 && !fcUnread {
 			e.desc = returnedData(skipFillers(tlWords(fc), nil))
 		}
+		if len(e.desc) > 0 && !fcUnread {
+			e.desc = append(e.desc, destroysItToo(descClauses)...)
+		}
 		// first is a prefix of the view: what the view does not admit,
 		// first does not match.
 		e.descReadOnly = a.cur.admits(auxReadOnlyClaim) && a.m.readOnlyClaim.MatchString(first)
@@ -1266,6 +1269,28 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 		}
 	}
 	return e
+}
+
+// destroysItToo returns the destruction that a first clause adds after
+// its lead verb's object with "and" or "then" and a pronoun for that
+// object ("Detaches the volume from the instance and deletes it",
+// "Exports the rows, then drops them"): the same thing, destroyed. Another
+// object ("and removes duplicates from the results") is not read: it may
+// be a value the tool computes on.
+func destroysItToo(words []string) []verbEvidence {
+	for k := 1; k+2 < len(words); k++ {
+		if clauseEnds()[words[k]] && words[k] != "then" {
+			return nil
+		}
+		if words[k] != "and" && words[k] != "then" {
+			continue
+		}
+		base, c := lookupVerb(words[k+1], true)
+		if c&classDestroy != 0 && (words[k+2] == "it" || words[k+2] == "them") {
+			return []verbEvidence{{class: c, word: base, source: "description", object: words[k+2]}}
+		}
+	}
+	return nil
 }
 
 // bringsNew reads a title's reading verb before "new" as the creation of

@@ -465,6 +465,11 @@ func TestAnnotations(t *testing.T) {
 		{"moves suggested", `{"name": "move_suggestions", "description": "Suggest moves for the current chess position.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a filter applied to results", `{"name": "apply_filter", "description": "Apply a filter to the search results.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"a patch applied", `{"name": "apply_patch", "description": "Apply a patch to the repository.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		// A destruction the first clause adds with "and" and a pronoun
+		// for the lead verb's object (issue 44, ann15).
+		{"detached and then deleted", `{"name": "detach_volume", "description": "Detaches the volume from the instance and deletes it.", "annotations": {"destructiveHint": false}}`, map[string]string{ruleA002: "error"}},
+		{"listed and then deleted", `{"name": "delete_records", "description": "List records scheduled for deletion and delete them.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"duplicates removed from results", `{"name": "search_files", "description": "Search files and remove duplicates from the results.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"fetching a URL in a closed world", `{"name": "fetch_page", "description": "Fetch a web page by URL.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}, "annotations": {"openWorldHint": false}}`, map[string]string{ruleA003: "warning"}},
 	}
 	rules := []string{ruleA001, ruleA002, ruleA003, ruleA004, ruleA005}
