@@ -1655,14 +1655,18 @@ func (a *toolAnalysis) constantName(m string) bool {
 // used, called or preferred ("when using send_email", "call X", "instead
 // of X"), called a tool ("the X tool"), or placed on a server ("X from
 // the gmail server"). A field or a parameter named in passing
-// ("page_token must be the value of next_page_token") is not.
+// ("page_token must be the value of next_page_token") is not, nor is a
+// prompt or a resource named as one ("processed using the
+// 'reaction_to_connector_strategy' prompt", cursor-talk-to-figma-mcp): the
+// user picks a prompt and a client reads a resource, neither is a tool the
+// model calls.
 func usedAsTool(s string, i, j int) bool {
 	before := strings.TrimRight(strings.TrimRight(s[:i], "'\"` "), " ")
 	before = strings.TrimSuffix(before, " the")
 	after := strings.TrimLeft(s[j:], "'\"`")
-	for _, w := range []string{" parameter", " param", " argument", " field", " property", " value", " key", " option", " attribute", " column", " header"} {
+	for _, w := range []string{" parameter", " param", " argument", " field", " property", " value", " key", " option", " attribute", " column", " header", " prompt", " resource"} {
 		if strings.HasPrefix(after, w) {
-			return false // a field, named as one
+			return false // a field, a prompt or a resource, named as one
 		}
 	}
 	for _, w := range []string{"use", "using", "uses", "used", "call", "calling", "calls", "invoke", "invoking", "run", "running",

@@ -373,7 +373,9 @@ func poisonPhraseList() []toolPhrase {
 
 		// Sensitive resources.
 		tlPhrase(famSensitive, 2, `\.ssh\b|\bssh (?:keys?|private keys?)\b|\bid[_ ](?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\baws (?:credentials|secret access key)\b|\bmcp\.json\b|\bclaude_desktop_config\b|\.cursor/|~/\.cursor\b|/etc/(?:passwd|shadow|sudoers)\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.git-credentials\b|\bgh/hosts\.yml\b|\bapplication_default_credentials\.json\b|\.docker/config\.json|\.kube/config\b|\bprivate[ _-]?keys?\b|\b(?:seed|mnemonic|recovery) phrases?\b|\bwallet\.dat\b|\.(?:bash|zsh)_history\b|\bbrowser (?:cookies|passwords)\b|\bkeychain\b`),
-		tlPhrase(famSensitive, 2, "(?:^|[\\s'\"`(/~])\\.env\\b"),
+		// A setting put in the file by name ("Set REDIS_URL in your .env
+		// file") is where the user configures it (settingInFile).
+		{family: famSensitive, weight: 2, re: newLitRegexp("(?:^|[\\s'\"`(/~])\\.env\\b"), described: settingInFile},
 		tlPhrase(famSensitive, 0.5, `\b(?:credentials?|api[ _-]?keys?|access[ _-]?tokens?|passwords?|secret keys?|auth tokens?)\b`),
 		tlPhrase(famTraversal, 1, `\.\./|\.\.\\|\b(?:path|directory) traversal\b`),
 
@@ -771,6 +773,24 @@ func attemptFrame(before, _ string) bool {
 		before = before[len(before)-48:]
 	}
 	return attemptFrameRE().MatchString(before)
+}
+
+// settingInFileRE finds, just before a file's name, a setting named as an
+// identifier of two words or more and put into that file ("set redis_url
+// in your", "add GITHUB_TOKEN=... to the"): the file is where a value is
+// configured, written by whoever sets it up, not one the model is to read
+// or send. A bare verb with no setting ("set it in your", "read the
+// values in your") is no such frame.
+var settingInFileRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:set|put|add|define|configure|specify|declare|export|place)s? (?:(?:the|a|an|your) )?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?: ?= ?\S*)?(?: (?:variable|setting|value|key|env var|environment variable))? (?:in|to|into|inside)(?: (?:the|your|a|an|its|their))?(?: project'?s?)? ?$`)
+})
+
+// settingInFile reports whether before ends in settingInFileRE.
+func settingInFile(before, _ string) bool {
+	if len(before) > 96 {
+		before = before[len(before)-96:]
+	}
+	return settingInFileRE().MatchString(before)
 }
 
 // bannedWithoutRE finds a negated act at the head of a sentence's
