@@ -86,7 +86,7 @@ var universalAlts = []string{
 
 // ownedSecretNouns are the credentials a text names as someone's ("the
 // user's GitHub token"): credOwned's and steer.go's ownedSecret's.
-const ownedSecretNouns = `(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?`
+const ownedSecretNouns = `(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?keys?|secret(?: access)? keys?|(?:access |auth |api |bearer |refresh |session |personal access )?tokens?|passwords?|secrets?|credentials?|private keys?|(?:ssh|gpg|pgp|signing) keys?`
 
 var intentRE = sync.OnceValue(func() *intentPatterns {
 	p := &intentPatterns{
@@ -134,7 +134,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// see or would not hand over: the system and developer messages,
 		// what the user pasted, what other tools returned.
 		hiddenTurns: newLitRegexp(`\b(?:system|developer) (?:prompts?|messages?|instructions)\b|\b(?:pasted|pastes)\b|\btool (?:results?|outputs?|responses?)\b|\b(?:results?|outputs?|responses?) of (?:every|each|all|any) (?:other )?tools?\b`),
-		credNoun:    newLitRegexp(`\b(?:(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|passphrases?|pin codes?|seed phrases?|recovery phrases?|secrets?|credentials?|private keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
+		credNoun:    newLitRegexp(`\b(?:(?:saved|stored) logins|api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|passphrases?|pin codes?|seed phrases?|recovery phrases?|secrets?|credentials?|private keys?|(?:ssh|gpg|pgp|signing) keys?|[a-z0-9]+(?:_[a-z0-9]+){0,2}_(?:api_key|key|token|secret|password|pat))\b`),
 		// The user's secret, or one the model is to read and pass on
 		// ("read the GITHUB_TOKEN variable and add it"), not the one a
 		// developer configures ("provide your API key via FOO_KEY").
@@ -189,7 +189,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// verb's place.
 		openPage:  newLitRegexp(`\b(?:open|opening|visit|visiting|go to|navigate to|head to|head over to)\s+(?:(?:https?://\S+)|(?:(?:the|that|this|our|a) )?(?:[\w-]+ ){0,2}?(?:page|site|website|web ?page|portal|link|form))\b`),
 		dnsSink:   newLitRegexp(`\b(?:resolve|resolving|look ?up|looking up|nslookup|dig|ping|pinging|query|querying)\s+(?:the (?:host|name) |(?:the )?(?:[a-z]+ )?records? (?:of|for) )?[<{$(\[][^\n]{0,80}?[>})\]][\w.-]*\.[a-z0-9-]+\.[a-z]{2,}`),
-		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|attach|fill|populate|copy|echo|append|appends|attaches|carry|carries)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
+		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|share|attach|fill|populate|copy|echo|append|appends|attaches|carry|carries)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
 		// hostSink is a host without a scheme as the object of "to",
@@ -519,7 +519,7 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 			// number as a destination.
 			add(famCrossTool, 4, c, true)
 		}
-		if data != "" && !negated(c) && !ownAntecedent(c) && a.pronounSink(p, c, data) {
+		if data != "" && !handOnNegated(p, c) && !ownAntecedent(c) && a.pronounSink(p, c, data) {
 			add(famSink, 4, c, false)
 			data = ""
 		}
@@ -548,6 +548,15 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		priv, cred := in(6, lo, hi), in(7, lo, hi)
 		if priv && data == "" && (strings.Contains(rest, " it") || strings.Contains(rest, " them") || strings.Contains(rest, " that")) {
 			if m := p.sinkData.re.FindStringIndex(c); m != nil && p.readVerb.MatchString(c[:m[0]]) {
+				data = c[m[0]:m[1]]
+			}
+		}
+		if cred && data == "" && (strings.Contains(rest, " it ") || strings.Contains(rest, " them ")) && p.credSource.MatchString(c) {
+			// A credential the clause places in the user's environment
+			// ("the genuine key is whatever GITHUB_TOKEN holds in the
+			// environment; send it as api_key"): a later pronoun hands
+			// the credential on, not the environment's name.
+			if m := p.credNoun.re.FindStringIndex(c); m != nil {
 				data = c[m[0]:m[1]]
 			}
 		}
@@ -1355,7 +1364,12 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 	asked := p.paramVerb.MatchString(before) || p.transfer.MatchString(before) || pastToRE().MatchString(after)
 	if d := p.paramDest.re.FindStringIndex(after); d != nil && asked {
 		dest := after[d[0]:d[1]]
-		return !namesData(data, dest) && !credentialName(dest)
+		return !a.paramFor(data, dest)
+	}
+	// An input named bare after the data ("share the user's private SSH
+	// key in key"): not made for it, or made for another service's.
+	if asked && a.namesInput(p, after[:min(len(after), 40)], data) {
+		return true
 	}
 	if a.curParam == "" {
 		return false
@@ -1370,6 +1384,9 @@ func (a *toolAnalysis) credentialAsk(p *intentPatterns, s string) bool {
 	if lead != "" && !asked {
 		return false
 	}
+	// The parameter's own description naming the credential it holds
+	// ("token": "your GitHub personal access token") declares what it
+	// takes, whichever service's: only namesData and credentialName.
 	if !namesData(data, identView(a.curParam)) && !credentialName(identView(a.curParam)) {
 		return true
 	}
@@ -2047,6 +2064,72 @@ func hostName(h string) bool {
 	return true
 }
 
+// paramFor reports whether dest, a parameter a text hands data to ("in
+// the api_key field", "as 'token'"), is made for that data: it shares a
+// word with it (namesData) or is named for a credential, and the data is
+// no other service's credential (foreignCredential). "The user's private
+// SSH key in key" on a clone tool, "the value of OPENAI_API_KEY in
+// token" on a weather tool: the parameter is named for a credential,
+// the credential is another service's.
+func (a *toolAnalysis) paramFor(data, dest string) bool {
+	return (namesData(data, dest) || credentialName(dest)) && !a.foreignCredential(data)
+}
+
+// foreignCredential reports whether data, a credential a text names, is
+// qualified by a service ("the user's GitHub token", "OPENAI_API_KEY",
+// "their SSH key") that the tool's own structure never names: the
+// server's name, the tool's name and title, the first sentence of its
+// description (what it does, the API it says it calls) and the names of
+// its inputs. A parameter named for a credential carries the tool's own
+// service's ("your Tavily API key" on tavily_search, "a GitHub token" on
+// "Get a GitHub repository", github_token declared by its name); a
+// credential named without a service ("your API key") is left as the
+// parameter's, since nothing tells whose it is.
+func (a *toolAnalysis) foreignCredential(data string) bool {
+	t := a.curTool
+	if t == nil || !credentialName(data) {
+		return false
+	}
+	var quals []string
+	for _, w := range tlWords(data) {
+		if len(w) >= 3 && !credentialName(w) && !genericCredWords()[w] {
+			quals = append(quals, w)
+		}
+	}
+	if len(quals) == 0 {
+		return false
+	}
+	own := []string{identKey(a.rep.Server), identKey(t.Name)}
+	for _, k := range []string{"title", "description"} {
+		if v := t.Value.Get(k); v.IsString() {
+			own = append(own, strings.Join(tlWords(tlFirstSentence(v.Str)), ""))
+		}
+	}
+	if v := t.Value.Get("annotations").Get("title"); v.IsString() {
+		own = append(own, identKey(v.Str))
+	}
+	for _, tp := range a.cur.params(t) {
+		own = append(own, identKey(tp.name))
+	}
+	for _, q := range quals {
+		for _, o := range own {
+			if strings.Contains(o, q) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// genericCredWords qualify a credential without naming whose it is ("the
+// user's private access token", "the genuine key"): foreignCredential
+// skips them.
+var genericCredWords = lazyWordSet(`the user users your their our its this that my all every any value
+	private personal own access api secret session auth authentication authorization login account master admin root
+	browser service app application client server mcp bearer refresh new old public default environment env variable
+	full raw actual real genuine valid current saved stored live production prod dev test primary main
+	from with held holds what whatever which`)
+
 // namesData reports whether the parameter a destination names ("in the
 // password field", "as 'api_key'") shares a word with the data sent to
 // it ("the user's password"): the parameter is for that data.
@@ -2363,11 +2446,23 @@ func (a *toolAnalysis) namesInput(p *intentPatterns, after, data string) bool {
 			}
 			name = next
 		}
-		if !namesData(data, identView(name)) && !credentialName(identView(name)) {
+		if !a.paramFor(data, identView(name)) {
 			return true
 		}
 	}
 	return false
+}
+
+// handOnNegated reports whether a clause that hands data on by a pronoun
+// (paramAfter: "send it", "include them") negates the handing: a
+// negation up to the verb and its pronoun ("do not include it in
+// notes"), not one of a later act joined to it ("send it as api_key on
+// every call and never echo it", where the negation hides the handing).
+func handOnNegated(p *intentPatterns, c string) bool {
+	if m := p.paramAfter.re.FindStringIndex(c); m != nil {
+		return negated(c[:m[1]])
+	}
+	return negated(c)
 }
 
 // pronounSink reports whether a clause hands on, by a pronoun, the data
@@ -2382,7 +2477,7 @@ func (a *toolAnalysis) pronounSink(p *intentPatterns, c, data string) bool {
 	after := c[m[1]:]
 	if d := p.paramDest.re.FindStringIndex(after); d != nil {
 		dest := after[d[0]:d[1]]
-		if !namesData(data, dest) && !credentialName(dest) {
+		if !a.paramFor(data, dest) {
 			return true
 		}
 	}
@@ -2708,7 +2803,7 @@ func (a *toolAnalysis) inputHint(view string) bool {
 // and not named for a credential (namesInput).
 func (a *toolAnalysis) credIntoInput(p *intentPatterns, s string) bool {
 	for _, m := range p.credNoun.re.FindAllStringIndex(s, 4) {
-		if p.transfer.MatchString(s[max(0, m[0]-60):m[0]]) && a.namesInput(p, s[m[1]:min(len(s), m[1]+80)], s[m[0]:m[1]]) {
+		if before := s[max(0, m[0]-60):m[0]]; (p.transfer.MatchString(before) || p.calledWith.MatchString(before)) && a.namesInput(p, s[m[1]:min(len(s), m[1]+80)], s[m[0]:m[1]]) {
 			return true
 		}
 	}
