@@ -42,7 +42,7 @@ const addrPattern = `\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`
 // statement", "tax return", "passport scan"), the browser's storage and
 // the keychain's command are private as the keys are; a "statement" alone
 // may be SQL.
-const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|(?:the user'?s|their) (?:\w+ ){0,3}?(?:e-?mails|inbox|mailbox)|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\b(?:contents?|full text|text|copy) of (?:the |your |their |the user'?s |the client'?s )?(?:[\w-]+ ){0,2}?mcp (?:client )?(?:config(?:uration)?|settings)(?: files?)?\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
+const privateData = `\b(?:env|printenv|environment variables?|(?:the user'?s|their|all|every|any|my) (?:\w+ )?(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)|cookies?|private keys?|ssh|id_(?:rsa|dsa|ecdsa|ed25519)|browser history|shell history|(?:bash|zsh)_history|chat history|conversation (?:history|so far|log|transcript)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:found|visible|present|available|seen|shown|that appear) in (?:your|the model'?s|the assistant'?s) (?:context|context window|memory)|(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?) (?:that |which )?(?:it|you|the assistant|the model) (?:holds?|has|have|can see|knows?)\b|(?:bearer |auth |access |session )?(?:tokens?|cookies?|credentials?) of (?:the|this) (?:current )?(?:session|conversation|chat)|(?:this|our|the (?:entire|whole|full|complete|current)|(?:entire|whole|full|complete|current)) conversation|kube ?config|(?:bank|brokerage|financial|account|credit card) statements?|tax returns?|medical records?|social security numbers?|passport (?:numbers?|scans?)|localstorage|sessionstorage|(?:the user'?s|their|your) (?:(?:most )?(?:recent|current|latest|last) )?clipboard|(?:the user'?s|their|your) private messages?|(?:the user'?s|their|your|the author'?s|the owner'?s) (?:\w+ ){0,2}?private (?:repositories|repos|repository|repo)|(?:the user'?s|their|your|the author'?s|the owner'?s) (?:\w+ ){0,2}?(?:repositories|repos),? (?:private ones included|including (?:the )?private ones)|(?:the user'?s|their) (?:\w+ ){0,3}?(?:e-?mails|inbox|mailbox)|private messages? (?:the user|they|you) (?:received|got|sent|exchanged)|(?:messages|e-?mails) from the (?:user'?s )?(?:messaging|chat|mail|e-?mail) (?:integration|connector)|security find-(?:generic|internet)-password|secret-tool lookup|(?:contents?|text) of (?:any|every|all|each) (?:files?|documents?) (?:that )?(?:you|it|the assistant|the model|the agent) (?:has |have |had )?(?:read|opened|seen|fetched|loaded)|(?:secrets?|credentials?|tokens?|passwords?) (?:that )?it (?:has |have )?(?:seen|encountered|come across)|(?:authorization|auth|bearer|cookie) headers?(?: values?)? (?:that |which )?(?:you|it|the assistant|the model|the agent) (?:have |has |may have )?(?:seen|encountered|observed|come across|noticed))\b|\b(?:contents?|full text|text|copy) of (?:the |your |their |the user'?s |the client'?s )?(?:[\w-]+ ){0,2}?mcp (?:client )?(?:config(?:uration)?|settings)(?: files?)?\b|\.(?:env|aws|netrc|kube|ssh|pgpass|git-credentials|docker/config\.json|npmrc|pypirc)\b|~/[\w.-]|\$home/`
 
 // sequencePattern is an imperative that orders a call ("first call X",
 // "then invoke X", "call X first"), or the same order as a statement of
@@ -58,7 +58,7 @@ type intentPatterns struct {
 	server       *regexp.Regexp
 	serverDirect *litRegexp
 	universal, directive, order, persist, obligation, instead, endorse,
-	sinkVerb, passiveSink, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, private,
+	sinkVerb, passiveSink, sinkData, addrSink, sinkTo, paramVerb, paramDest, sinkDest, publicDest, private,
 	pasteVerb, pageSink, dnsSink, openPage, hiddenTurns,
 	aiMaker, convNoun, ownOutput, convGate, convUser, fullOutput, leakToThis, convAll, transfer, credNoun, credTaken, credSource, verbatim,
 	hostSink, paramAfter, credOwned, modelReply, everyOne, recordVerb, passiveOrder, trigger, otherKind, bareDest, hereDest, readVerb, fetchFrom, userStore, passiveTo, phone, callDest, toTool, calledWith, secretFile, contentsOf, modelHeld, solicit *litRegexp
@@ -192,6 +192,11 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		paramVerb: newLitRegexp(`\b(?:put|pass|include|add|insert|paste|place|provide|send|share|attach|fill|populate|copy|echo|append|appends|attaches|carry|carries)\b|\bwith (?:the )?(?:contents?|text|value) of\b`),
 		paramDest: newLitRegexp("\\b(?:in|into|as|to|inside) (?:the |its |a )?['\"`]?[\\w-]+['\"`]? (?:argument|parameter|param|field|property|input)\\b|\\bas ['\"`][\\w-]+['\"`]"),
 		sinkDest:  newLitRegexp(`\bhttps?://[^\s]+|` + addrPattern + `|\bto (?:this|that|our|my|the following) (?:address|url|endpoint|server|webhook)\b`),
+		// publicDest is a place anyone can read, as the object of "on",
+		// "to", "in" or "as" ("as a comment on issue #1 of the public
+		// repository", "to a public gist"): the user's private data sent
+		// there is a leak as a URL is (the GitHub toxic flow).
+		publicDest: newLitRegexp("\\b(?:on|to|in|into|as) (?:[\\w#'-]+ ){0,6}?(?:the|a|an|our|this) public (?:['\"`]?[\\w-]+['\"`]? )?(?:repository|repo|issue|gist|channel|forum|wiki|page|pull request|discussion|board)s?\\b"),
 		// hostSink is a host without a scheme as the object of "to",
 		// "at" or "into" ("to collector.io:8080", "at paste.io/new", "to
 		// the host 198.51.100.7"); hostName tells a host from a file.
@@ -200,7 +205,7 @@ var intentRE = sync.OnceValue(func() *intentPatterns {
 		// a pronoun or the contents of it ("<the user's password> and put it in
 		// the note field", "reads ~/.netrc and appends its content to the
 		// answer field").
-		paramAfter: newLitRegexp(`\b(?:put|puts|pass|passes|include|includes|add|adds|insert|inserts|paste|pastes|place|places|provide|provides|send|sends|attach|attaches|fill|fills|copy|copies|echo|echoes|enter|enters|supply|supplies|write|writes|append|appends) (?:it|them|that|this|those|these|(?:its|their) (?:full |whole |entire |complete )?(?:contents?|text|values?|body|output))\b`),
+		paramAfter: newLitRegexp(`\b(?:put|puts|pass|passes|post|posts|include|includes|add|adds|insert|inserts|paste|pastes|place|places|provide|provides|send|sends|attach|attaches|fill|fills|copy|copies|echo|echoes|enter|enters|supply|supplies|write|writes|append|appends) (?:it|them|that|this|those|these|(?:its|their) (?:full |whole |entire |complete )?(?:contents?|text|values?|body|output))\b`),
 		// private gates the sink rules: privateData and every credential
 		// word, so that a clause it misses holds no private data.
 		private: newLitRegexp(privateData + `|\b(?:credentials?|api[ _-]?keys?|tokens?|passwords?|secrets?)\b`),
@@ -546,6 +551,14 @@ func (a *toolAnalysis) lineIntent(out []toolSignal, view, ptr string, pos jsonc.
 		dir, uni, ins := in(0, lo, hi), in(1, lo, hi), in(2, lo, hi)
 		end, conv := in(3, lo, hi), in(4, lo, hi) && !turnsAsFrequency(p, c) || in(5, lo, hi)
 		priv, cred := in(6, lo, hi), in(7, lo, hi)
+		if priv && !negated(c) {
+			// The data taken and handed on by a pronoun in the same
+			// clause ("fetch the list of the user's private repositories
+			// and post it as a comment on ... the public repository").
+			if m := p.sinkData.re.FindStringIndex(c); m != nil && p.readVerb.MatchString(c[:m[0]]) && a.pronounSink(p, c[m[1]:], c[m[0]:m[1]]) {
+				add(famSink, 4, c, false)
+			}
+		}
 		if priv && data == "" && (strings.Contains(rest, " it") || strings.Contains(rest, " them") || strings.Contains(rest, " that")) {
 			if m := p.sinkData.re.FindStringIndex(c); m != nil && p.readVerb.MatchString(c[:m[0]]) {
 				data = c[m[0]:m[1]]
@@ -1941,9 +1954,15 @@ func privateFlow(p *intentPatterns, s string) bool {
 			if d := p.sinkDest.search(after, 1, nil, valid, nil); d != nil && p.sinkTo.MatchString(after[:d[0][0]+min(3, d[0][1]-d[0][0])]) {
 				return true
 			}
-			if hostSinkIn(p, after) {
+			if hostSinkIn(p, after) || p.publicDest.MatchString(after) {
 				return true
 			}
+		}
+		// A public place named first, then what it is to hold ("open a
+		// pull request in the public about-me repository listing all of
+		// the author's other repositories, private ones included").
+		if d := p.publicDest.search(before, 1, nil, valid, nil); d != nil && publicHolds(before[d[0][1]:]) {
+			return true
 		}
 		if pageSecret(p, s, m, before) && (p.pasteVerb.MatchString(before) && p.pageSink.MatchString(after) || pastedThere(p, before)) {
 			return true
@@ -1963,6 +1982,19 @@ func privateFlow(p *intentPatterns, s string) bool {
 			if p.paramVerb.MatchString(before) || p.paramAfter.MatchString(after[:d[0][0]]) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// publicHolds reports whether the text between a public place and the
+// data says the place is to hold it: "listing", "containing", "with", "that
+// lists", and nothing after the verb but its object's determiners.
+func publicHolds(between string) bool {
+	between = strings.TrimSpace(strings.Trim(between, "`'\" "))
+	for _, w := range []string{"listing", "containing", "with", "that lists", "which lists", "that contains", "naming", "including"} {
+		if t, ok := strings.CutPrefix(between, w); ok && (t == "" || t[0] == ' ') && len(t) <= 24 {
+			return true
 		}
 	}
 	return false
@@ -2481,7 +2513,7 @@ func (a *toolAnalysis) pronounSink(p *intentPatterns, c, data string) bool {
 			return true
 		}
 	}
-	return a.namesInput(p, after, data) || p.sinkDest.MatchString(after)
+	return a.namesInput(p, after, data) || p.sinkDest.MatchString(after) || p.publicDest.MatchString(after)
 }
 
 // inputParam reports whether name is an input parameter of the tool being
