@@ -1255,7 +1255,7 @@ func (a *toolAnalysis) poisoning(t *Tool, hidden []hiddenText) {
 				sigs = append(sigs, ws...)
 			}
 		}
-		if fs := foreignSignals(tx.text); len(fs) > 0 {
+		if fs := foreignSignals(tx.text, func() bool { return a.curTool != nil && a.conversationTool() }); len(fs) > 0 {
 			for k := range fs {
 				fs[k].pos = tx.pos
 			}
