@@ -231,10 +231,20 @@ func tlIsASCII(s string) bool {
 func (a *toolAnalysis) duplicateNames() {
 	tools := a.rep.Tools
 	first := make(map[string]int, len(tools))
+	// byName is the first tool of each exact name: a repeated name is
+	// judged against its own earlier copy, not against a look-alike that
+	// came first ("getWeather", then "get_weather" twice with two
+	// definitions is a repeat with another definition, not a look-alike).
+	byName := make(map[string]int, len(tools))
 	for j := range tools {
 		i, seen := first[tools[j].skeleton]
 		if !seen {
 			first[tools[j].skeleton] = j
+		}
+		if n, ok := byName[tools[j].Name]; ok {
+			i = n
+		} else {
+			byName[tools[j].Name] = j
 		}
 		if !seen || tools[j].key == "" {
 			continue
