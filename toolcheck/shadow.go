@@ -155,7 +155,7 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		// lowered); they do not imitate CronCreate, Grep, WebSearch and
 		// TaskList; "Grep" and a look-alike do.
 		if r.list.client == "claude-code" && (kind == "separator-insensitive" && strings.ContainsAny(t.Name, "_-") ||
-			kind == "case-insensitive" && (t.Name == strings.ToLower(t.Name) || camelOf(t.Name, r.name))) {
+			kind == "case-insensitive" && (t.Name == strings.ToLower(t.Name) || camelOf(t.Name, r.name) && !namesBuiltin(t, r.name))) {
 			sev = reports.SeverityNote
 		}
 		hits = append(hits, hit{r, kind, sev})
@@ -195,6 +195,19 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		a.add(ruleU006, pos, ptr, fmt.Sprintf("tool name %s is confusable with the built-in tool %s", QuoteName(t.Name), best.ref.name),
 			map[string]any{"kind": "confusable-name", "tool": t.Name, "skeleton": t.skeleton, "confusable_with": best.ref.name}, "builtin")
 	}
+}
+
+// namesBuiltin reports whether the tool's description or title names the
+// builtin in its own spelling ("The built-in WebSearch tool of Claude
+// Code, moved to this server" for webSearch): a tool that claims to be the
+// builtin imitates it, whatever convention its name follows.
+func namesBuiltin(t *Tool, builtin string) bool {
+	for _, k := range []string{"description", "title"} {
+		if v := t.Value.Get(k); v.IsString() && tlContainsWord(v.Str, builtin) {
+			return true
+		}
+	}
+	return false
 }
 
 // camelOf reports whether name is the PascalCase builtin's name with only
