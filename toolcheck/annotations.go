@@ -924,6 +924,29 @@ func placedIn(words []string, at int) bool {
 // server, a user from a ticket.
 var linkVerbs = lazyWordSet(`unlink detach unassign`)
 
+// removesFrom reports whether a clause's "remove" (removes, removing)
+// takes "from" after its object, before any "and" or "with" adds to it:
+// what is removed is taken out of something ("the policy from the role"),
+// a link, not the thing itself; "the device and all its recordings from
+// the account" removes more than a link.
+func removesFrom(words []string) bool {
+	for k, w := range words {
+		if w != "remove" && w != "removes" && w != "removing" {
+			continue
+		}
+		for _, x := range words[k+1:] {
+			switch x {
+			case "from":
+				return true
+			case "and", "with", "plus", "including":
+				return false
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // unlinkedFiles are what unlinking deletes: a file's name is its last
 // link.
 var unlinkedFiles = lazyWordSet(`file files path paths symlink symlinks`)
@@ -1206,8 +1229,10 @@ func (a *toolAnalysis) gatherEvidence(t *Tool) *toolEvidence {
 	// its description's "remove" removes: a link ("detach_policy":
 	// "Removes the policy from the role"), which the opposite call
 	// restores. A deletion the description adds ("and deletes it") is
-	// another verb and stays.
-	if slices.ContainsFunc(e.name, func(n verbEvidence) bool { return linkVerbs()[n.word] && n.class&classDestroy == 0 }) {
+	// another verb and stays, and so does a "remove" with nothing to
+	// remove it from ("Remove the device and all its recordings"): only
+	// "remove X from Y" (removesFrom) names the link.
+	if slices.ContainsFunc(e.name, func(n verbEvidence) bool { return linkVerbs()[n.word] && n.class&classDestroy == 0 }) && removesFrom(descClauses) {
 		for k, d := range e.desc {
 			if d.word == "remove" {
 				e.desc[k] = asMembership(d)
@@ -1344,6 +1369,17 @@ func sharedReading(title, desc, name []verbEvidence) []verbEvidence {
 func nounUse(words []string, ev []verbEvidence, verb string) bool {
 	if len(ev) == 0 || classesOf(ev) != classRead {
 		return false
+	}
+	// The evidence holds the clause's lead verbs; an action the clause
+	// adds after them with "and" or "then" ("Check whether an update is
+	// available and install it") is another action all the same.
+	for k := 1; k+1 < len(words); k++ {
+		if words[k] != "and" && words[k] != "then" {
+			continue
+		}
+		if _, c := lookupVerb(words[k+1], true); c != 0 && c&classRead == 0 {
+			return false
+		}
 	}
 	for k := 1; k < len(words); k++ {
 		w := words[k]

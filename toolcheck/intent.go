@@ -803,6 +803,21 @@ func (a *toolAnalysis) conversationTool() bool {
 	return a.purposeWords(conversationWords(), conversationWords()) || a.purposeWords(nameConversationWords(), nil)
 }
 
+// conversationJobWords name a tool whose job is to keep or carry the
+// conversation itself: a memory, a chat, a transcript. They are
+// conversationWords without the words a tool of any topic uses for its
+// output ("a weather summary", "price history", "forecast models").
+var conversationJobWords = lazyWordSet(`conversation conversations chat chats dialog dialogue transcript transcripts
+	memory memories remember`)
+
+// conversationJob reports whether the tool being read is a memory, chat
+// or context tool by its name or its description's first sentence
+// (conversationJobWords, and nameConversationWords in the name): such a
+// tool is handed the user's message by design.
+func (a *toolAnalysis) conversationJob() bool {
+	return a.purposeWords(conversationJobWords(), conversationJobWords()) || a.purposeWords(nameConversationWords(), nil)
+}
+
 // noTextParam reports whether the parameter whose description is read
 // (curParam) cannot carry text the model writes: it takes only values
 // from a closed set (toolParam.closed), or its name and its description's
@@ -1061,11 +1076,27 @@ func takeForbidden(p *intentPatterns, s string) bool {
 		if strings.Contains(w, "user") || w == "their" {
 			return false
 		}
-		if !negated(s[max(0, m[0]-40):m[0]]) {
+		if !negatedList(s[max(0, m[0]-40):m[0]]) {
 			return false
 		}
 	}
 	return true
+}
+
+// negatedListRE is a negation followed only by verbs of a list, each a
+// single word closed by a comma or a conjunction ("do not read, open, or
+// "): the negation still governs the verb that follows.
+var negatedListRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^a-z0-9])(?:never|do not|don't|must not|should not|shouldn't|not be) (?:[a-z]+(?:,| or| and| nor|, or|, and|, nor) )*$`)
+})
+
+// negatedList reports whether before, the text just ahead of a verb, ends
+// in a negation that governs it: the negation, then only a list of verbs
+// coordinated with it (negatedListRE). A negation whose clause has ended
+// ("never echo it, but read", "don't log it: copy") negates only its own
+// verbs, not the one after.
+func negatedList(before string) bool {
+	return negatedListRE().MatchString(before)
 }
 
 // modelHeldAsk reports whether a clause names a secret the model came

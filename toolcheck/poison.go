@@ -75,8 +75,8 @@ type toolPhrase struct {
 	// of the family (toldNoSecret: what the user is not to be told).
 	told func(m, after string) bool
 	// convByDesign drops the match on a tool whose job is the
-	// conversation (conversationTool): a memory tool handed the user's
-	// message is doing its job.
+	// conversation (conversationJob): a memory tool handed the user's
+	// message is doing its job; a weather tool's "summary" is no such job.
 	convByDesign bool
 	// othersKind drops the match when the kind of tool it names ("the
 	// mail tools", "the payments server") is the server's own: a word of
@@ -752,16 +752,31 @@ var attemptFrameRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:\b(?:that|which|who) (?:try|tries|tried|attempt|attempts|attempted|aim|aims|seek|seeks) to|\b(?:tries|tried|trying|attempts|attempted|attempting|aims|aiming|seeks|seeking) to|\b(?:an?|any|the|such|every) (?:attempt|try) to)\s*$`)
 })
 
-// conditionFrame reports whether the words just before a match (up to
-// two, "if the", "once the") make it a condition: "if the user already
-// approved this transfer, proceed" states when, not that.
+// conditionFrame reports whether the clause the match opens in (the text
+// back to the last sentence or clause break) is a condition: a condition
+// word opens it, then at most two words ("if the", "once the", "and
+// provided that the"): "if the user already approved this transfer,
+// proceed" states when, not that. The same word inside a statement ("this
+// runs after the user already approved the upload, so go ahead", "we are
+// assuming the user already approved it") opens no condition: it claims
+// the approval as a fact.
 func conditionFrame(before, _ string) bool {
+	if k := strings.LastIndexAny(before, ".;:!?,\n"); k >= 0 {
+		before = before[k+1:]
+	}
 	words := tlWords(before)
-	for k := len(words) - 1; k >= 0 && k >= len(words)-2; k-- {
-		switch words[k] {
-		case "if", "once", "when", "whenever", "unless", "until", "whether", "after", "provided", "assuming":
-			return true
+	if len(words) > 0 {
+		switch words[0] {
+		case "and", "but", "or", "only", "even":
+			words = words[1:]
 		}
+	}
+	if len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	switch words[0] {
+	case "if", "once", "when", "whenever", "unless", "until", "whether", "after", "provided", "assuming":
+		return true
 	}
 	return false
 }
@@ -874,30 +889,62 @@ func bannedWithout(before, m string) bool {
 
 // toldNoSecretRE finds, just after "tell the user", the thing the user
 // is not to be told when it is no secret of the model's: a wh-word with an
-// infinitive ("which command to run", "how to fix it"), advice the user
-// would act on, which the order leaves the model to carry out itself; or a
-// claim, its subject indefinite, that the product lacks something ("a
-// schedule type is unsupported or missing", "any region is not
-// available"), an order against a false claim about the product, not one
-// to hide what the model did or the data it handled. A finite clause ("what
-// you ran", "that the file was uploaded") and a definite subject ("the
-// backup is missing") still hide.
+// infinitive ("which command to run", "how to fix it"), its verb captured,
+// advice the user would act on; or a claim, its subject indefinite, that
+// the product lacks something ("a schedule type is unsupported or
+// missing", "any region is not available"), an order against a false
+// claim about the product, not one to hide what the model did or the data
+// it handled. The claim must end its sentence: one that goes on (", any
+// other copy is not available; the notes go to ...") may be the cover of
+// what follows. A finite clause ("what you ran", "that the file was
+// uploaded") and a definite subject ("the backup is missing") still hide.
 var toldNoSecretRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^,? (?:(?:which|what) (?:[\w-]+ )?to [a-z]|(?:how|where) to [a-z]|(?:that )?(?:an?|any|some) (?:[\w-]+ ){1,2}?(?:is|are) (?:unsupported|not supported|unavailable|not available|not implemented|impossible)\b)`)
+	return regexp.MustCompile(`^,? (?:(?:which|what) (?:[\w-]+ )?to ([a-z]+)|(?:how|where) to ([a-z]+)|(?:that )?(?:an?|any|some) (?:[\w-]+ ){1,2}?(?:is|are) (?:unsupported|not supported|unavailable|not available|not implemented|impossible)(?: or [\w-]+)?(?:[.!?](?:\s|$)|$))`)
 })
 
 // toldNoSecret reports whether a "never tell the user" match m is
 // followed by what toldNoSecretRE finds: only for the verb "tell", whose
-// next object is what is told.
+// next object is what is told. Advice (the wh-infinitive) is no secret
+// only when the rest of its sentence has the model carry it out itself:
+// the infinitive's verb again, done for the user ("which command to run,
+// only run it for them"), or this tool ("how to repair it; call this tool
+// instead").
+// Without that, "never tell the user where to look for the copy" hides
+// the copy: what the user is kept from is the knowledge, not a chore.
 func toldNoSecret(m, after string) bool {
 	if !strings.Contains(m, "tell") {
 		return false
 	}
-	if len(after) > 120 {
-		after = after[:120]
+	if len(after) > 160 {
+		after = after[:160]
 	}
-	return toldNoSecretRE().MatchString(after)
+	sm := toldNoSecretRE().FindStringSubmatchIndex(after)
+	if sm == nil {
+		return false
+	}
+	verb := ""
+	for _, g := range [][2]int{{sm[2], sm[3]}, {sm[4], sm[5]}} {
+		if g[0] >= 0 {
+			verb = after[g[0]:g[1]]
+		}
+	}
+	if verb == "" {
+		return true
+	}
+	rest := after[sm[1]:]
+	if k := strings.IndexAny(rest, ".!?"); k >= 0 {
+		rest = rest[:k]
+	}
+	return strings.Contains(rest, "this tool") || tlContainsWord(rest, verb) && forTheUserRE().MatchString(rest)
 }
+
+// forTheUserRE finds the user as the one an act is done for ("run it for
+// them", "on the user's behalf"): the model told to do the advised act
+// itself in the user's place, not only to do it ("only look for it
+// yourself").
+var forTheUserRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bfor (?:them|the user|the users|him|her)\b|\bon (?:their|the user'?s|his|her) behalf\b`)
+})
 
 // notExampleAddress drops documentation addresses (RFC 2606 domains).
 func notExampleAddress(m string) bool {
@@ -957,7 +1004,7 @@ func (a *toolAnalysis) matchPhrases(view, ptr string, pos jsonc.Pos, hidden bool
 			if p.told != nil && p.told(m, view[loc[1]:]) {
 				continue
 			}
-			if p.convByDesign && a.curTool != nil && a.conversationTool() {
+			if p.convByDesign && a.curTool != nil && a.conversationJob() {
 				continue
 			}
 			if p.othersKind && a.ownsKind(m) {

@@ -155,7 +155,7 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 		// lowered); they do not imitate CronCreate, Grep, WebSearch and
 		// TaskList; "Grep" and a look-alike do.
 		if r.list.client == "claude-code" && (kind == "separator-insensitive" && strings.ContainsAny(t.Name, "_-") ||
-			kind == "case-insensitive" && (t.Name == strings.ToLower(t.Name) || camelOf(t.Name, r.name))) {
+			kind == "case-insensitive" && (t.Name == strings.ToLower(t.Name) || camelOf(t.Name, r.name) && !namesBuiltin(t, r.name))) {
 			sev = reports.SeverityNote
 		}
 		hits = append(hits, hit{r, kind, sev})
@@ -197,6 +197,19 @@ func (a *toolAnalysis) builtinShadow(t *Tool, pos jsonPos, ptr string) {
 	}
 }
 
+// namesBuiltin reports whether the tool's description or title names the
+// builtin in its own spelling ("The built-in WebSearch tool of Claude
+// Code, moved to this server" for webSearch): a tool that claims to be the
+// builtin imitates it, whatever convention its name follows.
+func namesBuiltin(t *Tool, builtin string) bool {
+	for _, k := range []string{"description", "title"} {
+		if v := t.Value.Get(k); v.IsString() && tlContainsWord(v.Str, builtin) {
+			return true
+		}
+	}
+	return false
+}
+
 // camelOf reports whether name is the PascalCase builtin's name with only
 // its first letter lowered ("webSearch" of WebSearch): the camelCase
 // spelling of the same words.
@@ -231,10 +244,20 @@ func tlIsASCII(s string) bool {
 func (a *toolAnalysis) duplicateNames() {
 	tools := a.rep.Tools
 	first := make(map[string]int, len(tools))
+	// byName is the first tool of each exact name: a repeated name is
+	// judged against its own earlier copy, not against a look-alike that
+	// came first ("getWeather", then "get_weather" twice with two
+	// definitions is a repeat with another definition, not a look-alike).
+	byName := make(map[string]int, len(tools))
 	for j := range tools {
 		i, seen := first[tools[j].skeleton]
 		if !seen {
 			first[tools[j].skeleton] = j
+		}
+		if n, ok := byName[tools[j].Name]; ok {
+			i = n
+		} else {
+			byName[tools[j].Name] = j
 		}
 		if !seen || tools[j].key == "" {
 			continue
