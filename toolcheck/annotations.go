@@ -1563,6 +1563,41 @@ func uniquelyKeyed(params []toolParam) bool {
 	return false
 }
 
+// pathNamed are objects whose caller-given name is their address in a
+// namespace that holds one of each name (a mailbox or a folder path, a
+// bucket, a branch, a database, a table): creating one again under the same
+// name finds it there and makes no second one.
+var pathNamed = lazyWordSet(`mailbox mailboxes folder folders directory directories dir dirs bucket buckets branch branches namespace namespaces database databases schema schemas table tables topic topics queue queues`)
+
+// createsNamedPath reports whether a tool's name creates a pathNamed
+// object (create_mailbox, make_folder: the creating verb right before the
+// noun) and the tool takes a required free-text parameter that names or
+// locates it (name, path, or the noun itself): its calls are keyed by that
+// name (real: mailbridge-mcp's create_mailbox, required "name", a retried
+// IMAP CREATE finds the mailbox exists). Creating content (create_issue,
+// create_event) is not keyed, whatever its parameters.
+func createsNamedPath(words []string, params []toolParam) bool {
+	noun := ""
+	for k := 1; k < len(words); k++ {
+		if _, cl := lookupVerb(words[k-1], false); cl&classNonIdem != 0 && pathNamed()[words[k]] && k+1 == len(words) {
+			noun = words[k]
+		}
+	}
+	if noun == "" {
+		return false
+	}
+	for _, p := range params {
+		if !p.required || p.object || p.closed || len(p.words) == 0 {
+			continue
+		}
+		last := p.words[len(p.words)-1]
+		if last == "name" || last == "path" || last == noun || last+"s" == noun {
+			return true
+		}
+	}
+	return false
+}
+
 // repeatKeptRE finds a description's statement of what a repeated call
 // meets: the same key replaces what exists ("Rows with an existing id
 // are replaced"), or the key is taken or must be unique ("creation fails
@@ -1884,7 +1919,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	}
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
-	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) && !uniquelyKeyed(a.cur.params(t)) {
+	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) && !uniquelyKeyed(a.cur.params(t)) && !createsNamedPath(a.cur.nameWords(t), a.cur.params(t)) {
 		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 && !keyedRepeat(a.cur.params(t), ev) {
 			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")

@@ -202,6 +202,13 @@ func TestAnnotations(t *testing.T) {
 		// Creation keyed by a required value that must be unique makes
 		// nothing twice (real: SmartBear's swagger_create_portal).
 		{"create keyed by a unique subdomain", `{"name": "create_portal", "description": "Create a new portal.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"subdomain": {"type": "string", "description": "The portal subdomain. Must be unique."}}, "required": ["subdomain"]}}`, nil},
+		// A mailbox, folder or branch is addressed by its name: creating it
+		// again under a required name makes no second one (real:
+		// mailbridge-mcp's create_mailbox); content (create_issue) is not
+		// keyed, and an optional name keys nothing.
+		{"create a mailbox keyed by its required name", `{"name": "create_mailbox", "description": "Create a new mailbox folder (e.g. 'Projects', 'Archive.2024').", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"account_id": {"type": "string"}, "name": {"type": "string", "description": "Name of the mailbox to create"}}, "required": ["account_id", "name"]}}`, nil},
+		{"create a mailbox with an optional name", `{"name": "create_mailbox", "description": "Create a new mailbox folder.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"name": {"type": "string", "description": "Name of the mailbox to create"}}}}`, map[string]string{ruleA004: "warning"}},
+		{"create an issue with a required name", `{"name": "create_issue", "description": "Create a new issue.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"name": {"type": "string", "description": "Title of the issue"}}, "required": ["name"]}}`, map[string]string{ruleA004: "warning"}},
 		{"create with an optional unique key", `{"name": "create_portal", "description": "Create a new portal.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"subdomain": {"type": "string", "description": "The portal subdomain. Must be unique."}}}}`, map[string]string{ruleA004: "warning"}},
 		// A description that says nothing is written (real: Respira's
 		// respira_create_share_link, a signed URL).
