@@ -630,6 +630,10 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 		e.object = obj
 		phrase := objectPhrase(words, at, name)
 		switch {
+		case dryRun(words, at):
+			// "dry_run_migration", "Dry-run a migration": a simulation of
+			// the run, judged before the run's own object.
+			e.class = classRead
 		case e.class&(classExec|classSend) != 0 && anyIn(phrase, readObjects()):
 			// "Execute a PromQL query", "Run a Data Explorer query",
 			// "submit_search", "Send a query": the act is the read.
@@ -728,8 +732,13 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 }
 
 // rehearsal reports whether the verb at words[at] names the action that
-// the noun after it rehearses: a preflight or a dry run of it.
+// the noun after it rehearses: a preflight or a dry run of it. "Run" after
+// "dry" is the dry run itself ("dry_run_migration", "Dry-run a migration
+// and report the SQL it would execute"): a simulation, which runs nothing.
 func rehearsal(words []string, at int) bool {
+	if dryRun(words, at) {
+		return true
+	}
 	if at < 0 || at+1 >= len(words) {
 		return false
 	}
@@ -740,6 +749,11 @@ func rehearsal(words []string, at int) bool {
 		return at+2 < len(words) && words[at+2] == "run"
 	}
 	return false
+}
+
+// dryRun reports whether the verb at words[at] is the "run" of "dry run".
+func dryRun(words []string, at int) bool {
+	return at > 0 && at < len(words) && words[at-1] == "dry" && (words[at] == "run" || words[at] == "runs" || words[at] == "running")
 }
 
 // clauseEnds start a subordinate clause: the object before them is over
@@ -1790,10 +1804,11 @@ func skipFillers(words, own []string) []string {
 }
 
 // ownWord reports whether words[i] is a word of the name (own) that
-// skipFillers may skip: not a known verb, and not followed by a
-// determiner.
+// skipFillers may skip: not a known verb, not followed by a determiner,
+// and not the "dry" of a dry run, which changes the verb after it
+// ("Dry-run a migration" for dry_run_migration runs nothing).
 func ownWord(words []string, i int, own []string) bool {
-	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 {
+	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 || dryRun(words, i+1) {
 		return false
 	}
 	return i+1 >= len(words) || !determiners()[words[i+1]] && !verbParticles()[words[i+1]]

@@ -410,6 +410,10 @@ func TestAnnotations(t *testing.T) {
 		// overwrite the description prevents is none; "create or get"
 		// gets or creates.
 		{"publish preflight check", `{"name": "npm_publish_preflight", "description": "Comprehensive pre-publish validation.", "annotations": {"title": "Publish preflight check", "readOnlyHint": true}}`, nil},
+		// "Run" after "dry" is the simulation, not a run (a migration
+		// server's dry_run_migration); "run" alone still executes.
+		{"dry-run verb in name and description", `{"name": "dry_run_migration", "description": "Dry-run a migration and report the SQL it would execute.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"run a migration, read-only", `{"name": "run_migration", "description": "Run a migration against the database.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"delete dry run", `{"name": "delete_dry_run", "description": "Delete dry run: lists the files a delete would remove.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"publish, then a preflight", `{"name": "npm_publish", "description": "Publish the package after a preflight check.", "annotations": {"title": "Publish package", "readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"a PDF invoice rendered", `{"name": "generate_order_invoice", "description": "Generate a PDF invoice for an order. Returns a download URL.", "annotations": {"idempotentHint": true}}`, nil},
