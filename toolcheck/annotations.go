@@ -572,10 +572,13 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 // "install instructions" are text about installing.
 var (
 	// readObjects are operations that read: an execution verb on one of
-	// them runs a read (running a prompt generates text).
+	// them runs a read (running a prompt generates text), and so are the
+	// agents of those reads: running an analyzer, a validator or a checker
+	// is the analysis (real: Dynatrace's execute_davis_analyzer, "Execute a
+	// Davis Analyzer with custom input parameters").
 	readObjects = lazyWordSet(`query queries aggregation aggregations aggregate find search searches select lookup
 		report reports analysis count explain audit audits review reviews validation validations scan scans inspection
-		prompt prompts`)
+		prompt prompts analyzer analyzers analyser analysers validator validators checker checkers inspector inspectors`)
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages

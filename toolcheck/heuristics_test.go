@@ -410,6 +410,11 @@ func TestAnnotations(t *testing.T) {
 		// overwrite the description prevents is none; "create or get"
 		// gets or creates.
 		{"publish preflight check", `{"name": "npm_publish_preflight", "description": "Comprehensive pre-publish validation.", "annotations": {"title": "Publish preflight check", "readOnlyHint": true}}`, nil},
+		// Running an analyzer is the analysis (real: Dynatrace's
+		// execute_davis_analyzer); running a workflow is the vendor's
+		// operation, still reported.
+		{"execute an analyzer, read-only", `{"name": "execute_davis_analyzer", "description": "Execute a Davis Analyzer with custom input parameters.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"execute a workflow, read-only", `{"name": "execute_workflow", "description": "Execute a workflow with custom input parameters.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		// "Run" after "dry" is the simulation, not a run (a migration
 		// server's dry_run_migration); "run" alone still executes.
 		{"dry-run verb in name and description", `{"name": "dry_run_migration", "description": "Dry-run a migration and report the SQL it would execute.", "annotations": {"readOnlyHint": true}}`, nil},
