@@ -162,7 +162,7 @@ var nounFollowers = lazyWordSet(`of for about by is are was were has have settin
 
 // objectPrepositions end a verb's object and name where it goes ("Add
 // droplets to a firewall", "Post message in channel").
-var objectPrepositions = lazyWordSet(`to from into in on onto with as at via using`)
+var objectPrepositions = lazyWordSet(`to from into in on onto with as at via using around`)
 
 // grammarVerb reports whether the word at words[i], the first of a
 // clause, is a verb there: an unambiguous verb always is; an ambiguous
@@ -674,6 +674,12 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// the clause goes on to store or send ("… and upload it to
 			// S3") is not only returned.
 			e.class = classRead
+		case mergeVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) && (!placedIn(words, at) || intoRendering(words, at)) &&
+			!andVerb(words, at, classMutate|classSend|classNonIdem):
+			// "Merge two or more polygons into a single unified geometry"
+			// (real: mapbox mcp-server's union_tool): renderings of the
+			// input combined into one, returned as a created one is.
+			e.class = classRead
 		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
 			// A cache is a copy of what is stored elsewhere: clearing or
 			// purging it loses nothing that the next read does not
@@ -852,9 +858,10 @@ var memberNouns = lazyWordSet(`member members membership memberships collaborato
 // (a diff between versions), which hold nothing but that input.
 var (
 	renderVerbs   = lazyWordSet(`create generate`)
+	mergeVerbs    = lazyWordSet(`merge combine`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
 		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid
-		summary summaries embedding embeddings vector vectors diff diffs`)
+		summary summaries embedding embeddings vector vectors diff diffs polygon polygons geometry geometries`)
 	// issuedNouns are what a service issues and keeps when it generates
 	// one: a credential, an invoice.
 	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices coupon coupons
@@ -932,6 +939,19 @@ func placedIn(words []string, at int) bool {
 		}
 		if objectPrepositions()[w] || clauseEnds()[w] {
 			return false
+		}
+	}
+	return false
+}
+
+// intoRendering reports whether the verb at words[at] puts its object
+// "into" a rendering (renderedNouns: "into a single unified geometry",
+// "into one PDF"): the result it returns, not a place that keeps it
+// ("into the main branch").
+func intoRendering(words []string, at int) bool {
+	for k := max(at+1, 0); k < len(words); k++ {
+		if words[k] == "into" {
+			return anyIn(phraseHeads(objectPhrase(words, k, false), false), renderedNouns())
 		}
 	}
 	return false

@@ -415,6 +415,13 @@ func TestAnnotations(t *testing.T) {
 		// operation, still reported.
 		{"execute an analyzer, read-only", `{"name": "execute_davis_analyzer", "description": "Execute a Davis Analyzer with custom input parameters.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"execute a workflow, read-only", `{"name": "execute_workflow", "description": "Execute a workflow with custom input parameters.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		// A polygon computed around the input is returned like a chart
+		// (real: mapbox mcp-server's buffer_tool); creating a zone in an
+		// account is still a write.
+		{"create a buffer polygon, read-only", `{"name": "buffer_tool", "description": "Create a buffer zone (polygon) around a point, line, or polygon at a specified distance.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"merge polygons, read-only", `{"name": "union_tool", "description": "Merge two or more polygons into a single unified geometry.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"merge branches, read-only", `{"name": "merge_tool", "description": "Merge two or more branches into a single branch.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"create a delivery zone, read-only", `{"name": "zone_tool", "description": "Create a delivery zone around a store.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		// "Run" after "dry" is the simulation, not a run (a migration
 		// server's dry_run_migration); "run" alone still executes.
 		{"dry-run verb in name and description", `{"name": "dry_run_migration", "description": "Dry-run a migration and report the SQL it would execute.", "annotations": {"readOnlyHint": true}}`, nil},
