@@ -162,7 +162,7 @@ var nounFollowers = lazyWordSet(`of for about by is are was were has have settin
 
 // objectPrepositions end a verb's object and name where it goes ("Add
 // droplets to a firewall", "Post message in channel").
-var objectPrepositions = lazyWordSet(`to from into in on onto with as at via using`)
+var objectPrepositions = lazyWordSet(`to from into in on onto with as at via using around`)
 
 // grammarVerb reports whether the word at words[i], the first of a
 // clause, is a verb there: an unambiguous verb always is; an ambiguous
@@ -572,10 +572,13 @@ func adjust(ev []verbEvidence, words []string) []verbEvidence {
 // "install instructions" are text about installing.
 var (
 	// readObjects are operations that read: an execution verb on one of
-	// them runs a read (running a prompt generates text).
+	// them runs a read (running a prompt generates text), and so are the
+	// agents of those reads: running an analyzer, a validator or a checker
+	// is the analysis (real: Dynatrace's execute_davis_analyzer, "Execute a
+	// Davis Analyzer with custom input parameters").
 	readObjects = lazyWordSet(`query queries aggregation aggregations aggregate find search searches select lookup
 		report reports analysis count explain audit audits review reviews validation validations scan scans inspection
-		prompt prompts`)
+		prompt prompts analyzer analyzers analyser analysers validator validators checker checkers inspector inspectors`)
 	// sessionObjects are a client's own plumbing: closing one changes no
 	// user data.
 	sessionObjects = lazyWordSet(`connection connections session sessions socket sockets browser tab tabs page pages
@@ -630,6 +633,10 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 		e.object = obj
 		phrase := objectPhrase(words, at, name)
 		switch {
+		case dryRun(words, at):
+			// "dry_run_migration", "Dry-run a migration": a simulation of
+			// the run, judged before the run's own object.
+			e.class = classRead
 		case e.class&(classExec|classSend) != 0 && anyIn(phrase, readObjects()):
 			// "Execute a PromQL query", "Run a Data Explorer query",
 			// "submit_search", "Send a query": the act is the read.
@@ -666,6 +673,12 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 			// the service keeps (issuedNouns: "Generate an API key"). One
 			// the clause goes on to store or send ("… and upload it to
 			// S3") is not only returned.
+			e.class = classRead
+		case mergeVerbs()[e.word] && anyIn(phraseHeads(phrase, name && at > 0), renderedNouns()) && (!placedIn(words, at) || intoRendering(words, at)) &&
+			!andVerb(words, at, classMutate|classSend|classNonIdem):
+			// "Merge two or more polygons into a single unified geometry"
+			// (real: mapbox mcp-server's union_tool): renderings of the
+			// input combined into one, returned as a created one is.
 			e.class = classRead
 		case e.class&classDestroy != 0 && anyIn(phraseHeads(phrase, name && at > 0), derivedNouns()):
 			// A cache is a copy of what is stored elsewhere: clearing or
@@ -728,8 +741,13 @@ func judgeObjects(ev []verbEvidence, words []string, name bool) []verbEvidence {
 }
 
 // rehearsal reports whether the verb at words[at] names the action that
-// the noun after it rehearses: a preflight or a dry run of it.
+// the noun after it rehearses: a preflight or a dry run of it. "Run" after
+// "dry" is the dry run itself ("dry_run_migration", "Dry-run a migration
+// and report the SQL it would execute"): a simulation, which runs nothing.
 func rehearsal(words []string, at int) bool {
+	if dryRun(words, at) {
+		return true
+	}
 	if at < 0 || at+1 >= len(words) {
 		return false
 	}
@@ -740,6 +758,11 @@ func rehearsal(words []string, at int) bool {
 		return at+2 < len(words) && words[at+2] == "run"
 	}
 	return false
+}
+
+// dryRun reports whether the verb at words[at] is the "run" of "dry run".
+func dryRun(words []string, at int) bool {
+	return at > 0 && at < len(words) && words[at-1] == "dry" && (words[at] == "run" || words[at] == "runs" || words[at] == "running")
 }
 
 // clauseEnds start a subordinate clause: the object before them is over
@@ -835,9 +858,10 @@ var memberNouns = lazyWordSet(`member members membership memberships collaborato
 // (a diff between versions), which hold nothing but that input.
 var (
 	renderVerbs   = lazyWordSet(`create generate`)
+	mergeVerbs    = lazyWordSet(`merge combine`)
 	renderedNouns = lazyWordSet(`pdf pdfs png jpg jpeg svg csv chart charts diagram diagrams plot plots graph graphs qr qrcode
 		barcode barcodes thumbnail thumbnails visualization visualizations visualisation mermaid
-		summary summaries embedding embeddings vector vectors diff diffs`)
+		summary summaries embedding embeddings vector vectors diff diffs polygon polygons geometry geometries`)
 	// issuedNouns are what a service issues and keeps when it generates
 	// one: a credential, an invoice.
 	issuedNouns = lazyWordSet(`key keys token tokens secret secrets credential credentials invoice invoices coupon coupons
@@ -915,6 +939,19 @@ func placedIn(words []string, at int) bool {
 		}
 		if objectPrepositions()[w] || clauseEnds()[w] {
 			return false
+		}
+	}
+	return false
+}
+
+// intoRendering reports whether the verb at words[at] puts its object
+// "into" a rendering (renderedNouns: "into a single unified geometry",
+// "into one PDF"): the result it returns, not a place that keeps it
+// ("into the main branch").
+func intoRendering(words []string, at int) bool {
+	for k := max(at+1, 0); k < len(words); k++ {
+		if words[k] == "into" {
+			return anyIn(phraseHeads(objectPhrase(words, k, false), false), renderedNouns())
 		}
 	}
 	return false
@@ -1599,6 +1636,41 @@ func uniquelyKeyed(params []toolParam) bool {
 	return false
 }
 
+// pathNamed are objects whose caller-given name is their address in a
+// namespace that holds one of each name (a mailbox or a folder path, a
+// bucket, a branch, a database, a table): creating one again under the same
+// name finds it there and makes no second one.
+var pathNamed = lazyWordSet(`mailbox mailboxes folder folders directory directories dir dirs bucket buckets branch branches namespace namespaces database databases schema schemas table tables topic topics queue queues`)
+
+// createsNamedPath reports whether a tool's name creates a pathNamed
+// object (create_mailbox, make_folder: the creating verb right before the
+// noun) and the tool takes a required free-text parameter that names or
+// locates it (name, path, or the noun itself): its calls are keyed by that
+// name (real: mailbridge-mcp's create_mailbox, required "name", a retried
+// IMAP CREATE finds the mailbox exists). Creating content (create_issue,
+// create_event) is not keyed, whatever its parameters.
+func createsNamedPath(words []string, params []toolParam) bool {
+	noun := ""
+	for k := 1; k < len(words); k++ {
+		if _, cl := lookupVerb(words[k-1], false); cl&classNonIdem != 0 && pathNamed()[words[k]] && k+1 == len(words) {
+			noun = words[k]
+		}
+	}
+	if noun == "" {
+		return false
+	}
+	for _, p := range params {
+		if !p.required || p.object || p.closed || len(p.words) == 0 {
+			continue
+		}
+		last := p.words[len(p.words)-1]
+		if last == "name" || last == "path" || last == noun || last+"s" == noun {
+			return true
+		}
+	}
+	return false
+}
+
 // repeatKeptRE finds a description's statement of what a repeated call
 // meets: the same key replaces what exists ("Rows with an existing id
 // are replaced"), or the key is taken or must be unique ("creation fails
@@ -1791,10 +1863,11 @@ func skipFillers(words, own []string) []string {
 }
 
 // ownWord reports whether words[i] is a word of the name (own) that
-// skipFillers may skip: not a known verb, and not followed by a
-// determiner.
+// skipFillers may skip: not a known verb, not followed by a determiner,
+// and not the "dry" of a dry run, which changes the verb after it
+// ("Dry-run a migration" for dry_run_migration runs nothing).
 func ownWord(words []string, i int, own []string) bool {
-	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 {
+	if !tlHas(own, words[i]) || verbLexicon()[words[i]] != 0 || dryRun(words, i+1) {
 		return false
 	}
 	return i+1 >= len(words) || !determiners()[words[i+1]] && !verbParticles()[words[i+1]]
@@ -1920,7 +1993,7 @@ func (a *toolAnalysis) annotationRules(t *Tool) {
 	}
 	// A004: idempotentHint true on a tool whose calls each add something
 	// (meaningful only when readOnlyHint is false).
-	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) && !uniquelyKeyed(a.cur.params(t)) {
+	if !readOnly && id.boolean && id.value && !(a.cur.admits(auxIdempotentClaim) && a.m.idempotentClaim.MatchString(ev.descView)) && !orExisting(a.cur.nameWords(t)) && !uniquelyKeyed(a.cur.params(t)) && !createsNamedPath(a.cur.nameWords(t), a.cur.params(t)) {
 		if bad := pickEvidence(all, classNonIdem); len(bad) > 0 && !keyedRepeat(a.cur.params(t), ev) {
 			f := a.add(ruleA004, id.pos, id.ptr, fmt.Sprintf("tool %s is annotated idempotentHint: true but %s; a client that retries it duplicates the effect",
 				QuoteName(t.Name), describeEvidence(bad)), annEvidence(t, "idempotentHint", bad), "idempotentHint")

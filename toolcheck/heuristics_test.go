@@ -202,6 +202,13 @@ func TestAnnotations(t *testing.T) {
 		// Creation keyed by a required value that must be unique makes
 		// nothing twice (real: SmartBear's swagger_create_portal).
 		{"create keyed by a unique subdomain", `{"name": "create_portal", "description": "Create a new portal.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"subdomain": {"type": "string", "description": "The portal subdomain. Must be unique."}}, "required": ["subdomain"]}}`, nil},
+		// A mailbox, folder or branch is addressed by its name: creating it
+		// again under a required name makes no second one (real:
+		// mailbridge-mcp's create_mailbox); content (create_issue) is not
+		// keyed, and an optional name keys nothing.
+		{"create a mailbox keyed by its required name", `{"name": "create_mailbox", "description": "Create a new mailbox folder (e.g. 'Projects', 'Archive.2024').", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"account_id": {"type": "string"}, "name": {"type": "string", "description": "Name of the mailbox to create"}}, "required": ["account_id", "name"]}}`, nil},
+		{"create a mailbox with an optional name", `{"name": "create_mailbox", "description": "Create a new mailbox folder.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"name": {"type": "string", "description": "Name of the mailbox to create"}}}}`, map[string]string{ruleA004: "warning"}},
+		{"create an issue with a required name", `{"name": "create_issue", "description": "Create a new issue.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"name": {"type": "string", "description": "Title of the issue"}}, "required": ["name"]}}`, map[string]string{ruleA004: "warning"}},
 		{"create with an optional unique key", `{"name": "create_portal", "description": "Create a new portal.", "annotations": {"idempotentHint": true}, "inputSchema": {"type": "object", "properties": {"subdomain": {"type": "string", "description": "The portal subdomain. Must be unique."}}}}`, map[string]string{ruleA004: "warning"}},
 		// A description that says nothing is written (real: Respira's
 		// respira_create_share_link, a signed URL).
@@ -403,6 +410,22 @@ func TestAnnotations(t *testing.T) {
 		// overwrite the description prevents is none; "create or get"
 		// gets or creates.
 		{"publish preflight check", `{"name": "npm_publish_preflight", "description": "Comprehensive pre-publish validation.", "annotations": {"title": "Publish preflight check", "readOnlyHint": true}}`, nil},
+		// Running an analyzer is the analysis (real: Dynatrace's
+		// execute_davis_analyzer); running a workflow is the vendor's
+		// operation, still reported.
+		{"execute an analyzer, read-only", `{"name": "execute_davis_analyzer", "description": "Execute a Davis Analyzer with custom input parameters.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"execute a workflow, read-only", `{"name": "execute_workflow", "description": "Execute a workflow with custom input parameters.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		// A polygon computed around the input is returned like a chart
+		// (real: mapbox mcp-server's buffer_tool); creating a zone in an
+		// account is still a write.
+		{"create a buffer polygon, read-only", `{"name": "buffer_tool", "description": "Create a buffer zone (polygon) around a point, line, or polygon at a specified distance.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"merge polygons, read-only", `{"name": "union_tool", "description": "Merge two or more polygons into a single unified geometry.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"merge branches, read-only", `{"name": "merge_tool", "description": "Merge two or more branches into a single branch.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
+		{"create a delivery zone, read-only", `{"name": "zone_tool", "description": "Create a delivery zone around a store.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
+		// "Run" after "dry" is the simulation, not a run (a migration
+		// server's dry_run_migration); "run" alone still executes.
+		{"dry-run verb in name and description", `{"name": "dry_run_migration", "description": "Dry-run a migration and report the SQL it would execute.", "annotations": {"readOnlyHint": true}}`, nil},
+		{"run a migration, read-only", `{"name": "run_migration", "description": "Run a migration against the database.", "annotations": {"readOnlyHint": true}}`, map[string]string{ruleA001: "warning"}},
 		{"delete dry run", `{"name": "delete_dry_run", "description": "Delete dry run: lists the files a delete would remove.", "annotations": {"readOnlyHint": true}}`, nil},
 		{"publish, then a preflight", `{"name": "npm_publish", "description": "Publish the package after a preflight check.", "annotations": {"title": "Publish package", "readOnlyHint": true}}`, map[string]string{ruleA001: "error"}},
 		{"a PDF invoice rendered", `{"name": "generate_order_invoice", "description": "Generate a PDF invoice for an order. Returns a download URL.", "annotations": {"idempotentHint": true}}`, nil},
