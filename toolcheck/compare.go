@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"strings"
@@ -446,25 +447,34 @@ func inputValueIn(texts []refText, name string, inputs map[string]bool) bool {
 		return false
 	}
 	seen := false
-	for _, tx := range texts {
-		v := tx.view
-		for i := 0; i < len(v); {
-			k := strings.Index(v[i:], name)
-			if k < 0 {
-				break
-			}
-			k += i
-			i = k + 1
-			if !tlContainsWord(v[max(0, k-2):min(len(v), k+len(name)+2)], name) {
-				continue
-			}
-			if !inputNounAfter(v[k+len(name):], inputs) && !inputListItem(v[:k], v[k+len(name):], inputs) {
-				return false
-			}
-			seen = true
+	for v, k := range wordAt(texts, name) {
+		if !inputNounAfter(v[k+len(name):], inputs) && !inputListItem(v[:k], v[k+len(name):], inputs) {
+			return false
 		}
+		seen = true
 	}
 	return seen
+}
+
+// wordAt yields each text's view and the offset in it of every
+// occurrence of name that stands as a whole word.
+func wordAt(texts []refText, name string) iter.Seq2[string, int] {
+	return func(yield func(string, int) bool) {
+		for _, tx := range texts {
+			v := tx.view
+			for i := 0; i < len(v); {
+				k := strings.Index(v[i:], name)
+				if k < 0 {
+					break
+				}
+				k += i
+				i = k + 1
+				if tlContainsWord(v[max(0, k-2):min(len(v), k+len(name)+2)], name) && !yield(v, k) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // calledInOwnTool reports whether every occurrence of name in the texts
@@ -476,42 +486,30 @@ func inputValueIn(texts []refText, name string, inputs map[string]bool) bool {
 // runs; a bare name ("capture_screenshot in browser_exec") may be a tool.
 func calledInOwnTool(texts []refText, name string, own map[string]bool) bool {
 	seen := false
-	for _, tx := range texts {
-		v := tx.view
-		for i := 0; i < len(v); {
-			k := strings.Index(v[i:], name)
-			if k < 0 {
+	for v, k := range wordAt(texts, name) {
+		rest, ok := strings.CutPrefix(v[k+len(name):], "(")
+		if !ok {
+			return false
+		}
+		j := strings.IndexByte(rest, ')')
+		if j < 0 || j > 80 {
+			return false
+		}
+		rest = rest[j+1:]
+		cut := false
+		for _, p := range []string{" in ", " inside ", " within "} {
+			if rest, cut = strings.CutPrefix(rest, p); cut {
 				break
 			}
-			k += i
-			i = k + 1
-			if !tlContainsWord(v[max(0, k-2):min(len(v), k+len(name)+2)], name) {
-				continue
-			}
-			rest, ok := strings.CutPrefix(v[k+len(name):], "(")
-			if !ok {
-				return false
-			}
-			j := strings.IndexByte(rest, ')')
-			if j < 0 || j > 80 {
-				return false
-			}
-			rest = rest[j+1:]
-			cut := false
-			for _, p := range []string{" in ", " inside ", " within "} {
-				if rest, cut = strings.CutPrefix(rest, p); cut {
-					break
-				}
-			}
-			rest = strings.TrimPrefix(rest, "the ")
-			if n := identToken(rest); !cut || n == 0 || !own[rest[:n]] {
-				return false
-			}
-			if ordersCall(sentenceAround(v, k)) {
-				return false
-			}
-			seen = true
 		}
+		rest = strings.TrimPrefix(rest, "the ")
+		if n := identToken(rest); !cut || n == 0 || !own[rest[:n]] {
+			return false
+		}
+		if ordersCall(sentenceAround(v, k)) {
+			return false
+		}
+		seen = true
 	}
 	return seen
 }
