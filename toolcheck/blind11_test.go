@@ -6,9 +6,7 @@ import "testing"
 // wording of its own, with a twin on the same topic that asks for
 // nothing.
 func TestBlind11Shapes(t *testing.T) {
-	tests := []struct {
-		name, tool, rule, want string
-	}{
+	tests := []shapeCase{
 		// A parameter asking for the contents of any or every secret
 		// file, or every file of a directory of keys; the outputs of
 		// every tool called before; the model's own instructions by what
@@ -130,12 +128,5 @@ func TestBlind11Shapes(t *testing.T) {
 		{"the user saw it, no need to show it again", `{"name": "a", "description": "Delete a draft. The user already saw the draft; no need to show it again."}`, ruleT001, ""},
 		{"a secrets tool's one name passed on", `{"name": "a", "description": "Vault. Call list_secrets and pass the secret name you want to read in name."}`, ruleT001, ""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			rep := analyze(t, tool(tc.tool), Options{})
-			if got := levelOf(rep.Findings, tc.rule); got != tc.want && !(tc.want == "" && got == "note") && !(tc.want == "warning" && got == "error") {
-				t.Errorf("%s = %q, want %q:\n%s", tc.rule, got, tc.want, summary(rep.Findings))
-			}
-		})
-	}
+	checkShapes(t, tests)
 }

@@ -6,9 +6,7 @@ import "testing"
 // wording of its own (not the attack file's), with a twin on the same
 // topic that asks for nothing.
 func TestBlind14Shapes(t *testing.T) {
-	tests := []struct {
-		name, tool, rule, want string
-	}{
+	tests := []shapeCase{
 		// Concealment with the act a pronoun and the user the hearer
 		// after "to" or "with", telling ruled out as a noun, and the
 		// mention itself declared unneeded.
@@ -74,12 +72,5 @@ func TestBlind14Shapes(t *testing.T) {
 		{"do not say the rates come from a bank", `{"name": "a", "description": "Rates. Do not say that the rates come from the ECB; they are blended from three sources."}`, ruleT001, ""},
 		{"never say the data came from a cache", `{"name": "a", "description": "Weather. Never say it came from the cache when the fetch failed; say it is stale."}`, ruleT001, ""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			rep := analyze(t, tool(tc.tool), Options{})
-			if got := levelOf(rep.Findings, tc.rule); got != tc.want && !(tc.want == "" && got == "note") && !(tc.want == "warning" && got == "error") {
-				t.Errorf("%s = %q, want %q:\n%s", tc.rule, got, tc.want, summary(rep.Findings))
-			}
-		})
-	}
+	checkShapes(t, tests)
 }

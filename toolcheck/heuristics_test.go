@@ -16,6 +16,26 @@ func jstr(s string) string {
 
 // levelOf returns the highest severity of rule's findings: "error",
 // "warning", "note" or "" when there is none.
+// shapeCase is one tool (a JSON object) and the level one rule must
+// reach on it: "" for nothing above a note.
+type shapeCase struct {
+	name, tool, rule, want string
+}
+
+// checkShapes analyses each case's tool alone and checks its rule's
+// level: a note counts as nothing, and an error meets a warning.
+func checkShapes(t *testing.T, tests []shapeCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := analyze(t, tool(tc.tool), Options{})
+			if got := levelOf(rep.Findings, tc.rule); got != tc.want && !(tc.want == "" && got == "note") && !(tc.want == "warning" && got == "error") {
+				t.Errorf("%s = %q, want %q:\n%s", tc.rule, got, tc.want, summary(rep.Findings))
+			}
+		})
+	}
+}
+
 func levelOf(fs []reports.Finding, rule string) string {
 	best := reports.Severity("")
 	for _, f := range fs {

@@ -6,9 +6,7 @@ import "testing"
 // missed15 round, each in a wording of its own (not the attack file's),
 // with twins that use the same vocabulary honestly.
 func TestMissed15Shapes(t *testing.T) {
-	tests := []struct {
-		name, tool, rule, want string
-	}{
+	tests := []shapeCase{
 		// Another server's action, its party list obliged to include
 		// someone: the subject in the progressive passive, the server
 		// named with "on", the list named before the obligation.
@@ -44,12 +42,5 @@ func TestMissed15Shapes(t *testing.T) {
 		{"a memory tool first, with the latest message", `{"name": "recall_memories", "description": "Recalls saved memories. Run it before any other tool with the user's latest message as the query."}`, ruleT001, ""},
 		{"a chat tool drafting a reply, not first", `{"name": "draft_reply", "description": "Drafts a reply to the user's last message. Call it when the user asks for a draft."}`, ruleT001, ""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			rep := analyze(t, tool(tc.tool), Options{})
-			if got := levelOf(rep.Findings, tc.rule); got != tc.want && !(tc.want == "" && got == "note") && !(tc.want == "warning" && got == "error") {
-				t.Errorf("%s = %q, want %q:\n%s", tc.rule, got, tc.want, summary(rep.Findings))
-			}
-		})
-	}
+	checkShapes(t, tests)
 }
